@@ -1,0 +1,231 @@
+//! Turns a checked [`ToolFn`] into tokens.
+//!
+//! The user's fn is emitted as written (minus the parameter attributes the macro consumed),
+//! so it stays callable from their own tests. Beside it, in the type namespace, a braced
+//! struct with the fn's name implements `ToolFn`, which `tools![...]` uses. All generated
+//! code names things through `::mcp_tools::__private`, never the user's imports.
+
+use crate::model::{Param, ToolFn};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+/// The full expansion of a tool with no mistakes.
+pub(crate) fn expand(tool: &ToolFn) -> TokenStream {
+    let item = &tool.item;
+    let ident = &item.sig.ident;
+    let vis = &item.vis;
+    let name = &tool.name;
+    let build = build_tool(tool);
+    quote! {
+        #item
+
+        #[allow(non_camel_case_types, dead_code)]
+        #[doc(hidden)]
+        #vis struct #ident {}
+
+        impl ::mcp_tools::__private::ToolFn for #ident {
+            const NAME: &'static str = #name;
+
+            fn tool() -> ::mcp_tools::Tool {
+                #build
+            }
+        }
+    }
+}
+
+/// What is emitted beside the errors: the user's fn, a stub the rest of the crate can name,
+/// and the type checks that can still run, so one mistake does not hide or cascade into
+/// others.
+pub(crate) fn expand_stub(tool: Option<&ToolFn>) -> TokenStream {
+    let Some(tool) = tool else {
+        return TokenStream::new();
+    };
+    let item = &tool.item;
+    let ident = &item.sig.ident;
+    let vis = &item.vis;
+    let name = &tool.name;
+    let param_checks = tool
+        .params
+        .iter()
+        .filter(|p| p.checkable)
+        .map(|p| param_kind(p, false));
+    let output_check = tool.output_checkable().then(|| {
+        let output = tool.output_type();
+        quote_spanned! {tool.output_span()=>
+            ::mcp_tools::__private::assert_into_result::<#output>();
+        }
+    });
+    quote! {
+        #item
+
+        #[allow(non_camel_case_types, dead_code)]
+        #[doc(hidden)]
+        #vis struct #ident {}
+
+        impl ::mcp_tools::__private::ToolFn for #ident {
+            const NAME: &'static str = #name;
+
+            fn tool() -> ::mcp_tools::Tool {
+                #[allow(unused_imports)]
+                use ::mcp_tools::__private::{InjectedProbe as _, OptionalProbe as _, RequiredProbe as _};
+                #( let _ = #param_checks; )*
+                #output_check
+                ::mcp_tools::__private::unreachable_stub()
+            }
+        }
+    }
+}
+
+fn build_tool(tool: &ToolFn) -> TokenStream {
+    let name = &tool.name;
+    let description = tool.description.as_deref().unwrap_or_default();
+    let title = &tool.title;
+    let output = tool.output_type();
+    let output_span = tool.output_span();
+
+    let annotations = annotations(tool);
+    let icons = tool.attr.icons.iter().map(|icon| {
+        let src = &icon.src;
+        let mime = icon.mime_type.iter();
+        let sizes = &icon.sizes;
+        let theme = icon.theme.iter();
+        quote! {
+            .icon(::mcp_tools::Icon::new(#src)
+                #( .with_mime_type(#mime) )*
+                #( .with_size(#sizes) )*
+                #( .with_theme(#theme) )*)
+        }
+    });
+    let meta = tool.attr.meta.iter().map(|entry| {
+        let key = &entry.key;
+        let value = &entry.value;
+        quote_spanned! {value.span()=> .meta(#key, &#value) }
+    });
+    let params = tool.params.iter().map(|p| {
+        let arg_name = &p.name;
+        let description = match &p.description {
+            Some(d) => quote!(::core::option::Option::Some(#d)),
+            None => quote!(::core::option::Option::None),
+        };
+        let kind = param_kind(p, true);
+        quote! { .param(#arg_name, #description, #kind) }
+    });
+    let output_schema = quote_spanned! {output_span=> .output::<#output>() };
+    let handler = handler(tool);
+
+    quote! {
+        #[allow(unused_imports)]
+        use ::mcp_tools::__private::{InjectedProbe as _, OptionalProbe as _, RequiredProbe as _};
+        ::mcp_tools::__private::ToolBuilder::new(#name, #description)
+            .title(#title)
+            #annotations
+            #( #icons )*
+            #( #meta )*
+            #( #params )*
+            #output_schema
+            .build(#handler)
+    }
+}
+
+fn annotations(tool: &ToolFn) -> Option<TokenStream> {
+    let a = &tool.attr.annotations;
+    let flag = |value: Option<bool>| match value {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    };
+    if a.title.is_none()
+        && a.read_only.is_none()
+        && a.destructive.is_none()
+        && a.idempotent.is_none()
+        && a.open_world.is_none()
+    {
+        return None;
+    }
+    let title = match &a.title {
+        Some(t) => quote!(::core::option::Option::Some(::std::string::String::from(#t))),
+        None => quote!(::core::option::Option::None),
+    };
+    let (read_only, destructive, idempotent, open_world) = (
+        flag(a.read_only),
+        flag(a.destructive),
+        flag(a.idempotent),
+        flag(a.open_world),
+    );
+    Some(quote! {
+        .annotations(::mcp_tools::ToolAnnotations {
+            title: #title,
+            read_only_hint: #read_only,
+            destructive_hint: #destructive,
+            idempotent_hint: #idempotent,
+            open_world_hint: #open_world,
+        })
+    })
+}
+
+/// The expression that tells, by the parameter's type alone, whether it is injected
+/// (`Context`, `State<T>`, anything `FromContext`), an optional argument (`Option<T>`) or a
+/// required one. It is spanned at the type, so a type that is none of these is reported
+/// there.
+fn param_kind(p: &Param, with_default: bool) -> TokenStream {
+    let ty = &p.ty;
+    let default = match (&p.default, with_default) {
+        (Some(expr), true) => {
+            quote_spanned! {expr.span()=> .with_default(|| #expr) }
+        }
+        _ => TokenStream::new(),
+    };
+    quote_spanned! {ty.span()=>
+        (&&&::mcp_tools::__private::Slot::<#ty>::new()).__mcp_param() #default
+    }
+}
+
+/// The fn that decodes the arguments and calls the user's fn:
+/// `fn(&Context, Option<&RawValue>) -> Invocation`.
+fn handler(tool: &ToolFn) -> TokenStream {
+    let ident = &tool.item.sig.ident;
+    let names = tool.params.iter().map(|p| &p.name);
+    let vars: Vec<_> = (0..tool.params.len())
+        .map(|i| format_ident!("__mcp_arg_{}", i))
+        .collect();
+    let takes = tool.params.iter().enumerate().map(|(index, p)| {
+        let var = &vars[index];
+        let kind = param_kind(p, true);
+        quote! { let #var = __args.take(#index, #kind, __cx); }
+    });
+    let call = if tool.item.sig.asyncness.is_some() {
+        let span = tool.item.sig.asyncness.span();
+        quote_spanned! {span=>
+            ::mcp_tools::__private::Invocation::future(async move {
+                ::mcp_tools::__private::into_result(#ident(#(#vars),*).await)
+            })
+        }
+    } else {
+        let span = tool.item.sig.fn_token.span();
+        quote_spanned! {span=>
+            ::mcp_tools::__private::Invocation::blocking(move || {
+                ::mcp_tools::__private::into_result(#ident(#(#vars),*))
+            })
+        }
+    };
+    quote! {
+        |__cx: &::mcp_tools::Context,
+         __raw: ::core::option::Option<&::mcp_tools::__private::RawValue>|
+         -> ::mcp_tools::__private::Invocation {
+            #[allow(unused_imports)]
+            use ::mcp_tools::__private::{InjectedProbe as _, OptionalProbe as _, RequiredProbe as _};
+            const __NAMES: &[&str] = &[#(#names),*];
+            let mut __args = match ::mcp_tools::__private::Arguments::parse(__raw, __NAMES) {
+                ::core::result::Result::Ok(args) => args,
+                ::core::result::Result::Err(failure) => return failure,
+            };
+            #( #takes )*
+            let (#( ::core::option::Option::Some(#vars), )* ::core::result::Result::Ok(())) =
+                (#( #vars, )* __args.finish())
+            else {
+                return __args.into_failure();
+            };
+            #call
+        }
+    }
+}

@@ -1,0 +1,264 @@
+//! What a tool returns: [`CallToolResult`], and the [`IntoCallToolResult`] conversion every
+//! tool's return type goes through.
+
+use crate::content::Content;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::ser::SerializeStruct;
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::fmt::Display;
+
+/// The result of one tool call: content blocks for the model, optional structured output,
+/// and whether the call failed.
+///
+/// Most tools never build one: their return type converts through [`IntoCallToolResult`].
+///
+/// ```
+/// use mcp_tools::{CallToolResult, Content};
+///
+/// let ok = CallToolResult::text("42");
+/// assert!(!ok.is_error());
+///
+/// let failed = CallToolResult::error("the file does not exist; list the folder first");
+/// assert!(failed.is_error());
+/// assert_eq!(failed.content()[0].as_text(), Some("the file does not exist; list the folder first"));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct CallToolResult {
+    content: Vec<Content>,
+    structured: Option<Box<RawValue>>,
+    is_error: bool,
+    meta: Option<Map<String, Value>>,
+}
+
+impl CallToolResult {
+    /// A successful result with these content blocks.
+    pub fn new(content: Vec<Content>) -> CallToolResult {
+        CallToolResult {
+            content,
+            ..CallToolResult::default()
+        }
+    }
+
+    /// A successful result with one text block.
+    pub fn text(text: impl Into<String>) -> CallToolResult {
+        CallToolResult::new(vec![Content::text(text)])
+    }
+
+    /// A failed result (`isError: true`) whose text tells the model what went wrong, so it
+    /// can correct itself.
+    pub fn error(message: impl Into<String>) -> CallToolResult {
+        CallToolResult {
+            is_error: true,
+            ..CallToolResult::text(message)
+        }
+    }
+
+    /// A successful result with structured output (`structuredContent`) and the same JSON as
+    /// text, for clients that read only text.
+    ///
+    /// ```
+    /// use mcp_tools::CallToolResult;
+    /// let r = CallToolResult::structured(&serde_json::json!({"words": 3})).unwrap();
+    /// assert_eq!(r.structured_content().unwrap().get(), r#"{"words":3}"#);
+    /// assert_eq!(r.content()[0].as_text(), Some(r#"{"words":3}"#));
+    /// ```
+    pub fn structured<T: Serialize + ?Sized>(value: &T) -> Result<CallToolResult, serde_json::Error> {
+        let json = serde_json::to_string(value)?;
+        let raw = RawValue::from_string(json.clone())?;
+        Ok(CallToolResult {
+            structured: Some(raw),
+            ..CallToolResult::text(json)
+        })
+    }
+
+    /// The result the client sees when a tool fails in a way that is not its message to give
+    /// (a panic, a bug): `internal error`, with the details left to the server's log.
+    pub fn internal_error() -> CallToolResult {
+        CallToolResult::error("internal error")
+    }
+
+    /// Marks the result as failed or not.
+    pub fn with_error(mut self, is_error: bool) -> CallToolResult {
+        self.is_error = is_error;
+        self
+    }
+
+    /// Adds a `_meta` entry.
+    pub fn with_meta(mut self, key: impl Into<String>, value: Value) -> CallToolResult {
+        self.meta.get_or_insert_with(Map::new).insert(key.into(), value);
+        self
+    }
+
+    /// The content blocks.
+    pub fn content(&self) -> &[Content] {
+        &self.content
+    }
+
+    /// The structured output, as JSON text.
+    pub fn structured_content(&self) -> Option<&RawValue> {
+        self.structured.as_deref()
+    }
+
+    /// Whether the call failed.
+    pub fn is_error(&self) -> bool {
+        self.is_error
+    }
+
+    /// The result's `_meta`.
+    pub fn meta(&self) -> Option<&Map<String, Value>> {
+        self.meta.as_ref()
+    }
+}
+
+/// Serializes the result as the newest protocol revision shapes it.
+impl Serialize for CallToolResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let fields = 1 + usize::from(self.structured.is_some()) + usize::from(self.is_error) + usize::from(self.meta.is_some());
+        let mut s = serializer.serialize_struct("CallToolResult", fields)?;
+        s.serialize_field("content", &self.content)?;
+        if let Some(structured) = &self.structured {
+            s.serialize_field("structuredContent", structured)?;
+        }
+        if self.is_error {
+            s.serialize_field("isError", &true)?;
+        }
+        if let Some(meta) = &self.meta {
+            s.serialize_field("_meta", meta)?;
+        }
+        s.end()
+    }
+}
+
+/// Structured output: the value becomes the result's `structuredContent` (and the same JSON
+/// as text), and `T`'s JSON Schema becomes the tool's `outputSchema`.
+///
+/// ```
+/// use mcp_tools::{tool, Json};
+///
+/// #[derive(serde::Serialize, schemars::JsonSchema)]
+/// struct TextStats {
+///     /// Characters in the text.
+///     characters: usize,
+///     /// Whitespace-separated words.
+///     words: usize,
+/// }
+///
+/// /// Counts the characters and words of a text.
+/// #[tool]
+/// fn text_stats(text: String) -> Json<TextStats> {
+///     Json(TextStats { characters: text.chars().count(), words: text.split_whitespace().count() })
+/// }
+/// ```
+///
+/// A `T` that is not a JSON object (a number, a list) is sent as it is to clients of
+/// revision 2026-07-28, and wrapped as `{"result": ...}` for the 2025 revisions, which
+/// require objects.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Json<T>(pub T);
+
+/// Converts a tool's return value into its [`CallToolResult`], and says which output
+/// schema the tool has.
+///
+/// Implemented for text (`String`, `&str`, `Cow<str>`, numbers, `bool`, `char`), `()` (no
+/// content), [`Json<T>`] (structured output), [`Content`] and `Vec<Content>`,
+/// [`CallToolResult`] itself, and `Result<T, E>` of any of these with `E: Display` (an `Err`
+/// becomes an `isError` result carrying the error's text).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a tool",
+    label = "this return type does not convert into a tool result",
+    note = "a tool may return text (`String`, `&str`, numbers, `bool`), `()`, `Json<T>` for structured output (`T: Serialize + JsonSchema`), `Content` or `Vec<Content>`, a `CallToolResult`, or `Result<T, E>` of these where `E: Display`",
+    note = "to return your own type as structured output, derive `Serialize` and `JsonSchema` for it and return `Json<{Self}>`"
+)]
+pub trait IntoCallToolResult {
+    /// The result.
+    fn into_call_tool_result(self) -> CallToolResult;
+
+    /// The tool's `outputSchema`, for return types that are structured.
+    fn output_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
+        let _ = generator;
+        None
+    }
+}
+
+impl IntoCallToolResult for CallToolResult {
+    fn into_call_tool_result(self) -> CallToolResult {
+        self
+    }
+}
+
+impl IntoCallToolResult for () {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::new(Vec::new())
+    }
+}
+
+impl IntoCallToolResult for String {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::text(self)
+    }
+}
+
+impl IntoCallToolResult for &str {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::text(self)
+    }
+}
+
+impl IntoCallToolResult for Cow<'_, str> {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::text(self.into_owned())
+    }
+}
+
+macro_rules! display_as_text {
+    ($($t:ty),*) => {$(
+        impl IntoCallToolResult for $t {
+            fn into_call_tool_result(self) -> CallToolResult {
+                CallToolResult::text(self.to_string())
+            }
+        }
+    )*};
+}
+
+display_as_text!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, bool, char);
+
+impl IntoCallToolResult for Content {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::new(vec![self])
+    }
+}
+
+impl IntoCallToolResult for Vec<Content> {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::new(self)
+    }
+}
+
+impl<T: Serialize + JsonSchema> IntoCallToolResult for Json<T> {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::structured(&self.0).unwrap_or_else(|error| {
+            tracing::error!(%error, output = std::any::type_name::<T>(), "a tool's structured output failed to serialize");
+            CallToolResult::internal_error()
+        })
+    }
+
+    fn output_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
+        Some(generator.subschema_for::<T>())
+    }
+}
+
+impl<T: IntoCallToolResult, E: Display> IntoCallToolResult for Result<T, E> {
+    fn into_call_tool_result(self) -> CallToolResult {
+        match self {
+            Ok(value) => value.into_call_tool_result(),
+            Err(error) => CallToolResult::error(error.to_string()),
+        }
+    }
+
+    fn output_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
+        T::output_schema(generator)
+    }
+}

@@ -1,0 +1,442 @@
+//! Decoding a call's arguments object into a tool's parameters.
+//!
+//! Each argument is decoded from its own slice of the request (a borrowed `RawValue`), so
+//! nothing is copied that only passes through. Every problem is collected, and the error
+//! result names each argument, what was expected and what was received, in words a model
+//! can act on: no Rust type names, no library URLs.
+
+use super::Invocation;
+use super::param::{Argument, Kind, Param};
+use super::schema;
+use crate::context::Context;
+use crate::result::CallToolResult;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde_json::Value;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::fmt::{self, Write as _};
+
+/// The arguments of one call, split by parameter.
+pub struct Arguments<'a> {
+    names: &'static [&'static str],
+    slots: Vec<Option<&'a RawValue>>,
+    is_argument: Vec<bool>,
+    unknown: Vec<String>,
+    errors: Vec<String>,
+}
+
+impl<'a> Arguments<'a> {
+    /// Splits the arguments object; anything but an object (or nothing, or `null`) fails
+    /// the call.
+    pub fn parse(raw: Option<&'a RawValue>, names: &'static [&'static str]) -> Result<Arguments<'a>, Invocation> {
+        let mut args = Arguments {
+            names,
+            slots: vec![None; names.len()],
+            is_argument: vec![false; names.len()],
+            unknown: Vec::new(),
+            errors: Vec::new(),
+        };
+        let Some(raw) = raw else {
+            return Ok(args);
+        };
+        let mut deserializer = serde_json::Deserializer::from_str(raw.get());
+        let entries = match deserializer.deserialize_any(EntriesVisitor) {
+            Ok(Some(entries)) => entries,
+            Ok(None) => return Ok(args),
+            Err(_) => {
+                let received = serde_json::from_str::<Value>(raw.get()).map(|v| describe_value(&v));
+                let received = received.unwrap_or_else(|_| "something else".into());
+                let example = names
+                    .iter()
+                    .map(|n| format!("\"{n}\": ..."))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return Err(Invocation::Ready(CallToolResult::error(format!(
+                    "the arguments must be a JSON object such as {{{example}}}; received {received}"
+                ))));
+            }
+        };
+        for (key, value) in entries {
+            match names.iter().position(|n| *n == key) {
+                Some(index) if args.slots[index].is_some() => {
+                    args.errors.push(format!("argument `{key}` is given twice; give it once"));
+                }
+                Some(index) => args.slots[index] = Some(value),
+                None => args.unknown.push(key.into_owned()),
+            }
+        }
+        Ok(args)
+    }
+
+    /// Fills parameter `index`; `None` when that failed (the reason is kept for the error).
+    pub fn take<T>(&mut self, index: usize, param: Param<T>, cx: &Context) -> Option<T> {
+        match param.kind {
+            Kind::Injected { extract, .. } => match extract(cx) {
+                Ok(value) => Some(value),
+                Err(error) => {
+                    self.errors.push(error.message().to_owned());
+                    None
+                }
+            },
+            Kind::Argument(argument) => {
+                self.is_argument[index] = true;
+                let name = self.names[index];
+                match self.slots[index] {
+                    Some(raw) => match (argument.decode)(raw.get()) {
+                        Ok(value) => Some(value),
+                        Err(error) => {
+                            self.errors.push(describe_decode_error(name, raw, &argument, &error));
+                            None
+                        }
+                    },
+                    None => match argument.absent {
+                        Some(absent) => Some(absent()),
+                        None => {
+                            let expected = describe_schema(&argument_schema(&argument), None, 0);
+                            self.errors.push(format!("argument `{name}` is missing: expected {expected}"));
+                            None
+                        }
+                    },
+                }
+            }
+        }
+    }
+
+    /// Checks for arguments no parameter took; `Err` when anything failed.
+    pub fn finish(&mut self) -> Result<(), ()> {
+        let mut unknown = std::mem::take(&mut self.unknown);
+        for (index, slot) in self.slots.iter().enumerate() {
+            // A key named like an injected parameter is not an argument either.
+            if slot.is_some() && !self.is_argument[index] {
+                unknown.push(self.names[index].to_owned());
+            }
+        }
+        if !unknown.is_empty() {
+            let accepted: Vec<String> = self
+                .names
+                .iter()
+                .zip(&self.is_argument)
+                .filter(|(_, is_argument)| **is_argument)
+                .map(|(name, _)| format!("`{name}`"))
+                .collect();
+            let accepted = if accepted.is_empty() {
+                "this tool takes no arguments".to_owned()
+            } else {
+                format!("the accepted arguments are {}", accepted.join(", "))
+            };
+            for name in unknown {
+                self.errors.push(format!("argument `{name}` is not accepted; {accepted}"));
+            }
+        }
+        if self.errors.is_empty() { Ok(()) } else { Err(()) }
+    }
+
+    /// The failed call's result: every problem, one per line.
+    pub fn into_failure(self) -> Invocation {
+        let message = match self.errors.as_slice() {
+            [] => "internal error".to_owned(),
+            [one] => one.clone(),
+            many => format!("{} problems with the arguments:\n{}", many.len(), many.join("\n")),
+        };
+        Invocation::Ready(CallToolResult::error(message))
+    }
+}
+
+/// Reads an object's entries without decoding the values; `None` for `null`.
+struct EntriesVisitor;
+
+impl<'de> Visitor<'de> for EntriesVisitor {
+    type Value = Option<Vec<(Cow<'de, str>, &'de RawValue)>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(4));
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            entries.push((key.0, map.next_value::<&'de RawValue>()?));
+        }
+        Ok(Some(entries))
+    }
+}
+
+/// An object key, borrowed unless it has escapes.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> de::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(s)))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(s.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(s)))
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+fn argument_schema<T>(argument: &Argument<T>) -> Value {
+    let mut generator = schema::input_generator();
+    let mut value = (argument.schema)(&mut generator).to_value();
+    schema::tidy(&mut value);
+    if let (Some(defs), Value::Object(map)) = (schema::take_defs(&mut generator), &mut value) {
+        map.insert("$defs".into(), Value::Object(defs));
+    }
+    value
+}
+
+/// `argument `a`: expected a number, received the string "x"`, with a path into nested
+/// values (`argument `filter.tags[1]`: ...`).
+fn describe_decode_error<T>(name: &str, raw: &RawValue, argument: &Argument<T>, error: &serde_json::Error) -> String {
+    let root = argument_schema(argument);
+    let value: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
+    let (path, message) = match (argument.locate)(raw.get()) {
+        Some(located) => (located.path().iter().cloned().collect::<Vec<_>>(), strip_position(&located.inner().to_string())),
+        None => (Vec::new(), strip_position(&error.to_string())),
+    };
+    let mut label = name.to_owned();
+    let mut schema = Some(&root);
+    let mut at = Some(&value);
+    for segment in &path {
+        use serde_path_to_error::Segment;
+        match segment {
+            Segment::Map { key } => {
+                let _ = write!(label, ".{key}");
+                schema = schema.and_then(|s| property_schema(s, &root, key));
+                at = at.and_then(|v| v.get(key));
+            }
+            Segment::Seq { index } => {
+                let _ = write!(label, "[{index}]");
+                schema = schema.and_then(|s| resolve(s, &root).get("items"));
+                at = at.and_then(|v| v.get(index));
+            }
+            Segment::Enum { .. } | Segment::Unknown => {}
+        }
+    }
+    // serde's wording for "this is the wrong kind of value"; serde_json says a bare
+    // `expected value` when an enum is given something that is not a string or object.
+    let is_type_mismatch = ["invalid type:", "invalid value:", "unknown variant", "invalid length", "expected value"]
+        .iter()
+        .any(|p| message.starts_with(p));
+    if let (true, Some(schema), Some(at)) = (is_type_mismatch, schema, at) {
+        let expected = describe_schema(schema, Some(&root), 0);
+        return format!("argument `{label}`: expected {expected}, received {}", describe_value(at));
+    }
+    if let Some(field) = message.strip_prefix("missing field `").and_then(|m| m.strip_suffix('`')) {
+        let expected = schema
+            .and_then(|s| property_schema(s, &root, field))
+            .map(|s| format!(": expected {}", describe_schema(s, Some(&root), 0)))
+            .unwrap_or_default();
+        return format!("argument `{label}` is missing the field `{field}`{expected}");
+    }
+    format!("argument `{label}`: {message}")
+}
+
+/// serde_json appends ` at line 1 column 7`; the position in a one-argument slice means
+/// nothing to a model.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(index) => message[..index].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+fn resolve<'s>(schema: &'s Value, root: &'s Value) -> &'s Value {
+    let target = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix("#/$defs/"))
+        .and_then(|name| root.get("$defs")?.get(name));
+    target.unwrap_or(schema)
+}
+
+fn property_schema<'s>(schema: &'s Value, root: &'s Value, key: &str) -> Option<&'s Value> {
+    let schema = resolve(schema, root);
+    if let Some(found) = schema.get("properties").and_then(|p| p.get(key)) {
+        return Some(found);
+    }
+    ["oneOf", "anyOf", "allOf"].iter().find_map(|k| {
+        schema
+            .get(*k)?
+            .as_array()?
+            .iter()
+            .find_map(|alt| property_schema(alt, root, key))
+    })
+}
+
+/// What a schema accepts, in words: `a number`, `one of "add", "subtract"`,
+/// `an integer from 0 to 255`, `an array of strings`.
+pub(crate) fn describe_schema(schema: &Value, root: Option<&Value>, depth: usize) -> String {
+    let schema = match root {
+        Some(root) => resolve(schema, root),
+        None => schema,
+    };
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return one_of(values);
+    }
+    if let Some(value) = schema.get("const") {
+        return format!("the value {value}");
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(alternatives) = schema.get(key).and_then(Value::as_array) {
+            let consts: Option<Vec<Value>> = alternatives.iter().map(|a| a.get("const").cloned()).collect();
+            if let Some(consts) = consts {
+                return one_of(&consts);
+            }
+            let mut described: Vec<String> = Vec::new();
+            for alternative in alternatives {
+                let text = describe_schema(alternative, root, depth + 1);
+                if !described.contains(&text) {
+                    described.push(text);
+                }
+            }
+            return described.join(" or ");
+        }
+    }
+    match schema.get("type") {
+        Some(Value::String(t)) => describe_type(t, schema, root, depth),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|t| describe_type(t, schema, root, depth))
+            .collect::<Vec<_>>()
+            .join(" or "),
+        _ => "any JSON value".to_owned(),
+    }
+}
+
+fn describe_type(t: &str, schema: &Value, root: Option<&Value>, depth: usize) -> String {
+    match t {
+        "string" => match schema.get("format").and_then(Value::as_str) {
+            Some(format) => format!("a string in `{format}` format"),
+            None => "a string".to_owned(),
+        },
+        "integer" => format!("an integer{}", range(schema)),
+        "number" => format!("a number{}", range(schema)),
+        "boolean" => "true or false".to_owned(),
+        "null" => "null".to_owned(),
+        "array" => match schema.get("items") {
+            Some(items) if depth < 2 => format!("an array of {}", plural(&describe_schema(items, root, depth + 1))),
+            _ => "an array".to_owned(),
+        },
+        "object" => match schema.get("properties").and_then(Value::as_object) {
+            Some(props) if !props.is_empty() => {
+                let fields: Vec<String> = props.keys().map(|k| format!("`{k}`")).collect();
+                format!("an object with the fields {}", fields.join(", "))
+            }
+            _ => "an object".to_owned(),
+        },
+        other => format!("a value of type `{other}`"),
+    }
+}
+
+fn range(schema: &Value) -> String {
+    let min = schema.get("minimum").or_else(|| schema.get("exclusiveMinimum"));
+    let max = schema.get("maximum").or_else(|| schema.get("exclusiveMaximum"));
+    match (min, max) {
+        (Some(min), Some(max)) => format!(" from {min} to {max}"),
+        (Some(min), None) => format!(" of at least {min}"),
+        (None, Some(max)) => format!(" of at most {max}"),
+        (None, None) => String::new(),
+    }
+}
+
+fn one_of(values: &[Value]) -> String {
+    let listed: Vec<String> = values.iter().map(Value::to_string).collect();
+    match listed.as_slice() {
+        [one] => format!("the value {one}"),
+        _ => format!("one of {}", listed.join(", ")),
+    }
+}
+
+/// `a string` → `strings`, for `an array of strings`.
+fn plural(described: &str) -> String {
+    let bare = described
+        .strip_prefix("an ")
+        .or_else(|| described.strip_prefix("a "));
+    match bare {
+        Some(rest) => match rest.split_once(' ') {
+            Some((noun, tail)) => format!("{noun}s {tail}"),
+            None => format!("{rest}s"),
+        },
+        None => format!("values that are {described}"),
+    }
+}
+
+/// What a client sent, in words: `the string "x"`, `the number 1.5`, `an array`.
+pub(crate) fn describe_value(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => {
+            const LIMIT: usize = 40;
+            if s.chars().count() > LIMIT {
+                let head: String = s.chars().take(LIMIT).collect();
+                format!("the string {:?}…", head)
+            } else {
+                format!("the string {s:?}")
+            }
+        }
+        Value::Array(items) if items.is_empty() => "an empty array".to_owned(),
+        Value::Array(_) => "an array".to_owned(),
+        Value::Object(map) if map.is_empty() => "an empty object".to_owned(),
+        Value::Object(_) => "an object".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn describes_schemas_in_words() {
+        let cases = [
+            (json!({"type": "number"}), "a number"),
+            (json!({"type": "integer", "minimum": 0, "maximum": 255}), "an integer from 0 to 255"),
+            (json!({"type": "integer", "minimum": 0}), "an integer of at least 0"),
+            (json!({"type": "string", "enum": ["add", "subtract"]}), "one of \"add\", \"subtract\""),
+            (json!({"type": ["string", "null"]}), "a string or null"),
+            (json!({"type": "array", "items": {"type": "string"}}), "an array of strings"),
+            (json!({"type": "array", "items": {"type": "integer", "minimum": 0}}), "an array of integers of at least 0"),
+            (json!({"oneOf": [{"const": "a"}, {"const": "b"}]}), "one of \"a\", \"b\""),
+            (json!({"type": "object", "properties": {"x": {}, "y": {}}}), "an object with the fields `x`, `y`"),
+            (json!({"type": "boolean"}), "true or false"),
+            (json!(true), "any JSON value"),
+        ];
+        for (schema, expected) in cases {
+            assert_eq!(describe_schema(&schema, None, 0), expected, "{schema}");
+        }
+    }
+
+    #[test]
+    fn describes_values_in_words() {
+        assert_eq!(describe_value(&json!("x")), "the string \"x\"");
+        assert_eq!(describe_value(&json!(1.5)), "the number 1.5");
+        assert_eq!(describe_value(&json!([1])), "an array");
+        assert_eq!(describe_value(&json!({})), "an empty object");
+        assert_eq!(describe_value(&json!("a".repeat(50))), format!("the string \"{}\"…", "a".repeat(40)));
+    }
+
+    #[test]
+    fn strips_positions() {
+        assert_eq!(strip_position("invalid type: string \"x\", expected f64 at line 1 column 3"), "invalid type: string \"x\", expected f64");
+        assert_eq!(strip_position("custom"), "custom");
+    }
+}

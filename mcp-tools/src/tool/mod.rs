@@ -1,0 +1,614 @@
+//! The tool model: a [`Tool`] is a definition (name, description, schemas, annotations)
+//! and a handler that turns a call's arguments into a [`CallToolResult`].
+
+mod args;
+mod param;
+pub(crate) mod schema;
+
+pub use args::Arguments;
+pub use param::{InjectedProbe, OptionalProbe, Param, RequiredProbe, Slot};
+
+use crate::context::{Context, StateKey};
+use crate::error::DefinitionError;
+use crate::result::{CallToolResult, IntoCallToolResult};
+use param::Kind;
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use std::fmt;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::Poll;
+
+/// A tool a server offers: its definition and the code that runs it.
+///
+/// `#[tool]` functions become tools through [`tools!`](crate::tools); [`Tool::from_json`]
+/// builds one at run time from a name, a description, a JSON Schema and a closure. Cloning
+/// is cheap.
+#[derive(Clone)]
+pub struct Tool {
+    def: Arc<Definition>,
+    handler: Handler,
+}
+
+#[derive(Clone)]
+struct Definition {
+    name: String,
+    title: Option<String>,
+    description: Option<String>,
+    input_schema: Map<String, Value>,
+    output_schema: Option<Value>,
+    annotations: Option<ToolAnnotations>,
+    icons: Vec<Icon>,
+    meta: Option<Map<String, Value>>,
+    required_state: Vec<StateKey>,
+}
+
+type HandlerFn = dyn Fn(&Context, Option<&RawValue>) -> Invocation + Send + Sync;
+
+#[derive(Clone)]
+enum Handler {
+    Fn(fn(&Context, Option<&RawValue>) -> Invocation),
+    Closure(Arc<HandlerFn>),
+}
+
+impl Tool {
+    /// Builds a tool at run time, for servers whose tools come from data.
+    ///
+    /// The schema must be a JSON object schema (`{"type": "object", ...}`); the closure
+    /// receives the call's arguments object (empty when the client sent none) and returns
+    /// anything a `#[tool]` fn may return. Checking the arguments against the schema is the
+    /// closure's job.
+    ///
+    /// ```
+    /// use mcp_tools::{Context, Tool, ToolError};
+    /// use serde_json::json;
+    ///
+    /// let greet = Tool::from_json(
+    ///     "greet",
+    ///     "Greets someone by name.",
+    ///     json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}),
+    ///     |args, _cx: Context| async move {
+    ///         let name = args.get("name").and_then(|v| v.as_str()).ok_or(ToolError::new("`name` must be a string"))?;
+    ///         Ok::<_, ToolError>(format!("Hello, {name}!"))
+    ///     },
+    /// )
+    /// .unwrap();
+    /// assert_eq!(greet.name(), "greet");
+    ///
+    /// let bad = Tool::from_json("no spaces", "x", json!({"type": "object"}), |_, _| async { "" });
+    /// assert!(bad.is_err());
+    /// ```
+    pub fn from_json<F, Fut, R>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+        handler: F,
+    ) -> Result<Tool, DefinitionError>
+    where
+        F: Fn(Map<String, Value>, Context) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+        R: IntoCallToolResult,
+    {
+        let name = name.into();
+        validate_tool_name(&name)?;
+        let input_schema = match input_schema {
+            Value::Object(map) if map.get("type").and_then(Value::as_str) == Some("object") => map,
+            other => {
+                return Err(DefinitionError::InvalidInputSchema {
+                    tool: name,
+                    reason: format!("it must be an object schema with `\"type\": \"object\"`, not `{other}`"),
+                });
+            }
+        };
+        let handler = Arc::new(handler);
+        let invoke = move |cx: &Context, raw: Option<&RawValue>| -> Invocation {
+            let args = match raw.map(|r| serde_json::from_str::<Option<Map<String, Value>>>(r.get())) {
+                None | Some(Ok(None)) => Map::new(),
+                Some(Ok(Some(map))) => map,
+                Some(Err(_)) => {
+                    return Invocation::Ready(CallToolResult::error("the arguments must be a JSON object"));
+                }
+            };
+            let future = handler(args, cx.clone());
+            Invocation::future(async move { future.await.into_call_tool_result() })
+        };
+        Ok(Tool {
+            def: Arc::new(Definition {
+                name,
+                title: None,
+                description: Some(description.into()),
+                input_schema,
+                output_schema: None,
+                annotations: None,
+                icons: Vec::new(),
+                meta: None,
+                required_state: Vec::new(),
+            }),
+            handler: Handler::Closure(Arc::new(invoke)),
+        })
+    }
+
+    /// Sets the display title.
+    pub fn with_title(mut self, title: impl Into<String>) -> Tool {
+        self.def_mut().title = Some(title.into());
+        self
+    }
+
+    /// Sets the behaviour hints.
+    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Tool {
+        self.def_mut().annotations = Some(annotations);
+        self
+    }
+
+    /// Sets the output schema: the JSON Schema of the `structuredContent` the tool returns.
+    pub fn with_output_schema(mut self, schema: Value) -> Tool {
+        self.def_mut().output_schema = Some(schema);
+        self
+    }
+
+    /// Renames the tool, checking the new name.
+    pub fn with_name(mut self, name: impl Into<String>) -> Result<Tool, DefinitionError> {
+        let name = name.into();
+        validate_tool_name(&name)?;
+        self.def_mut().name = name;
+        Ok(self)
+    }
+
+    fn def_mut(&mut self) -> &mut Definition {
+        Arc::make_mut(&mut self.def)
+    }
+
+    /// The name clients call the tool by.
+    pub fn name(&self) -> &str {
+        &self.def.name
+    }
+
+    /// The display title.
+    pub fn title(&self) -> Option<&str> {
+        self.def.title.as_deref()
+    }
+
+    /// What the tool does, for the model.
+    pub fn description(&self) -> Option<&str> {
+        self.def.description.as_deref()
+    }
+
+    /// The JSON Schema of the arguments.
+    pub fn input_schema(&self) -> &Map<String, Value> {
+        &self.def.input_schema
+    }
+
+    /// The JSON Schema of the structured output, for tools that have one.
+    pub fn output_schema(&self) -> Option<&Value> {
+        self.def.output_schema.as_ref()
+    }
+
+    /// The behaviour hints.
+    pub fn annotations(&self) -> Option<&ToolAnnotations> {
+        self.def.annotations.as_ref()
+    }
+
+    /// The icons.
+    pub fn icons(&self) -> &[Icon] {
+        &self.def.icons
+    }
+
+    /// The definition's `_meta`.
+    pub fn meta(&self) -> Option<&Map<String, Value>> {
+        self.def.meta.as_ref()
+    }
+
+    /// The shared state (`State<T>`) the tool's parameters need.
+    #[doc(hidden)]
+    pub fn required_state(&self) -> &[StateKey] {
+        &self.def.required_state
+    }
+
+    /// Starts a call: decodes the arguments and, if they are good, returns the work to run.
+    pub(crate) fn invoke(&self, cx: &Context, arguments: Option<&RawValue>) -> Invocation {
+        match &self.handler {
+            Handler::Fn(f) => f(cx, arguments),
+            Handler::Closure(f) => f(cx, arguments),
+        }
+    }
+
+    /// Calls the tool with a JSON arguments object, outside any server: for tests.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context};
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let add = tools![add].remove(0);
+    /// let result = add.call(&Context::default(), serde_json::json!({"a": 2, "b": 3})).await;
+    /// assert_eq!(result.content()[0].as_text(), Some("5"));
+    ///
+    /// let wrong = add.call(&Context::default(), serde_json::json!({"a": "two", "b": 3})).await;
+    /// assert!(wrong.is_error());
+    /// assert_eq!(wrong.content()[0].as_text(), Some("argument `a`: expected an integer, received the string \"two\""));
+    /// # });
+    /// ```
+    pub async fn call(&self, cx: &Context, arguments: Value) -> CallToolResult {
+        let raw = match serde_json::value::to_raw_value(&arguments) {
+            Ok(raw) => raw,
+            Err(_) => return CallToolResult::error("the arguments are not valid JSON"),
+        };
+        self.invoke(cx, Some(&raw)).run().await
+    }
+}
+
+impl fmt::Debug for Tool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tool").field("name", &self.def.name).finish_non_exhaustive()
+    }
+}
+
+/// The tool's definition as the newest protocol revision lists it.
+impl Serialize for Tool {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let d = &self.def;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("name", &d.name)?;
+        if let Some(title) = &d.title {
+            map.serialize_entry("title", title)?;
+        }
+        if let Some(description) = &d.description {
+            map.serialize_entry("description", description)?;
+        }
+        map.serialize_entry("inputSchema", &d.input_schema)?;
+        if let Some(output) = &d.output_schema {
+            map.serialize_entry("outputSchema", output)?;
+        }
+        if let Some(annotations) = &d.annotations {
+            map.serialize_entry("annotations", annotations)?;
+        }
+        if !d.icons.is_empty() {
+            map.serialize_entry("icons", &d.icons)?;
+        }
+        if let Some(meta) = &d.meta {
+            map.serialize_entry("_meta", meta)?;
+        }
+        map.end()
+    }
+}
+
+/// Hints about how a tool behaves, for clients deciding how to present or confirm a call.
+/// They are hints: a client must not trust them from a server it does not trust.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolAnnotations {
+    /// A display title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The tool does not change its environment (default `false`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    /// The tool may destroy or overwrite, not only add (default `true`; meaningful when not
+    /// read-only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+    /// Calling again with the same arguments has no further effect (default `false`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent_hint: Option<bool>,
+    /// The tool reaches an open world of external entities, such as the web (default
+    /// `true`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world_hint: Option<bool>,
+}
+
+/// An icon a client may show for a tool.
+///
+/// ```
+/// use mcp_tools::{Icon, IconTheme};
+/// let icon = Icon::new("https://example.com/calc.svg")
+///     .with_mime_type("image/svg+xml")
+///     .with_size("any")
+///     .with_theme(IconTheme::Dark);
+/// assert_eq!(
+///     serde_json::to_value(&icon).unwrap(),
+///     serde_json::json!({"src": "https://example.com/calc.svg", "mimeType": "image/svg+xml", "sizes": ["any"], "theme": "dark"})
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Icon {
+    /// An `https:` URL or a `data:` URI.
+    pub src: String,
+    /// The MIME type, when the source does not make it clear.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Sizes such as `48x48`, or `any` for scalable formats.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<String>,
+    /// The background the icon is drawn for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<IconTheme>,
+}
+
+impl Icon {
+    /// An icon at this URL or `data:` URI.
+    pub fn new(src: impl Into<String>) -> Icon {
+        Icon {
+            src: src.into(),
+            mime_type: None,
+            sizes: Vec::new(),
+            theme: None,
+        }
+    }
+
+    /// Sets the MIME type.
+    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Icon {
+        self.mime_type = Some(mime_type.into());
+        self
+    }
+
+    /// Adds a size.
+    pub fn with_size(mut self, size: impl Into<String>) -> Icon {
+        self.sizes.push(size.into());
+        self
+    }
+
+    /// Sets the theme; `"light"` and `"dark"` convert.
+    pub fn with_theme(mut self, theme: impl Into<IconTheme>) -> Icon {
+        self.theme = Some(theme.into());
+        self
+    }
+}
+
+/// The background an icon is designed for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IconTheme {
+    /// A light background.
+    Light,
+    /// A dark background.
+    Dark,
+}
+
+impl From<&str> for IconTheme {
+    /// `"dark"` is [`IconTheme::Dark`]; anything else is [`IconTheme::Light`] (the macro
+    /// accepts only those two).
+    fn from(s: &str) -> IconTheme {
+        if s == "dark" { IconTheme::Dark } else { IconTheme::Light }
+    }
+}
+
+/// Checks a tool name against the specification: 1 to 128 characters, each of
+/// `A-Z a-z 0-9 _ - .`. `#[tool]` applies the same rule at compile time.
+///
+/// ```
+/// use mcp_tools::validate_tool_name;
+/// assert!(validate_tool_name("admin.tools.list").is_ok());
+/// let error = validate_tool_name("my tool").unwrap_err();
+/// assert_eq!(
+///     error.to_string(),
+///     "invalid tool name: `my tool` contains the character ` ` (a space); a name may only contain each one of `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`"
+/// );
+/// ```
+pub fn validate_tool_name(name: &str) -> Result<(), DefinitionError> {
+    const ALLOWED: &str = "each one of `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`";
+    if name.is_empty() {
+        return Err(DefinitionError::InvalidName(format!("the name is empty; a name has 1 to 128 characters, {ALLOWED}")));
+    }
+    let mut bad: Vec<String> = Vec::new();
+    for c in name.chars() {
+        if !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')) {
+            let described = match c {
+                ' ' => "` ` (a space)".to_owned(),
+                c if c.is_ascii_graphic() => format!("`{c}`"),
+                c => format!("U+{:04X}", c as u32),
+            };
+            if !bad.contains(&described) {
+                bad.push(described);
+            }
+        }
+    }
+    if let Some((last, init)) = bad.split_last() {
+        let (noun, list) = if init.is_empty() {
+            ("character", last.clone())
+        } else {
+            ("characters", format!("{} and {last}", init.join(", ")))
+        };
+        return Err(DefinitionError::InvalidName(format!(
+            "`{name}` contains the {noun} {list}; a name may only contain {ALLOWED}"
+        )));
+    }
+    let len = name.chars().count();
+    if len > 128 {
+        return Err(DefinitionError::InvalidName(format!(
+            "the name is {len} characters long; a name has at most 128 characters"
+        )));
+    }
+    Ok(())
+}
+
+/// The work a call does once its arguments are decoded.
+pub enum Invocation {
+    /// Already answered (bad arguments, say).
+    Ready(CallToolResult),
+    /// An `async fn` tool's future.
+    Future(Pin<Box<dyn Future<Output = CallToolResult> + Send>>),
+    /// A sync fn tool, to run where blocking is allowed.
+    Blocking(Box<dyn FnOnce() -> CallToolResult + Send>),
+}
+
+impl Invocation {
+    /// Boxes an async tool's work.
+    pub fn future<F: Future<Output = CallToolResult> + Send + 'static>(future: F) -> Invocation {
+        Invocation::Future(Box::pin(future))
+    }
+
+    /// Boxes a sync tool's work.
+    pub fn blocking<F: FnOnce() -> CallToolResult + Send + 'static>(work: F) -> Invocation {
+        Invocation::Blocking(Box::new(work))
+    }
+
+    /// Runs the work to its result. A sync tool runs on tokio's blocking pool, so it never
+    /// stalls the threads that serve other requests. A panic becomes an internal-error
+    /// result; its message goes to the log, not to the client.
+    pub async fn run(self) -> CallToolResult {
+        match self {
+            Invocation::Ready(result) => result,
+            Invocation::Future(mut future) => {
+                std::future::poll_fn(|cx| match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+                    Ok(poll) => poll,
+                    Err(panic) => {
+                        log_panic(&*panic);
+                        Poll::Ready(CallToolResult::internal_error())
+                    }
+                })
+                .await
+            }
+            Invocation::Blocking(work) => match tokio::task::spawn_blocking(work).await {
+                Ok(result) => result,
+                Err(error) => {
+                    if error.is_panic() {
+                        log_panic(&*error.into_panic());
+                    } else {
+                        tracing::error!(%error, "a blocking tool was cancelled by the runtime");
+                    }
+                    CallToolResult::internal_error()
+                }
+            },
+        }
+    }
+}
+
+fn log_panic(panic: &(dyn std::any::Any + Send)) {
+    let message = panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(a non-string panic payload)");
+    tracing::error!(panic = message, "a tool panicked; the client gets an internal error");
+}
+
+/// What `#[tool]` implements for the struct it puts beside the fn.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool",
+    label = "not a `#[tool]` fn",
+    note = "`tools![...]` takes the names of fns marked with `#[tool]`"
+)]
+pub trait ToolFn {
+    /// The tool's name, checked at compile time.
+    const NAME: &'static str;
+    /// Builds the tool.
+    fn tool() -> Tool;
+}
+
+/// Assembles a tool from what the macro read. Not public API.
+pub struct ToolBuilder {
+    name: &'static str,
+    description: &'static str,
+    title: Option<&'static str>,
+    annotations: Option<ToolAnnotations>,
+    icons: Vec<Icon>,
+    meta: Option<Map<String, Value>>,
+    properties: Vec<schema::Property>,
+    required_state: Vec<StateKey>,
+    input: schemars::SchemaGenerator,
+    output_schema: Option<Value>,
+}
+
+impl ToolBuilder {
+    /// Starts a tool.
+    pub fn new(name: &'static str, description: &'static str) -> ToolBuilder {
+        ToolBuilder {
+            name,
+            description,
+            title: None,
+            annotations: None,
+            icons: Vec::new(),
+            meta: None,
+            properties: Vec::new(),
+            required_state: Vec::new(),
+            input: schema::input_generator(),
+            output_schema: None,
+        }
+    }
+
+    /// Sets the title.
+    pub fn title(mut self, title: &'static str) -> ToolBuilder {
+        self.title = Some(title);
+        self
+    }
+
+    /// Sets the annotations.
+    pub fn annotations(mut self, annotations: ToolAnnotations) -> ToolBuilder {
+        self.annotations = Some(annotations);
+        self
+    }
+
+    /// Adds an icon.
+    pub fn icon(mut self, icon: Icon) -> ToolBuilder {
+        self.icons.push(icon);
+        self
+    }
+
+    /// Adds a `_meta` entry.
+    pub fn meta<V: Serialize + ?Sized>(mut self, key: &'static str, value: &V) -> ToolBuilder {
+        match serde_json::to_value(value) {
+            Ok(value) => {
+                self.meta.get_or_insert_with(Map::new).insert(key.to_owned(), value);
+            }
+            Err(error) => tracing::error!(tool = self.name, key, %error, "a `_meta` value did not serialize; left out"),
+        }
+        self
+    }
+
+    /// Adds a parameter.
+    pub fn param<T>(mut self, name: &'static str, description: Option<&'static str>, param: Param<T>) -> ToolBuilder {
+        match param.kind {
+            Kind::Injected { state, .. } => self.required_state.extend(state()),
+            Kind::Argument(argument) => {
+                let mut schema = (argument.schema)(&mut self.input).to_value();
+                schema::tidy(&mut schema);
+                let default = match (argument.absent, argument.default_json) {
+                    (Some(absent), Some(to_json)) => to_json(&absent()),
+                    _ => None,
+                };
+                self.properties.push(schema::Property {
+                    name,
+                    schema,
+                    description,
+                    required: argument.absent.is_none(),
+                    default,
+                });
+            }
+        }
+        self
+    }
+
+    /// Sets the output schema from the return type.
+    pub fn output<R: IntoCallToolResult>(mut self) -> ToolBuilder {
+        let mut generator = schema::output_generator();
+        self.output_schema = R::output_schema(&mut generator).map(|s| schema::output_schema(s, &mut generator));
+        self
+    }
+
+    /// Finishes the tool.
+    pub fn build(mut self, handler: fn(&Context, Option<&RawValue>) -> Invocation) -> Tool {
+        let defs = schema::take_defs(&mut self.input);
+        Tool {
+            def: Arc::new(Definition {
+                name: self.name.to_owned(),
+                title: self.title.map(str::to_owned),
+                description: Some(self.description.to_owned()),
+                input_schema: schema::object_schema(self.properties, defs),
+                output_schema: self.output_schema,
+                annotations: self.annotations,
+                icons: self.icons,
+                meta: self.meta,
+                required_state: self.required_state,
+            }),
+            handler: Handler::Fn(handler),
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! How a parameter's type decides what it is: injected from the request ([`FromContext`]),
+//! an optional argument (`Option<T>`), or a required argument.
+//!
+//! The macro emits `(&&&Slot::<T>::new()).__mcp_param()` for every parameter. Method lookup
+//! tries the receiver `&&&Slot<T>` first, then `&&Slot<T>`, then `&Slot<T>`: the first probe
+//! whose `where` clauses hold wins (autoref specialization). The types alone decide, so
+//! aliases and paths work, and a type that is none of the three is reported at the
+//! parameter with the bound it lacks.
+
+use crate::ToolError;
+use crate::context::{Context, FromContext, StateKey};
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::marker::PhantomData;
+
+/// The type of one parameter, to be probed.
+pub struct Slot<T>(PhantomData<fn() -> T>);
+
+impl<T> Slot<T> {
+    /// A probe for `T`.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        Slot(PhantomData)
+    }
+}
+
+/// What a parameter is, with the functions that fill it.
+pub struct Param<T> {
+    pub(crate) kind: Kind<T>,
+}
+
+pub(crate) enum Kind<T> {
+    Injected {
+        extract: fn(&Context) -> Result<T, ToolError>,
+        state: fn() -> Option<StateKey>,
+    },
+    Argument(Argument<T>),
+}
+
+pub(crate) struct Argument<T> {
+    /// The schema of the value the client sends (of `T` inside an `Option`).
+    pub(crate) schema: fn(&mut SchemaGenerator) -> Schema,
+    pub(crate) decode: fn(&str) -> Result<T, serde_json::Error>,
+    /// Decodes again, tracking where in the value it failed; for error messages only.
+    pub(crate) locate: fn(&str) -> Option<serde_path_to_error::Error<serde_json::Error>>,
+    /// The value when the client leaves the argument out; `None` when it is required.
+    pub(crate) absent: Option<fn() -> T>,
+    /// The default shown in the schema.
+    pub(crate) default_json: Option<fn(&T) -> Option<Value>>,
+}
+
+impl<T> Param<T> {
+    /// Uses `default()` when the client leaves the argument out, and shows it in the schema.
+    pub fn with_default(mut self, default: fn() -> T) -> Param<T>
+    where
+        T: Serialize,
+    {
+        if let Kind::Argument(argument) = &mut self.kind {
+            argument.absent = Some(default);
+            argument.default_json = Some(to_json::<T>);
+        }
+        self
+    }
+}
+
+fn to_json<T: Serialize>(value: &T) -> Option<Value> {
+    serde_json::to_value(value).ok()
+}
+
+fn decode<T: DeserializeOwned>(json: &str) -> Result<T, serde_json::Error> {
+    serde_json::from_str(json)
+}
+
+fn locate<T: DeserializeOwned>(json: &str) -> Option<serde_path_to_error::Error<serde_json::Error>> {
+    let mut deserializer = serde_json::Deserializer::from_str(json);
+    serde_path_to_error::deserialize::<_, T>(&mut deserializer).err()
+}
+
+fn schema_of<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
+    generator.subschema_for::<T>()
+}
+
+/// First choice: a type the framework injects.
+pub trait InjectedProbe<T> {
+    /// Describes the parameter.
+    fn __mcp_param(&self) -> Param<T>;
+}
+
+impl<T: FromContext> InjectedProbe<T> for &&Slot<T> {
+    fn __mcp_param(&self) -> Param<T> {
+        Param {
+            kind: Kind::Injected {
+                extract: T::from_context,
+                state: T::__required_state,
+            },
+        }
+    }
+}
+
+/// Second choice: `Option<U>`, an argument the client may leave out or send as `null`.
+pub trait OptionalProbe<U> {
+    /// Describes the parameter.
+    fn __mcp_param(&self) -> Param<Option<U>>
+    where
+        U: DeserializeOwned + JsonSchema + Send + 'static;
+}
+
+impl<U> OptionalProbe<U> for &Slot<Option<U>> {
+    fn __mcp_param(&self) -> Param<Option<U>>
+    where
+        U: DeserializeOwned + JsonSchema + Send + 'static,
+    {
+        Param {
+            kind: Kind::Argument(Argument {
+                schema: schema_of::<U>,
+                decode: decode::<Option<U>>,
+                locate: locate::<Option<U>>,
+                absent: Some(|| None),
+                default_json: None,
+            }),
+        }
+    }
+}
+
+/// Last choice: a required argument.
+pub trait RequiredProbe<T> {
+    /// Describes the parameter.
+    fn __mcp_param(&self) -> Param<T>
+    where
+        T: DeserializeOwned + JsonSchema + Send + 'static;
+}
+
+impl<T> RequiredProbe<T> for Slot<T> {
+    fn __mcp_param(&self) -> Param<T>
+    where
+        T: DeserializeOwned + JsonSchema + Send + 'static,
+    {
+        Param {
+            kind: Kind::Argument(Argument {
+                schema: schema_of::<T>,
+                decode: decode::<T>,
+                locate: locate::<T>,
+                absent: None,
+                default_json: None,
+            }),
+        }
+    }
+}

@@ -1,0 +1,490 @@
+//! The full tool definitions `#[tool]` produces, and what calling them does.
+
+use mcp_tools::{CallToolResult, Context, Json, State, ToolError, tool, tools};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+
+#[derive(Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Operation {
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+}
+
+/// Perform basic arithmetic on two numbers.
+#[tool(annotations(read_only, idempotent))]
+async fn calculator(
+    /// The operation to perform
+    operation: Operation,
+    /// The first operand
+    a: f64,
+    /// The second operand
+    b: f64,
+) -> Result<f64, ToolError> {
+    match operation {
+        Operation::Add => Ok(a + b),
+        Operation::Subtract => Ok(a - b),
+        Operation::Multiply => Ok(a * b),
+        Operation::Divide if b == 0.0 => Err(ToolError::new("division by zero: `b` must not be 0")),
+        Operation::Divide => Ok(a / b),
+    }
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+struct TextStats {
+    /// Number of characters.
+    characters: usize,
+    /// Number of whitespace-separated words.
+    words: usize,
+}
+
+/// Count the characters and words of a text.
+///
+/// # Arguments
+/// * `text` - The text to analyze
+#[tool(name = "text_analyzer")]
+fn analyze(text: String) -> Json<TextStats> {
+    Json(TextStats {
+        characters: text.chars().count(),
+        words: text.split_whitespace().count(),
+    })
+}
+
+fn definition(tool: &mcp_tools::Tool) -> Value {
+    serde_json::to_value(tool).unwrap()
+}
+
+async fn call(tool: &mcp_tools::Tool, args: Value) -> CallToolResult {
+    tool.call(&Context::default(), args).await
+}
+
+fn text(result: &CallToolResult) -> &str {
+    result.content()[0].as_text().expect("a text block")
+}
+
+#[test]
+fn calculator_definition() {
+    let tools = tools![calculator];
+    assert_eq!(
+        definition(&tools[0]),
+        json!({
+            "name": "calculator",
+            "title": "Calculator",
+            "description": "Perform basic arithmetic on two numbers.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "operation": {
+                        "type": "string",
+                        "enum": ["add", "subtract", "multiply", "divide"],
+                        "description": "The operation to perform"
+                    },
+                    "a": { "type": "number", "description": "The first operand" },
+                    "b": { "type": "number", "description": "The second operand" }
+                },
+                "required": ["operation", "a", "b"],
+                "additionalProperties": false
+            },
+            "annotations": { "readOnlyHint": true, "idempotentHint": true }
+        })
+    );
+    // Properties keep the parameters' order.
+    let keys: Vec<&String> = tools[0].input_schema()["properties"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["operation", "a", "b"]);
+}
+
+#[test]
+fn text_analyzer_definition() {
+    let tools = tools![analyze];
+    assert_eq!(
+        definition(&tools[0]),
+        json!({
+            "name": "text_analyzer",
+            "title": "Text Analyzer",
+            "description": "Count the characters and words of a text.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "text": { "type": "string", "description": "The text to analyze" }
+                },
+                "required": ["text"],
+                "additionalProperties": false
+            },
+            "outputSchema": {
+                "type": "object",
+                "properties": {
+                    "characters": { "type": "integer", "minimum": 0, "description": "Number of characters." },
+                    "words": { "type": "integer", "minimum": 0, "description": "Number of whitespace-separated words." }
+                },
+                "required": ["characters", "words"]
+            }
+        })
+    );
+}
+
+#[derive(Deserialize, Serialize, schemars::JsonSchema, Debug)]
+#[serde(rename_all = "snake_case")]
+enum Sort {
+    Newest,
+    Oldest,
+}
+
+/// A date range.
+#[derive(Deserialize, schemars::JsonSchema, Debug)]
+struct Range {
+    /// First day, inclusive.
+    from: String,
+    /// Last day, inclusive.
+    to: Option<String>,
+}
+
+/// Search the notes.
+#[tool]
+async fn search(
+    /// Words to look for
+    query: String,
+    /// How many results at most
+    #[default(10)]
+    limit: u32,
+    /// Order of the results
+    sort: Option<Sort>,
+    /// Only notes written in this range
+    range: Option<Range>,
+    /// Tags the notes must all have
+    tags: Vec<String>,
+    /// Exact field matches
+    fields: HashMap<String, i64>,
+) -> String {
+    format!("{query} {limit} {sort:?} {range:?} {tags:?} {}", fields.len())
+}
+
+#[test]
+fn optional_default_enum_nested_vec_and_map() {
+    let tools = tools![search];
+    assert_eq!(
+        definition(&tools[0])["inputSchema"],
+        json!({
+            "type": "object",
+            "properties": {
+                "query": { "type": "string", "description": "Words to look for" },
+                "limit": { "type": "integer", "minimum": 0, "description": "How many results at most", "default": 10 },
+                "sort": { "type": "string", "enum": ["newest", "oldest"], "description": "Order of the results" },
+                "range": {
+                    "description": "Only notes written in this range",
+                    "type": "object",
+                    "properties": {
+                        "from": { "type": "string", "description": "First day, inclusive." },
+                        "to": { "type": ["string", "null"], "description": "Last day, inclusive." }
+                    },
+                    "required": ["from"]
+                },
+                "tags": { "type": "array", "items": { "type": "string" }, "description": "Tags the notes must all have" },
+                "fields": {
+                    "type": "object",
+                    "additionalProperties": { "type": "integer" },
+                    "description": "Exact field matches"
+                }
+            },
+            "required": ["query", "tags", "fields"],
+            "additionalProperties": false
+        })
+    );
+}
+
+/// Reports the server's health.
+#[tool]
+fn health() -> &'static str {
+    "ok"
+}
+
+#[test]
+fn no_argument_tool() {
+    let tools = tools![health];
+    assert_eq!(
+        definition(&tools[0]),
+        json!({
+            "name": "health",
+            "title": "Health",
+            "description": "Reports the server's health.",
+            "inputSchema": { "type": "object", "additionalProperties": false }
+        })
+    );
+}
+
+/// A node of a tree.
+#[derive(Deserialize, Serialize, schemars::JsonSchema)]
+struct Node {
+    /// The node's label.
+    label: String,
+    /// Its children.
+    children: Vec<Node>,
+}
+
+/// Counts the nodes of a tree.
+#[tool]
+fn count_nodes(tree: Node) -> usize {
+    fn count(node: &Node) -> usize {
+        1 + node.children.iter().map(count).sum::<usize>()
+    }
+    count(&tree)
+}
+
+#[test]
+fn recursive_type_uses_defs() {
+    let tools = tools![count_nodes];
+    let node = json!({
+        "description": "A node of a tree.",
+        "type": "object",
+        "properties": {
+            "label": { "type": "string", "description": "The node's label." },
+            "children": { "type": "array", "items": { "$ref": "#/$defs/Node" }, "description": "Its children." }
+        },
+        "required": ["label", "children"]
+    });
+    let mut inline = node.clone();
+    inline["description"] = json!("The tree");
+    let schema = definition(&tools[0])["inputSchema"].clone();
+    assert_eq!(schema["$defs"], json!({ "Node": node }));
+    assert_eq!(schema["properties"]["tree"]["properties"], node["properties"]);
+    assert_eq!(schema["required"], json!(["tree"]));
+}
+
+#[tokio::test]
+async fn recursive_arguments_decode() {
+    let tools = tools![count_nodes];
+    let tree = json!({"tree": {"label": "a", "children": [{"label": "b", "children": []}, {"label": "c", "children": []}]}});
+    assert_eq!(text(&call(&tools[0], tree).await), "3");
+}
+
+#[tokio::test]
+async fn calls_succeed_and_fail_as_results() {
+    let tools = tools![calculator, analyze];
+    let result = call(&tools[0], json!({"operation": "multiply", "a": 6, "b": 7})).await;
+    assert_eq!(text(&result), "42");
+    assert!(!result.is_error());
+    assert!(result.structured_content().is_none());
+
+    let result = call(&tools[0], json!({"operation": "divide", "a": 1, "b": 0})).await;
+    assert!(result.is_error());
+    assert_eq!(text(&result), "division by zero: `b` must not be 0");
+
+    let result = call(&tools[1], json!({"text": "hello big world"})).await;
+    assert_eq!(result.structured_content().unwrap().get(), r#"{"characters":15,"words":3}"#);
+    assert_eq!(text(&result), r#"{"characters":15,"words":3}"#);
+}
+
+#[tokio::test]
+async fn argument_errors_name_the_argument_and_what_was_expected() {
+    let tools = tools![calculator, search];
+    let calculator = &tools[0];
+    let cases = [
+        (
+            json!({"operation": "add", "a": "one", "b": 2}),
+            "argument `a`: expected a number, received the string \"one\"",
+        ),
+        (
+            json!({"operation": "modulo", "a": 1, "b": 2}),
+            "argument `operation`: expected one of \"add\", \"subtract\", \"multiply\", \"divide\", received the string \"modulo\"",
+        ),
+        (
+            json!({"operation": "add", "a": 1}),
+            "argument `b` is missing: expected a number",
+        ),
+        (
+            json!({"operation": "add", "a": 1, "b": 2, "c": 3}),
+            "argument `c` is not accepted; the accepted arguments are `operation`, `a`, `b`",
+        ),
+        (
+            json!([1, 2]),
+            "the arguments must be a JSON object such as {\"operation\": ..., \"a\": ..., \"b\": ...}; received an array",
+        ),
+        (
+            json!({"operation": 5, "b": true}),
+            "3 problems with the arguments:\nargument `operation`: expected one of \"add\", \"subtract\", \"multiply\", \"divide\", received the number 5\nargument `a` is missing: expected a number\nargument `b`: expected a number, received true",
+        ),
+    ];
+    for (args, expected) in cases {
+        let result = call(calculator, args.clone()).await;
+        assert!(result.is_error(), "{args}");
+        assert_eq!(text(&result), expected, "{args}");
+    }
+
+    let search = &tools[1];
+    let nested = call(
+        search,
+        json!({"query": "q", "tags": ["a", 7], "fields": {}, "range": {"to": "x"}, "limit": -1}),
+    )
+    .await;
+    assert_eq!(
+        text(&nested),
+        "3 problems with the arguments:\nargument `limit`: expected an integer of at least 0, received the number -1\nargument `range` is missing the field `from`: expected a string\nargument `tags[1]`: expected a string, received the number 7"
+    );
+}
+
+#[tokio::test]
+async fn optional_arguments_accept_absence_and_null_and_defaults_apply() {
+    let tools = tools![search];
+    let result = call(&tools[0], json!({"query": "q", "tags": [], "fields": {"x": 1}, "sort": null})).await;
+    assert_eq!(text(&result), "q 10 None None [] 1");
+    let result = call(
+        &tools[0],
+        json!({"query": "q", "tags": ["t"], "fields": {}, "sort": "oldest", "limit": 3, "range": {"from": "a"}}),
+    )
+    .await;
+    assert_eq!(text(&result), "q 3 Some(Oldest) Some(Range { from: \"a\", to: None }) [\"t\"] 0");
+}
+
+type Ctx = Context;
+
+struct Greeting(String);
+
+/// Greets the caller with the server's greeting.
+#[tool]
+fn greet(
+    /// Who to greet
+    name: String,
+    cx: Ctx,
+    greeting: State<Greeting>,
+) -> String {
+    assert!(cx.request_id().is_none());
+    format!("{}, {name}!", greeting.0.0)
+}
+
+#[tokio::test]
+async fn injected_parameters_are_not_arguments() {
+    let tools = tools![greet];
+    assert_eq!(
+        definition(&tools[0])["inputSchema"],
+        json!({
+            "type": "object",
+            "properties": { "name": { "type": "string", "description": "Who to greet" } },
+            "required": ["name"],
+            "additionalProperties": false
+        })
+    );
+    assert_eq!(tools[0].required_state().len(), 1);
+    let cx = Context::default().with_state(Greeting("Hello".into()));
+    let result = tools[0].call(&cx, json!({"name": "Ada"})).await;
+    assert_eq!(text(&result), "Hello, Ada!");
+
+    // A key named like an injected parameter is not an argument.
+    let result = tools[0].call(&cx, json!({"name": "Ada", "cx": 1})).await;
+    assert_eq!(text(&result), "argument `cx` is not accepted; the accepted arguments are `name`");
+}
+
+/// Always fails to finish.
+#[tool]
+async fn explode(
+    /// Anything
+    input: String,
+) -> String {
+    panic!("secret detail: {input}")
+}
+
+/// Panics synchronously.
+#[tool]
+fn explode_sync() -> String {
+    panic!("secret detail")
+}
+
+#[tokio::test]
+async fn a_panicking_tool_is_an_internal_error_without_details() {
+    let tools = tools![explode, explode_sync];
+    for (tool, args) in tools.iter().zip([json!({"input": "x"}), json!({})]) {
+        let result = call(tool, args).await;
+        assert!(result.is_error());
+        assert_eq!(text(&result), "internal error");
+    }
+}
+
+/// Finds values of a kind.
+#[tool(
+    title = "Find by kind",
+    description = "Find values by their kind.",
+    annotations(destructive = false, open_world = false, title = "Finder"),
+    icons("https://example.com/find.png", icon(src = "data:image/svg+xml;base64,PHN2Zz4=", mime_type = "image/svg+xml", sizes = ["any"], theme = "dark")),
+    meta(version = 2, "com.example/beta" = true)
+)]
+fn find(r#type: String) -> Vec<mcp_tools::Content> {
+    vec![mcp_tools::Content::text(r#type)]
+}
+
+#[tokio::test]
+async fn every_attribute_key_and_raw_identifiers() {
+    let tools = tools![find];
+    assert_eq!(
+        definition(&tools[0]),
+        json!({
+            "name": "find",
+            "title": "Find by kind",
+            "description": "Find values by their kind.",
+            "inputSchema": {
+                "type": "object",
+                "properties": { "type": { "type": "string" } },
+                "required": ["type"],
+                "additionalProperties": false
+            },
+            "annotations": { "title": "Finder", "destructiveHint": false, "openWorldHint": false },
+            "icons": [
+                { "src": "https://example.com/find.png" },
+                { "src": "data:image/svg+xml;base64,PHN2Zz4=", "mimeType": "image/svg+xml", "sizes": ["any"], "theme": "dark" }
+            ],
+            "_meta": { "version": 2, "com.example/beta": true }
+        })
+    );
+    assert_eq!(text(&call(&tools[0], json!({"type": "leaf"})).await), "leaf");
+}
+
+#[test]
+fn the_users_fn_stays_callable() {
+    assert_eq!(analyze("a b c".into()).0.words, 3);
+    assert_eq!(health(), "ok");
+    let future = calculator(Operation::Add, 1.0, 2.0);
+    let result = tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(future);
+    assert_eq!(result.unwrap(), 3.0);
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
+struct Point {
+    x: i32,
+    y: i32,
+}
+
+/// Lists points.
+#[tool]
+fn points() -> Json<Vec<Point>> {
+    Json(vec![Point { x: 1, y: 2 }])
+}
+
+#[tokio::test]
+async fn non_object_structured_output_keeps_its_schema() {
+    let tools = tools![points];
+    assert_eq!(
+        definition(&tools[0])["outputSchema"],
+        json!({
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": { "x": { "type": "integer" }, "y": { "type": "integer" } },
+                "required": ["x", "y"]
+            }
+        })
+    );
+    let result = call(&tools[0], json!({})).await;
+    assert_eq!(result.structured_content().unwrap().get(), r#"[{"x":1,"y":2}]"#);
+}
+
+#[test]
+fn runtime_tools_check_their_definition() {
+    use mcp_tools::{DefinitionError, Tool};
+    let bad_name = Tool::from_json("a b", "x", json!({"type": "object"}), |_, _| async { "" });
+    assert!(matches!(bad_name, Err(DefinitionError::InvalidName(_))));
+    let bad_schema = Tool::from_json("ab", "x", json!({"type": "string"}), |_, _| async { "" });
+    assert_eq!(
+        bad_schema.unwrap_err().to_string(),
+        "invalid input schema for tool `ab`: it must be an object schema with `\"type\": \"object\"`, not `{\"type\":\"string\"}`"
+    );
+}
