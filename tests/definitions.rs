@@ -92,7 +92,11 @@ fn calculator_definition() {
         })
     );
     // Properties keep the parameters' order.
-    let keys: Vec<&String> = tools[0].input_schema()["properties"].as_object().unwrap().keys().collect();
+    let keys: Vec<&String> = tools[0].input_schema()["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
     assert_eq!(keys, ["operation", "a", "b"]);
 }
 
@@ -134,6 +138,7 @@ enum Sort {
 
 /// A date range.
 #[derive(Deserialize, schemars::JsonSchema, Debug)]
+#[allow(dead_code)] // read through `Debug`
 struct Range {
     /// First day, inclusive.
     from: String,
@@ -272,7 +277,10 @@ async fn calls_succeed_and_fail_as_results() {
     assert_eq!(text(&result), "division by zero: `b` must not be 0");
 
     let result = call(&tools[1], json!({"text": "hello big world"})).await;
-    assert_eq!(result.structured_content().unwrap().get(), r#"{"characters":15,"words":3}"#);
+    assert_eq!(
+        result.structured_content().unwrap().get(),
+        r#"{"characters":15,"words":3}"#
+    );
     assert_eq!(text(&result), r#"{"characters":15,"words":3}"#);
 }
 
@@ -327,14 +335,21 @@ async fn argument_errors_name_the_argument_and_what_was_expected() {
 #[tokio::test]
 async fn optional_arguments_accept_absence_and_null_and_defaults_apply() {
     let tools = tools![search];
-    let result = call(&tools[0], json!({"query": "q", "tags": [], "fields": {"x": 1}, "sort": null})).await;
+    let result = call(
+        &tools[0],
+        json!({"query": "q", "tags": [], "fields": {"x": 1}, "sort": null}),
+    )
+    .await;
     assert_eq!(text(&result), "q 10 None None [] 1");
     let result = call(
         &tools[0],
         json!({"query": "q", "tags": ["t"], "fields": {}, "sort": "oldest", "limit": 3, "range": {"from": "a"}}),
     )
     .await;
-    assert_eq!(text(&result), "q 3 Some(Oldest) Some(Range { from: \"a\", to: None }) [\"t\"] 0");
+    assert_eq!(
+        text(&result),
+        "q 3 Some(Oldest) Some(Range { from: \"a\", to: None }) [\"t\"] 0"
+    );
 }
 
 type Ctx = Context;
@@ -372,7 +387,10 @@ async fn injected_parameters_are_not_arguments() {
 
     // A key named like an injected parameter is not an argument.
     let result = tools[0].call(&cx, json!({"name": "Ada", "cx": 1})).await;
-    assert_eq!(text(&result), "argument `cx` is not accepted; the accepted arguments are `name`");
+    assert_eq!(
+        text(&result),
+        "argument `cx` is not accepted; the accepted arguments are `name`"
+    );
 }
 
 /// Always fails to finish.
@@ -443,7 +461,10 @@ fn the_users_fn_stays_callable() {
     assert_eq!(analyze("a b c".into()).0.words, 3);
     assert_eq!(health(), "ok");
     let future = calculator(Operation::Add, 1.0, 2.0);
-    let result = tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(future);
+    let result = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(future);
     assert_eq!(result.unwrap(), 3.0);
 }
 
@@ -486,5 +507,58 @@ fn runtime_tools_check_their_definition() {
     assert_eq!(
         bad_schema.unwrap_err().to_string(),
         "invalid input schema for tool `ab`: it must be an object schema with `\"type\": \"object\"`, not `{\"type\":\"string\"}`"
+    );
+}
+
+#[test]
+fn each_revision_sees_the_fields_it_knows() {
+    use mcp_tools::protocol::ProtocolVersion::*;
+    let tools = tools![find, points];
+    let keys = |v: Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    let find = &tools[0];
+    assert_eq!(
+        keys(find.definition(V2024_11_05)),
+        ["name", "description", "inputSchema"]
+    );
+    assert_eq!(
+        keys(find.definition(V2025_03_26)),
+        ["name", "description", "inputSchema", "annotations"]
+    );
+    assert_eq!(
+        keys(find.definition(V2025_06_18)),
+        [
+            "name",
+            "title",
+            "description",
+            "inputSchema",
+            "annotations",
+            "_meta"
+        ]
+    );
+    assert_eq!(
+        keys(find.definition(V2025_11_25)),
+        [
+            "name",
+            "title",
+            "description",
+            "inputSchema",
+            "annotations",
+            "icons",
+            "_meta"
+        ]
+    );
+    assert_eq!(find.definition(V2026_07_28), definition(find));
+
+    let points = &tools[1];
+    let wrapped = json!({
+        "type": "object",
+        "properties": { "result": definition(points)["outputSchema"] },
+        "required": ["result"]
+    });
+    assert_eq!(points.definition(V2025_06_18)["outputSchema"], wrapped);
+    assert_eq!(points.definition(V2025_11_25)["outputSchema"], wrapped);
+    assert_eq!(
+        points.definition(V2026_07_28)["outputSchema"],
+        definition(points)["outputSchema"]
     );
 }

@@ -10,21 +10,8 @@ use syn::parse::{ParseStream, Parser};
 use syn::{Expr, ExprArray, ExprLit, Ident, Lit, LitBool, LitStr, Token};
 
 /// The keys `#[tool(...)]` accepts, in the order the error message lists them.
-const TOOL_KEYS: &[&str] = &[
-    "name",
-    "title",
-    "description",
-    "annotations",
-    "icons",
-    "meta",
-];
-const ANNOTATION_KEYS: &[&str] = &[
-    "read_only",
-    "destructive",
-    "idempotent",
-    "open_world",
-    "title",
-];
+const TOOL_KEYS: &[&str] = &["name", "title", "description", "annotations", "icons", "meta"];
+const ANNOTATION_KEYS: &[&str] = &["read_only", "destructive", "idempotent", "open_world", "title"];
 const ICON_KEYS: &[&str] = &["src", "mime_type", "sizes", "theme"];
 
 #[derive(Default)]
@@ -191,7 +178,10 @@ fn parse_icon(cx: &mut Ctxt, span: Span, input: ParseStream) -> syn::Result<Icon
                     for elem in array.elems {
                         match elem {
                             Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) => sizes.push(s),
-                            other => cx.error_spanned_by(other, "expected a size string such as `\"48x48\"` or `\"any\"`"),
+                            other => cx.error_spanned_by(
+                                other,
+                                "expected a size string such as `\"48x48\"` or `\"any\"`",
+                            ),
                         }
                     }
                 }
@@ -205,7 +195,10 @@ fn parse_icon(cx: &mut Ctxt, span: Span, input: ParseStream) -> syn::Result<Icon
     })
     .parse2(input.parse::<TokenStream>()?)?;
     let Some(src) = src else {
-        return Err(syn::Error::new(span, "an icon needs a source: `icon(src = \"https://...\")`"));
+        return Err(syn::Error::new(
+            span,
+            "an icon needs a source: `icon(src = \"https://...\")`",
+        ));
     };
     Ok(Icon {
         src,
@@ -269,9 +262,7 @@ mod tests {
     fn parse(tokens: TokenStream) -> (ToolAttr, Vec<String>) {
         let mut cx = Ctxt::default();
         let attr = parse_tool_attr(&mut cx, tokens);
-        let errors = cx
-            .into_compile_errors()
-            .to_string();
+        let errors = cx.into_compile_errors().to_string();
         let messages = errors
             .split("compile_error !")
             .skip(1)

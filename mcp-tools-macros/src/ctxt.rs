@@ -13,7 +13,8 @@ pub(crate) struct Ctxt {
 impl Ctxt {
     /// Records an error spanning the given tokens.
     pub(crate) fn error_spanned_by<T: ToTokens, M: Display>(&mut self, tokens: T, message: M) {
-        self.errors.push(syn::Error::new_spanned(tokens.into_token_stream(), message));
+        self.errors
+            .push(syn::Error::new_spanned(tokens.into_token_stream(), message));
     }
 
     /// Records an error at a span.

@@ -26,10 +26,10 @@ pub(crate) fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
         if !attr.path().is_ident("doc") {
             continue;
         }
-        if let Meta::NameValue(nv) = &attr.meta {
-            if let Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) = &nv.value {
-                lines.extend(s.value().lines().map(str::to_owned));
-            }
+        if let Meta::NameValue(nv) = &attr.meta
+            && let Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) = &nv.value
+        {
+            lines.extend(s.value().lines().map(str::to_owned));
         }
     }
     lines
@@ -135,12 +135,10 @@ fn parse_argument_list(body: &[&str]) -> Vec<(String, String)> {
     for line in body {
         let indent = line.len() - line.trim_start().len();
         let continues = !entries.is_empty() && indent > entry_indent;
-        if !continues {
-            if let Some((name, text)) = argument_entry(line) {
-                entries.push((name, vec![text]));
-                entry_indent = indent;
-                continue;
-            }
+        if !continues && let Some((name, text)) = argument_entry(line) {
+            entries.push((name, vec![text]));
+            entry_indent = indent;
+            continue;
         }
         if let Some((_, text)) = entries.last_mut() {
             text.push(line.trim().to_owned());
@@ -302,7 +300,10 @@ mod tests {
         );
         assert_eq!(
             d.arguments,
-            args(&[("text", "The text to analyze"), ("limit", "At most this many words.")])
+            args(&[
+                ("text", "The text to analyze"),
+                ("limit", "At most this many words.")
+            ])
         );
     }
 
@@ -324,9 +325,7 @@ mod tests {
 
     #[test]
     fn examples_are_not_part_of_the_description() {
-        let d = docs(
-            "Adds.\n\n# Examples\n```\nassert_eq!(add(1, 2), 3);\n```\n\n# Arguments\n- `a`: first",
-        );
+        let d = docs("Adds.\n\n# Examples\n```\nassert_eq!(add(1, 2), 3);\n```\n\n# Arguments\n- `a`: first");
         assert_eq!(d.description.as_deref(), Some("Adds."));
         assert_eq!(d.arguments, args(&[("a", "first")]));
     }

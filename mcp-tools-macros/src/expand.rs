@@ -53,7 +53,7 @@ pub(crate) fn expand_stub(tool: Option<&ToolFn>) -> TokenStream {
     let output_check = tool.output_checkable().then(|| {
         let output = tool.output_type();
         quote_spanned! {tool.output_span()=>
-            ::mcp_tools::__private::assert_into_result::<#output>();
+            let _ = ::mcp_tools::__private::ret::<#output>();
         }
     });
     quote! {
@@ -111,7 +111,7 @@ fn build_tool(tool: &ToolFn) -> TokenStream {
         let kind = param_kind(p, true);
         quote! { .param(#arg_name, #description, #kind) }
     });
-    let output_schema = quote_spanned! {output_span=> .output::<#output>() };
+    let output_schema = quote_spanned! {output_span=> .output(::mcp_tools::__private::ret::<#output>()) };
     let handler = handler(tool);
 
     quote! {
@@ -193,18 +193,22 @@ fn handler(tool: &ToolFn) -> TokenStream {
         let kind = param_kind(p, true);
         quote! { let #var = __args.take(#index, #kind, __cx); }
     });
+    let output = tool.output_type();
+    let ret = quote_spanned! {tool.output_span()=> ::mcp_tools::__private::ret::<#output>() };
     let call = if tool.item.sig.asyncness.is_some() {
         let span = tool.item.sig.asyncness.span();
         quote_spanned! {span=>
+            let __ret = #ret;
             ::mcp_tools::__private::Invocation::future(async move {
-                ::mcp_tools::__private::into_result(#ident(#(#vars),*).await)
+                __ret.convert(#ident(#(#vars),*).await)
             })
         }
     } else {
         let span = tool.item.sig.fn_token.span();
         quote_spanned! {span=>
+            let __ret = #ret;
             ::mcp_tools::__private::Invocation::blocking(move || {
-                ::mcp_tools::__private::into_result(#ident(#(#vars),*))
+                __ret.convert(#ident(#(#vars),*))
             })
         }
     };

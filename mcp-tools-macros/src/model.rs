@@ -77,7 +77,10 @@ impl ToolFn {
             callable = false;
         }
         if let Some(clause) = &sig.generics.where_clause {
-            cx.error_spanned_by(clause, "a tool fn cannot have a `where` clause; use concrete types");
+            cx.error_spanned_by(
+                clause,
+                "a tool fn cannot have a `where` clause; use concrete types",
+            );
             callable = false;
         }
         if let syn::Safety::Unsafe(token) = &sig.safety {
@@ -96,7 +99,10 @@ impl ToolFn {
         let docs = docs::tool_docs(&item.attrs);
         let description = match (&attr.description, docs.description) {
             (Some(lit), _) if lit.value().trim().is_empty() => {
-                cx.error_spanned_by(lit, "the description is empty; say what the tool does, for the model that will choose it");
+                cx.error_spanned_by(
+                    lit,
+                    "the description is empty; say what the tool does, for the model that will choose it",
+                );
                 None
             }
             (Some(lit), _) => Some(lit.value().trim().to_owned()),
@@ -113,16 +119,12 @@ impl ToolFn {
         };
 
         let mut params = Vec::new();
-        let generic_names: Vec<String> = sig
-            .generics
-            .type_params()
-            .map(|p| p.ident.to_string())
-            .collect();
+        let generic_names: Vec<String> = sig.generics.type_params().map(|p| p.ident.to_string()).collect();
         for input in item.sig.inputs.iter_mut() {
             let typed = match input {
                 FnArg::Receiver(receiver) => {
                     cx.error_spanned_by(
-                        &receiver.self_token,
+                        receiver.self_token,
                         "`#[tool]` goes on a free fn, not a method: `self` is not an argument a client can send",
                     );
                     callable = false;
@@ -255,7 +257,10 @@ fn check_param_type(cx: &mut Ctxt, ty: &Type, generic_names: &[String]) -> bool 
         return false;
     }
     if contains_impl_trait(ty) {
-        cx.error_spanned_by(ty, "a tool parameter cannot be `impl Trait`: its schema is built from a concrete type");
+        cx.error_spanned_by(
+            ty,
+            "a tool parameter cannot be `impl Trait`: its schema is built from a concrete type",
+        );
         return false;
     }
     !mentions_any(ty, generic_names)

@@ -11,9 +11,11 @@ pub(crate) const MAX_NAME_LEN: usize = 128;
 ///
 /// The error says what is wrong and what is allowed; every offending character is named.
 pub(crate) fn check_tool_name(name: &str) -> Result<(), String> {
-    const ALLOWED: &str = "each one of `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`";
+    const ALLOWED: &str = "`A-Z`, `a-z`, `0-9`, `_`, `-` and `.`";
     if name.is_empty() {
-        return Err(format!("tool name is empty; a name has 1 to {MAX_NAME_LEN} characters, {ALLOWED}"));
+        return Err(format!(
+            "tool name is empty; a name has 1 to {MAX_NAME_LEN} characters from {ALLOWED}"
+        ));
     }
     let mut bad: Vec<char> = Vec::new();
     for c in name.chars() {
@@ -69,8 +71,8 @@ pub(crate) fn title_from_name(name: &str) -> String {
             previous = None;
             continue;
         }
-        let camel_boundary = previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit())
-            && c.is_ascii_uppercase();
+        let camel_boundary =
+            previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit()) && c.is_ascii_uppercase();
         if camel_boundary && !current.is_empty() {
             words.push(std::mem::take(&mut current));
         }
@@ -99,7 +101,13 @@ mod tests {
 
     #[test]
     fn accepts_spec_examples() {
-        for name in ["getUser", "DATA_EXPORT_v2", "admin.tools.list", "a", &"x".repeat(128)] {
+        for name in [
+            "getUser",
+            "DATA_EXPORT_v2",
+            "admin.tools.list",
+            "a",
+            &"x".repeat(128),
+        ] {
             assert_eq!(check_tool_name(name), Ok(()), "{name}");
         }
     }

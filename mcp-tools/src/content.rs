@@ -81,7 +81,11 @@ impl Content {
     }
 
     /// An embedded text resource.
-    pub fn embedded_text(uri: impl Into<String>, mime_type: Option<String>, text: impl Into<String>) -> Content {
+    pub fn embedded_text(
+        uri: impl Into<String>,
+        mime_type: Option<String>,
+        text: impl Into<String>,
+    ) -> Content {
         Content::Resource(EmbeddedResource {
             resource: ResourceContents::Text {
                 uri: uri.into(),

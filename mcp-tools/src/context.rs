@@ -231,12 +231,14 @@ impl fmt::Debug for Context {
 /// use mcp_tools::{tool, State};
 /// use std::sync::atomic::{AtomicU64, Ordering};
 ///
-/// struct Counter(AtomicU64);
+/// struct Counter {
+///     hits: AtomicU64,
+/// }
 ///
 /// /// Counts the calls made so far.
 /// #[tool]
 /// fn hits(counter: State<Counter>) -> u64 {
-///     counter.0.fetch_add(1, Ordering::Relaxed) + 1
+///     counter.hits.fetch_add(1, Ordering::Relaxed) + 1
 /// }
 /// ```
 pub struct State<T: ?Sized>(pub Arc<T>);
@@ -302,7 +304,10 @@ impl FromContext for Context {
 impl<T: Send + Sync + 'static> FromContext for State<T> {
     fn from_context(cx: &Context) -> Result<Self, ToolError> {
         cx.state::<T>().ok_or_else(|| {
-            tracing::error!(state = std::any::type_name::<T>(), "a tool needs state the server was not given");
+            tracing::error!(
+                state = std::any::type_name::<T>(),
+                "a tool needs state the server was not given"
+            );
             ToolError::new("internal error")
         })
     }

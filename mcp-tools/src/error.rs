@@ -36,7 +36,9 @@ pub struct ToolError {
 impl ToolError {
     /// An error with this message for the model.
     pub fn new(message: impl Into<String>) -> Self {
-        ToolError { message: message.into() }
+        ToolError {
+            message: message.into(),
+        }
     }
 
     /// The message the model reads.

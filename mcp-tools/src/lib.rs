@@ -146,13 +146,9 @@ pub use mcp_tools_macros::tool;
 #[macro_export]
 macro_rules! tools {
     ($($tool:path),* $(,)?) => {{
-        const _: () = $crate::__private::assert_unique_names(&[
-            $( <$tool as $crate::__private::ToolFn>::NAME ),*
-        ]);
-        let tools: ::std::vec::Vec<$crate::Tool> = ::std::vec![
-            $( <$tool as $crate::__private::ToolFn>::tool() ),*
-        ];
-        tools
+        const ENTRIES: &[$crate::__private::Entry] = &[$( $crate::__private::entry::<$tool>() ),*];
+        const _: () = $crate::__private::assert_unique_names(ENTRIES);
+        ENTRIES.iter().map(|(_, tool)| tool()).collect::<::std::vec::Vec<$crate::Tool>>()
     }};
 }
 
@@ -165,14 +161,50 @@ pub mod __private {
     pub use serde_json::value::RawValue;
 
     use crate::{CallToolResult, IntoCallToolResult, Tool};
+    use schemars::{Schema, SchemaGenerator};
 
-    /// Converts a tool's return value.
-    pub fn into_result<R: IntoCallToolResult>(value: R) -> CallToolResult {
-        value.into_call_tool_result()
+    /// How a tool's return type converts. Generated code builds it in one place, spanned at
+    /// the return type, so a type that does not convert is reported once, there.
+    pub struct Ret<R> {
+        convert: fn(R) -> CallToolResult,
+        schema: fn(&mut SchemaGenerator) -> Option<Schema>,
     }
 
-    /// Requires a return type to convert, at its span.
-    pub fn assert_into_result<R: IntoCallToolResult>() {}
+    /// The conversion of return type `R`.
+    pub const fn ret<R: IntoCallToolResult>() -> Ret<R> {
+        Ret {
+            convert: R::into_call_tool_result,
+            schema: R::output_schema,
+        }
+    }
+
+    impl<R> Ret<R> {
+        /// Converts a return value.
+        pub fn convert(self, value: R) -> CallToolResult {
+            (self.convert)(value)
+        }
+
+        /// The output schema of the return type.
+        pub fn schema(&self, generator: &mut SchemaGenerator) -> Option<Schema> {
+            (self.schema)(generator)
+        }
+    }
+
+    impl<R> Clone for Ret<R> {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+
+    impl<R> Copy for Ret<R> {}
+
+    /// A tool of `tools![...]`: its name, for the duplicate check, and its constructor.
+    pub type Entry = (&'static str, fn() -> Tool);
+
+    /// The entry of a `#[tool]` fn.
+    pub const fn entry<T: ToolFn>() -> Entry {
+        (T::NAME, T::tool)
+    }
 
     /// The body of a tool whose `#[tool]` had errors; never runs, because the crate does
     /// not compile.
@@ -181,13 +213,13 @@ pub mod __private {
     }
 
     /// Fails compilation when two names in `tools![...]` are equal.
-    pub const fn assert_unique_names(names: &[&str]) {
+    pub const fn assert_unique_names(entries: &[Entry]) {
         let mut i = 0;
-        while i < names.len() {
+        while i < entries.len() {
             let mut j = i + 1;
-            while j < names.len() {
-                if str_eq(names[i], names[j]) {
-                    duplicate_name(names[i]);
+            while j < entries.len() {
+                if str_eq(entries[i].0, entries[j].0) {
+                    duplicate_name(entries[i].0);
                 }
                 j += 1;
             }

@@ -116,7 +116,10 @@ impl CallToolResult {
 /// Serializes the result as the newest protocol revision shapes it.
 impl Serialize for CallToolResult {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let fields = 1 + usize::from(self.structured.is_some()) + usize::from(self.is_error) + usize::from(self.meta.is_some());
+        let fields = 1
+            + usize::from(self.structured.is_some())
+            + usize::from(self.is_error)
+            + usize::from(self.meta.is_some());
         let mut s = serializer.serialize_struct("CallToolResult", fields)?;
         s.serialize_field("content", &self.content)?;
         if let Some(structured) = &self.structured {
@@ -223,7 +226,9 @@ macro_rules! display_as_text {
     )*};
 }
 
-display_as_text!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, bool, char);
+display_as_text!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64, bool, char
+);
 
 impl IntoCallToolResult for Content {
     fn into_call_tool_result(self) -> CallToolResult {

@@ -28,7 +28,10 @@ pub struct Arguments<'a> {
 impl<'a> Arguments<'a> {
     /// Splits the arguments object; anything but an object (or nothing, or `null`) fails
     /// the call.
-    pub fn parse(raw: Option<&'a RawValue>, names: &'static [&'static str]) -> Result<Arguments<'a>, Invocation> {
+    pub fn parse(
+        raw: Option<&'a RawValue>,
+        names: &'static [&'static str],
+    ) -> Result<Arguments<'a>, Invocation> {
         let mut args = Arguments {
             names,
             slots: vec![None; names.len()],
@@ -59,7 +62,8 @@ impl<'a> Arguments<'a> {
         for (key, value) in entries {
             match names.iter().position(|n| *n == key) {
                 Some(index) if args.slots[index].is_some() => {
-                    args.errors.push(format!("argument `{key}` is given twice; give it once"));
+                    args.errors
+                        .push(format!("argument `{key}` is given twice; give it once"));
                 }
                 Some(index) => args.slots[index] = Some(value),
                 None => args.unknown.push(key.into_owned()),
@@ -85,7 +89,8 @@ impl<'a> Arguments<'a> {
                     Some(raw) => match (argument.decode)(raw.get()) {
                         Ok(value) => Some(value),
                         Err(error) => {
-                            self.errors.push(describe_decode_error(name, raw, &argument, &error));
+                            self.errors
+                                .push(describe_decode_error(name, raw, &argument, &error));
                             None
                         }
                     },
@@ -93,7 +98,8 @@ impl<'a> Arguments<'a> {
                         Some(absent) => Some(absent()),
                         None => {
                             let expected = describe_schema(&argument_schema(&argument), None, 0);
-                            self.errors.push(format!("argument `{name}` is missing: expected {expected}"));
+                            self.errors
+                                .push(format!("argument `{name}` is missing: expected {expected}"));
                             None
                         }
                     },
@@ -103,7 +109,7 @@ impl<'a> Arguments<'a> {
     }
 
     /// Checks for arguments no parameter took; `Err` when anything failed.
-    pub fn finish(&mut self) -> Result<(), ()> {
+    pub fn finish(&mut self) -> Result<(), Rejected> {
         let mut unknown = std::mem::take(&mut self.unknown);
         for (index, slot) in self.slots.iter().enumerate() {
             // A key named like an injected parameter is not an argument either.
@@ -125,10 +131,15 @@ impl<'a> Arguments<'a> {
                 format!("the accepted arguments are {}", accepted.join(", "))
             };
             for name in unknown {
-                self.errors.push(format!("argument `{name}` is not accepted; {accepted}"));
+                self.errors
+                    .push(format!("argument `{name}` is not accepted; {accepted}"));
             }
         }
-        if self.errors.is_empty() { Ok(()) } else { Err(()) }
+        if self.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(Rejected)
+        }
     }
 
     /// The failed call's result: every problem, one per line.
@@ -141,6 +152,10 @@ impl<'a> Arguments<'a> {
         Invocation::Ready(CallToolResult::error(message))
     }
 }
+
+/// Some argument was bad; [`Arguments::into_failure`] says which.
+#[derive(Debug)]
+pub struct Rejected;
 
 /// Reads an object's entries without decoding the values; `None` for `null`.
 struct EntriesVisitor;
@@ -202,11 +217,19 @@ fn argument_schema<T>(argument: &Argument<T>) -> Value {
 
 /// `argument `a`: expected a number, received the string "x"`, with a path into nested
 /// values (`argument `filter.tags[1]`: ...`).
-fn describe_decode_error<T>(name: &str, raw: &RawValue, argument: &Argument<T>, error: &serde_json::Error) -> String {
+fn describe_decode_error<T>(
+    name: &str,
+    raw: &RawValue,
+    argument: &Argument<T>,
+    error: &serde_json::Error,
+) -> String {
     let root = argument_schema(argument);
     let value: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
     let (path, message) = match (argument.locate)(raw.get()) {
-        Some(located) => (located.path().iter().cloned().collect::<Vec<_>>(), strip_position(&located.inner().to_string())),
+        Some(located) => (
+            located.path().iter().cloned().collect::<Vec<_>>(),
+            strip_position(&located.inner().to_string()),
+        ),
         None => (Vec::new(), strip_position(&error.to_string())),
     };
     let mut label = name.to_owned();
@@ -230,14 +253,26 @@ fn describe_decode_error<T>(name: &str, raw: &RawValue, argument: &Argument<T>, 
     }
     // serde's wording for "this is the wrong kind of value"; serde_json says a bare
     // `expected value` when an enum is given something that is not a string or object.
-    let is_type_mismatch = ["invalid type:", "invalid value:", "unknown variant", "invalid length", "expected value"]
-        .iter()
-        .any(|p| message.starts_with(p));
+    let is_type_mismatch = [
+        "invalid type:",
+        "invalid value:",
+        "unknown variant",
+        "invalid length",
+        "expected value",
+    ]
+    .iter()
+    .any(|p| message.starts_with(p));
     if let (true, Some(schema), Some(at)) = (is_type_mismatch, schema, at) {
         let expected = describe_schema(schema, Some(&root), 0);
-        return format!("argument `{label}`: expected {expected}, received {}", describe_value(at));
+        return format!(
+            "argument `{label}`: expected {expected}, received {}",
+            describe_value(at)
+        );
     }
-    if let Some(field) = message.strip_prefix("missing field `").and_then(|m| m.strip_suffix('`')) {
+    if let Some(field) = message
+        .strip_prefix("missing field `")
+        .and_then(|m| m.strip_suffix('`'))
+    {
         let expected = schema
             .and_then(|s| property_schema(s, &root, field))
             .map(|s| format!(": expected {}", describe_schema(s, Some(&root), 0)))
@@ -331,7 +366,9 @@ fn describe_type(t: &str, schema: &Value, root: Option<&Value>, depth: usize) ->
         "boolean" => "true or false".to_owned(),
         "null" => "null".to_owned(),
         "array" => match schema.get("items") {
-            Some(items) if depth < 2 => format!("an array of {}", plural(&describe_schema(items, root, depth + 1))),
+            Some(items) if depth < 2 => {
+                format!("an array of {}", plural(&describe_schema(items, root, depth + 1)))
+            }
             _ => "an array".to_owned(),
         },
         "object" => match schema.get("properties").and_then(Value::as_object) {
@@ -409,14 +446,35 @@ mod tests {
     fn describes_schemas_in_words() {
         let cases = [
             (json!({"type": "number"}), "a number"),
-            (json!({"type": "integer", "minimum": 0, "maximum": 255}), "an integer from 0 to 255"),
-            (json!({"type": "integer", "minimum": 0}), "an integer of at least 0"),
-            (json!({"type": "string", "enum": ["add", "subtract"]}), "one of \"add\", \"subtract\""),
+            (
+                json!({"type": "integer", "minimum": 0, "maximum": 255}),
+                "an integer from 0 to 255",
+            ),
+            (
+                json!({"type": "integer", "minimum": 0}),
+                "an integer of at least 0",
+            ),
+            (
+                json!({"type": "string", "enum": ["add", "subtract"]}),
+                "one of \"add\", \"subtract\"",
+            ),
             (json!({"type": ["string", "null"]}), "a string or null"),
-            (json!({"type": "array", "items": {"type": "string"}}), "an array of strings"),
-            (json!({"type": "array", "items": {"type": "integer", "minimum": 0}}), "an array of integers of at least 0"),
-            (json!({"oneOf": [{"const": "a"}, {"const": "b"}]}), "one of \"a\", \"b\""),
-            (json!({"type": "object", "properties": {"x": {}, "y": {}}}), "an object with the fields `x`, `y`"),
+            (
+                json!({"type": "array", "items": {"type": "string"}}),
+                "an array of strings",
+            ),
+            (
+                json!({"type": "array", "items": {"type": "integer", "minimum": 0}}),
+                "an array of integers of at least 0",
+            ),
+            (
+                json!({"oneOf": [{"const": "a"}, {"const": "b"}]}),
+                "one of \"a\", \"b\"",
+            ),
+            (
+                json!({"type": "object", "properties": {"x": {}, "y": {}}}),
+                "an object with the fields `x`, `y`",
+            ),
             (json!({"type": "boolean"}), "true or false"),
             (json!(true), "any JSON value"),
         ];
@@ -431,12 +489,18 @@ mod tests {
         assert_eq!(describe_value(&json!(1.5)), "the number 1.5");
         assert_eq!(describe_value(&json!([1])), "an array");
         assert_eq!(describe_value(&json!({})), "an empty object");
-        assert_eq!(describe_value(&json!("a".repeat(50))), format!("the string \"{}\"…", "a".repeat(40)));
+        assert_eq!(
+            describe_value(&json!("a".repeat(50))),
+            format!("the string \"{}\"…", "a".repeat(40))
+        );
     }
 
     #[test]
     fn strips_positions() {
-        assert_eq!(strip_position("invalid type: string \"x\", expected f64 at line 1 column 3"), "invalid type: string \"x\", expected f64");
+        assert_eq!(
+            strip_position("invalid type: string \"x\", expected f64 at line 1 column 3"),
+            "invalid type: string \"x\", expected f64"
+        );
         assert_eq!(strip_position("custom"), "custom");
     }
 }

@@ -10,6 +10,7 @@ pub use param::{InjectedProbe, OptionalProbe, Param, RequiredProbe, Slot};
 
 use crate::context::{Context, StateKey};
 use crate::error::DefinitionError;
+use crate::protocol::ProtocolVersion;
 use crate::result::{CallToolResult, IntoCallToolResult};
 use param::Kind;
 use serde::ser::SerializeMap;
@@ -202,6 +203,72 @@ impl Tool {
         self.def.meta.as_ref()
     }
 
+    /// The definition as a client of this protocol revision sees it: fields the revision
+    /// does not know are left out, and a non-object output schema is wrapped as
+    /// `{"result": ...}` where the revision requires objects (its results are wrapped
+    /// the same way).
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Json, protocol::ProtocolVersion};
+    ///
+    /// /// Lists the primes below ten.
+    /// #[tool]
+    /// fn primes() -> Json<Vec<u32>> { Json(vec![2, 3, 5, 7]) }
+    ///
+    /// let primes = tools![primes].remove(0);
+    /// let modern = primes.definition(ProtocolVersion::V2026_07_28);
+    /// assert_eq!(modern["outputSchema"]["type"], "array");
+    /// let legacy = primes.definition(ProtocolVersion::V2025_06_18);
+    /// assert_eq!(legacy["outputSchema"]["properties"]["result"]["type"], "array");
+    /// let oldest = primes.definition(ProtocolVersion::V2024_11_05);
+    /// assert!(oldest.get("outputSchema").is_none() && oldest.get("title").is_none());
+    /// ```
+    pub fn definition(&self, version: ProtocolVersion) -> Value {
+        let d = &self.def;
+        let mut map = Map::new();
+        map.insert("name".into(), Value::String(d.name.clone()));
+        let v2025_06 = version >= ProtocolVersion::V2025_06_18;
+        if let (true, Some(title)) = (v2025_06, &d.title) {
+            map.insert("title".into(), Value::String(title.clone()));
+        }
+        if let Some(description) = &d.description {
+            map.insert("description".into(), Value::String(description.clone()));
+        }
+        map.insert("inputSchema".into(), Value::Object(d.input_schema.clone()));
+        if let (true, Some(output)) = (version.has_structured_output(), &d.output_schema) {
+            let output = if self.wraps_structured_output(version) {
+                schema::wrap_output_schema(output)
+            } else {
+                output.clone()
+            };
+            map.insert("outputSchema".into(), output);
+        }
+        if let (true, Some(annotations)) = (version >= ProtocolVersion::V2025_03_26, &d.annotations) {
+            map.insert(
+                "annotations".into(),
+                serde_json::to_value(annotations).unwrap_or_default(),
+            );
+        }
+        if version >= ProtocolVersion::V2025_11_25 && !d.icons.is_empty() {
+            map.insert("icons".into(), serde_json::to_value(&d.icons).unwrap_or_default());
+        }
+        if let (true, Some(meta)) = (v2025_06, &d.meta) {
+            map.insert("_meta".into(), Value::Object(meta.clone()));
+        }
+        Value::Object(map)
+    }
+
+    /// Whether this revision gets the tool's structured output wrapped as `{"result": ...}`:
+    /// it requires objects and the output schema does not promise one.
+    pub(crate) fn wraps_structured_output(&self, version: ProtocolVersion) -> bool {
+        version.structured_output_must_be_object()
+            && self
+                .def
+                .output_schema
+                .as_ref()
+                .is_some_and(|s| !schema::is_object_schema(s))
+    }
+
     /// The shared state (`State<T>`) the tool's parameters need.
     #[doc(hidden)]
     pub fn required_state(&self) -> &[StateKey] {
@@ -246,7 +313,9 @@ impl Tool {
 
 impl fmt::Debug for Tool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Tool").field("name", &self.def.name).finish_non_exhaustive()
+        f.debug_struct("Tool")
+            .field("name", &self.def.name)
+            .finish_non_exhaustive()
     }
 }
 
@@ -376,7 +445,11 @@ impl From<&str> for IconTheme {
     /// `"dark"` is [`IconTheme::Dark`]; anything else is [`IconTheme::Light`] (the macro
     /// accepts only those two).
     fn from(s: &str) -> IconTheme {
-        if s == "dark" { IconTheme::Dark } else { IconTheme::Light }
+        if s == "dark" {
+            IconTheme::Dark
+        } else {
+            IconTheme::Light
+        }
     }
 }
 
@@ -389,13 +462,15 @@ impl From<&str> for IconTheme {
 /// let error = validate_tool_name("my tool").unwrap_err();
 /// assert_eq!(
 ///     error.to_string(),
-///     "invalid tool name: `my tool` contains the character ` ` (a space); a name may only contain each one of `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`"
+///     "invalid tool name: `my tool` contains the character ` ` (a space); a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`"
 /// );
 /// ```
 pub fn validate_tool_name(name: &str) -> Result<(), DefinitionError> {
-    const ALLOWED: &str = "each one of `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`";
+    const ALLOWED: &str = "`A-Z`, `a-z`, `0-9`, `_`, `-` and `.`";
     if name.is_empty() {
-        return Err(DefinitionError::InvalidName(format!("the name is empty; a name has 1 to 128 characters, {ALLOWED}")));
+        return Err(DefinitionError::InvalidName(format!(
+            "the name is empty; a name has 1 to 128 characters from {ALLOWED}"
+        )));
     }
     let mut bad: Vec<String> = Vec::new();
     for c in name.chars() {
@@ -457,11 +532,13 @@ impl Invocation {
         match self {
             Invocation::Ready(result) => result,
             Invocation::Future(mut future) => {
-                std::future::poll_fn(|cx| match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
-                    Ok(poll) => poll,
-                    Err(panic) => {
-                        log_panic(&*panic);
-                        Poll::Ready(CallToolResult::internal_error())
+                std::future::poll_fn(|cx| {
+                    match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+                        Ok(poll) => poll,
+                        Err(panic) => {
+                            log_panic(&*panic);
+                            Poll::Ready(CallToolResult::internal_error())
+                        }
                     }
                 })
                 .await
@@ -487,7 +564,10 @@ fn log_panic(panic: &(dyn std::any::Any + Send)) {
         .copied()
         .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("(a non-string panic payload)");
-    tracing::error!(panic = message, "a tool panicked; the client gets an internal error");
+    tracing::error!(
+        panic = message,
+        "a tool panicked; the client gets an internal error"
+    );
 }
 
 /// What `#[tool]` implements for the struct it puts beside the fn.
@@ -556,15 +636,24 @@ impl ToolBuilder {
     pub fn meta<V: Serialize + ?Sized>(mut self, key: &'static str, value: &V) -> ToolBuilder {
         match serde_json::to_value(value) {
             Ok(value) => {
-                self.meta.get_or_insert_with(Map::new).insert(key.to_owned(), value);
+                self.meta
+                    .get_or_insert_with(Map::new)
+                    .insert(key.to_owned(), value);
             }
-            Err(error) => tracing::error!(tool = self.name, key, %error, "a `_meta` value did not serialize; left out"),
+            Err(error) => {
+                tracing::error!(tool = self.name, key, %error, "a `_meta` value did not serialize; left out")
+            }
         }
         self
     }
 
     /// Adds a parameter.
-    pub fn param<T>(mut self, name: &'static str, description: Option<&'static str>, param: Param<T>) -> ToolBuilder {
+    pub fn param<T>(
+        mut self,
+        name: &'static str,
+        description: Option<&'static str>,
+        param: Param<T>,
+    ) -> ToolBuilder {
         match param.kind {
             Kind::Injected { state, .. } => self.required_state.extend(state()),
             Kind::Argument(argument) => {
@@ -587,9 +676,11 @@ impl ToolBuilder {
     }
 
     /// Sets the output schema from the return type.
-    pub fn output<R: IntoCallToolResult>(mut self) -> ToolBuilder {
+    pub fn output<R>(mut self, ret: crate::__private::Ret<R>) -> ToolBuilder {
         let mut generator = schema::output_generator();
-        self.output_schema = R::output_schema(&mut generator).map(|s| schema::output_schema(s, &mut generator));
+        self.output_schema = ret
+            .schema(&mut generator)
+            .map(|s| schema::output_schema(s, &mut generator));
         self
     }
 

@@ -64,7 +64,10 @@ pub(crate) fn tidy(value: &mut Value) {
             for (key, child) in map.iter_mut() {
                 // `properties` and `$defs` map names to schemas: a property may be called
                 // `title` or `format`, so descend into its schema, not treat it as a keyword.
-                if matches!(key.as_str(), "properties" | "$defs" | "patternProperties" | "dependentSchemas") {
+                if matches!(
+                    key.as_str(),
+                    "properties" | "$defs" | "patternProperties" | "dependentSchemas"
+                ) {
                     if let Value::Object(named) = child {
                         named.values_mut().for_each(tidy);
                     }
@@ -99,10 +102,17 @@ pub(crate) struct Property {
 
 /// `{"type":"object","properties":{..},"required":[..],"additionalProperties":false}`,
 /// properties in parameter order.
-pub(crate) fn object_schema(properties: Vec<Property>, defs: Option<Map<String, Value>>) -> Map<String, Value> {
+pub(crate) fn object_schema(
+    properties: Vec<Property>,
+    defs: Option<Map<String, Value>>,
+) -> Map<String, Value> {
     let mut root = Map::new();
     root.insert("type".into(), json!("object"));
-    let required: Vec<Value> = properties.iter().filter(|p| p.required).map(|p| json!(p.name)).collect();
+    let required: Vec<Value> = properties
+        .iter()
+        .filter(|p| p.required)
+        .map(|p| json!(p.name))
+        .collect();
     if !properties.is_empty() {
         let mut props = Map::new();
         for property in properties {

@@ -1,0 +1,10 @@
+use mcp_tools::tool;
+
+/// Echoes a value.
+#[tool]
+fn echo<T: serde::de::DeserializeOwned + schemars::JsonSchema>(value: T) -> String {
+    let _ = value;
+    String::new()
+}
+
+fn main() {}

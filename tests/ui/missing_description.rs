@@ -1,0 +1,8 @@
+use mcp_tools::tool;
+
+#[tool]
+fn add(a: i32, b: i32) -> i32 {
+    a + b
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use mcp_tools::tool;
+
+/// A calculator.
+#[tool]
+struct Calculator {
+    precision: u8,
+}
+
+fn main() {
+    let _ = Calculator { precision: 2 }.precision;
+}

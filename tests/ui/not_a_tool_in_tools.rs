@@ -1,0 +1,7 @@
+use mcp_tools::tools;
+
+struct Calculator;
+
+fn main() {
+    let _ = tools![Calculator];
+}

@@ -1,0 +1,9 @@
+use mcp_tools::tool;
+
+/// Counts words.
+#[tool]
+fn words(text: &str) -> usize {
+    text.split_whitespace().count()
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+use mcp_tools::tool;
+
+struct Report {
+    lines: usize,
+}
+
+/// Reports on a text.
+#[tool]
+fn report(text: String) -> Report {
+    Report { lines: text.lines().count() }
+}
+
+fn main() {}

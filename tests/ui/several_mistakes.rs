@@ -1,0 +1,15 @@
+use mcp_tools::tool;
+
+struct Point {
+    x: f64,
+}
+
+struct Report;
+
+#[tool(name = "bad name!", colour = "red")]
+fn measure(point: Point, label: &str) -> Report {
+    let _ = (point.x, label);
+    Report
+}
+
+fn main() {}
