@@ -3,6 +3,7 @@
 
 use crate::ToolError;
 use crate::protocol::{Implementation, LoggingLevel, ProgressToken, ProtocolVersion, RequestId};
+use crate::registry::ToolRegistry;
 use serde_json::{Value, json};
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -48,6 +49,7 @@ struct Inner {
     cancellation: CancellationToken,
     notifier: Option<Notifier>,
     state: StateMap,
+    registry: Option<ToolRegistry>,
 }
 
 /// Where a tool's notifications go: the transport's outgoing stream for this request.
@@ -72,12 +74,12 @@ pub(crate) struct RequestInfo {
 }
 
 impl Context {
-    #[allow(dead_code)] // used by the protocol engine
     pub(crate) fn new(
         info: RequestInfo,
         cancellation: CancellationToken,
         notifier: Option<Notifier>,
         state: StateMap,
+        registry: Option<ToolRegistry>,
     ) -> Context {
         Context {
             inner: Arc::new(Inner {
@@ -90,8 +92,14 @@ impl Context {
                 cancellation,
                 notifier,
                 state,
+                registry,
             }),
         }
+    }
+
+    /// The registry of the server serving the call.
+    pub(crate) fn registry(&self) -> Option<&ToolRegistry> {
+        self.inner.registry.as_ref()
     }
 
     /// Adds shared state, as `Server::state` does, for calling tools outside a server (in
@@ -356,7 +364,6 @@ impl StateMap {
             .and_then(|v| Arc::clone(v).downcast::<T>().ok())
     }
 
-    #[allow(dead_code)] // used by the server's start-up check
     pub(crate) fn contains(&self, key: &StateKey) -> bool {
         self.map.contains_key(&key.id)
     }

@@ -56,10 +56,14 @@
 
 mod content;
 mod context;
+mod engine;
 mod error;
 pub mod protocol;
+mod registry;
 mod result;
+mod server;
 mod tool;
+mod transport;
 
 #[doc(inline)]
 pub use content::{
@@ -71,7 +75,11 @@ pub use context::{Context, FromContext, State};
 #[doc(inline)]
 pub use error::{DefinitionError, ToolError};
 #[doc(inline)]
+pub use registry::ToolRegistry;
+#[doc(inline)]
 pub use result::{CallToolResult, IntoCallToolResult, Json};
+#[doc(inline)]
+pub use server::{Error, Server};
 #[doc(inline)]
 pub use tool::{Icon, IconTheme, Tool, ToolAnnotations, validate_tool_name};
 

@@ -1,5 +1,7 @@
 //! The protocol as data: the MCP and JSON-RPC value types the framework reads and writes.
 
+pub(crate) mod jsonrpc;
+pub(crate) mod messages;
 mod types;
 
 pub use types::{Implementation, LoggingLevel, ProgressToken, ProtocolVersion, RequestId};

@@ -32,7 +32,9 @@ pub type ProgressToken = RequestId;
 /// use mcp_tools::protocol::LoggingLevel;
 /// assert!(LoggingLevel::Error > LoggingLevel::Warning);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum LoggingLevel {
     /// Detailed debugging information.

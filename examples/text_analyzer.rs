@@ -1,0 +1,43 @@
+//! A text analysis tool server: the Rust twin of the FastMCP text analyzer.
+//!
+//! ```text
+//! cargo run --bin text_analyzer
+//! ```
+
+mod common;
+
+use mcp_tools::{Json, Server, tool, tools};
+
+/// What the analyzer counts.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct TextStats {
+    /// Characters (Unicode scalar values) in the text.
+    characters: usize,
+    /// Words: runs of non-whitespace characters.
+    words: usize,
+}
+
+/// Count the characters and words of a text.
+///
+/// # Arguments
+/// * `text` - The text to analyze
+#[tool(
+    name = "text_analyzer",
+    annotations(read_only, idempotent, open_world = false)
+)]
+async fn analyze(text: String) -> Json<TextStats> {
+    Json(TextStats {
+        characters: text.chars().count(),
+        words: text.split_whitespace().count(),
+    })
+}
+
+#[tokio::main]
+async fn main() -> Result<(), mcp_tools::Error> {
+    common::log_to_stderr();
+    Server::new("text_analyzer", env!("CARGO_PKG_VERSION"))
+        .title("Text Analyzer")
+        .tools(tools![analyze])
+        .serve_stdio()
+        .await
+}

@@ -1,0 +1,206 @@
+//! What one connection (a stdio process, an HTTP session) holds: its legacy session, its
+//! requests in flight, and the way out for its messages.
+
+use crate::protocol::{Implementation, LoggingLevel, ProtocolVersion, RequestId};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+use tokio::sync::mpsc;
+use tokio::task::AbortHandle;
+use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
+use tokio_util::task::TaskTracker;
+
+/// The `initialize` handshake's outcome, for legacy clients.
+#[derive(Clone, Debug)]
+pub(crate) struct LegacySession {
+    pub(crate) version: ProtocolVersion,
+    pub(crate) initialized: bool,
+    pub(crate) client_info: Option<Implementation>,
+    pub(crate) client_capabilities: Option<Value>,
+    /// Set by `logging/setLevel`; no log messages before it.
+    pub(crate) log_level: Option<LoggingLevel>,
+}
+
+impl LegacySession {
+    /// The era of a `ping` sent before `initialize`.
+    pub(crate) fn pre_initialize() -> LegacySession {
+        LegacySession {
+            version: ProtocolVersion::V2024_11_05,
+            initialized: false,
+            client_info: None,
+            client_capabilities: None,
+            log_level: None,
+        }
+    }
+}
+
+/// A request being served.
+pub(crate) struct InFlight {
+    cancel: CancellationToken,
+    abort: Option<AbortHandle>,
+}
+
+impl InFlight {
+    pub(crate) fn new(cancel: CancellationToken) -> InFlight {
+        InFlight { cancel, abort: None }
+    }
+}
+
+/// One client's connection.
+pub(crate) struct Connection {
+    legacy: Mutex<Option<LegacySession>>,
+    in_flight: Mutex<HashMap<RequestId, InFlight>>,
+    tasks: TaskTracker,
+    closed: CancellationToken,
+}
+
+impl Connection {
+    pub(crate) fn new() -> Connection {
+        Connection {
+            legacy: Mutex::new(None),
+            in_flight: Mutex::new(HashMap::new()),
+            tasks: TaskTracker::new(),
+            closed: CancellationToken::new(),
+        }
+    }
+
+    /// The legacy session, once `initialize` has been answered.
+    pub(crate) fn legacy(&self) -> Option<LegacySession> {
+        self.legacy.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// Starts the legacy session; `Err` with the negotiated revision if there is one.
+    pub(crate) fn begin_legacy(&self, session: LegacySession) -> Result<(), ProtocolVersion> {
+        let mut legacy = self.legacy.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(existing) = &*legacy {
+            return Err(existing.version);
+        }
+        *legacy = Some(session);
+        Ok(())
+    }
+
+    pub(crate) fn mark_initialized(&self) {
+        if let Some(session) = &mut *self.legacy.lock().unwrap_or_else(PoisonError::into_inner) {
+            session.initialized = true;
+        }
+    }
+
+    pub(crate) fn set_log_level(&self, level: LoggingLevel) {
+        if let Some(session) = &mut *self.legacy.lock().unwrap_or_else(PoisonError::into_inner) {
+            session.log_level = Some(level);
+        }
+    }
+
+    /// Records a request in flight; `false` when its id is already in use.
+    pub(crate) fn begin(&self, id: RequestId, request: InFlight) -> bool {
+        let mut in_flight = self.in_flight.lock().unwrap_or_else(PoisonError::into_inner);
+        if in_flight.contains_key(&id) {
+            return false;
+        }
+        in_flight.insert(id, request);
+        true
+    }
+
+    pub(crate) fn set_abort(&self, id: &RequestId, abort: AbortHandle) {
+        if let Some(request) = self
+            .in_flight
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_mut(id)
+        {
+            request.abort = Some(abort);
+        }
+    }
+
+    pub(crate) fn finish(&self, id: &RequestId) {
+        self.in_flight
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(id);
+    }
+
+    /// `notifications/cancelled`: stops the request's work; no response goes out for it.
+    /// Unknown and finished ids are ignored.
+    pub(crate) fn cancel(&self, id: &RequestId) {
+        let request = self
+            .in_flight
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(id);
+        match request {
+            Some(request) => {
+                request.cancel.cancel();
+                if let Some(abort) = request.abort {
+                    abort.abort();
+                }
+                tracing::debug!(%id, "cancelled a request");
+            }
+            None => tracing::debug!(%id, "ignored the cancellation of a request not in flight"),
+        }
+    }
+
+    /// The tasks of requests in flight, to wait for at shutdown.
+    pub(crate) fn tasks(&self) -> &TaskTracker {
+        &self.tasks
+    }
+
+    /// Completes when the connection is closing.
+    pub(crate) fn closed(&self) -> WaitForCancellationFuture<'_> {
+        self.closed.cancelled()
+    }
+
+    /// Ends the connection: subscriptions stop, and the requests in flight finish.
+    pub(crate) async fn close(&self) {
+        self.closed.cancel();
+        self.tasks.close();
+        self.tasks.wait().await;
+    }
+}
+
+/// Where a connection's outgoing messages go: each message is one JSON text, without a
+/// trailing newline. Responses and notifications may go to different places (the
+/// responses of a batch are gathered into one array).
+#[derive(Clone)]
+pub(crate) struct Outbox {
+    responses: mpsc::UnboundedSender<Vec<u8>>,
+    notifications: mpsc::UnboundedSender<Vec<u8>>,
+}
+
+impl Outbox {
+    /// An outbox whose messages all arrive on one receiver, in order.
+    pub(crate) fn channel() -> (Outbox, mpsc::UnboundedReceiver<Vec<u8>>) {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        (
+            Outbox {
+                responses: sender.clone(),
+                notifications: sender,
+            },
+            receiver,
+        )
+    }
+
+    /// An outbox for a batch: its responses are gathered on the receiver, its
+    /// notifications go where this outbox's go.
+    pub(crate) fn batch(&self) -> (Outbox, mpsc::UnboundedReceiver<Vec<u8>>) {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        (
+            Outbox {
+                responses: sender,
+                notifications: self.notifications.clone(),
+            },
+            receiver,
+        )
+    }
+
+    pub(crate) fn respond(&self, message: Vec<u8>) {
+        if self.responses.send(message).is_err() {
+            tracing::debug!("dropped a response: the connection is closed");
+        }
+    }
+
+    pub(crate) fn notify(&self, message: Vec<u8>) {
+        if self.notifications.send(message).is_err() {
+            tracing::debug!("dropped a notification: the connection is closed");
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! Encoding responses and notifications, shaped for the protocol revision they go to.
+//!
+//! Modern results (2026-07-28) carry `resultType` and the server's identity in `_meta`;
+//! legacy ones carry only what their revision defines.
+
+use super::Engine;
+use crate::content::Content;
+use crate::protocol::ProtocolVersion;
+use crate::protocol::jsonrpc::{self, ErrorObject};
+use crate::protocol::messages::{META_SERVER_INFO, META_SUBSCRIPTION_ID};
+use crate::result::CallToolResult;
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+
+/// The capabilities this server declares, in every era.
+fn capabilities() -> Value {
+    json!({ "tools": { "listChanged": true }, "logging": {} })
+}
+
+pub(super) fn error(id: Option<&RawValue>, code: i32, message: &str, data: Option<Value>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(96 + message.len());
+    jsonrpc::write_error(&mut out, id, &ErrorObject { code, message, data });
+    out
+}
+
+pub(super) fn empty_result(id: &RawValue) -> Vec<u8> {
+    let mut out = Vec::with_capacity(48);
+    jsonrpc::write_result(&mut out, id, &json!({}));
+    out
+}
+
+pub(super) fn notification<T: Serialize + ?Sized>(method: &str, params: &T) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128);
+    jsonrpc::write_notification(&mut out, method, params);
+    out
+}
+
+/// `"_meta":{"io.modelcontextprotocol/serverInfo":...}` entries, for modern results.
+struct Identity<'a>(&'a RawValue);
+
+impl Serialize for Identity<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry(META_SERVER_INFO, self.0)?;
+        map.end()
+    }
+}
+
+pub(super) fn discover(id: &RawValue, engine: &Engine, identity: &RawValue) -> Vec<u8> {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Discover<'a> {
+        result_type: &'static str,
+        supported_versions: Vec<&'static str>,
+        capabilities: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        instructions: Option<&'a str>,
+        ttl_ms: u64,
+        cache_scope: &'static str,
+        #[serde(rename = "_meta")]
+        meta: Identity<'a>,
+    }
+    let mut out = Vec::with_capacity(512);
+    jsonrpc::write_result(
+        &mut out,
+        id,
+        &Discover {
+            result_type: "complete",
+            supported_versions: super::supported_versions(),
+            capabilities: capabilities(),
+            instructions: engine.info.instructions.as_deref(),
+            ttl_ms: engine.options.list_ttl_ms,
+            cache_scope: "public",
+            meta: Identity(identity),
+        },
+    );
+    out
+}
+
+pub(super) fn initialize_result(id: &RawValue, engine: &Engine, version: ProtocolVersion) -> Vec<u8> {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Initialize<'a> {
+        protocol_version: &'static str,
+        capabilities: Value,
+        server_info: Value,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        instructions: Option<&'a str>,
+    }
+    let mut out = Vec::with_capacity(512);
+    jsonrpc::write_result(
+        &mut out,
+        id,
+        &Initialize {
+            protocol_version: version.as_str(),
+            capabilities: capabilities(),
+            server_info: engine.info.implementation(version),
+            instructions: engine.info.instructions.as_deref(),
+        },
+    );
+    out
+}
+
+/// A `tools/list` result around a page already encoded.
+pub(super) fn list_tools(
+    id: &RawValue,
+    page: &str,
+    next: Option<&str>,
+    modern: Option<&RawValue>,
+    ttl_ms: u64,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(page.len() + 256);
+    out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+    out.extend_from_slice(id.get().as_bytes());
+    out.extend_from_slice(b",\"result\":{");
+    if modern.is_some() {
+        out.extend_from_slice(b"\"resultType\":\"complete\",");
+    }
+    out.extend_from_slice(b"\"tools\":");
+    out.extend_from_slice(page.as_bytes());
+    if let Some(next) = next {
+        out.extend_from_slice(b",\"nextCursor\":");
+        let _ = serde_json::to_writer(&mut out, next);
+    }
+    if let Some(identity) = modern {
+        out.extend_from_slice(format!(",\"ttlMs\":{ttl_ms},\"cacheScope\":\"public\",\"_meta\":").as_bytes());
+        let _ = serde_json::to_writer(&mut out, &Identity(identity));
+    }
+    out.extend_from_slice(b"}}");
+    out
+}
+
+/// A `tools/call` result as `version` defines it.
+pub(super) fn call_result(
+    id: &RawValue,
+    result: &CallToolResult,
+    version: ProtocolVersion,
+    wraps: bool,
+    modern: Option<&RawValue>,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(
+        128 + result
+            .content()
+            .iter()
+            .map(|c| c.as_text().map_or(64, str::len))
+            .sum::<usize>(),
+    );
+    jsonrpc::write_result(
+        &mut out,
+        id,
+        &VersionedResult {
+            result,
+            version,
+            wraps,
+            modern,
+        },
+    );
+    out
+}
+
+struct VersionedResult<'a> {
+    result: &'a CallToolResult,
+    version: ProtocolVersion,
+    wraps: bool,
+    modern: Option<&'a RawValue>,
+}
+
+impl Serialize for VersionedResult<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let r = self.result;
+        let mut map = serializer.serialize_map(None)?;
+        if self.modern.is_some() {
+            map.serialize_entry("resultType", "complete")?;
+        }
+        map.serialize_entry("content", &VersionedContent(r.content(), self.version))?;
+        if let (true, Some(structured)) = (self.version.has_structured_output(), r.structured_content()) {
+            let is_object = structured.get().starts_with('{');
+            if self.wraps || (self.version.structured_output_must_be_object() && !is_object) {
+                map.serialize_entry("structuredContent", &Wrapped(structured))?;
+            } else {
+                map.serialize_entry("structuredContent", structured)?;
+            }
+        }
+        if r.is_error() {
+            map.serialize_entry("isError", &true)?;
+        }
+        match (self.modern, r.meta()) {
+            (Some(identity), meta) => map.serialize_entry("_meta", &MergedMeta(identity, meta))?,
+            (None, Some(meta)) if self.version >= ProtocolVersion::V2025_06_18 => {
+                map.serialize_entry("_meta", meta)?
+            }
+            (None, _) => {}
+        }
+        map.end()
+    }
+}
+
+/// `{"result": <value>}`, for revisions that need structured output to be an object.
+struct Wrapped<'a>(&'a RawValue);
+
+impl Serialize for Wrapped<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("result", self.0)?;
+        map.end()
+    }
+}
+
+struct MergedMeta<'a>(&'a RawValue, Option<&'a serde_json::Map<String, Value>>);
+
+impl Serialize for MergedMeta<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry(META_SERVER_INFO, self.0)?;
+        for (key, value) in self.1.into_iter().flatten() {
+            if key != META_SERVER_INFO {
+                map.serialize_entry(key, value)?;
+            }
+        }
+        map.end()
+    }
+}
+
+/// Content blocks, with those a revision does not know turned into text.
+struct VersionedContent<'a>(&'a [Content], ProtocolVersion);
+
+impl Serialize for VersionedContent<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for block in self.0 {
+            match (block, self.1) {
+                (Content::Audio(audio), ProtocolVersion::V2024_11_05) => {
+                    let text = format!(
+                        "[audio of type {} omitted: this protocol revision cannot carry audio]",
+                        audio.mime_type
+                    );
+                    seq.serialize_element(&Content::text(text))?;
+                }
+                (Content::ResourceLink(link), v) if v < ProtocolVersion::V2025_06_18 => {
+                    seq.serialize_element(&Content::text(format!("{}: {}", link.name, link.uri)))?;
+                }
+                _ => seq.serialize_element(block)?,
+            }
+        }
+        seq.end()
+    }
+}
+
+pub(super) fn listen_closed(id: &RawValue, subscription: &Value) -> Vec<u8> {
+    let mut out = Vec::with_capacity(96);
+    jsonrpc::write_result(
+        &mut out,
+        id,
+        &json!({ "resultType": "complete", "_meta": { META_SUBSCRIPTION_ID: subscription } }),
+    );
+    out
+}

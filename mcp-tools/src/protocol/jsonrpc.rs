@@ -1,0 +1,306 @@
+//! JSON-RPC 2.0 framing: reading one incoming message without copying what only passes
+//! through, and writing responses whose ids echo the request's bytes exactly.
+
+use super::types::RequestId;
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+
+/// Invalid JSON.
+pub(crate) const PARSE_ERROR: i32 = -32700;
+/// Valid JSON that is not a valid request.
+pub(crate) const INVALID_REQUEST: i32 = -32600;
+/// No such method (or not in this era).
+pub(crate) const METHOD_NOT_FOUND: i32 = -32601;
+/// The method's params are wrong.
+pub(crate) const INVALID_PARAMS: i32 = -32602;
+/// The requested protocol revision is not supported (2026-07-28).
+pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
+/// An HTTP header does not match the body (2026-07-28).
+#[allow(dead_code)] // used by the HTTP transport
+pub(crate) const HEADER_MISMATCH: i32 = -32020;
+
+/// One JSON-RPC message as it arrived, every member borrowed from the input.
+#[derive(Deserialize)]
+pub(crate) struct Envelope<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    pub(crate) jsonrpc: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    pub(crate) id: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    pub(crate) method: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    pub(crate) params: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    pub(crate) result: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    pub(crate) error: Option<&'a RawValue>,
+}
+
+/// `Some` for a member that is present, even when it is `null` (which `Option` alone would
+/// fold into absence).
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(deserializer).map(Some)
+}
+
+/// What an incoming message is, once checked.
+pub(crate) enum Message<'a> {
+    Request {
+        id: Id<'a>,
+        method: Cow<'a, str>,
+        params: Option<&'a RawValue>,
+    },
+    Notification {
+        method: Cow<'a, str>,
+        params: Option<&'a RawValue>,
+    },
+    /// A response to a request of ours; this server sends none, so it is ignored.
+    Response,
+}
+
+/// A request id: its bytes as sent (echoed exactly) and its value.
+#[derive(Clone, Copy)]
+pub(crate) struct Id<'a> {
+    pub(crate) raw: &'a RawValue,
+}
+
+impl Id<'_> {
+    pub(crate) fn value(&self) -> RequestId {
+        // Checked when the message was classified.
+        serde_json::from_str(self.raw.get()).unwrap_or(RequestId::Number(0))
+    }
+}
+
+/// A message that cannot be served, with the id to answer (`null` when unreadable).
+pub(crate) struct Rejection<'a> {
+    pub(crate) id: Option<&'a RawValue>,
+    pub(crate) code: i32,
+    pub(crate) message: String,
+}
+
+/// Checks an envelope: `jsonrpc` is `"2.0"`, `method` a string, `id` a string or an
+/// integer that fits 64 bits.
+pub(crate) fn classify<'a>(envelope: Envelope<'a>) -> Result<Message<'a>, Rejection<'a>> {
+    let id_ok = envelope.id.map(valid_id);
+    let answer_id = match id_ok {
+        Some(true) => envelope.id,
+        _ => None,
+    };
+    let invalid = |message: String| Rejection {
+        id: answer_id,
+        code: INVALID_REQUEST,
+        message,
+    };
+    match envelope.jsonrpc.map(RawValue::get) {
+        Some("\"2.0\"") => {}
+        Some(other) => return Err(invalid(format!("`jsonrpc` must be \"2.0\", not {other}"))),
+        None => return Err(invalid("`jsonrpc` is missing; it must be \"2.0\"".into())),
+    }
+    let Some(method) = envelope.method else {
+        if envelope.id.is_some() && (envelope.result.is_some() || envelope.error.is_some()) {
+            return Ok(Message::Response);
+        }
+        return Err(invalid("`method` is missing".into()));
+    };
+    let method: Cow<'a, str> = match Cow::<str>::deserialize(method) {
+        Ok(m) => m,
+        Err(_) => {
+            return Err(invalid(format!(
+                "`method` must be a string, not {}",
+                method.get()
+            )));
+        }
+    };
+    if let Some(params) = envelope.params {
+        let first = params.get().as_bytes().first();
+        if first != Some(&b'{') {
+            return Err(invalid(format!(
+                "`params` must be an object, not {}",
+                describe_json_kind(params.get())
+            )));
+        }
+    }
+    match (envelope.id, id_ok) {
+        (None, _) => Ok(Message::Notification {
+            method,
+            params: envelope.params,
+        }),
+        (Some(raw), Some(true)) => Ok(Message::Request {
+            id: Id { raw },
+            method,
+            params: envelope.params,
+        }),
+        (Some(raw), _) => Err(invalid(format!(
+            "the request id must be a string or an integer between -2^63 and 2^63-1, not {}",
+            short(raw.get())
+        ))),
+    }
+}
+
+fn valid_id(raw: &RawValue) -> bool {
+    let text = raw.get();
+    match text.as_bytes().first() {
+        Some(b'"') => true,
+        Some(b'-' | b'0'..=b'9') => text.parse::<i64>().is_ok(),
+        _ => false,
+    }
+}
+
+/// `a string`, `an array`... for a JSON text already known to be valid.
+pub(crate) fn describe_json_kind(json: &str) -> &'static str {
+    match json.as_bytes().first() {
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
+    }
+}
+
+fn short(json: &str) -> Cow<'_, str> {
+    const LIMIT: usize = 60;
+    if json.len() <= LIMIT {
+        Cow::Borrowed(json)
+    } else {
+        let mut end = LIMIT;
+        while !json.is_char_boundary(end) {
+            end -= 1;
+        }
+        Cow::Owned(format!("{}…", &json[..end]))
+    }
+}
+
+/// Appends `{"jsonrpc":"2.0","id":<id>,"result":<result>}`.
+pub(crate) fn write_result<T: Serialize + ?Sized>(out: &mut Vec<u8>, id: &RawValue, result: &T) {
+    out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+    out.extend_from_slice(id.get().as_bytes());
+    out.extend_from_slice(b",\"result\":");
+    if serde_json::to_writer(&mut *out, result).is_err() {
+        // Our own result types always serialize; keep the line well-formed regardless.
+        out.extend_from_slice(b"{}");
+    }
+    out.push(b'}');
+}
+
+/// An error object.
+#[derive(Serialize)]
+pub(crate) struct ErrorObject<'a> {
+    pub(crate) code: i32,
+    pub(crate) message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) data: Option<serde_json::Value>,
+}
+
+/// Appends `{"jsonrpc":"2.0","id":<id or null>,"error":{...}}`.
+pub(crate) fn write_error(out: &mut Vec<u8>, id: Option<&RawValue>, error: &ErrorObject<'_>) {
+    out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+    out.extend_from_slice(id.map_or("null", RawValue::get).as_bytes());
+    out.extend_from_slice(b",\"error\":");
+    if serde_json::to_writer(&mut *out, error).is_err() {
+        out.extend_from_slice(b"{\"code\":-32603,\"message\":\"internal error\"}");
+    }
+    out.push(b'}');
+}
+
+/// Appends `{"jsonrpc":"2.0","method":<method>,"params":<params>}`.
+pub(crate) fn write_notification<T: Serialize + ?Sized>(out: &mut Vec<u8>, method: &str, params: &T) {
+    out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"method\":");
+    let _ = serde_json::to_writer(&mut *out, method);
+    out.extend_from_slice(b",\"params\":");
+    if serde_json::to_writer(&mut *out, params).is_err() {
+        out.extend_from_slice(b"{}");
+    }
+    out.push(b'}');
+}
+
+/// Parses a request id from a `notifications/cancelled`.
+pub(crate) fn request_id_of<'de, D: Deserializer<'de>>(deserializer: D) -> Result<RequestId, D::Error> {
+    let raw = <&RawValue>::deserialize(deserializer)?;
+    if !valid_id(raw) {
+        return Err(de::Error::custom("not a request id"));
+    }
+    serde_json::from_str(raw.get()).map_err(de::Error::custom)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(json: &str) -> Result<&'static str, (Option<String>, String)> {
+        let envelope: Envelope<'_> = serde_json::from_str(json).unwrap();
+        match classify(envelope) {
+            Ok(Message::Request { .. }) => Ok("request"),
+            Ok(Message::Notification { .. }) => Ok("notification"),
+            Ok(Message::Response) => Ok("response"),
+            Err(r) => Err((r.id.map(|i| i.get().to_owned()), r.message)),
+        }
+    }
+
+    #[test]
+    fn classifies_messages() {
+        assert_eq!(
+            check(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#),
+            Ok("request")
+        );
+        assert_eq!(
+            check(r#"{"jsonrpc":"2.0","id":"a","method":"ping","params":{}}"#),
+            Ok("request")
+        );
+        assert_eq!(
+            check(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+            Ok("notification")
+        );
+        assert_eq!(check(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#), Ok("response"));
+    }
+
+    #[test]
+    fn rejects_bad_envelopes_with_the_id_when_it_is_valid() {
+        assert_eq!(
+            check(r#"{"id":1,"method":"ping"}"#),
+            Err((
+                Some("1".into()),
+                "`jsonrpc` is missing; it must be \"2.0\"".into()
+            ))
+        );
+        assert_eq!(
+            check(r#"{"jsonrpc":"1.0","id":"x","method":"ping"}"#),
+            Err((
+                Some("\"x\"".into()),
+                "`jsonrpc` must be \"2.0\", not \"1.0\"".into()
+            ))
+        );
+        for id in ["null", "1.5", "true", "{}", "[1]", "18446744073709551616"] {
+            let (answer, message) =
+                check(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#)).unwrap_err();
+            assert_eq!(answer, None, "{id}");
+            assert!(
+                message.starts_with("the request id must be a string or an integer"),
+                "{message}"
+            );
+        }
+        assert_eq!(
+            check(r#"{"jsonrpc":"2.0","id":2,"method":7}"#),
+            Err((Some("2".into()), "`method` must be a string, not 7".into()))
+        );
+        assert_eq!(
+            check(r#"{"jsonrpc":"2.0","id":2,"method":"x","params":[1]}"#),
+            Err((
+                Some("2".into()),
+                "`params` must be an object, not an array".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn responses_echo_the_id_bytes() {
+        let id: &RawValue = serde_json::from_str(r#""caf\u00e9""#).unwrap();
+        let mut out = Vec::new();
+        write_result(&mut out, id, &serde_json::json!({}));
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            r#"{"jsonrpc":"2.0","id":"caf\u00e9","result":{}}"#
+        );
+    }
+}

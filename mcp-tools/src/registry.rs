@@ -1,0 +1,220 @@
+//! The tools a server offers while it runs: [`ToolRegistry`] adds, removes, enables and
+//! disables them, and every change reaches connected clients as
+//! `notifications/tools/list_changed`.
+//!
+//! Readers never lock: each change publishes a new immutable [`Snapshot`], which finds a
+//! tool by name in constant time and encodes its `tools/list` pages once per protocol
+//! revision.
+
+use crate::ToolError;
+use crate::context::{Context, FromContext};
+use crate::error::DefinitionError;
+use crate::protocol::ProtocolVersion;
+use crate::tool::Tool;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use tokio::sync::watch;
+
+/// A handle on a server's tools, for changing them while it serves. Cheap to clone; a tool
+/// can take one as a parameter, since it implements [`FromContext`].
+///
+/// ```
+/// use mcp_tools::{tool, tools, Server};
+///
+/// /// Says hello.
+/// #[tool]
+/// fn hello() -> &'static str { "hello" }
+///
+/// /// Says goodbye.
+/// #[tool]
+/// fn goodbye() -> &'static str { "goodbye" }
+///
+/// let server = Server::new("greeter", "1.0.0").tools(tools![hello]);
+/// let registry = server.registry();
+/// registry.add(tools![goodbye].remove(0)).unwrap();
+/// registry.set_enabled("hello", false);
+/// let names: Vec<String> = registry.tools().iter().map(|t| t.name().to_owned()).collect();
+/// assert_eq!(names, ["goodbye"]);
+/// ```
+#[derive(Clone)]
+pub struct ToolRegistry {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    /// All tools, enabled or not, in registration order. Writers hold this lock.
+    entries: Mutex<Vec<Entry>>,
+    /// The enabled tools as clients see them, republished on every change.
+    snapshot: watch::Sender<Arc<Snapshot>>,
+}
+
+struct Entry {
+    tool: Tool,
+    enabled: bool,
+}
+
+impl ToolRegistry {
+    pub(crate) fn new() -> ToolRegistry {
+        let (snapshot, _) = watch::channel(Arc::new(Snapshot::new(Vec::new())));
+        ToolRegistry {
+            shared: Arc::new(Shared {
+                entries: Mutex::new(Vec::new()),
+                snapshot,
+            }),
+        }
+    }
+
+    /// Adds a tool; its name must be new.
+    pub fn add(&self, tool: Tool) -> Result<(), DefinitionError> {
+        self.change(|entries| {
+            if entries.iter().any(|e| e.tool.name() == tool.name()) {
+                return Err(DefinitionError::DuplicateName(tool.name().to_owned()));
+            }
+            entries.push(Entry { tool, enabled: true });
+            Ok(())
+        })
+    }
+
+    /// Removes a tool by name, returning it.
+    pub fn remove(&self, name: &str) -> Option<Tool> {
+        self.change(|entries| {
+            let index = entries.iter().position(|e| e.tool.name() == name)?;
+            Some(entries.remove(index).tool)
+        })
+    }
+
+    /// Enables or disables a tool: a disabled tool is neither listed nor callable. Returns
+    /// whether the tool exists.
+    pub fn set_enabled(&self, name: &str, enabled: bool) -> bool {
+        self.change(
+            |entries| match entries.iter_mut().find(|e| e.tool.name() == name) {
+                Some(entry) => {
+                    entry.enabled = enabled;
+                    true
+                }
+                None => false,
+            },
+        )
+    }
+
+    /// The enabled tools, in registration order.
+    pub fn tools(&self) -> Vec<Tool> {
+        self.snapshot().tools.clone()
+    }
+
+    /// Finds an enabled tool by name.
+    pub fn get(&self, name: &str) -> Option<Tool> {
+        self.snapshot().get(name).cloned()
+    }
+
+    pub(crate) fn snapshot(&self) -> Arc<Snapshot> {
+        self.shared.snapshot.borrow().clone()
+    }
+
+    /// Completes on the next change, for `list_changed` notifications.
+    pub(crate) fn watch(&self) -> watch::Receiver<Arc<Snapshot>> {
+        self.shared.snapshot.subscribe()
+    }
+
+    /// Applies a change and publishes the new snapshot when the tool list changed.
+    fn change<R>(&self, edit: impl FnOnce(&mut Vec<Entry>) -> R) -> R {
+        let mut entries = self.shared.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        let before: Vec<(String, bool)> = entries
+            .iter()
+            .map(|e| (e.tool.name().to_owned(), e.enabled))
+            .collect();
+        let result = edit(&mut entries);
+        let after: Vec<(String, bool)> = entries
+            .iter()
+            .map(|e| (e.tool.name().to_owned(), e.enabled))
+            .collect();
+        if before != after {
+            let enabled = entries
+                .iter()
+                .filter(|e| e.enabled)
+                .map(|e| e.tool.clone())
+                .collect();
+            self.shared
+                .snapshot
+                .send_replace(Arc::new(Snapshot::new(enabled)));
+        }
+        result
+    }
+}
+
+impl FromContext for ToolRegistry {
+    fn from_context(cx: &Context) -> Result<Self, ToolError> {
+        cx.registry()
+            .cloned()
+            .ok_or_else(|| ToolError::new("this call is not served by a server with a tool registry"))
+    }
+}
+
+/// The enabled tools at one moment, with what serving them needs precomputed.
+pub(crate) struct Snapshot {
+    tools: Vec<Tool>,
+    by_name: HashMap<String, usize>,
+    /// Each tool's definition encoded for each revision, on first use.
+    encoded: [OnceLock<Vec<Box<RawValue>>>; ProtocolVersion::ALL.len()],
+    /// The whole list as one page, for each revision, on first use.
+    whole: [OnceLock<String>; ProtocolVersion::ALL.len()],
+}
+
+impl Snapshot {
+    fn new(tools: Vec<Tool>) -> Snapshot {
+        let by_name = tools
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name().to_owned(), i))
+            .collect();
+        Snapshot {
+            tools,
+            by_name,
+            encoded: Default::default(),
+            whole: Default::default(),
+        }
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<&Tool> {
+        self.by_name.get(name).map(|&i| &self.tools[i])
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// The definitions of tools `range`, as a JSON array, for this revision. The whole list
+    /// is encoded once and then borrowed.
+    pub(crate) fn page(&self, version: ProtocolVersion, range: std::ops::Range<usize>) -> Cow<'_, str> {
+        let index = ProtocolVersion::ALL
+            .iter()
+            .position(|v| *v == version)
+            .unwrap_or(0);
+        if range == (0..self.tools.len()) {
+            return Cow::Borrowed(self.whole[index].get_or_init(|| self.join(index, version, range)));
+        }
+        Cow::Owned(self.join(index, version, range))
+    }
+
+    fn join(&self, index: usize, version: ProtocolVersion, range: std::ops::Range<usize>) -> String {
+        let encoded = self.encoded[index].get_or_init(|| {
+            self.tools
+                .iter()
+                .map(|tool| serde_json::value::to_raw_value(&tool.definition(version)).unwrap_or_default())
+                .collect()
+        });
+        let page = &encoded[range];
+        let mut out = String::with_capacity(2 + page.iter().map(|t| t.get().len() + 1).sum::<usize>());
+        out.push('[');
+        for (i, tool) in page.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(tool.get());
+        }
+        out.push(']');
+        out
+    }
+}
