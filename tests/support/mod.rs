@@ -77,8 +77,12 @@ impl Spec {
     }
 }
 
+/// `$MCP_SPEC_DIR`, or `../shared/spec` beside the repository.
 fn spec_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/spec")
+    match std::env::var_os("MCP_SPEC_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/spec"),
+    }
 }
 
 /// A server process, driven over its stdin and stdout.
