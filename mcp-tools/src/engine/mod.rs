@@ -457,14 +457,7 @@ impl Engine {
         let Some(tool) = snapshot.get(&call.name) else {
             return Err(Failure::invalid_params(format!("Unknown tool: {}", call.name)));
         };
-        let request_id = id.value();
-        let cancel = CancellationToken::new();
-        if !conn.begin(request_id.clone(), InFlight::new(cancel.clone())) {
-            return Err(Failure::new(
-                INVALID_REQUEST,
-                format!("request id {request_id} is already in use by a request in flight; use a new id"),
-            ));
-        }
+        let (request_id, cancel) = begin(conn, id)?;
         let version = era.version();
         let (client_info, client_capabilities, log_level) = match era {
             Era::Modern(m) => (m.client_info, m.client_capabilities, m.log_level),
@@ -549,14 +542,7 @@ impl Engine {
         params: ListenParams,
         out: &Outbox,
     ) -> Outcome {
-        let request_id = id.value();
-        let cancel = CancellationToken::new();
-        if !conn.begin(request_id.clone(), InFlight::new(cancel.clone())) {
-            return Err(Failure::new(
-                INVALID_REQUEST,
-                format!("request id {request_id} is already in use by a request in flight; use a new id"),
-            ));
-        }
+        let (request_id, cancel) = begin(conn, id)?;
         let tools = params.notifications.tools_list_changed == Some(true);
         let subscription: Value = serde_json::from_str(id.raw.get()).unwrap_or(Value::Null);
         let mut agreed = serde_json::Map::new();
@@ -595,6 +581,20 @@ impl Engine {
         });
         Ok(())
     }
+}
+
+/// Records a request in flight, refusing an id already in use; returns its id and the
+/// token that cancels it.
+fn begin(conn: &Connection, id: Id<'_>) -> Result<(RequestId, CancellationToken), Failure> {
+    let request_id = id.value();
+    let cancel = CancellationToken::new();
+    if !conn.begin(request_id.clone(), InFlight::new(cancel.clone())) {
+        return Err(Failure::new(
+            INVALID_REQUEST,
+            format!("request id {request_id} is already in use by a request in flight; use a new id"),
+        ));
+    }
+    Ok((request_id, cancel))
 }
 
 /// An error response, for transports that refuse a message before the engine sees it.
