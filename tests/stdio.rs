@@ -642,7 +642,16 @@ fn modern_clients_hear_of_tool_list_changes_on_a_subscription() {
     spec.assert_valid("SubscriptionsListenResultResponse", &closed);
     assert_eq!(
         closed,
-        json!({ "jsonrpc": "2.0", "id": "listen-1", "result": { "resultType": "complete", "_meta": { "io.modelcontextprotocol/subscriptionId": "listen-1" } } })
+        json!({
+            "jsonrpc": "2.0", "id": "listen-1",
+            "result": {
+                "resultType": "complete",
+                "_meta": {
+                    "io.modelcontextprotocol/subscriptionId": "listen-1",
+                    "io.modelcontextprotocol/serverInfo": { "name": "fixture", "version": "1.0.0" }
+                }
+            }
+        })
     );
 }
 

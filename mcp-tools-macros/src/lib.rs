@@ -4,8 +4,8 @@
 //! it, and the code it generates names `::mcp_tools`.
 //!
 //! The pipeline: parse the attribute and the fn into a small model that keeps the tokens
-//! for spans ([`model`]), checking as it goes and collecting every mistake ([`ctxt`]); then
-//! expand ([`expand`]). With mistakes, the user's fn and a stub are still emitted so one
+//! for spans (`model`), checking as it goes and collecting every mistake (`ctxt`); then
+//! expand (`expand`). With mistakes, the user's fn and a stub are still emitted so one
 //! error does not cascade.
 
 mod attr;

@@ -120,14 +120,14 @@ pub use tool::{Icon, IconTheme, Tool, ToolAnnotations, validate_tool_name};
 /// # Parameters
 ///
 /// A parameter is an argument the client sends unless its type implements
-/// [`FromContext`](crate::FromContext) ([`Context`](crate::Context),
-/// [`State<T>`](crate::State)), in which case the framework fills it in. An argument's type
+/// [`FromContext`] ([`Context`],
+/// [`State<T>`](State)), in which case the framework fills it in. An argument's type
 /// must implement `serde::Deserialize` and `schemars::JsonSchema`, and own its data
 /// (`String`, not `&str`).
 ///
 /// # Returns
 ///
-/// Anything that implements [`IntoCallToolResult`](crate::IntoCallToolResult). A sync fn
+/// Anything that implements [`IntoCallToolResult`]. A sync fn
 /// runs on tokio's blocking pool, so it may block; an `async fn` runs on the runtime and
 /// must not.
 #[doc(inline)]

@@ -4,7 +4,7 @@
 use crate::protocol::{Implementation, LoggingLevel, ProtocolVersion, RequestId};
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
@@ -48,7 +48,7 @@ impl InFlight {
 
 /// One client's connection.
 pub(crate) struct Connection {
-    legacy: Mutex<Option<LegacySession>>,
+    legacy: Mutex<Option<Arc<LegacySession>>>,
     in_flight: Mutex<HashMap<RequestId, InFlight>>,
     tasks: TaskTracker,
     closed: CancellationToken,
@@ -65,7 +65,7 @@ impl Connection {
     }
 
     /// The legacy session, once `initialize` has been answered.
-    pub(crate) fn legacy(&self) -> Option<LegacySession> {
+    pub(crate) fn legacy(&self) -> Option<Arc<LegacySession>> {
         self.legacy.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
@@ -75,19 +75,22 @@ impl Connection {
         if let Some(existing) = &*legacy {
             return Err(existing.version);
         }
-        *legacy = Some(session);
+        *legacy = Some(Arc::new(session));
         Ok(())
     }
 
     pub(crate) fn mark_initialized(&self) {
-        if let Some(session) = &mut *self.legacy.lock().unwrap_or_else(PoisonError::into_inner) {
-            session.initialized = true;
-        }
+        self.update_legacy(|session| session.initialized = true);
     }
 
     pub(crate) fn set_log_level(&self, level: LoggingLevel) {
+        self.update_legacy(|session| session.log_level = Some(level));
+    }
+
+    /// Changes the session; requests already served keep the session they started with.
+    fn update_legacy(&self, change: impl FnOnce(&mut LegacySession)) {
         if let Some(session) = &mut *self.legacy.lock().unwrap_or_else(PoisonError::into_inner) {
-            session.log_level = Some(level);
+            change(Arc::make_mut(session));
         }
     }
 

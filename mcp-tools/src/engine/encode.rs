@@ -249,12 +249,15 @@ impl Serialize for VersionedContent<'_> {
     }
 }
 
-pub(super) fn listen_closed(id: &RawValue, subscription: &Value) -> Vec<u8> {
-    let mut out = Vec::with_capacity(96);
+pub(super) fn listen_closed(id: &RawValue, subscription: &Value, identity: &RawValue) -> Vec<u8> {
+    let mut out = Vec::with_capacity(160);
     jsonrpc::write_result(
         &mut out,
         id,
-        &json!({ "resultType": "complete", "_meta": { META_SUBSCRIPTION_ID: subscription } }),
+        &json!({
+            "resultType": "complete",
+            "_meta": { META_SUBSCRIPTION_ID: subscription, META_SERVER_INFO: identity },
+        }),
     );
     out
 }

@@ -69,7 +69,7 @@ enum Era {
     /// Stateless, with the request's own metadata.
     Modern(ModernMeta),
     /// In the connection's legacy session.
-    Legacy(LegacySession),
+    Legacy(Arc<LegacySession>),
 }
 
 #[derive(Clone)]
@@ -307,7 +307,7 @@ impl Engine {
             }
             if method == "ping" {
                 // Legacy clients may ping before `initialize`.
-                return Ok(Era::Legacy(LegacySession::pre_initialize()));
+                return Ok(Era::Legacy(Arc::new(LegacySession::pre_initialize())));
             }
             let mut failure = Failure::invalid_params(format!(
                 "`{method}` needs a protocol revision: send `initialize` first (revisions 2024-11-05 to 2025-11-25), or name the revision in `params._meta[\"io.modelcontextprotocol/protocolVersion\"]` (2026-07-28)"
@@ -461,7 +461,7 @@ impl Engine {
         let version = era.version();
         let (client_info, client_capabilities, log_level) = match era {
             Era::Modern(m) => (m.client_info, m.client_capabilities, m.log_level),
-            Era::Legacy(s) => (s.client_info, s.client_capabilities, s.log_level),
+            Era::Legacy(s) => (s.client_info.clone(), s.client_capabilities.clone(), s.log_level),
         };
         let progress_token = meta
             .progress_token
@@ -557,13 +557,14 @@ impl Engine {
         changes.mark_unchanged();
         let raw_id: Box<RawValue> = id.raw.to_owned();
         let conn2 = Arc::clone(conn);
+        let engine = Arc::clone(self);
         let out = out.clone();
         tokio::spawn(async move {
             loop {
                 tokio::select! {
                     _ = conn2.closed() => break,
                     _ = cancel.cancelled() => {
-                        out.respond(encode::listen_closed(&raw_id, &subscription));
+                        out.respond(encode::listen_closed(&raw_id, &subscription, &engine.identity));
                         break;
                     }
                     changed = changes.changed(), if tools => {
