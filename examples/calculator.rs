@@ -46,6 +46,6 @@ async fn main() -> Result<(), mcp_tools::Error> {
         .title("Calculator")
         .instructions("Use `calculator` for arithmetic instead of computing in your head.")
         .tools(tools![calculator])
-        .serve_stdio()
+        .run()
         .await
 }

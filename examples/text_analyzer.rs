@@ -38,6 +38,6 @@ async fn main() -> Result<(), mcp_tools::Error> {
     Server::new("text_analyzer", env!("CARGO_PKG_VERSION"))
         .title("Text Analyzer")
         .tools(tools![analyze])
-        .serve_stdio()
+        .run()
         .await
 }

@@ -50,6 +50,7 @@ struct Inner {
     notifier: Option<Notifier>,
     state: StateMap,
     registry: Option<ToolRegistry>,
+    principal: Option<Arc<Principal>>,
 }
 
 /// Where a tool's notifications go: the transport's outgoing stream for this request.
@@ -80,6 +81,7 @@ impl Context {
         notifier: Option<Notifier>,
         state: StateMap,
         registry: Option<ToolRegistry>,
+        principal: Option<Arc<Principal>>,
     ) -> Context {
         Context {
             inner: Arc::new(Inner {
@@ -93,13 +95,36 @@ impl Context {
                 notifier,
                 state,
                 registry,
+                principal,
             }),
         }
+    }
+
+    /// Who is calling, when the transport checks a bearer token (see
+    /// `Server::bearer_auth`); `None` on stdio or without a check.
+    pub fn principal(&self) -> Option<&Principal> {
+        self.inner.principal.as_deref()
     }
 
     /// The registry of the server serving the call.
     pub(crate) fn registry(&self) -> Option<&ToolRegistry> {
         self.inner.registry.as_ref()
+    }
+
+    /// A context for calling a server's tools outside any request (the `call` command).
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
+    pub(crate) fn for_engine(engine: &crate::engine::Engine) -> Context {
+        Context::new(
+            RequestInfo {
+                protocol_version: Some(ProtocolVersion::LATEST),
+                ..RequestInfo::default()
+            },
+            CancellationToken::new(),
+            None,
+            engine.state.clone(),
+            Some(engine.registry.clone()),
+            None,
+        )
     }
 
     /// Adds shared state, as `Server::state` does, for calling tools outside a server (in
@@ -230,6 +255,52 @@ impl fmt::Debug for Context {
             .field("log_level", &self.inner.log_level)
             .field("cancelled", &self.is_cancelled())
             .finish_non_exhaustive()
+    }
+}
+
+/// Who is calling: what a server's bearer-token check (`Server::bearer_auth`) found the
+/// token to stand for.
+///
+/// ```
+/// use mcp_tools::Principal;
+/// let ada = Principal::new("ada").with_scopes(["notes:read"]);
+/// assert!(ada.has_scope("notes:read") && !ada.has_scope("notes:write"));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Principal {
+    /// Who the token was issued to.
+    pub subject: String,
+    /// What the token allows.
+    pub scopes: Vec<String>,
+    /// Anything else the check wants tools to see.
+    pub claims: Value,
+}
+
+impl Principal {
+    /// A principal with no scopes or claims.
+    pub fn new(subject: impl Into<String>) -> Principal {
+        Principal {
+            subject: subject.into(),
+            scopes: Vec::new(),
+            claims: Value::Null,
+        }
+    }
+
+    /// Sets the scopes.
+    pub fn with_scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Principal {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets the claims.
+    pub fn with_claims(mut self, claims: Value) -> Principal {
+        self.claims = claims;
+        self
+    }
+
+    /// Whether the token allows `scope`.
+    pub fn has_scope(&self, scope: &str) -> bool {
+        self.scopes.iter().any(|s| s == scope)
     }
 }
 

@@ -54,6 +54,8 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+#[cfg(feature = "cli")]
+mod cli;
 mod content;
 mod context;
 mod engine;
@@ -71,13 +73,16 @@ pub use content::{
     TextContent,
 };
 #[doc(inline)]
-pub use context::{Context, FromContext, State};
+pub use context::{Context, FromContext, Principal, State};
 #[doc(inline)]
 pub use error::{DefinitionError, ToolError};
 #[doc(inline)]
 pub use registry::ToolRegistry;
 #[doc(inline)]
 pub use result::{CallToolResult, IntoCallToolResult, Json};
+#[cfg(feature = "http")]
+#[doc(inline)]
+pub use server::HttpServer;
 #[doc(inline)]
 pub use server::{Error, Server};
 #[doc(inline)]

@@ -185,6 +185,29 @@ impl Snapshot {
         self.tools.len()
     }
 
+    pub(crate) fn tool(&self, index: usize) -> &Tool {
+        &self.tools[index]
+    }
+
+    /// The definitions of the tools at `indices`, as a JSON array, for this revision.
+    pub(crate) fn select(&self, version: ProtocolVersion, indices: &[usize]) -> String {
+        let index = ProtocolVersion::ALL
+            .iter()
+            .position(|v| *v == version)
+            .unwrap_or(0);
+        let encoded = self.encoded(index, version);
+        join(indices.iter().map(|&i| &*encoded[i]))
+    }
+
+    fn encoded(&self, index: usize, version: ProtocolVersion) -> &[Box<RawValue>] {
+        self.encoded[index].get_or_init(|| {
+            self.tools
+                .iter()
+                .map(|tool| serde_json::value::to_raw_value(&tool.definition(version)).unwrap_or_default())
+                .collect()
+        })
+    }
+
     /// The definitions of tools `range`, as a JSON array, for this revision. The whole list
     /// is encoded once and then borrowed.
     pub(crate) fn page(&self, version: ProtocolVersion, range: std::ops::Range<usize>) -> Cow<'_, str> {
@@ -199,22 +222,19 @@ impl Snapshot {
     }
 
     fn join(&self, index: usize, version: ProtocolVersion, range: std::ops::Range<usize>) -> String {
-        let encoded = self.encoded[index].get_or_init(|| {
-            self.tools
-                .iter()
-                .map(|tool| serde_json::value::to_raw_value(&tool.definition(version)).unwrap_or_default())
-                .collect()
-        });
-        let page = &encoded[range];
-        let mut out = String::with_capacity(2 + page.iter().map(|t| t.get().len() + 1).sum::<usize>());
-        out.push('[');
-        for (i, tool) in page.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(tool.get());
-        }
-        out.push(']');
-        out
+        join(self.encoded(index, version)[range].iter().map(|t| &**t))
     }
+}
+
+/// `[a,b,...]` from encoded definitions.
+fn join<'a>(tools: impl Iterator<Item = &'a RawValue>) -> String {
+    let mut out = String::from("[");
+    for (i, tool) in tools.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(tool.get());
+    }
+    out.push(']');
+    out
 }

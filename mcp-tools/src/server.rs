@@ -1,11 +1,14 @@
 //! [`Server`]: a server's identity, its tools and state, and the transports that serve them.
 
+use crate::context::Principal;
 use crate::context::StateMap;
-use crate::engine::{Engine, Options};
+use crate::engine::{Engine, Options, Visibility};
 use crate::error::DefinitionError;
 use crate::protocol::ProtocolVersion;
 use crate::registry::ToolRegistry;
 use crate::tool::{Icon, Tool};
+#[cfg(feature = "http")]
+use crate::transport::http::HttpOptions;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
@@ -34,6 +37,9 @@ pub struct Server {
     state: StateMap,
     options: Options,
     problems: Vec<DefinitionError>,
+    visibility: Option<Arc<Visibility>>,
+    #[cfg(feature = "http")]
+    http: HttpOptions,
 }
 
 /// Who the server says it is.
@@ -92,6 +98,9 @@ pub enum Error {
     /// Reading or writing the transport failed.
     #[error("transport I/O failed: {0}")]
     Io(#[from] std::io::Error),
+    /// The command line asked for something that cannot be done.
+    #[error("{0}")]
+    Cli(String),
 }
 
 impl Server {
@@ -111,6 +120,9 @@ impl Server {
             state: StateMap::default(),
             options: Options::default(),
             problems: Vec::new(),
+            visibility: None,
+            #[cfg(feature = "http")]
+            http: HttpOptions::default(),
         }
     }
 
@@ -182,10 +194,32 @@ impl Server {
         self
     }
 
+    /// Decides, per caller, which tools are listed and callable: the tool list may depend on
+    /// authorization (see [`Server::bearer_auth`]). Lists then go out with
+    /// `cacheScope: "private"`.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// let server = Server::new("notes", "1.0.0")
+    ///     .tool_visibility(|tool, caller| !tool.name().starts_with("admin.") || caller.is_some_and(|c| c.has_scope("admin")));
+    /// ```
+    pub fn tool_visibility(
+        mut self,
+        visible: impl Fn(&Tool, Option<&Principal>) -> bool + Send + Sync + 'static,
+    ) -> Server {
+        self.visibility = Some(Arc::new(visible));
+        self
+    }
+
     /// A handle for adding, removing, enabling and disabling tools while serving; clients
     /// are told with `notifications/tools/list_changed`.
     pub fn registry(&self) -> ToolRegistry {
         self.registry.clone()
+    }
+
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
+    pub(crate) fn name_and_version(&self) -> (&str, &str) {
+        (&self.info.name, &self.info.version)
     }
 
     /// Checks the configuration and builds the engine.
@@ -208,6 +242,7 @@ impl Server {
             self.registry,
             self.state,
             self.options,
+            self.visibility,
         )))
     }
 
@@ -219,6 +254,110 @@ impl Server {
         crate::transport::stdio::serve_stdio(engine).await
     }
 
+    /// Serves Streamable HTTP on `addr` (say `"127.0.0.1:8080"`) until Ctrl-C or SIGTERM,
+    /// then finishes the requests in flight and returns.
+    #[cfg(feature = "http")]
+    pub async fn serve_http(self, addr: impl tokio::net::ToSocketAddrs) -> Result<(), Error> {
+        self.bind_http(addr).await?.run().await
+    }
+
+    /// Binds the HTTP endpoint without serving yet, so the caller can learn the address
+    /// (bind port 0 for any free one) and choose when to stop.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let http = mcp_tools::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await.unwrap();
+    /// let addr = http.local_addr();
+    /// assert!(addr.ip().is_loopback());
+    /// http.run_until(async {}).await.unwrap(); // stops at once
+    /// # });
+    /// ```
+    #[cfg(feature = "http")]
+    pub async fn bind_http(self, addr: impl tokio::net::ToSocketAddrs) -> Result<HttpServer, Error> {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let local_addr = listener.local_addr()?;
+        let any_host = !local_addr.ip().is_loopback() && self.http.allowed_hosts.is_none();
+        if any_host {
+            tracing::warn!(%local_addr, "serving a non-loopback address with no Host allow-list: set `Server::allowed_hosts`");
+        }
+        let http = self.http.clone();
+        let engine = self.into_engine()?;
+        let (router, app) = crate::transport::http::router(engine, http, any_host);
+        Ok(HttpServer {
+            listener,
+            local_addr,
+            router,
+            app,
+        })
+    }
+
+    /// The MCP endpoint as an axum `Router`, to merge into an application of your own. It
+    /// answers on the path set with [`Server::http_path`] (default `/mcp`) and, unless told
+    /// otherwise with [`Server::allowed_hosts`], only to loopback `Host`s.
+    ///
+    /// ```
+    /// let mcp = mcp_tools::Server::new("demo", "1.0.0").into_router().unwrap();
+    /// let app: axum::Router = axum::Router::new().merge(mcp);
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn into_router(self) -> Result<axum::Router, Error> {
+        let http = self.http.clone();
+        let engine = self.into_engine()?;
+        Ok(crate::transport::http::router(engine, http, false).0)
+    }
+
+    /// The path of the HTTP endpoint (default `/mcp`).
+    #[cfg(feature = "http")]
+    pub fn http_path(mut self, path: impl Into<String>) -> Server {
+        self.http.path = path.into();
+        self
+    }
+
+    /// The `Host` header values the HTTP endpoint answers (with or without a port; `"*"`
+    /// for any). Default: `localhost`, `127.0.0.1`, `[::1]` when listening on loopback.
+    /// Requests for other hosts get 403, which defeats DNS rebinding.
+    #[cfg(feature = "http")]
+    pub fn allowed_hosts<S: Into<String>>(mut self, hosts: impl IntoIterator<Item = S>) -> Server {
+        self.http.allowed_hosts = Some(hosts.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The `Origin` header values the HTTP endpoint answers (such as
+    /// `"https://app.example.com"`; `"*"` for any). Default: loopback origins. Requests
+    /// without an `Origin` (not from a browser) are always let through.
+    #[cfg(feature = "http")]
+    pub fn allowed_origins<S: Into<String>>(mut self, origins: impl IntoIterator<Item = S>) -> Server {
+        self.http.allowed_origins = Some(origins.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// How long an idle legacy HTTP session lives (default 30 minutes).
+    #[cfg(feature = "http")]
+    pub fn session_idle_timeout(mut self, idle: Duration) -> Server {
+        self.http.session_idle = idle;
+        self
+    }
+
+    /// Requires a bearer token on HTTP requests. `verify` gets the token and answers who
+    /// it stands for, or `None` to refuse (401 with `WWW-Authenticate`). Tools see the
+    /// caller through [`Context::principal`](crate::Context::principal).
+    ///
+    /// ```
+    /// use mcp_tools::{Principal, Server};
+    /// let server = Server::new("notes", "1.0.0").bearer_auth(|token| async move {
+    ///     (token == "secret").then(|| Principal::new("ada").with_scopes(["notes:read"]))
+    /// });
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn bearer_auth<F, Fut>(mut self, verify: F) -> Server
+    where
+        F: Fn(String) -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = Option<Principal>> + Send + 'static,
+    {
+        self.http.auth = Some(Arc::new(move |token| Box::pin(verify(token))));
+        self
+    }
+
     /// Serves one client over any byte stream pair (a socket, a pipe, an in-memory
     /// duplex), one JSON-RPC message per line.
     pub async fn serve_io<R, W>(self, reader: R, writer: W) -> Result<(), Error>
@@ -228,5 +367,76 @@ impl Server {
     {
         let engine = self.into_engine()?;
         crate::transport::stdio::serve_lines(engine, reader, writer).await
+    }
+}
+
+/// An HTTP endpoint bound to its address, ready to serve; from [`Server::bind_http`].
+#[cfg(feature = "http")]
+pub struct HttpServer {
+    listener: tokio::net::TcpListener,
+    local_addr: std::net::SocketAddr,
+    router: axum::Router,
+    app: Arc<crate::transport::http::HttpApp>,
+}
+
+#[cfg(feature = "http")]
+impl HttpServer {
+    /// The address it listens on.
+    pub fn local_addr(&self) -> std::net::SocketAddr {
+        self.local_addr
+    }
+
+    /// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight.
+    pub async fn run(self) -> Result<(), Error> {
+        self.run_until(shutdown_signal()).await
+    }
+
+    /// Serves until `shutdown` completes, then stops accepting, ends open streams and
+    /// sessions, finishes the requests in flight and returns.
+    pub async fn run_until(
+        self,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> Result<(), Error> {
+        use axum::serve::ListenerExt;
+        tracing::info!(addr = %self.local_addr, "serving MCP over HTTP");
+        let listener = self.listener.tap_io(|tcp| {
+            // Answers go out at once instead of waiting on Nagle's algorithm.
+            if let Err(error) = tcp.set_nodelay(true) {
+                tracing::debug!(%error, "could not set TCP_NODELAY");
+            }
+        });
+        let app = self.app;
+        axum::serve(listener, self.router)
+            .with_graceful_shutdown(async move {
+                shutdown.await;
+                app.shut_down();
+            })
+            .await?;
+        Ok(())
+    }
+}
+
+/// Completes on Ctrl-C, or SIGTERM on Unix.
+#[cfg(feature = "http")]
+async fn shutdown_signal() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = interrupt => {}
+        _ = terminate => {}
     }
 }

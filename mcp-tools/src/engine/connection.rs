@@ -49,6 +49,8 @@ impl InFlight {
 /// One client's connection.
 pub(crate) struct Connection {
     legacy: Mutex<Option<Arc<LegacySession>>>,
+    /// Where messages that answer no request go (legacy `list_changed`).
+    unsolicited: Mutex<Option<Outbox>>,
     in_flight: Mutex<HashMap<RequestId, InFlight>>,
     tasks: TaskTracker,
     closed: CancellationToken,
@@ -58,6 +60,7 @@ impl Connection {
     pub(crate) fn new() -> Connection {
         Connection {
             legacy: Mutex::new(None),
+            unsolicited: Mutex::new(None),
             in_flight: Mutex::new(HashMap::new()),
             tasks: TaskTracker::new(),
             closed: CancellationToken::new(),
@@ -142,6 +145,38 @@ impl Connection {
         }
     }
 
+    /// Sets where messages that answer no request go.
+    pub(crate) fn set_unsolicited(&self, out: Option<Outbox>) {
+        *self.unsolicited.lock().unwrap_or_else(PoisonError::into_inner) = out;
+    }
+
+    /// Sends a message that answers no request; dropped when there is nowhere to send it
+    /// (an HTTP session with no GET stream open).
+    pub(crate) fn send_unsolicited(&self, message: Vec<u8>) {
+        match &*self.unsolicited.lock().unwrap_or_else(PoisonError::into_inner) {
+            Some(out) => out.notify(message),
+            None => tracing::debug!("dropped a notification: no stream is open for it"),
+        }
+    }
+
+    /// Cancels every request in flight (an HTTP client went away).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn cancel_all(&self) {
+        let requests: Vec<InFlight> = self
+            .in_flight
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .drain()
+            .map(|(_, request)| request)
+            .collect();
+        for request in requests {
+            request.cancel.cancel();
+            if let Some(abort) = request.abort {
+                abort.abort();
+            }
+        }
+    }
+
     /// The tasks of requests in flight, to wait for at shutdown.
     pub(crate) fn tasks(&self) -> &TaskTracker {
         &self.tasks
@@ -179,6 +214,26 @@ impl Outbox {
                 notifications: sender,
             },
             receiver,
+        )
+    }
+
+    /// An outbox whose responses and notifications arrive on separate receivers, so an
+    /// HTTP response can be plain JSON unless notifications come first.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn split() -> (
+        Outbox,
+        mpsc::UnboundedReceiver<Vec<u8>>,
+        mpsc::UnboundedReceiver<Vec<u8>>,
+    ) {
+        let (responses, response_queue) = mpsc::unbounded_channel();
+        let (notifications, notification_queue) = mpsc::unbounded_channel();
+        (
+            Outbox {
+                responses,
+                notifications,
+            },
+            response_queue,
+            notification_queue,
         )
     }
 

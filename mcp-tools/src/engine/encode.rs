@@ -110,6 +110,7 @@ pub(super) fn list_tools(
     next: Option<&str>,
     modern: Option<&RawValue>,
     ttl_ms: u64,
+    cache_scope: &str,
 ) -> Vec<u8> {
     let mut out = Vec::with_capacity(page.len() + 256);
     out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
@@ -125,7 +126,9 @@ pub(super) fn list_tools(
         let _ = serde_json::to_writer(&mut out, next);
     }
     if let Some(identity) = modern {
-        out.extend_from_slice(format!(",\"ttlMs\":{ttl_ms},\"cacheScope\":\"public\",\"_meta\":").as_bytes());
+        out.extend_from_slice(
+            format!(",\"ttlMs\":{ttl_ms},\"cacheScope\":\"{cache_scope}\",\"_meta\":").as_bytes(),
+        );
         let _ = serde_json::to_writer(&mut out, &Identity(identity));
     }
     out.extend_from_slice(b"}}");

@@ -11,7 +11,7 @@ mod encode;
 
 pub(crate) use connection::{Connection, Outbox};
 
-use crate::context::{Context, Notification, RequestInfo, StateMap};
+use crate::context::{Context, Notification, Principal, RequestInfo, StateMap};
 use crate::protocol::jsonrpc::{
     self, Envelope, INVALID_PARAMS, INVALID_REQUEST, Id, METHOD_NOT_FOUND, Message, PARSE_ERROR,
     UNSUPPORTED_PROTOCOL_VERSION,
@@ -34,12 +34,21 @@ use std::sync::Arc;
 use std::task::{Poll, Waker};
 use tokio_util::sync::CancellationToken;
 
+/// Who is calling, as the transport established it (HTTP's bearer token); `None` on
+/// transports without authorization.
+pub(crate) type Auth<'a> = Option<&'a Arc<Principal>>;
+
+/// Decides whether a caller may see and call a tool.
+pub(crate) type Visibility = dyn Fn(&crate::Tool, Option<&Principal>) -> bool + Send + Sync;
+
 /// What the engine needs to serve: the server's identity, its tools, its state.
 pub(crate) struct Engine {
     pub(crate) info: ServerInfo,
     pub(crate) registry: ToolRegistry,
     pub(crate) state: StateMap,
     pub(crate) options: Options,
+    /// Which tools a caller may see; `None` shows every tool to everyone.
+    pub(crate) visibility: Option<Arc<Visibility>>,
     /// The server's `Implementation` for modern results' `_meta`, encoded once.
     identity: Box<RawValue>,
 }
@@ -117,7 +126,13 @@ impl Failure {
 type Outcome = Result<(), Failure>;
 
 impl Engine {
-    pub(crate) fn new(info: ServerInfo, registry: ToolRegistry, state: StateMap, options: Options) -> Engine {
+    pub(crate) fn new(
+        info: ServerInfo,
+        registry: ToolRegistry,
+        state: StateMap,
+        options: Options,
+        visibility: Option<Arc<Visibility>>,
+    ) -> Engine {
         let identity = serde_json::value::to_raw_value(&info.implementation(ProtocolVersion::LATEST))
             .unwrap_or_default();
         Engine {
@@ -125,20 +140,46 @@ impl Engine {
             registry,
             state,
             options,
+            visibility,
             identity,
         }
     }
 
     /// Handles one incoming message (a line on stdio, a body on HTTP).
-    pub(crate) fn handle(self: &Arc<Self>, conn: &Arc<Connection>, text: &[u8], out: &Outbox) {
+    pub(crate) fn handle(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        text: &[u8],
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) {
         let first = text.iter().find(|b| !b.is_ascii_whitespace());
         if first == Some(&b'[') {
-            self.handle_batch(conn, text, out);
+            self.handle_batch(conn, text, out, auth);
             return;
         }
         match serde_json::from_slice::<Envelope<'_>>(text) {
-            Ok(envelope) => self.handle_envelope(conn, envelope, out),
+            Ok(envelope) => self.handle_envelope(conn, envelope, out, auth),
             Err(error) => self.reject_unparsable(text, &error, out),
+        }
+    }
+
+    /// Checks a modern request's metadata (revision, capabilities, log level) before the
+    /// HTTP layer commits to an answer; `Err` is the encoded error, which HTTP sends with
+    /// status 400.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn preflight(
+        &self,
+        id: Option<&RawValue>,
+        method: &str,
+        params: Option<&RawValue>,
+    ) -> Result<(), Vec<u8>> {
+        let Ok((_, meta)) = parse_with_meta::<MetaOnly<'_>>(params) else {
+            return Ok(()); // the engine reports malformed params itself
+        };
+        match self.era(&Connection::new(), method, meta.as_ref()) {
+            Ok(_) => Ok(()),
+            Err(failure) => Err(encode::error(id, failure.code, &failure.message, failure.data)),
         }
     }
 
@@ -163,10 +204,16 @@ impl Engine {
         out.respond(encode::error(None, code, &message, None));
     }
 
-    fn handle_envelope(self: &Arc<Self>, conn: &Arc<Connection>, envelope: Envelope<'_>, out: &Outbox) {
+    fn handle_envelope(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        envelope: Envelope<'_>,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) {
         match jsonrpc::classify(envelope) {
             Ok(Message::Request { id, method, params }) => {
-                if let Err(failure) = self.request(conn, id, &method, params, out) {
+                if let Err(failure) = self.request(conn, id, &method, params, out, auth) {
                     out.respond(encode::error(
                         Some(id.raw),
                         failure.code,
@@ -187,7 +234,7 @@ impl Engine {
     }
 
     /// JSON-RPC batches, which only revision 2025-03-26 allows.
-    fn handle_batch(self: &Arc<Self>, conn: &Arc<Connection>, text: &[u8], out: &Outbox) {
+    fn handle_batch(self: &Arc<Self>, conn: &Arc<Connection>, text: &[u8], out: &Outbox, auth: Auth<'_>) {
         let elements = match serde_json::from_slice::<Vec<&RawValue>>(text) {
             Ok(elements) => elements,
             Err(error) => return self.reject_unparsable(text, &error, out),
@@ -211,7 +258,7 @@ impl Engine {
         // Responses are collected into one array; notifications go out as they happen.
         let (batch_out, mut responses) = out.batch();
         for element in elements {
-            self.handle(conn, element.get().as_bytes(), &batch_out);
+            self.handle(conn, element.get().as_bytes(), &batch_out, auth);
         }
         drop(batch_out);
         let out = out.clone();
@@ -248,17 +295,19 @@ impl Engine {
         method: &str,
         params: Option<&RawValue>,
         out: &Outbox,
+        auth: Auth<'_>,
     ) -> Outcome {
         match method {
             "tools/call" => {
-                let (call, meta) = parse_with_meta::<CallToolParams<'_>>(params)?;
+                let (mut call, meta) = parse_with_meta::<CallToolParams<'_>>(params)?;
                 let era = self.era(conn, method, meta.as_ref())?;
-                self.call_tool(conn, id, era, call, meta.unwrap_or_default(), out)
+                call.meta = meta;
+                self.call_tool(conn, id, era, call, out, auth)
             }
             "tools/list" => {
                 let (list, meta) = parse_with_meta::<ListToolsParams<'_>>(params)?;
                 let era = self.era(conn, method, meta.as_ref())?;
-                self.list_tools(id, &era, list.cursor.as_deref(), out)
+                self.list_tools(id, &era, list.cursor.as_deref(), out, auth)
             }
             "initialize" => self.initialize(conn, id, params, out),
             _ => {
@@ -397,13 +446,13 @@ impl Engine {
         out.respond(encode::initialize_result(id.raw, self, version));
         let engine = Arc::clone(self);
         let conn = Arc::clone(conn);
-        let out = out.clone();
-        tokio::spawn(async move { engine.legacy_list_changed(conn, out).await });
+        tokio::spawn(async move { engine.legacy_list_changed(conn).await });
         Ok(())
     }
 
-    /// Sends `notifications/tools/list_changed` to a legacy connection on every change.
-    async fn legacy_list_changed(self: Arc<Self>, conn: Arc<Connection>, out: Outbox) {
+    /// Sends `notifications/tools/list_changed` to a legacy connection on every change, on
+    /// its stream for unsolicited messages (stdout; HTTP's GET stream).
+    async fn legacy_list_changed(self: Arc<Self>, conn: Arc<Connection>) {
         let mut changes = self.registry.watch();
         changes.mark_unchanged();
         loop {
@@ -413,33 +462,52 @@ impl Engine {
                     if changed.is_err() {
                         return;
                     }
-                    out.notify(encode::notification("notifications/tools/list_changed", &json!({})));
+                    conn.send_unsolicited(encode::notification("notifications/tools/list_changed", &json!({})));
                 }
             }
         }
     }
 
-    fn list_tools(&self, id: Id<'_>, era: &Era, cursor: Option<&str>, out: &Outbox) -> Outcome {
+    fn list_tools(
+        &self,
+        id: Id<'_>,
+        era: &Era,
+        cursor: Option<&str>,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) -> Outcome {
         let snapshot = self.registry.snapshot();
+        // With a visibility rule the list depends on the caller: select, and say it is private.
+        let visible: Option<Vec<usize>> = self.visibility.as_ref().map(|visible| {
+            (0..snapshot.len())
+                .filter(|&i| visible(snapshot.tool(i), auth.map(|p| &**p)))
+                .collect()
+        });
+        let total = visible.as_ref().map_or(snapshot.len(), Vec::len);
         let start = match cursor {
             None => 0,
             Some(cursor) => decode_cursor(cursor)
-                .filter(|&offset| offset <= snapshot.len())
+                .filter(|&offset| offset <= total)
                 .ok_or_else(|| Failure::invalid_params("Invalid cursor"))?,
         };
         let end = match self.options.page_size {
-            Some(size) => start.saturating_add(size.max(1)).min(snapshot.len()),
-            None => snapshot.len(),
+            Some(size) => start.saturating_add(size.max(1)).min(total),
+            None => total,
         };
-        let next = (end < snapshot.len()).then(|| encode_cursor(end));
-        let page = snapshot.page(era.version(), start..end);
+        let next = (end < total).then(|| encode_cursor(end));
+        let page = match &visible {
+            None => snapshot.page(era.version(), start..end),
+            Some(indices) => std::borrow::Cow::Owned(snapshot.select(era.version(), &indices[start..end])),
+        };
         let modern = era.is_modern().then_some(&*self.identity);
+        let scope = if visible.is_some() { "private" } else { "public" };
         out.respond(encode::list_tools(
             id.raw,
             &page,
             next.as_deref(),
             modern,
             self.options.list_ttl_ms,
+            scope,
         ));
         Ok(())
     }
@@ -450,11 +518,16 @@ impl Engine {
         id: Id<'_>,
         era: Era,
         call: CallToolParams<'_>,
-        meta: RequestMeta<'_>,
         out: &Outbox,
+        auth: Auth<'_>,
     ) -> Outcome {
         let snapshot = self.registry.snapshot();
-        let Some(tool) = snapshot.get(&call.name) else {
+        let visible = |tool: &&crate::Tool| {
+            self.visibility
+                .as_ref()
+                .is_none_or(|v| v(tool, auth.map(|p| &**p)))
+        };
+        let Some(tool) = snapshot.get(&call.name).filter(visible) else {
             return Err(Failure::invalid_params(format!("Unknown tool: {}", call.name)));
         };
         let (request_id, cancel) = begin(conn, id)?;
@@ -463,8 +536,10 @@ impl Engine {
             Era::Modern(m) => (m.client_info, m.client_capabilities, m.log_level),
             Era::Legacy(s) => (s.client_info.clone(), s.client_capabilities.clone(), s.log_level),
         };
-        let progress_token = meta
-            .progress_token
+        let progress_token = call
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.progress_token)
             .and_then(|raw| serde_json::from_str::<RequestId>(raw.get()).ok());
         let notifier = {
             let out = out.clone();
@@ -489,6 +564,7 @@ impl Engine {
             Some(notifier),
             self.state.clone(),
             Some(self.registry.clone()),
+            auth.cloned(),
         );
         let wraps = tool.wraps_structured_output(version);
         let modern = matches!(version, ProtocolVersion::V2026_07_28);

@@ -43,6 +43,7 @@ where
 {
     let conn = Arc::new(Connection::new());
     let (out, queue) = Outbox::channel();
+    conn.set_unsolicited(Some(out.clone()));
     let finish = CancellationToken::new();
     let output_closed = CancellationToken::new();
     let writer = tokio::spawn(write_lines(writer, queue, finish.clone(), output_closed.clone()));
@@ -55,7 +56,7 @@ where
             next = lines.next(&mut line) => next,
         };
         match next {
-            Ok(Line::Message) => engine.handle(&conn, &line, &out),
+            Ok(Line::Message) => engine.handle(&conn, &line, &out, None),
             Ok(Line::TooLong(bytes)) => {
                 let message = format!(
                     "the message is {bytes} bytes long; this server accepts messages of up to {} bytes",
@@ -74,6 +75,7 @@ where
     };
     // Finish what is in flight, then let the writer drain and stop.
     conn.close().await;
+    conn.set_unsolicited(None);
     drop(out);
     finish.cancel();
     match writer.await {

@@ -1,0 +1,790 @@
+//! Streamable HTTP over real sockets on 127.0.0.1, in both eras: headers, sessions,
+//! Host/Origin, body size, Accept, auth, SSE, list changes, scaling across instances and
+//! graceful shutdown. Every JSON-RPC message is checked against the official schema.
+
+mod support;
+
+use mcp_tools::{Context, Principal, Server, ToolRegistry, tool, tools};
+use reqwest::StatusCode;
+use reqwest::header::HeaderMap;
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::time::Duration;
+use support::{Spec, modern_meta};
+
+const MODERN: &str = "2026-07-28";
+
+/// Echoes the text back.
+#[tool]
+async fn echo(
+    /// Any text
+    text: String,
+) -> String {
+    text
+}
+
+/// Sleeps, then says how long.
+#[tool]
+async fn sleep(
+    /// Milliseconds
+    ms: u64,
+) -> String {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    format!("slept {ms} ms")
+}
+
+/// Reports progress in steps.
+#[tool]
+async fn progress(
+    /// How many steps
+    steps: u32,
+    cx: Context,
+) -> String {
+    for step in 1..=steps {
+        cx.report_progress(f64::from(step), Some(f64::from(steps)), None);
+        tokio::task::yield_now().await;
+    }
+    "done".to_owned()
+}
+
+/// Says who is calling.
+#[tool]
+fn whoami(cx: Context) -> String {
+    cx.principal().map_or("nobody".to_owned(), |p| p.subject.clone())
+}
+
+/// An administrator's tool.
+#[tool(name = "admin.reset")]
+fn admin_reset() -> &'static str {
+    "reset"
+}
+
+/// Disables a tool.
+#[tool]
+fn disable(
+    /// The tool
+    name: String,
+    registry: ToolRegistry,
+) -> bool {
+    registry.set_enabled(&name, false)
+}
+
+fn server() -> Server {
+    Server::new("web", "2.0.0").tools(tools![echo, sleep, progress, whoami, admin_reset, disable])
+}
+
+/// A running server and a client for it.
+struct Endpoint {
+    url: String,
+    client: reqwest::Client,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    done: tokio::task::JoinHandle<Result<(), mcp_tools::Error>>,
+}
+
+impl Endpoint {
+    async fn start(server: Server) -> Endpoint {
+        let http = server.bind_http("127.0.0.1:0").await.unwrap();
+        let addr: SocketAddr = http.local_addr();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let done = tokio::spawn(http.run_until(async move {
+            let _ = stopped.await;
+        }));
+        Endpoint {
+            url: format!("http://{addr}/mcp"),
+            client: reqwest::Client::builder().no_proxy().build().unwrap(),
+            stop: Some(stop),
+            done,
+        }
+    }
+
+    async fn stop(mut self) -> Result<(), mcp_tools::Error> {
+        let _ = self.stop.take().unwrap().send(());
+        tokio::time::timeout(support::PATIENCE, &mut self.done)
+            .await
+            .expect("shut down in time")
+            .unwrap()
+    }
+
+    fn post(&self) -> reqwest::RequestBuilder {
+        self.client
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+    }
+
+    /// A 2026-07-28 request with the headers that must match its body.
+    fn modern(&self, id: Value, method: &str, mut params: Value) -> reqwest::RequestBuilder {
+        params["_meta"] = modern_meta(params.get("_meta").cloned().unwrap_or(json!({})));
+        let mut request = self
+            .post()
+            .header("mcp-protocol-version", MODERN)
+            .header("mcp-method", method);
+        if let Some(name) = params.get("name").and_then(Value::as_str) {
+            request = request.header("mcp-name", name);
+        }
+        request.json(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+    }
+
+    /// `initialize` for a legacy revision; returns the session id.
+    async fn initialize(&self, revision: &str) -> String {
+        let response = self
+            .post()
+            .json(&json!({
+                "jsonrpc": "2.0", "id": 0, "method": "initialize",
+                "params": { "protocolVersion": revision, "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } }
+            }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let session = response.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+        let body: Value = response.json().await.unwrap();
+        Spec::of(revision).assert_valid("InitializeResult", &body["result"]);
+        let initialized = self
+            .legacy(&session, revision)
+            .json(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(initialized.status(), StatusCode::ACCEPTED);
+        session
+    }
+
+    fn legacy(&self, session: &str, revision: &str) -> reqwest::RequestBuilder {
+        self.post()
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", revision)
+    }
+}
+
+async fn json_of(response: reqwest::Response) -> (StatusCode, HeaderMap, Value) {
+    let status = response.status();
+    let headers = response.headers().clone();
+    let text = response.text().await.unwrap();
+    let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    (status, headers, value)
+}
+
+/// The `data:` payloads of an SSE body, read until the stream ends or `count` arrive.
+async fn events(response: reqwest::Response, count: usize) -> Vec<Value> {
+    assert_eq!(response.headers()["content-type"], "text/event-stream");
+    let mut response = response;
+    let mut buffer = String::new();
+    let mut found = Vec::new();
+    while found.len() < count {
+        let chunk = tokio::time::timeout(support::PATIENCE, response.chunk())
+            .await
+            .expect("an event in time")
+            .unwrap();
+        let Some(chunk) = chunk else { break };
+        buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        while let Some(end) = buffer.find("\n\n") {
+            let event: String = buffer.drain(..end + 2).collect();
+            for line in event.lines() {
+                if let Some(data) = line.strip_prefix("data: ") {
+                    found.push(serde_json::from_str(data).unwrap());
+                }
+            }
+        }
+    }
+    found
+}
+
+#[tokio::test]
+async fn modern_requests_stand_alone() {
+    let endpoint = Endpoint::start(server()).await;
+    let spec = Spec::of(MODERN);
+    let (status, headers, discover) = json_of(
+        endpoint
+            .modern(json!(1), "server/discover", json!({}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["content-type"], "application/json");
+    assert!(
+        headers.get("mcp-session-id").is_none(),
+        "no sessions in 2026-07-28"
+    );
+    spec.assert_valid("DiscoverResultResponse", &discover);
+
+    let (_, _, list) = json_of(
+        endpoint
+            .modern(json!(2), "tools/list", json!({}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    spec.assert_valid("ListToolsResultResponse", &list);
+    assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 6);
+    assert_eq!(list["result"]["cacheScope"], "public");
+
+    let (status, _, call) = json_of(
+        endpoint
+            .modern(
+                json!("c"),
+                "tools/call",
+                json!({ "name": "echo", "arguments": { "text": "hi" } }),
+            )
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    spec.assert_valid("CallToolResultResponse", &call);
+    assert_eq!(
+        call,
+        json!({
+            "jsonrpc": "2.0", "id": "c",
+            "result": { "resultType": "complete", "content": [{ "type": "text", "text": "hi" }], "_meta": { "io.modelcontextprotocol/serverInfo": { "name": "web", "version": "2.0.0" } } }
+        })
+    );
+    endpoint.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn modern_headers_must_match_the_body() {
+    let endpoint = Endpoint::start(server()).await;
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "_meta": modern_meta(json!({})), "name": "echo", "arguments": { "text": "x" } }
+    });
+    let cases = [
+        (
+            vec![("mcp-method", "tools/call"), ("mcp-name", "echo")],
+            "Header mismatch: the MCP-Protocol-Version header is required and must be '2026-07-28'",
+        ),
+        (
+            vec![
+                ("mcp-protocol-version", "2025-11-25"),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "echo"),
+            ],
+            "Header mismatch: MCP-Protocol-Version header value '2025-11-25' does not match body value '2026-07-28'",
+        ),
+        (
+            vec![("mcp-protocol-version", MODERN), ("mcp-name", "echo")],
+            "Header mismatch: the Mcp-Method header is required and must be 'tools/call'",
+        ),
+        (
+            vec![
+                ("mcp-protocol-version", MODERN),
+                ("mcp-method", "tools/list"),
+                ("mcp-name", "echo"),
+            ],
+            "Header mismatch: Mcp-Method header value 'tools/list' does not match body value 'tools/call'",
+        ),
+        (
+            vec![("mcp-protocol-version", MODERN), ("mcp-method", "tools/call")],
+            "Header mismatch: the Mcp-Name header is required and must be 'echo'",
+        ),
+        (
+            vec![
+                ("mcp-protocol-version", MODERN),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "foo"),
+            ],
+            "Header mismatch: Mcp-Name header value 'foo' does not match body value 'echo'",
+        ),
+    ];
+    for (headers, message) in cases {
+        let mut request = endpoint.post().json(&body);
+        for (name, value) in &headers {
+            request = request.header(*name, *value);
+        }
+        let (status, _, error) = json_of(request.send().await.unwrap()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{headers:?}");
+        Spec::of(MODERN).assert_valid("HeaderMismatchError", &error);
+        assert_eq!(
+            error,
+            json!({ "jsonrpc": "2.0", "id": 1, "error": { "code": -32020, "message": message } })
+        );
+    }
+
+    // An unsupported revision: 400 with the modern error, so clients can tell the era.
+    let unsupported = endpoint
+        .post()
+        .header("mcp-protocol-version", "1900-01-01")
+        .header("mcp-method", "tools/list")
+        .json(&json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": { "_meta": { "io.modelcontextprotocol/protocolVersion": "1900-01-01", "io.modelcontextprotocol/clientCapabilities": {} } } }));
+    let (status, _, error) = json_of(unsupported.send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    Spec::of(MODERN).assert_valid("UnsupportedProtocolVersionError", &error);
+    assert_eq!(error["error"]["data"]["requested"], "1900-01-01");
+
+    // Missing client capabilities: 400 with -32602.
+    let mut meta = modern_meta(json!({}));
+    meta.as_object_mut()
+        .unwrap()
+        .remove("io.modelcontextprotocol/clientCapabilities");
+    let missing = endpoint
+        .post()
+        .header("mcp-protocol-version", MODERN)
+        .header("mcp-method", "tools/list")
+        .json(&json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": { "_meta": meta } }));
+    let (status, _, error) = json_of(missing.send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(error["error"]["code"], -32602);
+
+    // An unknown method: 404, and the body says it is JSON-RPC's "method not found".
+    let (status, _, error) = json_of(
+        endpoint
+            .modern(json!(4), "prompts/list", json!({}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(error["error"]["code"], -32601);
+    endpoint.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn legacy_sessions() {
+    let endpoint = Endpoint::start(server()).await;
+    let revision = "2025-11-25";
+    let session = endpoint.initialize(revision).await;
+    assert_eq!(session.len(), 32);
+    assert!(session.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_ne!(
+        session,
+        endpoint.initialize(revision).await,
+        "every session gets its own id"
+    );
+
+    let (status, _, list) = json_of(
+        endpoint
+            .legacy(&session, revision)
+            .json(&json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    Spec::of(revision).assert_valid("JSONRPCResultResponse", &list);
+    Spec::of(revision).assert_valid("ListToolsResult", &list["result"]);
+
+    // Missing session: 400. Unknown session: 404. Missing version header: 400.
+    let (status, _, _) = json_of(
+        endpoint
+            .post()
+            .json(&json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _, _) = json_of(
+        endpoint
+            .legacy("0000", revision)
+            .json(&json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _, error) = json_of(
+        endpoint
+            .post()
+            .header("mcp-session-id", &session)
+            .json(&json!({ "jsonrpc": "2.0", "id": 4, "method": "tools/list" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        error["error"]["message"],
+        "the MCP-Protocol-Version header is required; this session speaks 2025-11-25"
+    );
+
+    // Several POST streams of one session at once.
+    let slow = endpoint
+        .legacy(&session, revision)
+        .json(&json!({ "jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": { "name": "sleep", "arguments": { "ms": 300 } } }))
+        .send();
+    let fast = endpoint
+        .legacy(&session, revision)
+        .json(&json!({ "jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": { "name": "echo", "arguments": { "text": "quick" } } }))
+        .send();
+    let (slow, fast) = tokio::join!(slow, fast);
+    assert_eq!(
+        json_of(fast.unwrap()).await.2["result"]["content"][0]["text"],
+        "quick"
+    );
+    assert_eq!(
+        json_of(slow.unwrap()).await.2["result"]["content"][0]["text"],
+        "slept 300 ms"
+    );
+
+    // DELETE ends the session.
+    let deleted = endpoint
+        .client
+        .delete(&endpoint.url)
+        .header("mcp-session-id", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    let (status, _, _) = json_of(
+        endpoint
+            .legacy(&session, revision)
+            .json(&json!({ "jsonrpc": "2.0", "id": 7, "method": "tools/list" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    endpoint.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn legacy_list_changes_arrive_on_the_get_stream() {
+    let server = server();
+    let registry = server.registry();
+    let endpoint = Endpoint::start(server).await;
+    let revision = "2025-06-18";
+    let session = endpoint.initialize(revision).await;
+    let stream = endpoint
+        .client
+        .get(&endpoint.url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", revision)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), StatusCode::OK);
+    // The GET stream is registered once its response head is sent; change the tools now.
+    assert!(registry.set_enabled("echo", false));
+    let received = events(stream, 1).await;
+    Spec::of(revision).assert_valid("ToolListChangedNotification", &received[0]);
+    assert_eq!(
+        received[0],
+        json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {} })
+    );
+
+    // GET without a session is not part of 2026-07-28.
+    let get = endpoint
+        .client
+        .get(&endpoint.url)
+        .header("accept", "text/event-stream")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(get.status(), StatusCode::METHOD_NOT_ALLOWED);
+    endpoint.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn modern_list_changes_arrive_on_a_subscription_stream() {
+    let endpoint = Endpoint::start(server()).await;
+    let spec = Spec::of(MODERN);
+    let listen = endpoint
+        .modern(
+            json!("listen-1"),
+            "subscriptions/listen",
+            json!({ "notifications": { "toolsListChanged": true } }),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(listen.status(), StatusCode::OK);
+    let mut listen = listen;
+    // Read the acknowledgement, then cause a change with another request.
+    let mut buffer = String::new();
+    while !buffer.contains("\n\n") {
+        buffer.push_str(std::str::from_utf8(&listen.chunk().await.unwrap().unwrap()).unwrap());
+    }
+    let ack: Value =
+        serde_json::from_str(buffer.lines().find_map(|l| l.strip_prefix("data: ")).unwrap()).unwrap();
+    spec.assert_valid("SubscriptionsAcknowledgedNotification", &ack);
+    let (_, _, disabled) = json_of(
+        endpoint
+            .modern(
+                json!(2),
+                "tools/call",
+                json!({ "name": "disable", "arguments": { "name": "echo" } }),
+            )
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(disabled["result"]["content"][0]["text"], "true");
+    let changed = events(listen, 1).await;
+    spec.assert_valid("ToolListChangedNotification", &changed[0]);
+    assert_eq!(
+        changed[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "listen-1"
+    );
+    endpoint.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn progress_turns_the_answer_into_an_sse_stream() {
+    let endpoint = Endpoint::start(server()).await;
+    for revision in ["2025-11-25", MODERN] {
+        let params =
+            json!({ "name": "progress", "arguments": { "steps": 2 }, "_meta": { "progressToken": 9 } });
+        let response = if revision == MODERN {
+            endpoint.modern(json!(1), "tools/call", params)
+        } else {
+            let session = endpoint.initialize(revision).await;
+            endpoint
+                .legacy(&session, revision)
+                .json(&json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params }))
+        };
+        let received = events(response.send().await.unwrap(), 3).await;
+        assert_eq!(received.len(), 3);
+        for (step, note) in received[..2].iter().enumerate() {
+            Spec::of(revision).assert_valid("ProgressNotification", note);
+            assert_eq!(note["params"]["progress"], json!((step + 1) as f64));
+            assert_eq!(note["params"]["progressToken"], 9);
+        }
+        assert_eq!(received[2]["id"], 1);
+        assert_eq!(received[2]["result"]["content"][0]["text"], "done");
+    }
+    endpoint.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn safe_by_default() {
+    let endpoint = Endpoint::start(server()).await;
+    let call = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": { "_meta": modern_meta(json!({})) } });
+    let modern = || {
+        endpoint
+            .post()
+            .header("mcp-protocol-version", MODERN)
+            .header("mcp-method", "tools/list")
+    };
+
+    let rebinding = modern()
+        .header("host", "attacker.example:80")
+        .json(&call)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(rebinding.status(), StatusCode::FORBIDDEN);
+    let foreign = modern()
+        .header("origin", "https://attacker.example")
+        .json(&call)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(foreign.status(), StatusCode::FORBIDDEN);
+    let local = modern()
+        .header("origin", "http://localhost:3000")
+        .json(&call)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(local.status(), StatusCode::OK);
+
+    let huge = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": { "name": "echo", "arguments": { "text": "x".repeat(17 * 1024 * 1024) } } });
+    let (status, _, error) = json_of(modern().json(&huge).send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(
+        error["error"]["message"],
+        "the body is larger than this server accepts (16777216 bytes)"
+    );
+
+    let only_json = endpoint
+        .client
+        .post(&endpoint.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json")
+        .json(&call)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(only_json.status(), StatusCode::NOT_ACCEPTABLE);
+    let text = endpoint
+        .client
+        .post(&endpoint.url)
+        .header("content-type", "text/plain")
+        .header("accept", "application/json, text/event-stream")
+        .body(call.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(text.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let (status, _, error) = json_of(endpoint.post().body("{oops").send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(error["error"]["code"], -32700);
+    let notification = endpoint.post().json(
+        &json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": 1 } }),
+    );
+    assert_eq!(notification.send().await.unwrap().status(), StatusCode::ACCEPTED);
+    endpoint.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn bearer_tokens_and_tool_visibility() {
+    let server = server()
+        .bearer_auth(|token| async move {
+            match token.as_str() {
+                "admin-token" => Some(Principal::new("root").with_scopes(["admin"])),
+                "user-token" => Some(Principal::new("ada")),
+                _ => None,
+            }
+        })
+        .tool_visibility(|tool, caller| {
+            !tool.name().starts_with("admin.") || caller.is_some_and(|c| c.has_scope("admin"))
+        });
+    let endpoint = Endpoint::start(server).await;
+    let list = || endpoint.modern(json!(1), "tools/list", json!({}));
+
+    let anonymous = list().send().await.unwrap();
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(anonymous.headers()["www-authenticate"], "Bearer realm=\"mcp\"");
+    let wrong = list().bearer_auth("guess").send().await.unwrap();
+    assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        wrong.headers()["www-authenticate"],
+        "Bearer realm=\"mcp\", error=\"invalid_token\""
+    );
+
+    let names = |list: &Value| -> Vec<String> {
+        list["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let (_, _, user) = json_of(list().bearer_auth("user-token").send().await.unwrap()).await;
+    assert!(!names(&user).contains(&"admin.reset".to_owned()));
+    assert_eq!(user["result"]["cacheScope"], "private");
+    let (_, _, admin) = json_of(list().bearer_auth("admin-token").send().await.unwrap()).await;
+    assert!(names(&admin).contains(&"admin.reset".to_owned()));
+
+    let call = |token: &str| {
+        endpoint
+            .modern(json!(2), "tools/call", json!({ "name": "admin.reset" }))
+            .bearer_auth(token.to_owned())
+            .send()
+    };
+    let (_, _, refused) = json_of(call("user-token").await.unwrap()).await;
+    assert_eq!(refused["error"]["message"], "Unknown tool: admin.reset");
+    let (_, _, allowed) = json_of(call("admin-token").await.unwrap()).await;
+    assert_eq!(allowed["result"]["content"][0]["text"], "reset");
+
+    let (_, _, who) = json_of(
+        endpoint
+            .modern(json!(3), "tools/call", json!({ "name": "whoami" }))
+            .bearer_auth("user-token")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(who["result"]["content"][0]["text"], "ada");
+    endpoint.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn two_instances_answer_one_client_with_no_shared_state() {
+    let a = Endpoint::start(server()).await;
+    let b = Endpoint::start(server()).await;
+    assert_ne!(a.url, b.url);
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let steps = [
+        (&a, "server/discover", json!({})),
+        (&b, "tools/list", json!({})),
+        (
+            &a,
+            "tools/call",
+            json!({ "name": "echo", "arguments": { "text": "from a" } }),
+        ),
+        (
+            &b,
+            "tools/call",
+            json!({ "name": "echo", "arguments": { "text": "from b" } }),
+        ),
+    ];
+    for (id, (endpoint, method, params)) in steps.into_iter().enumerate() {
+        let request = endpoint.modern(json!(id), method, params).build().unwrap();
+        let (status, _, response) = json_of(client.execute(request).await.unwrap()).await;
+        assert_eq!(status, StatusCode::OK, "{method} on {}", endpoint.url);
+        assert_eq!(response["id"], id);
+        assert_eq!(response["result"]["resultType"], "complete");
+    }
+    a.stop().await.unwrap();
+    b.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn graceful_shutdown_finishes_requests_in_flight() {
+    let endpoint = Endpoint::start(server()).await;
+    let slow = endpoint
+        .modern(
+            json!(1),
+            "tools/call",
+            json!({ "name": "sleep", "arguments": { "ms": 400 } }),
+        )
+        .send();
+    let slow = tokio::spawn(slow);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let url = endpoint.url.clone();
+    endpoint.stop().await.unwrap();
+    let (status, _, response) = json_of(slow.await.unwrap().unwrap()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(response["result"]["content"][0]["text"], "slept 400 ms");
+    // And nothing listens any more.
+    assert!(reqwest::Client::new().post(url).send().await.is_err());
+}
+
+#[test]
+fn the_example_servers_serve_http_with_a_flag() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_calculator"))
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .stdin(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let result = runtime.block_on(async {
+        let client = reqwest::Client::builder().no_proxy().build().unwrap();
+        let url = format!("http://127.0.0.1:{port}/mcp");
+        let deadline = std::time::Instant::now() + support::PATIENCE;
+        loop {
+            let request = client
+                .post(&url)
+                .header("content-type", "application/json")
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-protocol-version", MODERN)
+                .header("mcp-method", "tools/call")
+                .header("mcp-name", "calculator")
+                .json(&json!({
+                    "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                    "params": { "_meta": modern_meta(json!({})), "name": "calculator", "arguments": { "operation": "multiply", "a": 3, "b": 4 } }
+                }));
+            match request.send().await {
+                Ok(response) => break json_of(response).await.2,
+                Err(_) if std::time::Instant::now() < deadline => tokio::time::sleep(Duration::from_millis(50)).await,
+                Err(error) => panic!("the calculator did not start serving HTTP: {error}"),
+            }
+        }
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(result["result"]["content"][0]["text"], "12");
+}
