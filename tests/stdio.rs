@@ -226,8 +226,9 @@ fn modern_discover_list_and_call() {
         json!({ "resultType": "complete", "content": [{ "type": "text", "text": "2.5" }], "_meta": identity })
     );
 
-    // Modern requests carry no session: ping and setLevel are gone from this revision.
-    for method in ["ping", "logging/setLevel"] {
+    // Modern requests carry no session: the handshake, ping and setLevel are gone from this
+    // revision.
+    for method in ["initialize", "ping", "logging/setLevel"] {
         let gone = peer.request(json!({ "jsonrpc": "2.0", "id": 3, "method": method, "params": { "_meta": modern_meta(json!({})) } }));
         assert_error(MODERN, &gone);
         assert_eq!(

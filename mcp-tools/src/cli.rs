@@ -15,6 +15,7 @@ impl Server {
     /// | `--http 127.0.0.1:8080` | serves Streamable HTTP on that address until Ctrl-C |
     /// | `tools` | prints the tool definitions as JSON |
     /// | `call NAME '{"a": 1}'` | runs one tool and prints its result as JSON; exits 1 if the tool failed |
+    /// | `--wire-log FILE` | also records every message received and sent to FILE |
     /// | `--help`, `--version` | say so |
     ///
     /// ```no_run
@@ -41,6 +42,9 @@ impl Server {
 
     async fn run_command(self) -> Result<(), Error> {
         let matches = self.command().get_matches();
+        if let Some(path) = matches.get_one::<String>("wire-log") {
+            crate::wire_log::record_to(std::path::Path::new(path));
+        }
         match matches.subcommand() {
             Some(("tools", _)) => {
                 let tools: Vec<serde_json::Value> = self
@@ -100,6 +104,13 @@ impl Server {
                     .value_name("ADDR")
                     .action(ArgAction::Set)
                     .help("Serve Streamable HTTP on this address instead, such as 127.0.0.1:8080"),
+            )
+            .arg(
+                Arg::new("wire-log")
+                    .long("wire-log")
+                    .value_name("FILE")
+                    .action(ArgAction::Set)
+                    .help("Append every message received and sent to FILE, one JSON line each"),
             )
             .subcommand(Command::new("tools").about("Print the tool definitions as JSON"))
             .subcommand(

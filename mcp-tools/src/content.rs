@@ -56,6 +56,26 @@ impl Content {
         })
     }
 
+    /// An image block from data already base64-encoded (from an API, say).
+    pub fn image_base64(data: impl Into<String>, mime_type: impl Into<String>) -> Content {
+        Content::Image(ImageContent {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: None,
+            meta: None,
+        })
+    }
+
+    /// An audio block from data already base64-encoded.
+    pub fn audio_base64(data: impl Into<String>, mime_type: impl Into<String>) -> Content {
+        Content::Audio(AudioContent {
+            data: data.into(),
+            mime_type: mime_type.into(),
+            annotations: None,
+            meta: None,
+        })
+    }
+
     /// An audio block from raw bytes, which it base64-encodes.
     pub fn audio(bytes: &[u8], mime_type: impl Into<String>) -> Content {
         Content::Audio(AudioContent {

@@ -66,6 +66,7 @@ mod result;
 mod server;
 mod tool;
 mod transport;
+mod wire_log;
 
 #[doc(inline)]
 pub use content::{

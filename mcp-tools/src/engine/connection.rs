@@ -48,6 +48,8 @@ impl InFlight {
 
 /// One client's connection.
 pub(crate) struct Connection {
+    /// Tells connections apart in the wire log.
+    id: u64,
     legacy: Mutex<Option<Arc<LegacySession>>>,
     /// Where messages that answer no request go (legacy `list_changed`).
     unsolicited: Mutex<Option<Outbox>>,
@@ -58,13 +60,20 @@ pub(crate) struct Connection {
 
 impl Connection {
     pub(crate) fn new() -> Connection {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         Connection {
+            id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             legacy: Mutex::new(None),
             unsolicited: Mutex::new(None),
             in_flight: Mutex::new(HashMap::new()),
             tasks: TaskTracker::new(),
             closed: CancellationToken::new(),
         }
+    }
+
+    /// A number that tells this connection from others (in the wire log).
+    pub(crate) fn id(&self) -> u64 {
+        self.id
     }
 
     /// The legacy session, once `initialize` has been answered.

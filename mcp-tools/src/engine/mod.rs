@@ -309,7 +309,9 @@ impl Engine {
                 let era = self.era(conn, method, meta.as_ref())?;
                 self.list_tools(id, &era, list.cursor.as_deref(), out, auth)
             }
-            "initialize" => self.initialize(conn, id, params, out),
+            // `initialize` is the legacy handshake; with 2026-07-28 metadata it is a method
+            // that revision no longer has.
+            "initialize" if !names_a_revision(params) => self.initialize(conn, id, params, out),
             _ => {
                 let (_, meta) = parse_with_meta::<MetaOnly<'_>>(params)?;
                 let era = self.era(conn, method, meta.as_ref())?;
@@ -682,6 +684,12 @@ pub(crate) fn encode_error(id: Option<&RawValue>, code: i32, message: &str) -> V
 /// Runs an invocation; a failure to even start is an internal error.
 async fn invocation_result(invocation: Invocation) -> crate::CallToolResult {
     invocation.run().await
+}
+
+/// Whether params carry `_meta["io.modelcontextprotocol/protocolVersion"]`.
+fn names_a_revision(params: Option<&RawValue>) -> bool {
+    parse_with_meta::<MetaOnly<'_>>(params)
+        .is_ok_and(|(_, meta)| meta.is_some_and(|m| m.protocol_version.is_some()))
 }
 
 /// Every revision this server speaks, newest first.

@@ -255,10 +255,13 @@ fn is_loopback_name(host: &str) -> bool {
 
 /// A refusal before JSON-RPC: a status and a JSON-RPC error body with no id.
 fn refuse(status: StatusCode, message: &str) -> Response {
-    json_response(status, encode_error(None, INVALID_REQUEST, message))
+    json_response(0, status, encode_error(None, INVALID_REQUEST, message))
 }
 
-fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
+/// A JSON response, recorded in the wire log under connection `conn` (0 for refusals made
+/// before any connection exists).
+fn json_response(conn: u64, status: StatusCode, body: Vec<u8>) -> Response {
+    crate::wire_log::sent(conn, &body);
     let mut response = Response::new(Body::from(body));
     *response.status_mut() = status;
     response
@@ -335,6 +338,7 @@ async fn post(State(app): State<Arc<HttpApp>>, headers: HeaderMap, body: Body) -
         Ok(body) => body,
         Err(_) => {
             return json_response(
+                0,
                 StatusCode::PAYLOAD_TOO_LARGE,
                 encode_error(
                     None,
@@ -371,12 +375,13 @@ async fn post(State(app): State<Arc<HttpApp>>, headers: HeaderMap, body: Body) -
     if let Some(version) = modern_version {
         if let Err(mismatch) = check_modern_headers(&headers, version, method, &params) {
             return json_response(
+                0,
                 StatusCode::BAD_REQUEST,
                 encode_error(probe.id, HEADER_MISMATCH, &mismatch),
             );
         }
         if let Err(refusal) = app.engine.preflight(probe.id, method, body_params(&body)) {
-            return json_response(StatusCode::BAD_REQUEST, refusal);
+            return json_response(0, StatusCode::BAD_REQUEST, refusal);
         }
         return answer(
             &app,
@@ -412,6 +417,7 @@ async fn post(State(app): State<Arc<HttpApp>>, headers: HeaderMap, body: Body) -
                 ),
             };
             return json_response(
+                0,
                 StatusCode::BAD_REQUEST,
                 encode_error(probe.id, INVALID_REQUEST, &message),
             );
@@ -485,6 +491,7 @@ async fn initialize(app: &Arc<HttpApp>, body: &Bytes, principal: Option<&Arc<Pri
         Err(error) => {
             tracing::error!(%error, "no randomness for a session id");
             return json_response(
+                0,
                 StatusCode::INTERNAL_SERVER_ERROR,
                 encode_error(None, INVALID_REQUEST, "internal error"),
             );
@@ -549,6 +556,7 @@ async fn answer(
     principal: Option<&Arc<Principal>>,
     flow: Flow,
 ) -> Response {
+    crate::wire_log::received(conn.id(), body);
     let (out, mut responses, mut notifications) = Outbox::split();
     app.engine.handle(&conn, body, &out, principal);
     drop(out);
@@ -567,10 +575,10 @@ async fn answer(
                         events.push(more);
                     }
                     events.push(response);
-                    return sse(events, None, None, guard, Arc::clone(app));
+                    return sse(conn.id(), events, None, None, guard, Arc::clone(app));
                 }
                 let status = status_of(&response, flow);
-                json_response(status, response)
+                json_response(conn.id(), status, response)
             }
             None => {
                 guard.defuse();
@@ -578,11 +586,11 @@ async fn answer(
             }
         },
         note = notifications.recv() => match note {
-            Some(note) => sse(vec![note], Some(notifications), Some(responses), guard, Arc::clone(app)),
+            Some(note) => sse(conn.id(), vec![note], Some(notifications), Some(responses), guard, Arc::clone(app)),
             None => {
                 guard.defuse();
                 match responses.recv().await {
-                    Some(response) => json_response(status_of(&response, flow), response),
+                    Some(response) => json_response(conn.id(), status_of(&response, flow), response),
                     None => accepted(),
                 }
             }
@@ -629,6 +637,7 @@ fn with_status(mut response: Response, status: StatusCode) -> Response {
 /// `responses` is given) or forever (a GET stream, a subscription) until the client, the
 /// session or the server ends it.
 fn sse(
+    conn: u64,
     ready: Vec<Vec<u8>>,
     notifications: Option<mpsc::UnboundedReceiver<Vec<u8>>>,
     responses: Option<mpsc::UnboundedReceiver<Vec<u8>>>,
@@ -661,14 +670,17 @@ fn sse(
                 s.finished = true;
                 s._guard.defuse();
             }
-            return Some((Ok::<Bytes, std::convert::Infallible>(event_bytes(&event)), s));
+            return Some((
+                Ok::<Bytes, std::convert::Infallible>(event_bytes(conn, &event)),
+                s,
+            ));
         }
         let keep_alive = tokio::time::sleep(Duration::from_secs(15));
         tokio::select! {
             biased;
             _ = s.app.shutdown.cancelled() => None,
             note = recv(&mut s.notifications) => match note {
-                Some(note) => Some((Ok(event_bytes(&note)), s)),
+                Some(note) => Some((Ok(event_bytes(conn, &note)), s)),
                 None => {
                     s.notifications = None;
                     if s.responses.is_none() { None } else { Some((Ok(Bytes::new()), s)) }
@@ -680,10 +692,10 @@ fn sse(
                     let mut bytes = Vec::new();
                     if let Some(notes) = &mut s.notifications {
                         while let Ok(note) = notes.try_recv() {
-                            bytes.extend_from_slice(&event_bytes(&note));
+                            bytes.extend_from_slice(&event_bytes(conn, &note));
                         }
                     }
-                    bytes.extend_from_slice(&event_bytes(&response));
+                    bytes.extend_from_slice(&event_bytes(conn, &response));
                     s.finished = true;
                     s._guard.defuse();
                     Some((Ok(Bytes::from(bytes)), s))
@@ -712,7 +724,8 @@ async fn recv(receiver: &mut Option<mpsc::UnboundedReceiver<Vec<u8>>>) -> Option
     }
 }
 
-fn event_bytes(message: &[u8]) -> Bytes {
+fn event_bytes(conn: u64, message: &[u8]) -> Bytes {
+    crate::wire_log::sent(conn, message);
     let mut event = Vec::with_capacity(message.len() + 24);
     event.extend_from_slice(b"event: message\ndata: ");
     event.extend_from_slice(message);
@@ -739,6 +752,7 @@ async fn get(State(app): State<Arc<HttpApp>>, headers: HeaderMap) -> Response {
     let (out, _responses, notifications) = Outbox::split();
     session.conn.set_unsolicited(Some(out));
     sse(
+        session.conn.id(),
         Vec::new(),
         Some(notifications),
         None,

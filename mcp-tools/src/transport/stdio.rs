@@ -46,7 +46,13 @@ where
     conn.set_unsolicited(Some(out.clone()));
     let finish = CancellationToken::new();
     let output_closed = CancellationToken::new();
-    let writer = tokio::spawn(write_lines(writer, queue, finish.clone(), output_closed.clone()));
+    let writer = tokio::spawn(write_lines(
+        writer,
+        queue,
+        finish.clone(),
+        output_closed.clone(),
+        conn.id(),
+    ));
     let mut lines = LineReader::new(reader, engine.options.max_message_bytes);
     let mut line = Vec::new();
     let result = loop {
@@ -56,7 +62,10 @@ where
             next = lines.next(&mut line) => next,
         };
         match next {
-            Ok(Line::Message) => engine.handle(&conn, &line, &out, None),
+            Ok(Line::Message) => {
+                crate::wire_log::received(conn.id(), &line);
+                engine.handle(&conn, &line, &out, None);
+            }
             Ok(Line::TooLong(bytes)) => {
                 let message = format!(
                     "the message is {bytes} bytes long; this server accepts messages of up to {} bytes",
@@ -90,7 +99,9 @@ async fn write_lines<W: AsyncWrite + Unpin>(
     mut queue: mpsc::UnboundedReceiver<Vec<u8>>,
     finish: CancellationToken,
     output_closed: CancellationToken,
+    conn: u64,
 ) {
+    let logging = crate::wire_log::enabled();
     const GATHER: usize = 256 * 1024;
     let mut buffer = Vec::with_capacity(16 * 1024);
     loop {
@@ -100,10 +111,10 @@ async fn write_lines<W: AsyncWrite + Unpin>(
             _ = finish.cancelled() => queue.try_recv().ok(),
         };
         let Some(first) = first else { break };
-        append_line(&mut buffer, first);
+        append_line(&mut buffer, first, logging.then_some(conn));
         while buffer.len() < GATHER {
             match queue.try_recv() {
-                Ok(message) => append_line(&mut buffer, message),
+                Ok(message) => append_line(&mut buffer, message, logging.then_some(conn)),
                 Err(_) => break,
             }
         }
@@ -126,7 +137,10 @@ async fn write_lines<W: AsyncWrite + Unpin>(
     let _ = writer.shutdown().await;
 }
 
-fn append_line(buffer: &mut Vec<u8>, message: Vec<u8>) {
+fn append_line(buffer: &mut Vec<u8>, message: Vec<u8>, log: Option<u64>) {
+    if let Some(conn) = log {
+        crate::wire_log::sent(conn, &message);
+    }
     if buffer.is_empty() && message.capacity() > buffer.capacity() {
         *buffer = message;
     } else {

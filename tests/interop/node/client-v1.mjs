@@ -1,0 +1,27 @@
+// Interop checks of our example servers with @modelcontextprotocol/sdk 1.x (initialize handshake only).
+//   node client-v1.mjs --server calculator|text_analyzer (--stdio BINARY | --http URL) [--mode legacy]
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LEGACY, cli, main, runChecks } from "./checks.mjs";
+
+const args = cli(["legacy"], "legacy");
+await main(async () => {
+  const transport = args.http
+    ? new StreamableHTTPClientTransport(new URL(args.http))
+    : new StdioClientTransport({ command: args.stdio, args: [] });
+  // The 1.x Client keeps the negotiated version to itself: read it off the initialize result.
+  // (Client.connect chains a handler that is already set on the transport.)
+  let version;
+  transport.onmessage = (message) => {
+    version ??= message.result?.protocolVersion;
+  };
+  const client = new Client({ name: "mcp-tools-interop", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    console.log(`@modelcontextprotocol/sdk, mode legacy, negotiated protocol version ${version}`);
+    await runChecks(client, args.server, version, LEGACY);
+  } finally {
+    await client.close();
+  }
+});

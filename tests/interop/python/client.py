@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Interop checks of our example servers with the official Python SDK.
+
+Runs with mcp==1.30.0 (initialize handshake only) or mcp==2.3.0 (its high-level `Client`,
+mode "auto" probes server/discover and so speaks 2026-07-28 with us, "legacy" uses initialize).
+
+    client.py --server calculator|text_analyzer (--stdio BINARY | --http URL) [--mode legacy|auto|pin]
+
+Prints one line per check and ends with "N passed, M failed"; exits 1 if any check failed.
+"""
+
+import argparse
+import asyncio
+import contextlib
+import importlib.metadata
+import json
+import sys
+
+MCP_VERSION = importlib.metadata.version("mcp")
+V2 = int(MCP_VERSION.split(".")[0]) >= 2
+MODERN = "2026-07-28"
+LEGACY = "2025-11-25"  # the newest handshake revision; both SDK lines offer it in initialize
+
+# Per server: the tool names, calls with their expected text (not errors), and calls that must
+# give a result with isError true: (arguments, exact text) or (arguments, text prefix + "...").
+CASES = {
+    "calculator": {
+        "tools": ["calculator"],
+        "ok": [
+            ({"operation": "add", "a": 0.5, "b": 2}, "2.5"),
+            ({"operation": "subtract", "a": 10, "b": 4}, "6"),
+            ({"operation": "multiply", "a": 6, "b": 7}, "42"),
+            ({"operation": "divide", "a": 1, "b": 4}, "0.25"),
+        ],
+        "error": [
+            ({"operation": "divide", "a": 1, "b": 0}, "cannot divide by zero: `b` must be a non-zero number"),
+            ({"operation": "add", "a": "x", "b": 2}, 'argument `a`: expected a number, received the string "x"'),
+            ({"operation": "power", "a": 2, "b": 3}, "argument `..."),
+            ({"operation": "add", "a": 1}, "argument `..."),
+        ],
+    },
+    "text_analyzer": {
+        "tools": ["text_analyzer"],
+        "ok": [
+            ({"text": "héllo big  world"}, {"characters": 16, "words": 3}),
+            ({"text": ""}, {"characters": 0, "words": 0}),
+        ],
+        "error": [
+            ({}, "argument `..."),
+            ({"text": 5}, "argument `..."),
+        ],
+    },
+}
+
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok   {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name}: {detail}")
+
+
+def field(obj, snake, camel):
+    """mcp 2.x models use snake_case attributes, 1.x camelCase ones."""
+    return getattr(obj, snake) if hasattr(obj, snake) else getattr(obj, camel, None)
+
+
+@contextlib.asynccontextmanager
+async def connect(args):
+    """Yields (session-like object with list_tools/call_tool, negotiated protocol version)."""
+    from mcp import StdioServerParameters
+
+    stdio = StdioServerParameters(command=args.stdio, args=[]) if args.stdio else None
+    if V2:
+        from mcp import Client
+
+        mode = MODERN if args.mode == "pin" else args.mode
+        async with Client(stdio or args.http, mode=mode) as client:
+            yield client, client.protocol_version
+    else:
+        from mcp import ClientSession
+        from mcp.client.stdio import stdio_client
+        from mcp.client.streamable_http import streamable_http_client
+
+        transport = stdio_client(stdio) if stdio else streamable_http_client(args.http)
+        async with transport as streams:  # stdio: (read, write); 1.x HTTP: (read, write, get_session_id)
+            async with ClientSession(streams[0], streams[1]) as session:
+                init = await session.initialize()
+                yield session, init.protocolVersion
+
+
+def texts(result):
+    return [c.text for c in result.content if c.type == "text"]
+
+
+async def run(args):
+    cases = CASES[args.server]
+    async with connect(args) as (session, version):
+        print(f"mcp {MCP_VERSION}, mode {args.mode}, negotiated protocol version {version}")
+        expected_version = LEGACY if args.mode == "legacy" else MODERN
+        check("protocol version", version == expected_version, f"{version!r}, expected {expected_version!r}")
+        structured = version >= "2025-06-18"
+
+        tools = (await session.list_tools()).tools
+        names = [t.name for t in tools]
+        check("tools/list names", names == cases["tools"], f"{names}, expected {cases['tools']}")
+        for t in tools:
+            schema = field(t, "input_schema", "inputSchema")
+            check(f"{t.name}: description", bool(t.description), repr(t.description))
+            check(f"{t.name}: inputSchema", isinstance(schema, dict) and schema.get("type") == "object", repr(schema))
+            if args.server == "text_analyzer" and structured:
+                out = field(t, "output_schema", "outputSchema") or {}
+                props = out.get("properties", {})
+                ok = out.get("type") == "object" and all(props.get(k, {}).get("type") == "integer" for k in ("characters", "words"))
+                check(f"{t.name}: outputSchema", ok, repr(out))
+
+        tool = cases["tools"][0]
+        for arguments, want in cases["ok"]:
+            name = f"{tool} {json.dumps(arguments, ensure_ascii=False)}"
+            res = await session.call_tool(tool, arguments)
+            got, is_error = texts(res), field(res, "is_error", "isError")
+            want_text = want if isinstance(want, str) else json.dumps(want, separators=(",", ":"))
+            check(name, not is_error and got == [want_text], f"isError={is_error}, text={got}, expected {want_text!r}")
+            if isinstance(want, dict) and structured:
+                sc = field(res, "structured_content", "structuredContent")
+                check(f"{name}: structuredContent", sc == want, f"{sc!r}, expected {want!r}")
+
+        for arguments, want in cases["error"]:
+            name = f"{tool} {json.dumps(arguments)} -> isError"
+            res = await session.call_tool(tool, arguments)
+            got, is_error = texts(res), field(res, "is_error", "isError")
+            text = got[0] if len(got) == 1 else None
+            match = text is not None and (text.startswith(want[:-3]) if want.endswith("...") else text == want)
+            check(name, is_error is True and match, f"isError={is_error}, text={got}, expected {want!r}")
+
+        try:
+            res = await session.call_tool("no_such_tool", {})
+            check("unknown tool raises", False, f"no exception, result {res!r}")
+        except Exception as e:  # 1.x McpError, 2.x MCPError; both carry .error (ErrorData)
+            error = getattr(e, "error", None)
+            code, message = getattr(error, "code", None), str(getattr(error, "message", e))
+            ok = code == -32602 and "Unknown tool" in message
+            check("unknown tool raises", ok, f"{type(e).__name__}: code={code}, message={message!r}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--server", required=True, choices=sorted(CASES))
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--stdio", metavar="BINARY", help="launch this server binary and talk over its stdio")
+    target.add_argument("--http", metavar="URL", help="Streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp")
+    parser.add_argument("--mode", choices=["legacy", "auto", "pin"], default="auto" if V2 else "legacy",
+                        help="2.x: Client mode (pin = 2026-07-28); 1.x: legacy only")
+    args = parser.parse_args()
+    if not V2 and args.mode != "legacy":
+        parser.error(f"mcp {MCP_VERSION} only speaks the legacy (initialize) era: use --mode legacy")
+    try:
+        asyncio.run(run(args))
+    except Exception as e:  # a failed connection, or a call that raised; anyio wraps it in a group
+        while len(getattr(e, "exceptions", ())) == 1:
+            e = e.exceptions[0]
+        check("session", False, f"{type(e).__name__}: {e}")
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
