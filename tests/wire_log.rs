@@ -156,6 +156,6 @@ fn recorded_traffic_follows_the_specification() {
     for (kind, count) in kinds {
         println!("{count:6}  {kind}");
     }
-    println!("{total} messages sent by the servers, all valid");
+    println!("messages the servers sent, checked against the schemas: {total} passed, 0 failed");
     assert!(total > 0, "no message was checked");
 }

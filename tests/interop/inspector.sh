@@ -10,6 +10,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$(realpath "${1:?usage: $0 CALCULATOR_BINARY}")
 export PATH="$here/node/node_modules/.bin:$PATH" # Node 22 and mcp-inspector, pinned in node/package.json
+[ -x "$here/node/node_modules/.bin/mcp-inspector" ] || { echo "$0: no mcp-inspector: run \`npm ci\` in $here/node first" >&2; exit 2; }
 tmp=$(mktemp -d)
 export HOME="$tmp" # the Inspector keeps a catalog and OAuth state under ~/.mcp-inspector: keep ours apart
 
@@ -43,7 +44,13 @@ list='r.result.tools.map((t) => t.name).join() === "calculator" && r.result.tool
 three='JSON.stringify(r.result.content) === JSON.stringify([{ type: "text", text: "3" }]) && !r.result.isError'
 by_zero='r.result.isError === true && r.result.content[0].text === "cannot divide by zero: `b` must be a non-zero number"'
 for transport in stdio http; do
-  if [ $transport = stdio ]; then target=(-- "$bin"); else target=("$url"); fi
+  if [ $transport = stdio ]; then
+    # The Inspector gives a stdio server a minimal environment: pass the wire log on.
+    target=(-- "$bin")
+    [ -n "${MCP_TOOLS_WIRE_LOG:-}" ] && target=(-e "MCP_TOOLS_WIRE_LOG=$MCP_TOOLS_WIRE_LOG" "${target[@]}")
+  else
+    target=(--transport http --server-url "$url")
+  fi
   for era in legacy auto modern; do
     # Our server stamps serverInfo on results in the 2026-07-28 era only: this shows which era ran.
     if [ $era = legacy ]; then stamp='r.result._meta === undefined'; else stamp='r.result._meta["io.modelcontextprotocol/serverInfo"].name === "calculator"'; fi

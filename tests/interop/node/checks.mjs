@@ -1,7 +1,6 @@
 // The checks shared by client-v1.mjs and client-v2.mjs: the same cases and output as
 // ../python/client.py. Each client connects with its SDK and hands the connected client here.
-import { parseArgs } from "node:util";
-import { isDeepStrictEqual } from "node:util";
+import { isDeepStrictEqual, parseArgs } from "node:util";
 
 export const MODERN = "2026-07-28";
 export const LEGACY = "2025-11-25"; // the newest handshake revision; both SDK lines offer it in initialize
@@ -50,13 +49,19 @@ export function check(name, ok, detail = "") {
   }
 }
 
-/** Parses `--server S (--stdio BINARY | --http URL) [--mode M]`; exits with usage on error. */
+/** Parses `--server S (--stdio BINARY [--server-arg ARG]... | --http URL) [--mode M]`; exits with usage on error. */
 export function cli(modes, defaultMode) {
-  const usage = `usage: ${process.argv[1]} --server calculator|text_analyzer (--stdio BINARY | --http URL) [--mode ${modes.join("|")}]`;
+  const usage = `usage: ${process.argv[1]} --server calculator|text_analyzer (--stdio BINARY [--server-arg ARG]... | --http URL) [--mode ${modes.join("|")}]`;
   let values;
   try {
     ({ values } = parseArgs({
-      options: { server: { type: "string" }, stdio: { type: "string" }, http: { type: "string" }, mode: { type: "string" } },
+      options: {
+        server: { type: "string" },
+        stdio: { type: "string" },
+        "server-arg": { type: "string", multiple: true },
+        http: { type: "string" },
+        mode: { type: "string" },
+      },
     }));
   } catch (e) {
     console.error(`${e.message}\n${usage}`);

@@ -9,7 +9,7 @@ const args = cli(["legacy"], "legacy");
 await main(async () => {
   const transport = args.http
     ? new StreamableHTTPClientTransport(new URL(args.http))
-    : new StdioClientTransport({ command: args.stdio, args: [] });
+    : new StdioClientTransport({ command: args.stdio, args: args["server-arg"] ?? [] });
   // The 1.x Client keeps the negotiated version to itself: read it off the initialize result.
   // (Client.connect chains a handler that is already set on the transport.)
   let version;

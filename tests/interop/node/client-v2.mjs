@@ -10,7 +10,7 @@ const args = cli(["legacy", "auto", "pin"], process.env.MODE || "auto");
 await main(async () => {
   const transport = args.http
     ? new StreamableHTTPClientTransport(new URL(args.http))
-    : new StdioClientTransport({ command: args.stdio, args: [] });
+    : new StdioClientTransport({ command: args.stdio, args: args["server-arg"] ?? [] });
   const mode = args.mode === "pin" ? { pin: MODERN } : args.mode;
   const client = new Client({ name: "mcp-tools-interop", version: "1.0.0" }, { versionNegotiation: { mode } });
   await client.connect(transport);

@@ -4,7 +4,7 @@
 Runs with mcp==1.30.0 (initialize handshake only) or mcp==2.3.0 (its high-level `Client`,
 mode "auto" probes server/discover and so speaks 2026-07-28 with us, "legacy" uses initialize).
 
-    client.py --server calculator|text_analyzer (--stdio BINARY | --http URL) [--mode legacy|auto|pin]
+    client.py --server calculator|text_analyzer (--stdio BINARY [--server-arg ARG]... | --http URL) [--mode legacy|auto|pin]
 
 Prints one line per check and ends with "N passed, M failed"; exits 1 if any check failed.
 """
@@ -75,7 +75,7 @@ async def connect(args):
     """Yields (session-like object with list_tools/call_tool, negotiated protocol version)."""
     from mcp import StdioServerParameters
 
-    stdio = StdioServerParameters(command=args.stdio, args=[]) if args.stdio else None
+    stdio = StdioServerParameters(command=args.stdio, args=args.server_arg) if args.stdio else None
     if V2:
         from mcp import Client
 
@@ -154,6 +154,8 @@ def main():
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument("--stdio", metavar="BINARY", help="launch this server binary and talk over its stdio")
     target.add_argument("--http", metavar="URL", help="Streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp")
+    parser.add_argument("--server-arg", metavar="ARG", action="append", default=[],
+                        help="an argument for the --stdio server (repeatable), e.g. --server-arg=--wire-log=FILE")
     parser.add_argument("--mode", choices=["legacy", "auto", "pin"], default="auto" if V2 else "legacy",
                         help="2.x: Client mode (pin = 2026-07-28); 1.x: legacy only")
     args = parser.parse_args()

