@@ -35,11 +35,6 @@ fn open(path: &std::ffi::OsStr) -> Option<Mutex<File>> {
     }
 }
 
-/// Whether messages are being recorded.
-pub(crate) fn enabled() -> bool {
-    log().is_some()
-}
-
 /// Records a message received on connection `conn`.
 pub(crate) fn received(conn: u64, message: &[u8]) {
     record(conn, "in", message);

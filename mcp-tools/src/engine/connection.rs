@@ -209,8 +209,33 @@ impl Connection {
 /// responses of a batch are gathered into one array).
 #[derive(Clone)]
 pub(crate) struct Outbox {
-    responses: mpsc::UnboundedSender<Vec<u8>>,
-    notifications: mpsc::UnboundedSender<Vec<u8>>,
+    responses: Route,
+    notifications: Route,
+}
+
+/// One way out: a queue a task drains, or a sink written at once.
+#[derive(Clone)]
+enum Route {
+    Queue(mpsc::UnboundedSender<Vec<u8>>),
+    Direct(Arc<dyn Sink>),
+}
+
+/// Takes outgoing messages as they are produced, on whatever thread produces them.
+pub(crate) trait Sink: Send + Sync {
+    fn send(&self, message: Vec<u8>);
+}
+
+impl Route {
+    fn send(&self, message: Vec<u8>, what: &str) {
+        match self {
+            Route::Queue(queue) => {
+                if queue.send(message).is_err() {
+                    tracing::debug!("dropped a {what}: the connection is closed");
+                }
+            }
+            Route::Direct(sink) => sink.send(message),
+        }
+    }
 }
 
 impl Outbox {
@@ -219,11 +244,19 @@ impl Outbox {
         let (sender, receiver) = mpsc::unbounded_channel();
         (
             Outbox {
-                responses: sender.clone(),
-                notifications: sender,
+                responses: Route::Queue(sender.clone()),
+                notifications: Route::Queue(sender),
             },
             receiver,
         )
+    }
+
+    /// An outbox that hands every message to `sink` at once.
+    pub(crate) fn direct(sink: Arc<dyn Sink>) -> Outbox {
+        Outbox {
+            responses: Route::Direct(Arc::clone(&sink)),
+            notifications: Route::Direct(sink),
+        }
     }
 
     /// An outbox whose responses and notifications arrive on separate receivers, so an
@@ -238,8 +271,8 @@ impl Outbox {
         let (notifications, notification_queue) = mpsc::unbounded_channel();
         (
             Outbox {
-                responses,
-                notifications,
+                responses: Route::Queue(responses),
+                notifications: Route::Queue(notifications),
             },
             response_queue,
             notification_queue,
@@ -252,7 +285,7 @@ impl Outbox {
         let (sender, receiver) = mpsc::unbounded_channel();
         (
             Outbox {
-                responses: sender,
+                responses: Route::Queue(sender),
                 notifications: self.notifications.clone(),
             },
             receiver,
@@ -260,14 +293,10 @@ impl Outbox {
     }
 
     pub(crate) fn respond(&self, message: Vec<u8>) {
-        if self.responses.send(message).is_err() {
-            tracing::debug!("dropped a response: the connection is closed");
-        }
+        self.responses.send(message, "response");
     }
 
     pub(crate) fn notify(&self, message: Vec<u8>) {
-        if self.notifications.send(message).is_err() {
-            tracing::debug!("dropped a notification: the connection is closed");
-        }
+        self.notifications.send(message, "notification");
     }
 }

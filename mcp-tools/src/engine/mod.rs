@@ -9,7 +9,7 @@
 mod connection;
 mod encode;
 
-pub(crate) use connection::{Connection, Outbox};
+pub(crate) use connection::{Connection, Outbox, Sink};
 
 use crate::context::{Context, Notification, Principal, RequestInfo, StateMap};
 use crate::protocol::jsonrpc::{

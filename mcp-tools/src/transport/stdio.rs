@@ -1,41 +1,129 @@
-//! stdio: one JSON-RPC message per line on standard input and output.
+//! stdio: one JSON-RPC message per line.
 //!
-//! Standard input and output are read and written as non-blocking pipes when they are
-//! pipes (as when a client launches the server), so no message takes a hop through a
-//! blocking thread pool. Responses are written by one task, which gathers whatever is
-//! ready into one write.
+//! [`serve_stdio`] reads standard input on a thread of its own with plain blocking reads
+//! and answers on standard output with one write per message, from whichever thread has the
+//! answer: a tool that finishes without waiting (most do) is answered on the reading thread
+//! itself, so a call crosses no thread and no scheduler. Tools that wait run as tasks on
+//! the runtime and write their answers when they finish.
+//!
+//! [`serve_lines`] serves any async reader and writer the same way, with a task that
+//! drains queued messages into one write.
 
-use crate::engine::{Connection, Engine, Outbox};
+use crate::engine::{Connection, Engine, Outbox, Sink};
 use crate::server::Error;
-use std::io;
-use std::sync::Arc;
+use std::io::{self, BufRead, Write};
+use std::sync::{Arc, Mutex, PoisonError};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 /// Serves the process's standard input and output.
 pub(crate) async fn serve_stdio(engine: Arc<Engine>) -> Result<(), Error> {
-    #[cfg(unix)]
+    let conn = Arc::new(Connection::new());
+    let stdout = Arc::new(StdoutSink {
+        conn: conn.id(),
+        closed: CancellationToken::new(),
+        lock: Mutex::new(()),
+    });
+    let out = Outbox::direct(Arc::clone(&stdout) as Arc<dyn Sink>);
+    conn.set_unsolicited(Some(out.clone()));
+    let (finished, read) = tokio::sync::oneshot::channel();
+    let runtime = tokio::runtime::Handle::current();
     {
-        use std::os::fd::AsFd;
-        use tokio::net::unix::pipe;
-        let input = io::stdin().as_fd().try_clone_to_owned().map(std::fs::File::from);
-        let output = io::stdout().as_fd().try_clone_to_owned().map(std::fs::File::from);
-        if let (Ok(input), Ok(output)) = (input, output) {
-            let input = pipe::Receiver::from_file(input);
-            let output = pipe::Sender::from_file(output);
-            match (input, output) {
-                (Ok(input), Ok(output)) => return serve_lines(engine, input, output).await,
-                (Ok(input), Err(_)) => return serve_lines(engine, input, tokio::io::stdout()).await,
-                (Err(_), Ok(output)) => return serve_lines(engine, tokio::io::stdin(), output).await,
-                (Err(_), Err(_)) => {}
-            }
-        }
+        let (engine, conn, stdout) = (Arc::clone(&engine), Arc::clone(&conn), Arc::clone(&stdout));
+        std::thread::Builder::new()
+            .name("mcp-stdio".into())
+            .spawn(move || {
+                // Tools polled on this thread, and the tasks it spawns, need the runtime.
+                let _runtime = runtime.enter();
+                let result = read_stdin(&engine, &conn, &out, &stdout);
+                let _ = finished.send(result);
+            })?;
     }
-    serve_lines(engine, tokio::io::stdin(), tokio::io::stdout()).await
+    let result = tokio::select! {
+        result = read => result.unwrap_or(Ok(())),
+        // The client stopped reading: nothing more can be answered.
+        _ = stdout.closed.cancelled() => Ok(()),
+    };
+    // Finish what is in flight (its answers still go out), then stop.
+    conn.close().await;
+    conn.set_unsolicited(None);
+    result
 }
 
-/// Serves one connection over a reader and a writer, a message per line.
+/// Reads standard input until it ends, handing each line to the engine.
+fn read_stdin(
+    engine: &Arc<Engine>,
+    conn: &Arc<Connection>,
+    out: &Outbox,
+    stdout: &StdoutSink,
+) -> Result<(), Error> {
+    let stdin = io::stdin();
+    let mut input = io::BufReader::with_capacity(64 * 1024, stdin.lock());
+    let mut scanner = LineScanner::new(engine.options.max_message_bytes);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let found = loop {
+            let available = input.fill_buf()?;
+            if available.is_empty() {
+                break scanner.end(&mut line);
+            }
+            let (consumed, found) = scanner.scan(available, &mut line);
+            input.consume(consumed);
+            if let Some(found) = found {
+                break found;
+            }
+        };
+        if stdout.closed.is_cancelled() {
+            return Ok(());
+        }
+        match found {
+            Line::Message => {
+                crate::wire_log::received(conn.id(), &line);
+                engine.handle(conn, &line, out, None);
+            }
+            Line::TooLong(bytes) => out.respond(too_long(engine, bytes)),
+            Line::End => return Ok(()),
+        }
+    }
+}
+
+/// Standard output, written one whole message at a time by any thread.
+struct StdoutSink {
+    conn: u64,
+    /// Set when writing fails: the client closed its end.
+    closed: CancellationToken,
+    /// Keeps each message's write whole when threads answer at once.
+    lock: Mutex<()>,
+}
+
+impl Sink for StdoutSink {
+    fn send(&self, mut message: Vec<u8>) {
+        if self.closed.is_cancelled() {
+            return;
+        }
+        crate::wire_log::sent(self.conn, &message);
+        message.push(b'\n');
+        let _whole = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut stdout = io::stdout().lock();
+        if let Err(error) = stdout.write_all(&message).and_then(|()| stdout.flush()) {
+            tracing::debug!(%error, "output closed");
+            self.closed.cancel();
+        }
+    }
+}
+
+fn too_long(engine: &Engine, bytes: usize) -> Vec<u8> {
+    let message = format!(
+        "the message is {bytes} bytes long; this server accepts messages of up to {} bytes",
+        engine.options.max_message_bytes
+    );
+    tracing::warn!(bytes, "refused an oversized message");
+    crate::engine::encode_error(None, crate::protocol::jsonrpc::INVALID_REQUEST, &message)
+}
+
+/// Serves one connection over an async reader and writer, a message per line.
 pub(crate) async fn serve_lines<R, W>(engine: Arc<Engine>, reader: R, writer: W) -> Result<(), Error>
 where
     R: AsyncRead + Unpin + Send + 'static,
@@ -53,31 +141,21 @@ where
         output_closed.clone(),
         conn.id(),
     ));
-    let mut lines = LineReader::new(reader, engine.options.max_message_bytes);
+    let mut input = BufReader::with_capacity(64 * 1024, reader);
+    let mut scanner = LineScanner::new(engine.options.max_message_bytes);
     let mut line = Vec::new();
     let result = loop {
         let next = tokio::select! {
             biased;
             _ = output_closed.cancelled() => break Ok(()),
-            next = lines.next(&mut line) => next,
+            next = read_line(&mut input, &mut scanner, &mut line) => next,
         };
         match next {
             Ok(Line::Message) => {
                 crate::wire_log::received(conn.id(), &line);
                 engine.handle(&conn, &line, &out, None);
             }
-            Ok(Line::TooLong(bytes)) => {
-                let message = format!(
-                    "the message is {bytes} bytes long; this server accepts messages of up to {} bytes",
-                    engine.options.max_message_bytes
-                );
-                tracing::warn!(bytes, "refused an oversized message");
-                out.respond(crate::engine::encode_error(
-                    None,
-                    crate::protocol::jsonrpc::INVALID_REQUEST,
-                    &message,
-                ));
-            }
+            Ok(Line::TooLong(bytes)) => out.respond(too_long(&engine, bytes)),
             Ok(Line::End) => break Ok(()),
             Err(error) => break Err(Error::Io(error)),
         }
@@ -93,6 +171,25 @@ where
     }
 }
 
+async fn read_line<R: AsyncRead + Unpin>(
+    input: &mut BufReader<R>,
+    scanner: &mut LineScanner,
+    line: &mut Vec<u8>,
+) -> io::Result<Line> {
+    line.clear();
+    loop {
+        let available = input.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(scanner.end(line));
+        }
+        let (consumed, found) = scanner.scan(available, line);
+        input.consume(consumed);
+        if let Some(found) = found {
+            return Ok(found);
+        }
+    }
+}
+
 /// Writes queued messages, one per line, gathering what is ready into one write.
 async fn write_lines<W: AsyncWrite + Unpin>(
     mut writer: W,
@@ -101,7 +198,6 @@ async fn write_lines<W: AsyncWrite + Unpin>(
     output_closed: CancellationToken,
     conn: u64,
 ) {
-    let logging = crate::wire_log::enabled();
     const GATHER: usize = 256 * 1024;
     let mut buffer = Vec::with_capacity(16 * 1024);
     loop {
@@ -111,10 +207,10 @@ async fn write_lines<W: AsyncWrite + Unpin>(
             _ = finish.cancelled() => queue.try_recv().ok(),
         };
         let Some(first) = first else { break };
-        append_line(&mut buffer, first, logging.then_some(conn));
+        append_line(&mut buffer, first, conn);
         while buffer.len() < GATHER {
             match queue.try_recv() {
-                Ok(message) => append_line(&mut buffer, message, logging.then_some(conn)),
+                Ok(message) => append_line(&mut buffer, message, conn),
                 Err(_) => break,
             }
         }
@@ -123,29 +219,19 @@ async fn write_lines<W: AsyncWrite + Unpin>(
             writer.flush().await
         };
         if let Err(error) = written.await {
-            // The client stopped reading (closed stdout): stop serving, quietly.
+            // The client stopped reading: stop serving, quietly.
             tracing::debug!(%error, "output closed");
             output_closed.cancel();
             return;
         }
-        if buffer.capacity() > 4 * GATHER {
-            buffer = Vec::with_capacity(16 * 1024);
-        } else {
-            buffer.clear();
-        }
+        buffer.clear();
     }
     let _ = writer.shutdown().await;
 }
 
-fn append_line(buffer: &mut Vec<u8>, message: Vec<u8>, log: Option<u64>) {
-    if let Some(conn) = log {
-        crate::wire_log::sent(conn, &message);
-    }
-    if buffer.is_empty() && message.capacity() > buffer.capacity() {
-        *buffer = message;
-    } else {
-        buffer.extend_from_slice(&message);
-    }
+fn append_line(buffer: &mut Vec<u8>, message: Vec<u8>, conn: u64) {
+    crate::wire_log::sent(conn, &message);
+    buffer.extend_from_slice(&message);
     buffer.push(b'\n');
 }
 
@@ -160,58 +246,59 @@ enum Line {
     End,
 }
 
-/// Reads lines of at most `limit` bytes; longer ones are skipped as they stream past, so
-/// memory stays bounded whatever a client sends.
-struct LineReader<R> {
-    inner: BufReader<R>,
+/// Finds lines of at most `limit` bytes in the chunks a reader yields. A longer line is
+/// skipped as it streams past, so memory stays bounded whatever a client sends; blank lines
+/// are passed over and a trailing `\r` is dropped.
+struct LineScanner {
     limit: usize,
+    /// The length so far of a line being skipped.
+    skipped: Option<usize>,
 }
 
-impl<R: AsyncRead + Unpin> LineReader<R> {
-    fn new(reader: R, limit: usize) -> LineReader<R> {
-        LineReader {
-            inner: BufReader::with_capacity(64 * 1024, reader),
-            limit,
-        }
+impl LineScanner {
+    fn new(limit: usize) -> LineScanner {
+        LineScanner { limit, skipped: None }
     }
 
-    async fn next(&mut self, line: &mut Vec<u8>) -> io::Result<Line> {
-        line.clear();
-        let mut skipped: Option<usize> = None;
-        loop {
-            let available = self.inner.fill_buf().await?;
-            if available.is_empty() {
-                return Ok(match skipped {
-                    Some(bytes) => Line::TooLong(bytes),
-                    None if line.iter().all(u8::is_ascii_whitespace) => Line::End,
-                    None => Line::Message,
-                });
-            }
-            let newline = available.iter().position(|&b| b == b'\n');
-            let take = newline.unwrap_or(available.len());
-            match &mut skipped {
-                Some(bytes) => *bytes += take,
-                None if line.len() + take > self.limit => skipped = Some(line.len() + take),
-                None => line.extend_from_slice(&available[..take]),
-            }
-            if skipped.is_some() {
+    /// Takes what it needs from `available` into `line`: how many bytes it consumed, and
+    /// what it found if a line ended.
+    fn scan(&mut self, available: &[u8], line: &mut Vec<u8>) -> (usize, Option<Line>) {
+        let newline = available.iter().position(|&b| b == b'\n');
+        let take = newline.unwrap_or(available.len());
+        match &mut self.skipped {
+            Some(bytes) => *bytes += take,
+            None if line.len() + take > self.limit => {
+                self.skipped = Some(line.len() + take);
                 line.clear();
             }
-            let consumed = take + usize::from(newline.is_some());
-            self.inner.consume(consumed);
-            if newline.is_some() {
-                if let Some(bytes) = skipped {
-                    return Ok(Line::TooLong(bytes));
-                }
-                if line.last() == Some(&b'\r') {
-                    line.pop();
-                }
-                if line.iter().all(u8::is_ascii_whitespace) {
-                    line.clear();
-                    continue; // blank lines separate nothing
-                }
-                return Ok(Line::Message);
-            }
+            None => line.extend_from_slice(&available[..take]),
+        }
+        let Some(_) = newline else {
+            return (take, None);
+        };
+        if let Some(bytes) = self.skipped.take() {
+            return (take + 1, Some(Line::TooLong(bytes)));
+        }
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            line.clear();
+            return (take + 1, None);
+        }
+        (take + 1, Some(Line::Message))
+    }
+
+    /// The input ended: a last line without its end-of-line still counts.
+    fn end(&mut self, line: &mut Vec<u8>) -> Line {
+        if let Some(bytes) = self.skipped.take() {
+            return Line::TooLong(bytes);
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            line.clear();
+            Line::End
+        } else {
+            Line::Message
         }
     }
 }
@@ -220,33 +307,51 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 mod tests {
     use super::*;
 
-    async fn read_all(input: &[u8], limit: usize) -> Vec<(Line, Vec<u8>)> {
-        let mut reader = LineReader::new(input, limit);
-        let mut out = Vec::new();
+    /// Every split of the input into chunks must find the same lines.
+    fn lines_of(input: &[u8], limit: usize, chunk: usize) -> Vec<(Line, Vec<u8>)> {
+        let mut scanner = LineScanner::new(limit);
+        let mut found = Vec::new();
         let mut line = Vec::new();
+        let mut rest = input;
         loop {
-            let next = reader.next(&mut line).await.unwrap();
-            let end = next == Line::End;
-            out.push((next, line.clone()));
-            if end {
-                return out;
+            if rest.is_empty() {
+                let end = scanner.end(&mut line);
+                let done = end == Line::End;
+                found.push((end, std::mem::take(&mut line)));
+                if done {
+                    return found;
+                }
+                continue;
+            }
+            let available = &rest[..chunk.min(rest.len())];
+            let (consumed, result) = scanner.scan(available, &mut line);
+            rest = &rest[consumed..];
+            if let Some(result) = result {
+                found.push((result, std::mem::take(&mut line)));
             }
         }
     }
 
-    #[tokio::test]
-    async fn splits_lines_and_skips_the_oversized() {
-        let input = b"{\"a\":1}\n\n{\"b\":2}\r\n0123456789abcdef\n{\"c\":3}";
-        let lines = read_all(input, 10).await;
+    #[test]
+    fn splits_lines_and_skips_the_oversized_whatever_the_chunks() {
+        let input = b"{\"a\":1}\n\n{\"b\":2}\r\n0123456789abcdef\n  \n{\"c\":3}";
+        let expected = vec![
+            (Line::Message, b"{\"a\":1}".to_vec()),
+            (Line::Message, b"{\"b\":2}".to_vec()),
+            (Line::TooLong(16), Vec::new()),
+            (Line::Message, b"{\"c\":3}".to_vec()),
+            (Line::End, Vec::new()),
+        ];
+        for chunk in [1, 2, 3, 7, 64] {
+            assert_eq!(lines_of(input, 10, chunk), expected, "chunks of {chunk}");
+        }
+    }
+
+    #[test]
+    fn an_oversized_last_line_without_newline_is_too_long() {
         assert_eq!(
-            lines,
-            vec![
-                (Line::Message, b"{\"a\":1}".to_vec()),
-                (Line::Message, b"{\"b\":2}".to_vec()),
-                (Line::TooLong(16), Vec::new()),
-                (Line::Message, b"{\"c\":3}".to_vec()),
-                (Line::End, Vec::new()),
-            ]
+            lines_of(b"0123456789abc", 5, 4),
+            vec![(Line::TooLong(13), Vec::new()), (Line::End, Vec::new())]
         );
     }
 }
