@@ -166,6 +166,46 @@ macro_rules! tools {
     }};
 }
 
+/// The engine without a transport, for the benchmarks in `benches/`. Not public API.
+#[doc(hidden)]
+pub mod __bench {
+    use crate::engine::{Connection, Engine, Outbox};
+    use crate::{Error, Server};
+    use std::sync::Arc;
+    use tokio::sync::mpsc;
+
+    /// Feeds messages to the engine as a transport would, one connection.
+    pub struct LineEngine {
+        engine: Arc<Engine>,
+        conn: Arc<Connection>,
+        out: Outbox,
+        queue: mpsc::UnboundedReceiver<Vec<u8>>,
+    }
+
+    impl LineEngine {
+        /// The engine of `server`. Call from within a tokio runtime.
+        pub fn new(server: Server) -> Result<LineEngine, Error> {
+            let (out, queue) = Outbox::channel();
+            Ok(LineEngine {
+                engine: server.into_engine()?,
+                conn: Arc::new(Connection::new()),
+                out,
+                queue,
+            })
+        }
+
+        /// Handles one message; returns what was answered without waiting.
+        pub fn handle(&mut self, message: &[u8]) -> Vec<Vec<u8>> {
+            self.engine.handle(&self.conn, message, &self.out, None);
+            let mut answers = Vec::new();
+            while let Ok(answer) = self.queue.try_recv() {
+                answers.push(answer);
+            }
+            answers
+        }
+    }
+}
+
 /// What generated code names. Not public API: it changes without notice.
 #[doc(hidden)]
 pub mod __private {
