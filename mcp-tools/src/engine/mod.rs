@@ -23,7 +23,6 @@ use crate::protocol::messages::{
 use crate::protocol::{Implementation, LoggingLevel, ProtocolVersion, RequestId};
 use crate::registry::ToolRegistry;
 use crate::server::ServerInfo;
-use crate::tool::Invocation;
 use base64::Engine as _;
 use connection::{InFlight, LegacySession};
 use serde::Deserialize;
@@ -574,7 +573,7 @@ impl Engine {
         let raw_id: Box<RawValue> = id.raw.to_owned();
 
         // Answer at once when the tool finishes without waiting (most do); spawn otherwise.
-        let mut work = Box::pin(invocation_result(invocation));
+        let mut work = Box::pin(invocation.run());
         if let Poll::Ready(result) = work
             .as_mut()
             .poll(&mut std::task::Context::from_waker(Waker::noop()))
@@ -679,11 +678,6 @@ fn begin(conn: &Connection, id: Id<'_>) -> Result<(RequestId, CancellationToken)
 /// An error response, for transports that refuse a message before the engine sees it.
 pub(crate) fn encode_error(id: Option<&RawValue>, code: i32, message: &str) -> Vec<u8> {
     encode::error(id, code, message, None)
-}
-
-/// Runs an invocation; a failure to even start is an internal error.
-async fn invocation_result(invocation: Invocation) -> crate::CallToolResult {
-    invocation.run().await
 }
 
 /// Whether params carry `_meta["io.modelcontextprotocol/protocolVersion"]`.
