@@ -181,7 +181,7 @@ fn param_kind(p: &Param, with_default: bool) -> TokenStream {
 }
 
 /// The fn that decodes the arguments and calls the user's fn:
-/// `fn(&Context, Option<&RawValue>) -> Invocation`.
+/// `fn(&Context, RawArguments<'_>) -> Invocation`.
 fn handler(tool: &ToolFn) -> TokenStream {
     let ident = &tool.item.sig.ident;
     let names = tool.params.iter().map(|p| &p.name);
@@ -214,7 +214,7 @@ fn handler(tool: &ToolFn) -> TokenStream {
     };
     quote! {
         |__cx: &::mcp_tools::Context,
-         __raw: ::core::option::Option<&::mcp_tools::__private::RawValue>|
+         __raw: ::mcp_tools::__private::RawArguments<'_>|
          -> ::mcp_tools::__private::Invocation {
             #[allow(unused_imports)]
             use ::mcp_tools::__private::{InjectedProbe as _, OptionalProbe as _, RequiredProbe as _};

@@ -210,9 +210,9 @@ pub mod __bench {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::tool::{
-        Arguments, InjectedProbe, Invocation, OptionalProbe, Param, RequiredProbe, Slot, ToolBuilder, ToolFn,
+        Arguments, InjectedProbe, Invocation, OptionalProbe, Param, RawArguments, RequiredProbe, Slot,
+        ToolBuilder, ToolFn,
     };
-    pub use serde_json::value::RawValue;
 
     use crate::{CallToolResult, IntoCallToolResult, Tool};
     use schemars::{Schema, SchemaGenerator};

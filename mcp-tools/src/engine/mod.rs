@@ -13,12 +13,12 @@ pub(crate) use connection::{Connection, Outbox, Sink};
 
 use crate::context::{Context, Notification, Principal, RequestInfo, StateMap};
 use crate::protocol::jsonrpc::{
-    self, Envelope, INVALID_PARAMS, INVALID_REQUEST, Id, METHOD_NOT_FOUND, Message, PARSE_ERROR,
+    self, Envelope, INVALID_PARAMS, INVALID_REQUEST, Id, METHOD_NOT_FOUND, Message, PARSE_ERROR, Params,
     UNSUPPORTED_PROTOCOL_VERSION,
 };
 use crate::protocol::messages::{
     CallToolParams, CancelledParams, InitializeParams, ListToolsParams, ListenParams, META_SUBSCRIPTION_ID,
-    MetaOnly, RequestMeta, SetLevelParams, WithMeta,
+    MetaOnly, RawCall, RequestMeta, SetLevelParams, WithMeta,
 };
 use crate::protocol::{Implementation, LoggingLevel, ProtocolVersion, RequestId};
 use crate::registry::ToolRegistry;
@@ -188,10 +188,12 @@ impl Engine {
             Ok(_) => {
                 let kind = std::str::from_utf8(text)
                     .map_or("a value", |t| jsonrpc::describe_json_kind(t.trim_start()));
-                (
-                    INVALID_REQUEST,
-                    format!("a JSON-RPC message must be an object, not {kind}"),
-                )
+                let message = match kind {
+                    // An object whose members are wrong, such as a member given twice.
+                    "an object" => format!("invalid request: {}", strip_position(&error.to_string())),
+                    kind => format!("a JSON-RPC message must be an object, not {kind}"),
+                };
+                (INVALID_REQUEST, message)
             }
             Err(_) if std::str::from_utf8(text).is_err() => (
                 PARSE_ERROR,
@@ -292,16 +294,22 @@ impl Engine {
         conn: &Arc<Connection>,
         id: Id<'_>,
         method: &str,
-        params: Option<&RawValue>,
+        params: Option<Params<'_>>,
         out: &Outbox,
         auth: Auth<'_>,
     ) -> Outcome {
+        let params = match params {
+            Some(Params::Call(call)) => return self.tools_call(conn, id, call, out, auth),
+            Some(Params::Raw(raw)) => Some(raw),
+            Some(Params::NotObject(_)) | None => None,
+        };
         match method {
             "tools/call" => {
-                let (mut call, meta) = parse_with_meta::<CallToolParams<'_>>(params)?;
-                let era = self.era(conn, method, meta.as_ref())?;
-                call.meta = meta;
-                self.call_tool(conn, id, era, call, out, auth)
+                let call = match params {
+                    Some(raw) => RawCall::deserialize(raw).map_err(|e| invalid_params(&e))?,
+                    None => RawCall::default(),
+                };
+                self.tools_call(conn, id, call, out, auth)
             }
             "tools/list" => {
                 let (list, meta) = parse_with_meta::<ListToolsParams<'_>>(params)?;
@@ -513,6 +521,21 @@ impl Engine {
         Ok(())
     }
 
+    fn tools_call(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        id: Id<'_>,
+        call: RawCall<'_>,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) -> Outcome {
+        let call = call
+            .check()
+            .map_err(|e| Failure::invalid_params(format!("invalid params: {}", strip_position(&e))))?;
+        let era = self.era(conn, "tools/call", call.meta.as_ref())?;
+        self.call_tool(conn, id, era, call, out, auth)
+    }
+
     fn call_tool(
         self: &Arc<Self>,
         conn: &Arc<Connection>,
@@ -707,11 +730,12 @@ fn parse_with_meta<'a, T: Deserialize<'a> + WithMeta<'a>>(
             let meta = parsed.take_meta();
             Ok((parsed, meta))
         }
-        Err(error) => Err(Failure::invalid_params(format!(
-            "invalid params: {}",
-            strip_position(&error.to_string())
-        ))),
+        Err(error) => Err(invalid_params(&error)),
     }
+}
+
+fn invalid_params(error: &serde_json::Error) -> Failure {
+    Failure::invalid_params(format!("invalid params: {}", strip_position(&error.to_string())))
 }
 
 fn strip_position(message: &str) -> &str {

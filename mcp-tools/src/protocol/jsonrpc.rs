@@ -1,11 +1,13 @@
 //! JSON-RPC 2.0 framing: reading one incoming message without copying what only passes
 //! through, and writing responses whose ids echo the request's bytes exactly.
 
+use super::messages::RawCall;
 use super::types::RequestId;
-use serde::de::{self, Deserializer};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
+use std::fmt;
 
 /// Invalid JSON.
 pub(crate) const PARSE_ERROR: i32 = -32700;
@@ -22,25 +24,155 @@ pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
 pub(crate) const HEADER_MISMATCH: i32 = -32020;
 
 /// One JSON-RPC message as it arrived, every member borrowed from the input.
-#[derive(Deserialize)]
+///
+/// A member that is present is `Some` even when it is `null`. When `method` comes before
+/// `params` (as clients write them) and is `tools/call`, the params are read in the same
+/// pass, so a call's arguments are scanned once before their parameters decode them.
+#[derive(Default)]
 pub(crate) struct Envelope<'a> {
-    #[serde(borrow, default, deserialize_with = "present")]
     pub(crate) jsonrpc: Option<&'a RawValue>,
-    #[serde(borrow, default, deserialize_with = "present")]
     pub(crate) id: Option<&'a RawValue>,
-    #[serde(borrow, default, deserialize_with = "present")]
     pub(crate) method: Option<&'a RawValue>,
-    #[serde(borrow, default, deserialize_with = "present")]
-    pub(crate) params: Option<&'a RawValue>,
-    #[serde(borrow, default, deserialize_with = "present")]
+    pub(crate) params: Option<Params<'a>>,
     pub(crate) result: Option<&'a RawValue>,
-    #[serde(borrow, default, deserialize_with = "present")]
     pub(crate) error: Option<&'a RawValue>,
+}
+
+/// A message's `params`.
+pub(crate) enum Params<'a> {
+    /// As sent, for the method to read.
+    Raw(&'a RawValue),
+    /// A `tools/call`'s, read with the envelope.
+    Call(RawCall<'a>),
+    /// Not an object: what it is, in words.
+    NotObject(&'static str),
+}
+
+impl<'a> Params<'a> {
+    /// The params as sent; `None` when they were read already.
+    pub(crate) fn raw(&self) -> Option<&'a RawValue> {
+        match self {
+            Params::Raw(raw) => Some(raw),
+            Params::Call(_) | Params::NotObject(_) => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Envelope<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(EnvelopeVisitor)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "lowercase")]
+enum Member {
+    Jsonrpc,
+    Id,
+    Method,
+    Params,
+    Result,
+    Error,
+    #[serde(other)]
+    Other,
+}
+
+struct EnvelopeVisitor;
+
+impl<'de> Visitor<'de> for EnvelopeVisitor {
+    type Value = Envelope<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC message object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope<'de>, A::Error> {
+        fn once<'de, E: de::Error>(
+            slot: &mut Option<&'de RawValue>,
+            name: &'static str,
+            value: &'de RawValue,
+        ) -> Result<(), E> {
+            match slot.replace(value) {
+                None => Ok(()),
+                Some(_) => Err(E::duplicate_field(name)),
+            }
+        }
+        let mut envelope = Envelope::default();
+        while let Some(member) = map.next_key::<Member>()? {
+            match member {
+                Member::Jsonrpc => once(&mut envelope.jsonrpc, "jsonrpc", map.next_value()?)?,
+                Member::Id => once(&mut envelope.id, "id", map.next_value()?)?,
+                Member::Method => once(&mut envelope.method, "method", map.next_value()?)?,
+                Member::Result => once(&mut envelope.result, "result", map.next_value()?)?,
+                Member::Error => once(&mut envelope.error, "error", map.next_value()?)?,
+                Member::Params if envelope.params.is_some() => {
+                    return Err(de::Error::duplicate_field("params"));
+                }
+                Member::Params if envelope.method.is_some_and(|m| m.get() == "\"tools/call\"") => {
+                    envelope.params = Some(map.next_value::<CallParams<'de>>()?.0);
+                }
+                Member::Params => {
+                    let raw: &RawValue = map.next_value()?;
+                    envelope.params = Some(match raw.get().as_bytes().first() {
+                        Some(b'{') => Params::Raw(raw),
+                        _ => Params::NotObject(describe_json_kind(raw.get())),
+                    });
+                }
+                Member::Other => {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(envelope)
+    }
+}
+
+/// A `tools/call`'s params in the envelope's pass: any JSON value is accepted here, and
+/// what is wrong with it is reported once the message is known to be a request.
+struct CallParams<'a>(Params<'a>);
+
+impl<'de> Deserialize<'de> for CallParams<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct CallVisitor;
+        impl<'de> Visitor<'de> for CallVisitor {
+            type Value = CallParams<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("params")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                let call = RawCall::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(CallParams(Params::Call(call)))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+                Ok(CallParams(Params::NotObject("an array")))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(CallParams(Params::NotObject("null")))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(CallParams(Params::NotObject("a boolean")))
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(CallParams(Params::NotObject("a string")))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(CallParams(Params::NotObject("a number")))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(CallParams(Params::NotObject("a number")))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(CallParams(Params::NotObject("a number")))
+            }
+        }
+        deserializer.deserialize_any(CallVisitor)
+    }
 }
 
 /// `Some` for a member that is present, even when it is `null` (which `Option` alone would
 /// fold into absence).
-fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
+pub(crate) fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
     <&RawValue>::deserialize(deserializer).map(Some)
 }
 
@@ -49,7 +181,7 @@ pub(crate) enum Message<'a> {
     Request {
         id: Id<'a>,
         method: Cow<'a, str>,
-        params: Option<&'a RawValue>,
+        params: Option<Params<'a>>,
     },
     Notification {
         method: Cow<'a, str>,
@@ -112,19 +244,13 @@ pub(crate) fn classify<'a>(envelope: Envelope<'a>) -> Result<Message<'a>, Reject
             )));
         }
     };
-    if let Some(params) = envelope.params {
-        let first = params.get().as_bytes().first();
-        if first != Some(&b'{') {
-            return Err(invalid(format!(
-                "`params` must be an object, not {}",
-                describe_json_kind(params.get())
-            )));
-        }
+    if let Some(Params::NotObject(kind)) = envelope.params {
+        return Err(invalid(format!("`params` must be an object, not {kind}")));
     }
     match (envelope.id, id_ok) {
         (None, _) => Ok(Message::Notification {
             method,
-            params: envelope.params,
+            params: envelope.params.as_ref().and_then(Params::raw),
         }),
         (Some(raw), Some(true)) => Ok(Message::Request {
             id: Id { raw },
@@ -291,6 +417,47 @@ mod tests {
                 "`params` must be an object, not an array".into()
             ))
         );
+    }
+
+    #[test]
+    fn reads_call_params_with_the_envelope_when_the_method_comes_first() {
+        let first =
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}}"#;
+        let envelope: Envelope<'_> = serde_json::from_str(first).unwrap();
+        let Some(Params::Call(call)) = envelope.params else {
+            panic!("tools/call params were not read in the envelope's pass");
+        };
+        assert_eq!(call.check().unwrap().name, "add");
+
+        let last = r#"{"params":{"name":"add"},"jsonrpc":"2.0","id":1,"method":"tools/call"}"#;
+        let envelope: Envelope<'_> = serde_json::from_str(last).unwrap();
+        assert!(matches!(envelope.params, Some(Params::Raw(_))));
+
+        for (params, kind) in [
+            ("[1,[2]]", "an array"),
+            ("\"x\"", "a string"),
+            ("null", "null"),
+            ("2.5", "a number"),
+        ] {
+            let json = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{params}}}"#);
+            assert_eq!(
+                check(&json),
+                Err((
+                    Some("1".into()),
+                    format!("`params` must be an object, not {kind}")
+                )),
+            );
+        }
+    }
+
+    #[test]
+    fn a_member_given_twice_is_refused() {
+        for json in [
+            r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{},"params":{}}"#,
+        ] {
+            assert!(serde_json::from_str::<Envelope<'_>>(json).is_err(), "{json}");
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The params of the methods a tool server answers, borrowed from the request.
 
 use super::types::{Implementation, LoggingLevel, RequestId};
+use crate::tool::RawArguments;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -32,14 +33,42 @@ pub(crate) struct MetaOnly<'a> {
     pub(crate) meta: Option<RequestMeta<'a>>,
 }
 
-/// `tools/call`.
-#[derive(Deserialize)]
-pub(crate) struct CallToolParams<'a> {
-    #[serde(borrow)]
-    pub(crate) name: Cow<'a, str>,
+/// `tools/call`'s params as read: only well-formed JSON is required, so they can be read
+/// in the envelope's pass; [`RawCall::check`] says what is wrong.
+#[derive(Deserialize, Default)]
+pub(crate) struct RawCall<'a> {
+    #[serde(borrow, default, deserialize_with = "super::jsonrpc::present")]
+    name: Option<&'a RawValue>,
     #[serde(borrow, default)]
-    pub(crate) arguments: Option<&'a RawValue>,
+    arguments: RawArguments<'a>,
     #[serde(rename = "_meta", borrow, default)]
+    meta: Option<&'a RawValue>,
+}
+
+impl<'a> RawCall<'a> {
+    /// The call, once its name and `_meta` are known to be what they must.
+    pub(crate) fn check(self) -> Result<CallToolParams<'a>, String> {
+        let name = self.name.ok_or_else(|| "missing field `name`".to_owned())?;
+        let name = match <&'a str>::deserialize(name) {
+            Ok(name) => Cow::Borrowed(name),
+            Err(_) => Cow::Owned(String::deserialize(name).map_err(|e| e.to_string())?),
+        };
+        let meta = match self.meta {
+            Some(meta) => Option::<RequestMeta<'a>>::deserialize(meta).map_err(|e| e.to_string())?,
+            None => None,
+        };
+        Ok(CallToolParams {
+            name,
+            arguments: self.arguments,
+            meta,
+        })
+    }
+}
+
+/// `tools/call`.
+pub(crate) struct CallToolParams<'a> {
+    pub(crate) name: Cow<'a, str>,
+    pub(crate) arguments: RawArguments<'a>,
     pub(crate) meta: Option<RequestMeta<'a>>,
 }
 
@@ -56,12 +85,6 @@ pub(crate) struct ListToolsParams<'a> {
 pub(crate) trait WithMeta<'a> {
     /// Takes the `_meta` out.
     fn take_meta(&mut self) -> Option<RequestMeta<'a>>;
-}
-
-impl<'a> WithMeta<'a> for CallToolParams<'a> {
-    fn take_meta(&mut self) -> Option<RequestMeta<'a>> {
-        self.meta.take()
-    }
 }
 
 impl<'a> WithMeta<'a> for ListToolsParams<'a> {

@@ -10,6 +10,7 @@ use super::param::{Argument, Kind, Param};
 use super::schema;
 use crate::context::Context;
 use crate::result::CallToolResult;
+use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -26,12 +27,9 @@ pub struct Arguments<'a> {
 }
 
 impl<'a> Arguments<'a> {
-    /// Splits the arguments object; anything but an object (or nothing, or `null`) fails
-    /// the call.
-    pub fn parse(
-        raw: Option<&'a RawValue>,
-        names: &'static [&'static str],
-    ) -> Result<Arguments<'a>, Invocation> {
+    /// Matches a call's arguments to the tool's parameters; anything but an object (or
+    /// nothing, or `null`) fails the call.
+    pub fn parse(raw: RawArguments<'a>, names: &'static [&'static str]) -> Result<Arguments<'a>, Invocation> {
         let mut args = Arguments {
             names,
             slots: vec![None; names.len()],
@@ -39,23 +37,18 @@ impl<'a> Arguments<'a> {
             unknown: Vec::new(),
             errors: Vec::new(),
         };
-        let Some(raw) = raw else {
-            return Ok(args);
-        };
-        let mut deserializer = serde_json::Deserializer::from_str(raw.get());
-        let entries = match deserializer.deserialize_any(EntriesVisitor) {
-            Ok(Some(entries)) => entries,
-            Ok(None) => return Ok(args),
-            Err(_) => {
-                let received = serde_json::from_str::<Value>(raw.get()).map(|v| describe_value(&v));
-                let received = received.unwrap_or_else(|_| "something else".into());
+        let entries = match raw.0 {
+            Received::Nothing => return Ok(args),
+            Received::Object(entries) => entries,
+            Received::Other(value) => {
                 let example = names
                     .iter()
                     .map(|n| format!("\"{n}\": ..."))
                     .collect::<Vec<_>>()
                     .join(", ");
                 return Err(Invocation::Ready(CallToolResult::error(format!(
-                    "the arguments must be a JSON object such as {{{example}}}; received {received}"
+                    "the arguments must be a JSON object such as {{{example}}}; received {}",
+                    describe_value(&value)
                 ))));
             }
         };
@@ -157,18 +150,73 @@ impl<'a> Arguments<'a> {
 #[derive(Debug)]
 pub struct Rejected;
 
-/// Reads an object's entries without decoding the values; `None` for `null`.
-struct EntriesVisitor;
+/// A call's `arguments` as they arrived: an object's entries, each value left as its slice
+/// of the request until the parameter it belongs to decodes it.
+///
+/// It is read in the same pass as the rest of the request, so a large argument is scanned
+/// once before its parameter decodes it.
+pub struct RawArguments<'a>(Received<'a>);
 
-impl<'de> Visitor<'de> for EntriesVisitor {
-    type Value = Option<Vec<(Cow<'de, str>, &'de RawValue)>>;
+enum Received<'a> {
+    /// No `arguments`, or `null`.
+    Nothing,
+    Object(Vec<(Cow<'a, str>, &'a RawValue)>),
+    /// Anything else, kept to say what it was.
+    Other(Value),
+}
+
+impl<'a> RawArguments<'a> {
+    /// Reads the arguments from a JSON text.
+    pub fn from_json(text: &'a str) -> serde_json::Result<RawArguments<'a>> {
+        serde_json::from_str(text)
+    }
+
+    /// The arguments as a JSON object: `Err` describes what came instead.
+    pub(crate) fn into_map(self) -> Result<serde_json::Map<String, Value>, String> {
+        match self.0 {
+            Received::Nothing => Ok(serde_json::Map::new()),
+            Received::Object(entries) => entries
+                .into_iter()
+                .map(|(key, raw)| {
+                    serde_json::from_str(raw.get())
+                        .map(|value| (key.into_owned(), value))
+                        .map_err(|e| e.to_string())
+                })
+                .collect(),
+            Received::Other(value) => Err(describe_value(&value)),
+        }
+    }
+}
+
+impl Default for RawArguments<'_> {
+    fn default() -> Self {
+        RawArguments(Received::Nothing)
+    }
+}
+
+impl<'de: 'a, 'a> de::Deserialize<'de> for RawArguments<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ArgumentsVisitor)
+    }
+}
+
+struct ArgumentsVisitor;
+
+impl ArgumentsVisitor {
+    fn other<'de, E>(value: impl Into<Value>) -> Result<RawArguments<'de>, E> {
+        Ok(RawArguments(Received::Other(value.into())))
+    }
+}
+
+impl<'de> Visitor<'de> for ArgumentsVisitor {
+    type Value = RawArguments<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON object")
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
+        Ok(RawArguments(Received::Nothing))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
@@ -176,7 +224,31 @@ impl<'de> Visitor<'de> for EntriesVisitor {
         while let Some(key) = map.next_key::<Key<'de>>()? {
             entries.push((key.0, map.next_value::<&'de RawValue>()?));
         }
-        Ok(Some(entries))
+        Ok(RawArguments(Received::Object(entries)))
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        Self::other(Value::deserialize(de::value::SeqAccessDeserializer::new(seq))?)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        Self::other(v)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Self::other(v)
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Self::other(v)
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        Self::other(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Self::other(v)
     }
 }
 

@@ -5,7 +5,7 @@ mod args;
 mod param;
 pub(crate) mod schema;
 
-pub use args::Arguments;
+pub use args::{Arguments, RawArguments};
 pub use param::{InjectedProbe, OptionalProbe, Param, RequiredProbe, Slot};
 
 use crate::context::{Context, StateKey};
@@ -15,7 +15,6 @@ use crate::result::{CallToolResult, IntoCallToolResult};
 use param::Kind;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::future::Future;
@@ -48,11 +47,11 @@ struct Definition {
     required_state: Vec<StateKey>,
 }
 
-type HandlerFn = dyn Fn(&Context, Option<&RawValue>) -> Invocation + Send + Sync;
+type HandlerFn = dyn Fn(&Context, RawArguments<'_>) -> Invocation + Send + Sync;
 
 #[derive(Clone)]
 enum Handler {
-    Fn(fn(&Context, Option<&RawValue>) -> Invocation),
+    Fn(fn(&Context, RawArguments<'_>) -> Invocation),
     Closure(Arc<HandlerFn>),
 }
 
@@ -106,12 +105,13 @@ impl Tool {
             }
         };
         let handler = Arc::new(handler);
-        let invoke = move |cx: &Context, raw: Option<&RawValue>| -> Invocation {
-            let args = match raw.map(|r| serde_json::from_str::<Option<Map<String, Value>>>(r.get())) {
-                None | Some(Ok(None)) => Map::new(),
-                Some(Ok(Some(map))) => map,
-                Some(Err(_)) => {
-                    return Invocation::Ready(CallToolResult::error("the arguments must be a JSON object"));
+        let invoke = move |cx: &Context, raw: RawArguments<'_>| -> Invocation {
+            let args = match raw.into_map() {
+                Ok(map) => map,
+                Err(received) => {
+                    return Invocation::Ready(CallToolResult::error(format!(
+                        "the arguments must be a JSON object; received {received}"
+                    )));
                 }
             };
             let future = handler(args, cx.clone());
@@ -276,7 +276,7 @@ impl Tool {
     }
 
     /// Starts a call: decodes the arguments and, if they are good, returns the work to run.
-    pub(crate) fn invoke(&self, cx: &Context, arguments: Option<&RawValue>) -> Invocation {
+    pub(crate) fn invoke(&self, cx: &Context, arguments: RawArguments<'_>) -> Invocation {
         match &self.handler {
             Handler::Fn(f) => f(cx, arguments),
             Handler::Closure(f) => f(cx, arguments),
@@ -303,11 +303,11 @@ impl Tool {
     /// # });
     /// ```
     pub async fn call(&self, cx: &Context, arguments: Value) -> CallToolResult {
-        let raw = match serde_json::value::to_raw_value(&arguments) {
-            Ok(raw) => raw,
-            Err(_) => return CallToolResult::error("the arguments are not valid JSON"),
-        };
-        self.invoke(cx, Some(&raw)).run().await
+        let text = arguments.to_string();
+        match RawArguments::from_json(&text) {
+            Ok(raw) => self.invoke(cx, raw).run().await,
+            Err(_) => CallToolResult::error("the arguments are not valid JSON"),
+        }
     }
 }
 
@@ -685,7 +685,7 @@ impl ToolBuilder {
     }
 
     /// Finishes the tool.
-    pub fn build(mut self, handler: fn(&Context, Option<&RawValue>) -> Invocation) -> Tool {
+    pub fn build(mut self, handler: fn(&Context, RawArguments<'_>) -> Invocation) -> Tool {
         let defs = schema::take_defs(&mut self.input);
         Tool {
             def: Arc::new(Definition {

@@ -263,7 +263,7 @@ impl LineScanner {
     /// Takes what it needs from `available` into `line`: how many bytes it consumed, and
     /// what it found if a line ended.
     fn scan(&mut self, available: &[u8], line: &mut Vec<u8>) -> (usize, Option<Line>) {
-        let newline = available.iter().position(|&b| b == b'\n');
+        let newline = memchr::memchr(b'\n', available);
         let take = newline.unwrap_or(available.len());
         match &mut self.skipped {
             Some(bytes) => *bytes += take,
