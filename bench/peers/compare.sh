@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# Paired comparison of our example servers with a no-framework floor and with rmcp 3.9.
+#
+#   bash bench/peers/compare.sh [--rounds N] [--quick] [--build-times]
+#
+# For every measure, each round runs ours, floor, rmcp stdio_pipes(), rmcp stdio() in that
+# order (A B C D A B C D ...), client and server pinned together on CPU 0; the table shows
+# the median of the rounds. See README.md beside this script.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+rounds=5 quick=0 build_times=0
+while (($#)); do
+    case $1 in
+        --rounds) rounds=$2; shift ;;
+        --quick) quick=1 ;;
+        --build-times) build_times=1 ;;
+        -h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "compare.sh: unknown option \`$1\`; expected --rounds N, --quick, --build-times" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+# Requests per run: the sequential run doubles as the CPU and peak-RSS run (20k calls).
+calls=20000
+if ((quick)); then
+    pipelined=20000 startups=5 bigs=5 http_calls=3000
+else
+    pipelined=100000 startups=20 bigs=20 http_calls=10000
+fi
+
+target=${CARGO_TARGET_DIR:-$root/target}
+peers_target=$target/peers
+load_dir=$root/../shared/tools/mcp-load
+load=$target/mcp-load/release/mcp-load
+out=$(mktemp -d /tmp/peers-compare.XXXXXX)
+
+build() { nice -n 10 cargo build --release --quiet "$@"; }
+
+echo "building (ours into $target, peers into $peers_target) ..." >&2
+[[ -x $load ]] || CARGO_TARGET_DIR=$target/mcp-load build --manifest-path "$load_dir/Cargo.toml"
+(cd "$root" && CARGO_TARGET_DIR=$target build --bin calculator --bin text_analyzer)
+CARGO_TARGET_DIR=$peers_target build --manifest-path "$here/Cargo.toml"
+
+programs=(ours floor rmcp-pipes rmcp-stdio)
+
+# The stdio command of `program` serving `tool` (ours has one binary per tool).
+server() {
+    case $1 in
+        ours) echo "$target/release/$2" ;;
+        floor) echo "$peers_target/release/floor" ;;
+        rmcp-pipes) echo "$peers_target/release/rmcp-peer pipes" ;;
+        rmcp-stdio) echo "$peers_target/release/rmcp-peer stdio" ;;
+    esac
+}
+
+# One mcp-load run: its JSON goes to $out/MEASURE.PROGRAM.ROUND.json, its complaints to .err.
+measure() {
+    local name=$1 program=$2 round=$3
+    shift 3
+    taskset -c 0 "$load" --label "$program" "$@" \
+        >"$out/$name.$program.$round.json" 2>"$out/$name.$program.$round.err" || true
+}
+
+stdio_measure() {
+    local name=$1 tool=$2
+    shift 2
+    echo "measuring $name ..." >&2
+    for ((round = 1; round <= rounds; round++)); do
+        for program in "${programs[@]}"; do
+            # shellcheck disable=SC2046 # the server command is split into words on purpose
+            measure "$name" "$program" "$round" "$@" -- $(server "$program" "$tool")
+        done
+    done
+}
+
+stdio_measure call calculator call -n "$calls"
+stdio_measure pipeline calculator pipeline -n "$pipelined" -k 64
+stdio_measure startup calculator startup -r "$startups"
+stdio_measure big text_analyzer big -n "$bigs" --expect '"characters":1048576'
+
+# Streamable HTTP: ours and rmcp (the floor has none), server pinned beside the client.
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_for_port() {
+    for _ in $(seq 100); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+        sleep 0.05
+    done
+    return 1
+}
+echo "measuring http ..." >&2
+for ((round = 1; round <= rounds; round++)); do
+    for program in ours rmcp; do
+        port=$(free_port)
+        case $program in
+            ours) command=("$target/release/calculator" --http "127.0.0.1:$port") ;;
+            rmcp) command=("$peers_target/release/rmcp-peer" --http "127.0.0.1:$port") ;;
+        esac
+        taskset -c 0 "${command[@]}" 2>"$out/http-server.$program.$round.err" &
+        pid=$!
+        if wait_for_port "$port"; then
+            measure http "$program" "$round" call -n "$http_calls" --http "http://127.0.0.1:$port/mcp"
+        else
+            echo "no server listening on port $port" >"$out/http.$program.$round.err"
+        fi
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+done
+
+# Stripped release binary size, and with --build-times the wall time of a clean release build.
+echo "measuring binaries ..." >&2
+for program in ours floor rmcp; do
+    case $program in
+        ours) binary=$target/release/calculator ;;
+        floor) binary=$peers_target/release/floor ;;
+        rmcp) binary=$peers_target/release/rmcp-peer ;;
+    esac
+    cp "$binary" "$out/$program.bin"
+    strip "$out/$program.bin"
+    stat -c %s "$out/$program.bin" >"$out/size.$program"
+    rm "$out/$program.bin"
+done
+if ((build_times)); then
+    for program in ours floor rmcp; do
+        echo "clean release build of $program ..." >&2
+        scratch=$(mktemp -d /tmp/peers-build.XXXXXX)
+        start=$(date +%s%N)
+        case $program in
+            ours) (cd "$root" && CARGO_TARGET_DIR=$scratch build --bin calculator) ;;
+            floor) CARGO_TARGET_DIR=$scratch build --manifest-path "$here/Cargo.toml" -p floor ;;
+            rmcp) CARGO_TARGET_DIR=$scratch build --manifest-path "$here/Cargo.toml" -p rmcp-peer ;;
+        esac
+        echo "$((($(date +%s%N) - start) / 1000000))" >"$out/build.$program"  # ms
+        rm -rf "$scratch"
+    done
+fi
+
+python3 - "$out" "$rounds" <<'EOF'
+import glob, json, os, statistics, sys
+
+out, rounds = sys.argv[1], int(sys.argv[2])
+programs = ["ours", "floor", "rmcp-pipes", "rmcp-stdio"]
+notes = {}  # ordered and without repeats: several measures read the same run
+
+def runs(name, program):
+    """The mcp-load JSON of each round of one measure and program; failures go to notes."""
+    found = []
+    for path in sorted(glob.glob(f"{out}/{name}.{program}.*.json")):
+        text = open(path).read().strip()
+        err = open(path[:-5] + ".err").read().strip()
+        doc = json.loads(text) if text else None
+        if doc is None or doc.get("failures") or doc.get("ok") == 0:
+            why = (doc or {}).get("first_error") or err or "no output"
+            notes[f"{name} / {program} round {path.split('.')[-2]}: {why[:300]}"] = None
+        if doc is not None and doc.get("ok"):
+            found.append(doc)
+    return found
+
+def median(name, program, value):
+    values = [value(doc) for doc in runs(name, program)]
+    return statistics.median(values) if values else None
+
+def from_file(name, program, scale=1.0):
+    path = f"{out}/{name}.{program}"
+    return float(open(path).read()) * scale if os.path.exists(path) else None
+
+# measure: (label, higher is better, format, {program: value})
+measures = []
+def add(label, higher, fmt, values):
+    measures.append((label, higher, fmt, values))
+
+per = lambda name, value: {p: median(name, p, value) for p in programs}
+add("sequential tools/call", True, lambda v: f"{v / 1000:.1f}k/s",
+    per("call", lambda d: d["throughput_per_s"]))
+add("pipelined, 64 in flight", True, lambda v: f"{v / 1000:.1f}k/s",
+    per("pipeline", lambda d: d["throughput_per_s"]))
+add("server CPU per call", False, lambda v: f"{v:.1f} µs",
+    per("call", lambda d: d["server_cpu_s"] * 1e6 / d["n"]))
+add("spawn → first response", False, lambda v: f"{v:.2f} ms",
+    per("startup", lambda d: d["startup_us"]["p50"] / 1000))
+add("peak RSS after 20k calls", False, lambda v: f"{v:.1f} MiB",
+    per("call", lambda d: d["server_peak_rss_kib"] / 1024))
+add("1 MiB text_analyzer call", False, lambda v: f"{v:.2f} ms",
+    per("big", lambda d: d["latency_us"]["p50"] / 1000))
+http_rmcp = median("http", "rmcp", lambda d: d["throughput_per_s"])
+add("HTTP sequential tools/call", True, lambda v: f"{v / 1000:.1f}k/s",
+    {"ours": median("http", "ours", lambda d: d["throughput_per_s"]), "floor": None,
+     "rmcp-pipes": http_rmcp, "rmcp-stdio": http_rmcp})
+size = lambda p: from_file("size", p, 1 / 1024)
+add("stripped binary", False, lambda v: f"{v / 1024:.2f} MiB" if v >= 1024 else f"{v:.0f} KiB",
+    {"ours": size("ours"), "floor": size("floor"), "rmcp-pipes": size("rmcp"), "rmcp-stdio": size("rmcp")})
+build = lambda p: from_file("build", p, 1 / 1000)
+if build("ours") is not None:
+    add("clean release build", False, lambda v: f"{v:.1f} s",
+        {"ours": build("ours"), "floor": build("floor"), "rmcp-pipes": build("rmcp"), "rmcp-stdio": build("rmcp")})
+
+def ratio(a, b):
+    return f"{a / b:.2f}×" if a is not None and b else "—"
+
+print(f"\nMedian of {rounds} paired rounds, client and server on CPU 0.\n")
+print("| measure | ours | floor | rmcp stdio_pipes() | rmcp stdio() | ours÷floor | ours÷rmcp best |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for label, higher, fmt, v in measures:
+    cells = [fmt(v[p]) if v[p] is not None else "—" for p in programs]
+    rmcp = [x for x in (v["rmcp-pipes"], v["rmcp-stdio"]) if x is not None]
+    best = (max(rmcp) if higher else min(rmcp)) if rmcp else None
+    print(f"| {label} | " + " | ".join(cells) + f" | {ratio(v['ours'], v['floor'])} | {ratio(v['ours'], best)} |")
+print("\nHTTP: one rmcp server (the stdio transport does not apply), shown in both rmcp columns.")
+print("Sizes and build times: one rmcp-peer binary serves both rmcp columns.")
+if notes:
+    print("\nFailed runs:")
+    for note in notes:
+        print(f"- {note}")
+print(f"\nRaw mcp-load output: {out}")
+EOF
