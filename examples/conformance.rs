@@ -113,7 +113,7 @@ fn test_trigger_tool_change(registry: ToolRegistry) -> &'static str {
     "Tool list changed"
 }
 
-#[tokio::main]
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), mcp_tools::Error> {
     common::log_to_stderr();
     Server::new("mcp-tools-conformance", env!("CARGO_PKG_VERSION"))

@@ -42,6 +42,7 @@
 //! | [`IntoCallToolResult`] | what a tool may return: text, `()`, [`Json<T>`], [`Content`], `Result<T, E>`, … |
 //! | [`Context`], [`State`], [`FromContext`] | parameters filled from the request instead of the arguments |
 //! | [`ToolError`] | a failure whose message the model reads |
+//! | [`TestClient`] | a client in the test process: lists and calls a [`Server`]'s tools through the real engine, in either protocol era |
 //!
 //! # How parameters become a schema
 //!
@@ -64,6 +65,7 @@ pub mod protocol;
 mod registry;
 mod result;
 mod server;
+mod testing;
 mod tool;
 mod transport;
 mod wire_log;
@@ -86,6 +88,8 @@ pub use result::{CallToolResult, IntoCallToolResult, Json};
 pub use server::HttpServer;
 #[doc(inline)]
 pub use server::{Error, Server};
+#[doc(inline)]
+pub use testing::{CallResponse, ClientError, TestClient};
 #[doc(inline)]
 pub use tool::{Icon, IconTheme, Tool, ToolAnnotations, validate_tool_name};
 
@@ -161,7 +165,7 @@ pub use mcp_tools_macros::tool;
 macro_rules! tools {
     ($($tool:path),* $(,)?) => {{
         const ENTRIES: &[$crate::__private::Entry] = &[$( $crate::__private::entry::<$tool>() ),*];
-        const _: () = $crate::__private::assert_unique_names(ENTRIES);
+        const _: () = $crate::__private::assert_unique_names::<{ ENTRIES.len() }>(ENTRIES);
         ENTRIES.iter().map(|(_, tool)| tool()).collect::<::std::vec::Vec<$crate::Tool>>()
     }};
 }
@@ -266,19 +270,70 @@ pub mod __private {
         unreachable!("a `#[tool]` with compile errors was built")
     }
 
-    /// Fails compilation when two names in `tools![...]` are equal.
-    pub const fn assert_unique_names(entries: &[Entry]) {
+    /// Fails compilation when two names in `tools![...]` are equal. `N` is the number of
+    /// entries: the names are sorted (a heapsort, in `N log N` comparisons, so hundreds of
+    /// tools stay cheap to check), then neighbours compared.
+    pub const fn assert_unique_names<const N: usize>(entries: &[Entry]) {
+        let mut order = [0usize; N];
         let mut i = 0;
-        while i < entries.len() {
-            let mut j = i + 1;
-            while j < entries.len() {
-                if str_eq(entries[i].0, entries[j].0) {
-                    duplicate_name(entries[i].0);
-                }
-                j += 1;
+        while i < N {
+            order[i] = i;
+            i += 1;
+        }
+        let mut start = N / 2;
+        while start > 0 {
+            start -= 1;
+            sift_down(&mut order, entries, start, N);
+        }
+        let mut end = N;
+        while end > 1 {
+            end -= 1;
+            let top = order[0];
+            order[0] = order[end];
+            order[end] = top;
+            sift_down(&mut order, entries, 0, end);
+        }
+        let mut k = 1;
+        while k < N {
+            let name = entries[order[k]].0;
+            if str_eq(entries[order[k - 1]].0, name) {
+                duplicate_name(name);
+            }
+            k += 1;
+        }
+    }
+
+    /// Restores the max-heap order of `order[root..end]` by name.
+    const fn sift_down<const N: usize>(order: &mut [usize; N], entries: &[Entry], mut root: usize, end: usize) {
+        loop {
+            let mut child = 2 * root + 1;
+            if child >= end {
+                return;
+            }
+            if child + 1 < end && str_lt(entries[order[child]].0, entries[order[child + 1]].0) {
+                child += 1;
+            }
+            if !str_lt(entries[order[root]].0, entries[order[child]].0) {
+                return;
+            }
+            let parent = order[root];
+            order[root] = order[child];
+            order[child] = parent;
+            root = child;
+        }
+    }
+
+    /// Byte-wise `a < b`.
+    const fn str_lt(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        let mut i = 0;
+        while i < a.len() && i < b.len() {
+            if a[i] != b[i] {
+                return a[i] < b[i];
             }
             i += 1;
         }
+        a.len() < b.len()
     }
 
     const fn str_eq(a: &str, b: &str) -> bool {
@@ -317,6 +372,37 @@ pub mod __private {
         match core::str::from_utf8(message) {
             Ok(message) => panic!("{}", message),
             Err(_) => panic!("two tools in `tools![...]` have the same name"),
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        const fn entries<const N: usize>(names: [&'static str; N]) -> [Entry; N] {
+            let mut entries = [("", unreachable_stub as fn() -> Tool); N];
+            let mut i = 0;
+            while i < N {
+                entries[i].0 = names[i];
+                i += 1;
+            }
+            entries
+        }
+
+        #[test]
+        fn finds_a_duplicate_wherever_it_is() {
+            const UNIQUE: [Entry; 7] = entries(["b", "a", "ab", "ba", "abc", "c", "aa"]);
+            const _: () = assert_unique_names::<7>(&UNIQUE);
+            let cases = [
+                ["x", "b", "c", "d", "e", "f", "x"],
+                ["a", "b", "c", "d", "c", "f", "g"],
+                ["g", "f", "e", "d", "c", "b", "g"],
+            ];
+            for names in cases {
+                let all = entries(names);
+                let found = std::panic::catch_unwind(|| assert_unique_names::<7>(&all));
+                assert!(found.is_err(), "{names:?}");
+            }
         }
     }
 }

@@ -94,7 +94,7 @@ async fn explode() -> String {
     panic!("the secret is 42")
 }
 
-#[tokio::main]
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), mcp_tools::Error> {
     Server::new("fixture", "1.0.0")
         .max_message_size(64 * 1024)

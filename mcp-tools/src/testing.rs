@@ -1,0 +1,974 @@
+//! [`TestClient`]: a client inside the test process that drives a server's engine as a
+//! transport does, so a test sees exactly what a client would receive over the wire.
+//!
+//! Every request is encoded as JSON-RPC, handed to the engine with the client's connection
+//! and an outbox of its own (as HTTP gives each request its own stream), and whatever the
+//! engine answers is decoded from the bytes it wrote: notifications sent while the request
+//! ran, then the response.
+
+use crate::content::Content;
+use crate::engine::{Connection, Engine, Outbox};
+use crate::protocol::{LoggingLevel, ProtocolVersion};
+use crate::server::{Error, Server};
+use crate::tool::Tool;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
+use serde_json::{Map, Value, json};
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// The `_meta` keys a 2026-07-28 request carries.
+const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+
+/// The name the test client gives in `clientInfo`.
+const CLIENT_NAME: &str = "mcp-tools-test-client";
+
+impl Server {
+    /// A client for tests that speaks protocol revision 2026-07-28 to this server in
+    /// process: no transport, no spawned binary, but every message goes through the real
+    /// engine as JSON, so results look exactly as a client would receive them.
+    ///
+    /// Fails as serving would: a tool that needs state the server was not given, or two
+    /// tools with one name.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("calc", "1.0.0").tools(tools![add]).test_client()?;
+    /// let result = client.call("add", json!({"a": 2, "b": 3})).await?;
+    /// assert_eq!(result.text(), Some("5"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn test_client(self) -> Result<TestClient, Error> {
+        Ok(TestClient::new(self.into_engine()?, ProtocolVersion::V2026_07_28))
+    }
+
+    /// A client for tests that opens a legacy session with this server in process: it sends
+    /// `initialize` asking for `version` (2024-11-05 to 2025-11-25), then
+    /// `notifications/initialized`, and serves every later request in that session.
+    ///
+    /// Fails when the server cannot serve (see [`Server::test_client`]), or offers another
+    /// revision than the one asked for ([`ClientError::Negotiation`]; asking for 2026-07-28,
+    /// which has no handshake, is answered that way).
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server, protocol::ProtocolVersion};
+    /// use serde_json::json;
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("calc", "1.0.0").tools(tools![add]);
+    /// let client = server.test_client_legacy(ProtocolVersion::V2025_06_18).await?;
+    /// assert_eq!(client.protocol_version(), ProtocolVersion::V2025_06_18);
+    /// assert_eq!(client.call("add", json!({"a": 2, "b": 3})).await?.text(), Some("5"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn test_client_legacy(self, version: ProtocolVersion) -> Result<TestClient, ClientError> {
+        let client = TestClient::new(self.into_engine()?, version);
+        client.initialize().await?;
+        Ok(client)
+    }
+}
+
+/// A client for tests, connected in process to a server's engine; from
+/// [`Server::test_client`] (revision 2026-07-28) or [`Server::test_client_legacy`] (an
+/// `initialize` session).
+///
+/// It speaks one protocol revision, as a real client would: modern requests carry the
+/// revision, the client's identity and capabilities in `_meta`; legacy ones rely on the
+/// session. Its methods take `&self`, so one client can be shared (in an `Arc`) by
+/// concurrent tasks, on a current-thread or a multi-thread runtime. A request waits for its
+/// answer as long as the tool runs; put a timeout around it if the tool may hang.
+///
+/// ```
+/// use mcp_tools::{tool, tools, Json, Server, ToolError};
+/// use serde_json::json;
+///
+/// #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
+/// struct Quotient { value: f64 }
+///
+/// /// Divides `a` by `b`.
+/// #[tool]
+/// fn divide(a: f64, b: f64) -> Result<Json<Quotient>, ToolError> {
+///     if b == 0.0 {
+///         return Err(ToolError::new("cannot divide by zero"));
+///     }
+///     Ok(Json(Quotient { value: a / b }))
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), mcp_tools::ClientError> {
+/// let client = Server::new("calc", "1.0.0").tools(tools![divide]).test_client()?;
+///
+/// let tools = client.list_tools().await?;
+/// assert_eq!(tools[0]["name"], "divide");
+///
+/// let half = client.call("divide", json!({"a": 1, "b": 2})).await?;
+/// assert_eq!(half.structured::<Quotient>()?, Quotient { value: 0.5 });
+///
+/// let failed = client.call("divide", json!({"a": 1, "b": 0})).await?;
+/// assert!(failed.is_error());
+/// assert_eq!(failed.text(), Some("cannot divide by zero"));
+/// # Ok(())
+/// # }
+/// ```
+pub struct TestClient {
+    engine: Arc<Engine>,
+    conn: Arc<Connection>,
+    version: ProtocolVersion,
+    next_id: AtomicI64,
+    /// The level asked for with `set_log_level`, sent with each modern request.
+    log_level: Mutex<Option<LoggingLevel>>,
+    last_response: Mutex<Option<Value>>,
+}
+
+/// What the engine wrote for one request.
+struct Answer {
+    /// The JSON-RPC response, which has a `result`.
+    response: Value,
+    /// The notifications that came before it.
+    notifications: Vec<Value>,
+}
+
+impl TestClient {
+    fn new(engine: Arc<Engine>, version: ProtocolVersion) -> TestClient {
+        TestClient {
+            engine,
+            conn: Arc::new(Connection::new()),
+            version,
+            next_id: AtomicI64::new(1),
+            log_level: Mutex::new(None),
+            last_response: Mutex::new(None),
+        }
+    }
+
+    /// The protocol revision the client speaks.
+    ///
+    /// ```
+    /// use mcp_tools::{Server, protocol::ProtocolVersion};
+    ///
+    /// let client = Server::new("empty", "1.0.0").test_client().unwrap();
+    /// assert_eq!(client.protocol_version(), ProtocolVersion::V2026_07_28);
+    /// ```
+    pub fn protocol_version(&self) -> ProtocolVersion {
+        self.version
+    }
+
+    /// The tool definitions, as `tools/list` sends them in the client's revision (each
+    /// equal to [`Tool::definition`] for that revision). When the server pages the list
+    /// ([`Server::page_size`]), every page is fetched, following `nextCursor`.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// /// Says goodbye.
+    /// #[tool]
+    /// fn goodbye() -> &'static str { "goodbye" }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("greeter", "1.0.0").tools(tools![hello, goodbye]).page_size(1);
+    /// let tools = server.test_client()?.list_tools().await?;
+    /// let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    /// assert_eq!(names, ["hello", "goodbye"]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn list_tools(&self) -> Result<Vec<Value>, ClientError> {
+        let mut tools = Vec::new();
+        let mut cursor: Option<String> = None;
+        let mut seen = HashSet::new();
+        loop {
+            let params = match &cursor {
+                Some(cursor) => json!({ "cursor": cursor }),
+                None => Value::Null,
+            };
+            let answer = self
+                .exchange(self.next_id(), "tools/list", self.params(params, None))
+                .await?;
+            let result = &answer.response["result"];
+            self.check_complete(result)?;
+            let page = ToolsPage::deserialize(result).map_err(|e| {
+                ClientError::InvalidResponse(format!("the `tools/list` result does not read as one: {e}"))
+            })?;
+            tools.extend(page.tools);
+            match page.next_cursor {
+                None => return Ok(tools),
+                Some(next) if !seen.insert(next.clone()) => {
+                    return Err(ClientError::InvalidResponse(format!(
+                        "`tools/list` gave the cursor {next:?} a second time; the list would never end"
+                    )));
+                }
+                Some(next) => cursor = Some(next),
+            }
+        }
+    }
+
+    /// Calls a tool with a JSON arguments object and returns its result.
+    ///
+    /// A tool that fails (bad arguments, an `Err`, a panic) gives `Ok` with
+    /// [`CallResponse::is_error`] set, as MCP reports tool failures; a request the server
+    /// refuses (an unknown tool: code `-32602`) gives [`ClientError::Rpc`].
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, ClientError, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), ClientError> {
+    /// let client = Server::new("calc", "1.0.0").tools(tools![add]).test_client()?;
+    ///
+    /// let wrong = client.call("add", json!({"a": "two", "b": 3})).await?;
+    /// assert!(wrong.is_error());
+    /// assert_eq!(wrong.text(), Some("argument `a`: expected an integer, received the string \"two\""));
+    ///
+    /// let unknown = client.call("subtract", json!({})).await.unwrap_err();
+    /// assert!(matches!(unknown, ClientError::Rpc { code: -32602, .. }));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn call(&self, name: &str, arguments: Value) -> Result<CallResponse, ClientError> {
+        self.call_tool(name, arguments, false).await
+    }
+
+    /// Calls a tool as [`call`](TestClient::call) does, asking for progress: the request
+    /// carries a `progressToken`, and the `notifications/progress` the tool sends are in
+    /// [`CallResponse::notifications`].
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Counts to `n`, reporting progress.
+    /// #[tool]
+    /// async fn count(n: u32, cx: Context) -> String {
+    ///     for i in 1..=n {
+    ///         cx.report_progress(f64::from(i), Some(f64::from(n)), None);
+    ///     }
+    ///     format!("counted to {n}")
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("counter", "1.0.0").tools(tools![count]).test_client()?;
+    /// let result = client.call_with_progress("count", json!({"n": 3})).await?;
+    /// let progress: Vec<f64> = result
+    ///     .notifications()
+    ///     .iter()
+    ///     .filter(|n| n["method"] == "notifications/progress")
+    ///     .filter_map(|n| n["params"]["progress"].as_f64())
+    ///     .collect();
+    /// assert_eq!(progress, [1.0, 2.0, 3.0]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn call_with_progress(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Result<CallResponse, ClientError> {
+        self.call_tool(name, arguments, true).await
+    }
+
+    /// Asks for log messages (`notifications/message`) of `level` and above: in 2026-07-28
+    /// every later request carries the level in its `_meta`; in a legacy session this sends
+    /// `logging/setLevel`. The messages a tool logs are in [`CallResponse::notifications`].
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server, protocol::LoggingLevel};
+    /// use serde_json::json;
+    ///
+    /// /// Says what it does.
+    /// #[tool]
+    /// async fn chatty(cx: Context) -> &'static str {
+    ///     cx.debug("details");
+    ///     cx.info("working");
+    ///     "done"
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("chatty", "1.0.0").tools(tools![chatty]).test_client()?;
+    /// client.set_log_level(LoggingLevel::Info).await?;
+    /// let result = client.call("chatty", json!({})).await?;
+    /// assert_eq!(result.notifications().len(), 1);
+    /// assert_eq!(result.notifications()[0]["params"], json!({"level": "info", "data": "working"}));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn set_log_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
+        if self.version.is_modern() {
+            *self.log_level.lock().unwrap_or_else(PoisonError::into_inner) = Some(level);
+            return Ok(());
+        }
+        self.request("logging/setLevel", json!({ "level": level }))
+            .await
+            .map(drop)
+    }
+
+    /// Sends any request and returns its `result`, for methods the other methods do not
+    /// cover (`server/discover`, `ping`, one page of `tools/list`). `params` is an object or
+    /// `null`; the client adds its `_meta` (entries already in `params._meta` win, so a
+    /// test can send other metadata). Anything else is sent as it is.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("greeter", "1.0.0").tools(tools![hello]).test_client()?;
+    /// let discover = client.request("server/discover", json!(null)).await?;
+    /// assert_eq!(discover["supportedVersions"][0], "2026-07-28");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn request(&self, method: &str, params: Value) -> Result<Value, ClientError> {
+        let mut answer = self
+            .exchange(self.next_id(), method, self.params(params, None))
+            .await?;
+        Ok(answer.response["result"].take())
+    }
+
+    /// The last response the client received, whole (`jsonrpc`, `id`, and `result` or
+    /// `error`), exactly as the server wrote it; `None` before the first. With concurrent
+    /// requests, whichever was answered last.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("calc", "1.0.0").tools(tools![add]).test_client()?;
+    /// assert_eq!(client.last_response(), None);
+    /// client.call("add", json!({"a": 2, "b": 3})).await?;
+    /// let response = client.last_response().unwrap();
+    /// assert_eq!(response["result"]["content"], json!([{"type": "text", "text": "5"}]));
+    /// assert_eq!(response["result"]["resultType"], "complete");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn last_response(&self) -> Option<Value> {
+        self.last_response
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Value,
+        progress: bool,
+    ) -> Result<CallResponse, ClientError> {
+        // What the server wraps as `{"result": ...}` for this revision follows from the tool's
+        // definition, as a client reads it from the tool list.
+        let tool = self.engine.registry.get(name);
+        let id = self.next_id();
+        // The request's id is unique among the requests in flight, as a token must be.
+        let token = progress.then_some(id);
+        let params = json!({ "name": name, "arguments": arguments });
+        let answer = self
+            .exchange(id, "tools/call", self.params(params, token))
+            .await?;
+        let result = &answer.response["result"];
+        self.check_complete(result)?;
+        let wire = WireCallResult::deserialize(result).map_err(|e| {
+            ClientError::InvalidResponse(format!("the `tools/call` result does not read as one: {e}"))
+        })?;
+        Ok(CallResponse {
+            content: wire.content,
+            structured: wire
+                .structured_content
+                .map(|value| unwrap_structured(value, self.version, tool.as_ref())),
+            is_error: wire.is_error.unwrap_or(false),
+            meta: wire.meta,
+            notifications: answer.notifications,
+            response: answer.response,
+            version: self.version,
+        })
+    }
+
+    /// The legacy handshake: `initialize`, then `notifications/initialized`.
+    async fn initialize(&self) -> Result<(), ClientError> {
+        let params = json!({
+            "protocolVersion": self.version.as_str(),
+            "capabilities": {},
+            "clientInfo": client_info(),
+        });
+        let answer = self.exchange(self.next_id(), "initialize", Some(params)).await?;
+        let offered = answer.response["result"]["protocolVersion"]
+            .as_str()
+            .unwrap_or_default();
+        if offered != self.version.as_str() {
+            return Err(ClientError::Negotiation {
+                requested: self.version,
+                offered: offered.to_owned(),
+            });
+        }
+        let (out, _) = Outbox::channel();
+        self.send(
+            &json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+            &out,
+        );
+        Ok(())
+    }
+
+    /// A request's params with the client's `_meta` added.
+    fn params(&self, params: Value, progress_token: Option<i64>) -> Option<Value> {
+        let mut meta = Map::new();
+        if self.version.is_modern() {
+            meta.insert(META_PROTOCOL_VERSION.into(), json!(self.version.as_str()));
+            meta.insert(META_CLIENT_INFO.into(), client_info());
+            meta.insert(META_CLIENT_CAPABILITIES.into(), json!({}));
+            if let Some(level) = *self.log_level.lock().unwrap_or_else(PoisonError::into_inner) {
+                meta.insert(META_LOG_LEVEL.into(), json!(level));
+            }
+        }
+        if let Some(token) = progress_token {
+            meta.insert("progressToken".into(), json!(token));
+        }
+        let mut params = match params {
+            Value::Null if meta.is_empty() => return None,
+            Value::Null => Map::new(),
+            Value::Object(params) => params,
+            other => return Some(other),
+        };
+        if !meta.is_empty() {
+            if let Some(Value::Object(given)) = params.remove("_meta") {
+                meta.extend(given);
+            }
+            params.insert("_meta".into(), Value::Object(meta));
+        }
+        Some(Value::Object(params))
+    }
+
+    /// Sends a request and reads what the engine writes for it, up to the response.
+    async fn exchange(&self, id: i64, method: &str, params: Option<Value>) -> Result<Answer, ClientError> {
+        let mut request = json!({ "jsonrpc": "2.0", "id": id, "method": method });
+        if let Some(params) = params {
+            request["params"] = params;
+        }
+        // An outbox for this request alone: the channel closes when the engine lets go of
+        // it, so a request that is never answered ends instead of waiting forever.
+        let (out, mut messages) = Outbox::channel();
+        self.send(&request, &out);
+        drop(out);
+        let mut notifications = Vec::new();
+        while let Some(bytes) = messages.recv().await {
+            crate::wire_log::sent(self.conn.id(), &bytes);
+            let message: Value = serde_json::from_slice(&bytes).map_err(|e| {
+                ClientError::InvalidResponse(format!(
+                    "a message is not JSON ({e}): {}",
+                    String::from_utf8_lossy(&bytes)
+                ))
+            })?;
+            if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+                return Err(ClientError::InvalidResponse(format!(
+                    "a message lacks `\"jsonrpc\": \"2.0\"`: {message}"
+                )));
+            }
+            if message.get("method").is_some() {
+                notifications.push(message);
+                continue;
+            }
+            if message.get("id") != Some(&json!(id)) {
+                return Err(ClientError::InvalidResponse(format!(
+                    "the response to request {id} has another id: {message}"
+                )));
+            }
+            *self.last_response.lock().unwrap_or_else(PoisonError::into_inner) = Some(message.clone());
+            if let Some(error) = message.get("error") {
+                let error = WireError::deserialize(error).map_err(|e| {
+                    ClientError::InvalidResponse(format!("the error does not read as a JSON-RPC error: {e}"))
+                })?;
+                return Err(ClientError::Rpc {
+                    code: error.code,
+                    message: error.message,
+                    data: error.data,
+                });
+            }
+            if message.get("result").is_none() {
+                return Err(ClientError::InvalidResponse(format!(
+                    "a response has neither `result` nor `error`: {message}"
+                )));
+            }
+            return Ok(Answer {
+                response: message,
+                notifications,
+            });
+        }
+        Err(ClientError::NoResponse {
+            method: method.to_owned(),
+        })
+    }
+
+    fn next_id(&self) -> i64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Hands one message to the engine, as a transport does with a line or a body.
+    fn send(&self, message: &Value, out: &Outbox) {
+        let bytes = message.to_string().into_bytes();
+        crate::wire_log::received(self.conn.id(), &bytes);
+        self.engine.handle(&self.conn, &bytes, out, None);
+    }
+
+    /// A 2026-07-28 result must be `complete`: the client answers no input requests. A
+    /// missing `resultType` reads as `complete`, as the specification says.
+    fn check_complete(&self, result: &Value) -> Result<(), ClientError> {
+        match result.get("resultType") {
+            Some(kind) if self.version.is_modern() && *kind != "complete" => {
+                Err(ClientError::InvalidResponse(format!(
+                    "`resultType` is {kind}; this client reads only \"complete\" results"
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl fmt::Debug for TestClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TestClient")
+            .field("server", &self.engine.info.name)
+            .field("protocol_version", &self.version)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The client going away closes its connection: calls still running are cancelled.
+impl Drop for TestClient {
+    fn drop(&mut self) {
+        self.conn.cancel_all();
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let conn = Arc::clone(&self.conn);
+            runtime.spawn(async move { conn.close().await });
+        }
+    }
+}
+
+fn client_info() -> Value {
+    json!({ "name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION") })
+}
+
+/// Takes off the `{"result": ...}` the 2025-06-18 and 2025-11-25 revisions put around
+/// structured output that is not an object, so the value is what the tool returned.
+fn unwrap_structured(value: Value, version: ProtocolVersion, tool: Option<&Tool>) -> Value {
+    if !version.structured_output_must_be_object() {
+        return value;
+    }
+    let wrapped = match tool {
+        Some(tool) if tool.wraps_structured_output(version) => true,
+        // An object output schema: the value is sent as the tool made it.
+        Some(tool) if tool.output_schema().is_some() => false,
+        // No schema: the server wraps only values that are not objects.
+        _ => value.get("result").is_some_and(|inner| !inner.is_object()),
+    };
+    match value {
+        Value::Object(mut map) if wrapped && map.len() == 1 => map.remove("result").unwrap_or_default(),
+        value => value,
+    }
+}
+
+/// A tool's result as a [`TestClient`] received it: the content blocks, the structured
+/// output, whether the call failed, and the notifications the call sent before its result.
+///
+/// It reads like the [`CallToolResult`](crate::CallToolResult) the tool returned, whatever
+/// the revision did to it on the wire: structured output wrapped as `{"result": ...}` for
+/// 2025-06-18 and 2025-11-25 is unwrapped. [`CallResponse::response`] is the message as
+/// it was sent.
+///
+/// ```
+/// use mcp_tools::{tool, tools, Json, Server};
+/// use serde_json::json;
+///
+/// /// The primes below `n`.
+/// #[tool]
+/// fn primes(n: u32) -> Json<Vec<u32>> {
+///     Json((2..n).filter(|i| (2..*i).all(|d| i % d != 0)).collect())
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), mcp_tools::ClientError> {
+/// let client = Server::new("math", "1.0.0").tools(tools![primes]).test_client()?;
+/// let result = client.call("primes", json!({"n": 10})).await?;
+/// assert!(!result.is_error());
+/// assert_eq!(result.structured::<Vec<u32>>()?, [2, 3, 5, 7]);
+/// assert_eq!(result.text(), Some("[2,3,5,7]"));
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct CallResponse {
+    content: Vec<Content>,
+    structured: Option<Value>,
+    is_error: bool,
+    meta: Option<Map<String, Value>>,
+    notifications: Vec<Value>,
+    response: Value,
+    version: ProtocolVersion,
+}
+
+impl CallResponse {
+    /// The content blocks.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Content, Server};
+    /// use serde_json::json;
+    ///
+    /// /// A chart and its caption.
+    /// #[tool]
+    /// fn chart() -> Vec<Content> {
+    ///     vec![Content::text("Sales:"), Content::image(&[0x89, b'P', b'N', b'G'], "image/png")]
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("charts", "1.0.0").tools(tools![chart]).test_client()?;
+    /// let result = client.call("chart", json!({})).await?;
+    /// assert_eq!(result.content()[1], Content::image(&[0x89, b'P', b'N', b'G'], "image/png"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn content(&self) -> &[Content] {
+        &self.content
+    }
+
+    /// The text of the first text block, if there is one.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello(name: String) -> String { format!("Hello, {name}!") }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("greeter", "1.0.0").tools(tools![hello]).test_client()?;
+    /// let result = client.call("hello", json!({"name": "Ada"})).await?;
+    /// assert_eq!(result.text(), Some("Hello, Ada!"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn text(&self) -> Option<&str> {
+        self.content.iter().find_map(Content::as_text)
+    }
+
+    /// Whether the call failed (`isError`): bad arguments, a tool's `Err`, a panic.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Panics.
+    /// #[tool]
+    /// async fn explode() -> String { panic!("boom") }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("fragile", "1.0.0").tools(tools![explode]).test_client()?;
+    /// let result = client.call("explode", json!({})).await?;
+    /// assert!(result.is_error());
+    /// assert_eq!(result.text(), Some("internal error"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn is_error(&self) -> bool {
+        self.is_error
+    }
+
+    /// The structured output as JSON, unwrapped from `{"result": ...}` where the revision
+    /// wrapped it; `None` when the result has none (or the revision predates structured
+    /// output, 2025-06-18).
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Json, Server};
+    /// use serde_json::json;
+    ///
+    /// /// The primes below ten.
+    /// #[tool]
+    /// fn primes() -> Json<Vec<u32>> { Json(vec![2, 3, 5, 7]) }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("math", "1.0.0").tools(tools![primes]).test_client()?;
+    /// let result = client.call("primes", json!({})).await?;
+    /// assert_eq!(result.structured_content(), Some(&json!([2, 3, 5, 7])));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn structured_content(&self) -> Option<&Value> {
+        self.structured.as_ref()
+    }
+
+    /// The structured output, deserialized into `T` (unwrapped from `{"result": ...}` where
+    /// the revision wrapped it).
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Json, Server, protocol::ProtocolVersion};
+    /// use serde_json::json;
+    ///
+    /// /// The primes below ten.
+    /// #[tool]
+    /// fn primes() -> Json<Vec<u32>> { Json(vec![2, 3, 5, 7]) }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("math", "1.0.0").tools(tools![primes]);
+    /// let client = server.test_client_legacy(ProtocolVersion::V2025_06_18).await?;
+    /// let result = client.call("primes", json!({})).await?;
+    /// assert_eq!(result.response()["result"]["structuredContent"], json!({"result": [2, 3, 5, 7]}));
+    /// assert_eq!(result.structured::<Vec<u32>>()?, [2, 3, 5, 7]);
+    /// assert!(result.structured::<String>().is_err());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn structured<T: DeserializeOwned>(&self) -> Result<T, ClientError> {
+        let Some(value) = &self.structured else {
+            let reason = if !self.version.has_structured_output() {
+                format!("protocol revision {} has no structured output", self.version)
+            } else if self.is_error {
+                format!("the call failed: {}", self.text().unwrap_or("(no text)"))
+            } else {
+                "the tool sent none; structured output comes from returning `Json<T>`".to_owned()
+            };
+            return Err(ClientError::NoStructuredContent { reason });
+        };
+        T::deserialize(value).map_err(|source| ClientError::StructuredContent {
+            type_name: std::any::type_name::<T>(),
+            source,
+        })
+    }
+
+    /// The result's `_meta` (in 2026-07-28 it names the server:
+    /// `io.modelcontextprotocol/serverInfo`).
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("greeter", "1.0.0").tools(tools![hello]).test_client()?;
+    /// let result = client.call("hello", json!({})).await?;
+    /// let meta = result.meta().unwrap();
+    /// assert_eq!(meta["io.modelcontextprotocol/serverInfo"]["name"], "greeter");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn meta(&self) -> Option<&Map<String, Value>> {
+        self.meta.as_ref()
+    }
+
+    /// The notifications the server sent for this call before its result, whole
+    /// (`jsonrpc`, `method`, `params`), in order: progress (with
+    /// [`TestClient::call_with_progress`]) and log messages (after
+    /// [`TestClient::set_log_level`]).
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Works in two steps.
+    /// #[tool]
+    /// async fn work(cx: Context) -> &'static str {
+    ///     cx.report_progress(1.0, Some(2.0), Some("half way"));
+    ///     cx.report_progress(2.0, Some(2.0), None);
+    ///     "done"
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("worker", "1.0.0").tools(tools![work]).test_client()?;
+    /// assert!(client.call("work", json!({})).await?.notifications().is_empty());
+    ///
+    /// let result = client.call_with_progress("work", json!({})).await?;
+    /// let first = &result.notifications()[0];
+    /// assert_eq!(first["method"], "notifications/progress");
+    /// assert_eq!(first["params"]["message"], "half way");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn notifications(&self) -> &[Value] {
+        &self.notifications
+    }
+
+    /// The JSON-RPC response as the server wrote it, for assertions on the exact wire
+    /// shape of the revision.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server, protocol::ProtocolVersion};
+    /// use serde_json::json;
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("greeter", "1.0.0").tools(tools![hello]);
+    /// let client = server.test_client_legacy(ProtocolVersion::V2025_11_25).await?;
+    /// let result = client.call("hello", json!({})).await?;
+    /// assert_eq!(
+    ///     result.response(),
+    ///     &json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "hello"}]}})
+    /// );
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn response(&self) -> &Value {
+        &self.response
+    }
+}
+
+/// Why a [`TestClient`] request did not give what was asked for.
+///
+/// ```
+/// use mcp_tools::{tool, tools, ClientError, Server};
+/// use serde_json::json;
+///
+/// /// Says hello.
+/// #[tool]
+/// fn hello() -> &'static str { "hello" }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), ClientError> {
+/// let client = Server::new("greeter", "1.0.0").tools(tools![hello]).test_client()?;
+/// match client.call("goodbye", json!({})).await {
+///     Err(ClientError::Rpc { code, message, .. }) => {
+///         assert_eq!(code, -32602);
+///         assert_eq!(message, "Unknown tool: goodbye");
+///     }
+///     other => panic!("expected a JSON-RPC error, got {other:?}"),
+/// }
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClientError {
+    /// The server cannot serve: its configuration breaks a rule.
+    #[error(transparent)]
+    Server(#[from] Error),
+    /// The server answered with a JSON-RPC error.
+    #[error("the server answered with JSON-RPC error {code}: {message}")]
+    Rpc {
+        /// The error code, such as `-32602` (invalid params, an unknown tool).
+        code: i32,
+        /// The error message.
+        message: String,
+        /// The error's `data`, if any.
+        data: Option<Value>,
+    },
+    /// The server offered another protocol revision than the one asked for in
+    /// `initialize`.
+    #[error("`initialize` asked for protocol revision {requested}; the server offered {offered:?}")]
+    Negotiation {
+        /// The revision asked for.
+        requested: ProtocolVersion,
+        /// The revision the server answered with.
+        offered: String,
+    },
+    /// The server finished with the request without answering it.
+    #[error("the server did not answer the `{method}` request")]
+    NoResponse {
+        /// The method of the request.
+        method: String,
+    },
+    /// The server answered with something the protocol does not allow.
+    #[error("the server's answer breaks the protocol: {0}")]
+    InvalidResponse(String),
+    /// The result has no structured output to read.
+    #[error("the result has no `structuredContent`: {reason}")]
+    NoStructuredContent {
+        /// Why there is none.
+        reason: String,
+    },
+    /// The result's structured output is not a `T`.
+    #[error("the result's `structuredContent` does not deserialize into `{type_name}`: {source}")]
+    StructuredContent {
+        /// The type asked for.
+        type_name: &'static str,
+        /// What serde found wrong.
+        source: serde_json::Error,
+    },
+}
+
+/// A `tools/call` result as it travels, in any revision.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireCallResult {
+    content: Vec<Content>,
+    #[serde(default, deserialize_with = "present")]
+    structured_content: Option<Value>,
+    #[serde(default)]
+    is_error: Option<bool>,
+    #[serde(rename = "_meta", default)]
+    meta: Option<Map<String, Value>>,
+}
+
+/// One page of `tools/list`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolsPage {
+    tools: Vec<Value>,
+    #[serde(default)]
+    next_cursor: Option<String>,
+}
+
+/// A JSON-RPC error object.
+#[derive(Deserialize)]
+struct WireError {
+    code: i32,
+    message: String,
+    #[serde(default, deserialize_with = "present")]
+    data: Option<Value>,
+}
+
+/// `Some` for a member that is present, even when it is `null` (structured output may be
+/// `null` in 2026-07-28).
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
+}
