@@ -304,7 +304,12 @@ pub mod __private {
     }
 
     /// Restores the max-heap order of `order[root..end]` by name.
-    const fn sift_down<const N: usize>(order: &mut [usize; N], entries: &[Entry], mut root: usize, end: usize) {
+    const fn sift_down<const N: usize>(
+        order: &mut [usize; N],
+        entries: &[Entry],
+        mut root: usize,
+        end: usize,
+    ) {
         loop {
             let mut child = 2 * root + 1;
             if child >= end {
