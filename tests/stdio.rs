@@ -674,6 +674,22 @@ fn a_panicking_tool_is_an_internal_error_and_the_server_goes_on() {
 }
 
 #[test]
+fn a_tool_that_never_returns_is_stopped_by_its_time_limit_and_the_server_goes_on() {
+    let mut peer = Peer::spawn(FIXTURE);
+    initialize(&mut peer, "2025-11-25");
+    peer.send(json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": { "name": "hang" } }));
+    let echo = peer.request(json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": { "name": "echo", "arguments": { "text": "meanwhile" } } }));
+    assert_eq!(echo["result"]["content"][0]["text"], "meanwhile");
+    let hung = peer.recv();
+    assert_result("2025-11-25", "CallToolResult", &hung);
+    assert_eq!(hung["id"], 1);
+    assert_eq!(
+        hung["result"],
+        json!({ "content": [{ "type": "text", "text": "the tool `hang` did not finish within 300 ms and was stopped" }], "isError": true })
+    );
+}
+
+#[test]
 fn end_of_input_finishes_work_in_flight_then_exits_cleanly() {
     let mut peer = Peer::spawn(FIXTURE);
     initialize(&mut peer, "2025-11-25");
@@ -740,7 +756,9 @@ fn pagination_with_an_opaque_cursor() {
         .collect();
     assert_eq!(
         names,
-        ["echo", "sleep", "block", "progress", "log", "toggle", "explode"]
+        [
+            "echo", "sleep", "block", "progress", "log", "toggle", "explode", "hang"
+        ]
     );
     assert!(list["result"].get("nextCursor").is_none());
     let bad = peer.request(

@@ -194,6 +194,57 @@ impl Server {
         self
     }
 
+    /// The longest result sent, in bytes of its encoded message (default 16 MiB). A larger
+    /// result is not sent: the client gets an error result that gives its size, so a tool
+    /// that returns too much fails one call rather than the connection.
+    ///
+    /// ```
+    /// let server = mcp_tools::Server::new("files", "1.0.0").max_result_size(1024 * 1024);
+    /// ```
+    pub fn max_result_size(mut self, bytes: usize) -> Server {
+        self.options.max_result_bytes = bytes.max(1024);
+        self
+    }
+
+    /// How many calls may be in progress at once (default 1024). A call over the limit is
+    /// answered at once with an error result asking the client to try again; calls that
+    /// finish without waiting are answered as they arrive and never count.
+    ///
+    /// ```
+    /// let server = mcp_tools::Server::new("search", "1.0.0").max_concurrent_calls(64);
+    /// ```
+    pub fn max_concurrent_calls(mut self, calls: usize) -> Server {
+        self.options.max_concurrent_calls = calls.max(1);
+        self
+    }
+
+    /// How long a call may run (default 60 s, what the official clients wait for an
+    /// answer). A call that runs longer is stopped (its future is dropped) and answered with
+    /// an error result saying it timed out. A sync tool's thread cannot be stopped: its
+    /// answer is sent on time and its result dropped when it ends.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let server = mcp_tools::Server::new("web", "1.0.0").call_timeout(Duration::from_secs(20));
+    /// ```
+    pub fn call_timeout(mut self, timeout: Duration) -> Server {
+        self.options.call_timeout = timeout;
+        self
+    }
+
+    /// A time limit for one tool, instead of [`Server::call_timeout`]'s; the tool may also
+    /// be added later through the [`ToolRegistry`].
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let server = mcp_tools::Server::new("builds", "1.0.0")
+    ///     .tool_timeout("run_build", Duration::from_secs(15 * 60));
+    /// ```
+    pub fn tool_timeout(mut self, tool: impl Into<String>, timeout: Duration) -> Server {
+        self.options.tool_timeouts.insert(tool.into(), timeout);
+        self
+    }
+
     /// Decides, per caller, which tools are listed and callable: the tool list may depend on
     /// authorization (see [`Server::bearer_auth`]). Lists then go out with
     /// `cacheScope: "private"`.

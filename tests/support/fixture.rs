@@ -94,11 +94,19 @@ async fn explode() -> String {
     panic!("the secret is 42")
 }
 
+/// Never answers: the server's time limit for it ends the call.
+#[tool]
+async fn hang() -> String {
+    std::future::pending::<()>().await;
+    unreachable!("a pending future never resolves")
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), mcp_tools::Error> {
     Server::new("fixture", "1.0.0")
         .max_message_size(64 * 1024)
-        .tools(tools![echo, sleep, block, progress, log, toggle, explode])
+        .tool_timeout("hang", Duration::from_millis(300))
+        .tools(tools![echo, sleep, block, progress, log, toggle, explode, hang])
         .serve_stdio()
         .await
 }

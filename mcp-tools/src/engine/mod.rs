@@ -22,15 +22,19 @@ use crate::protocol::messages::{
 };
 use crate::protocol::{Implementation, LoggingLevel, ProtocolVersion, RequestId};
 use crate::registry::ToolRegistry;
+use crate::result::CallToolResult;
 use crate::server::ServerInfo;
 use base64::Engine as _;
 use connection::{InFlight, LegacySession};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
 use std::task::{Poll, Waker};
+use std::time::Duration;
+use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
 /// Who is calling, as the transport established it (HTTP's bearer token); `None` on
@@ -50,6 +54,8 @@ pub(crate) struct Engine {
     pub(crate) visibility: Option<Arc<Visibility>>,
     /// The server's `Implementation` for modern results' `_meta`, encoded once.
     identity: Box<RawValue>,
+    /// One permit per call that may wait at once.
+    calls: Arc<Semaphore>,
 }
 
 /// Tunables, set through `Server`.
@@ -61,6 +67,21 @@ pub(crate) struct Options {
     pub(crate) list_ttl_ms: u64,
     /// The longest message a transport accepts, in bytes.
     pub(crate) max_message_bytes: usize,
+    /// The longest result sent, in bytes of its encoded message.
+    pub(crate) max_result_bytes: usize,
+    /// How many calls may be in progress at once (calls answered without waiting do not
+    /// count).
+    pub(crate) max_concurrent_calls: usize,
+    /// How long a call may take unless its tool has a time of its own.
+    pub(crate) call_timeout: Duration,
+    /// Times of their own, by tool name.
+    pub(crate) tool_timeouts: HashMap<String, Duration>,
+}
+
+impl Options {
+    fn timeout_of(&self, tool: &str) -> Duration {
+        self.tool_timeouts.get(tool).copied().unwrap_or(self.call_timeout)
+    }
 }
 
 /// The legacy revisions, newest first: what `initialize` can negotiate.
@@ -134,6 +155,7 @@ impl Engine {
     ) -> Engine {
         let identity = serde_json::value::to_raw_value(&info.implementation(ProtocolVersion::LATEST))
             .unwrap_or_default();
+        let options_calls = options.max_concurrent_calls.min(Semaphore::MAX_PERMITS);
         Engine {
             info,
             registry,
@@ -141,6 +163,7 @@ impl Engine {
             options,
             visibility,
             identity,
+            calls: Arc::new(Semaphore::new(options_calls)),
         }
     }
 
@@ -554,8 +577,19 @@ impl Engine {
         let Some(tool) = snapshot.get(&call.name).filter(visible) else {
             return Err(Failure::invalid_params(format!("Unknown tool: {}", call.name)));
         };
-        let (request_id, cancel) = begin(conn, id)?;
         let version = era.version();
+        let modern = matches!(version, ProtocolVersion::V2026_07_28);
+        let raw_id: Box<RawValue> = id.raw.to_owned();
+        let Ok(permit) = Arc::clone(&self.calls).try_acquire_owned() else {
+            tracing::warn!(tool = %call.name, limit = self.options.max_concurrent_calls, "refused a call: too many in progress");
+            let busy = CallToolResult::error(format!(
+                "the server is busy: {} calls are in progress, its limit; try again shortly",
+                self.options.max_concurrent_calls
+            ));
+            out.respond(self.encode_call(&raw_id, &busy, version, false, modern));
+            return Ok(());
+        };
+        let (request_id, cancel) = begin(conn, id)?;
         let (client_info, client_capabilities, log_level) = match era {
             Era::Modern(m) => (m.client_info, m.client_capabilities, m.log_level),
             Era::Legacy(s) => (s.client_info.clone(), s.client_capabilities.clone(), s.log_level),
@@ -591,9 +625,7 @@ impl Engine {
             auth.cloned(),
         );
         let wraps = tool.wraps_structured_output(version);
-        let modern = matches!(version, ProtocolVersion::V2026_07_28);
         let invocation = tool.invoke(&cx, call.arguments);
-        let raw_id: Box<RawValue> = id.raw.to_owned();
 
         // Answer at once when the tool finishes without waiting (most do); spawn otherwise.
         let mut work = Box::pin(invocation.run());
@@ -602,36 +634,60 @@ impl Engine {
             .poll(&mut std::task::Context::from_waker(Waker::noop()))
         {
             conn.finish(&request_id);
-            out.respond(encode::call_result(
-                &raw_id,
-                &result,
-                version,
-                wraps,
-                modern.then_some(&*self.identity),
-            ));
+            drop(permit);
+            out.respond(self.encode_call(&raw_id, &result, version, wraps, modern));
             return Ok(());
         }
         let engine = Arc::clone(self);
         let conn2 = Arc::clone(conn);
         let out = out.clone();
         let key = request_id.clone();
+        let limit = self.options.timeout_of(tool.name());
+        let name = tool.name().to_owned();
         let task = conn.tasks().spawn(async move {
-            let result = work.await;
+            let result = match tokio::time::timeout(limit, work).await {
+                Ok(result) => result,
+                Err(_) => {
+                    tracing::warn!(tool = %name, ?limit, "a call ran out of time and was stopped");
+                    CallToolResult::error(format!(
+                        "the tool `{name}` did not finish within {} and was stopped",
+                        describe_duration(limit)
+                    ))
+                }
+            };
+            drop(permit);
             let cancelled = cancel.is_cancelled();
             conn2.finish(&key);
             if !cancelled {
-                out.respond(encode::call_result(
-                    &raw_id,
-                    &result,
-                    version,
-                    wraps,
-                    modern.then_some(&*engine.identity),
-                ));
+                out.respond(engine.encode_call(&raw_id, &result, version, wraps, modern));
             }
         });
         conn.set_abort(&request_id, task.abort_handle());
         drop(cx);
         Ok(())
+    }
+
+    /// A call's response; a result too large to send becomes an error result that says so.
+    fn encode_call(
+        &self,
+        id: &RawValue,
+        result: &CallToolResult,
+        version: ProtocolVersion,
+        wraps: bool,
+        modern: bool,
+    ) -> Vec<u8> {
+        let identity = modern.then_some(&*self.identity);
+        let encoded = encode::call_result(id, result, version, wraps, identity);
+        let limit = self.options.max_result_bytes;
+        if encoded.len() <= limit {
+            return encoded;
+        }
+        tracing::warn!(bytes = encoded.len(), limit, "a result was too large to send");
+        let refused = CallToolResult::error(format!(
+            "the result is {} bytes, more than this server sends ({limit} bytes); ask for less",
+            encoded.len()
+        ));
+        encode::call_result(id, &refused, version, false, identity)
     }
 
     /// `subscriptions/listen`: acknowledge, then forward list changes until cancelled.
@@ -763,6 +819,19 @@ impl Default for Options {
             page_size: None,
             list_ttl_ms: 60_000,
             max_message_bytes: 16 * 1024 * 1024,
+            max_result_bytes: 16 * 1024 * 1024,
+            max_concurrent_calls: 1024,
+            call_timeout: Duration::from_secs(60),
+            tool_timeouts: HashMap::new(),
         }
+    }
+}
+
+/// `2 s`, `150 ms`, `1.5 s`.
+fn describe_duration(duration: Duration) -> String {
+    match duration.as_millis() {
+        ms if ms < 1000 => format!("{ms} ms"),
+        ms if ms % 1000 == 0 => format!("{} s", ms / 1000),
+        _ => format!("{:.1} s", duration.as_secs_f64()),
     }
 }
