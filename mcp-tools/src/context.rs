@@ -42,8 +42,8 @@ pub struct Context {
 struct Inner {
     request_id: Option<RequestId>,
     protocol_version: Option<ProtocolVersion>,
-    client_info: Option<Implementation>,
-    client_capabilities: Option<Value>,
+    client_info: Option<Arc<Implementation>>,
+    client_capabilities: Option<Arc<Value>>,
     progress_token: Option<ProgressToken>,
     log_level: Option<LoggingLevel>,
     cancellation: CancellationToken,
@@ -68,8 +68,8 @@ pub(crate) struct Notification {
 pub(crate) struct RequestInfo {
     pub(crate) request_id: Option<RequestId>,
     pub(crate) protocol_version: Option<ProtocolVersion>,
-    pub(crate) client_info: Option<Implementation>,
-    pub(crate) client_capabilities: Option<Value>,
+    pub(crate) client_info: Option<Arc<Implementation>>,
+    pub(crate) client_capabilities: Option<Arc<Value>>,
     pub(crate) progress_token: Option<ProgressToken>,
     pub(crate) log_level: Option<LoggingLevel>,
 }
@@ -157,12 +157,12 @@ impl Context {
     /// The client's self-reported name and version, when it gave them. Never base security
     /// decisions on it.
     pub fn client_info(&self) -> Option<&Implementation> {
-        self.inner.client_info.as_ref()
+        self.inner.client_info.as_deref()
     }
 
     /// The capabilities the client declared, as JSON.
     pub fn client_capabilities(&self) -> Option<&Value> {
-        self.inner.client_capabilities.as_ref()
+        self.inner.client_capabilities.as_deref()
     }
 
     /// Whether the client asked for progress on this request (sent a `progressToken`).

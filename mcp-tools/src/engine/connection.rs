@@ -15,8 +15,8 @@ use tokio_util::task::TaskTracker;
 pub(crate) struct LegacySession {
     pub(crate) version: ProtocolVersion,
     pub(crate) initialized: bool,
-    pub(crate) client_info: Option<Implementation>,
-    pub(crate) client_capabilities: Option<Value>,
+    pub(crate) client_info: Option<Arc<Implementation>>,
+    pub(crate) client_capabilities: Option<Arc<Value>>,
     /// Set by `logging/setLevel`; no log messages before it.
     pub(crate) log_level: Option<LoggingLevel>,
 }

@@ -104,8 +104,8 @@ enum Era {
 #[derive(Clone)]
 struct ModernMeta {
     version: ProtocolVersion,
-    client_info: Option<Implementation>,
-    client_capabilities: Option<Value>,
+    client_info: Option<Arc<Implementation>>,
+    client_capabilities: Option<Arc<Value>>,
     log_level: Option<LoggingLevel>,
 }
 
@@ -440,11 +440,12 @@ impl Engine {
         };
         let client_info = meta
             .client_info
-            .and_then(|raw| serde_json::from_str(raw.get()).ok());
+            .and_then(|raw| serde_json::from_str(raw.get()).ok())
+            .map(Arc::new);
         Ok(Era::Modern(ModernMeta {
             version: ProtocolVersion::V2026_07_28,
             client_info,
-            client_capabilities: Some(client_capabilities),
+            client_capabilities: Some(Arc::new(client_capabilities)),
             log_level,
         }))
     }
@@ -465,8 +466,8 @@ impl Engine {
         let session = LegacySession {
             version,
             initialized: false,
-            client_info: params.client_info,
-            client_capabilities: params.capabilities,
+            client_info: params.client_info.map(Arc::new),
+            client_capabilities: params.capabilities.map(Arc::new),
             log_level: None,
         };
         if let Err(existing) = conn.begin_legacy(session) {
