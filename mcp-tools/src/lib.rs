@@ -61,6 +61,7 @@ mod content;
 mod context;
 mod engine;
 mod error;
+mod export;
 pub mod protocol;
 mod registry;
 mod result;
@@ -79,6 +80,8 @@ pub use content::{
 pub use context::{Context, FromContext, Principal, State};
 #[doc(inline)]
 pub use error::{DefinitionError, ToolError};
+#[doc(inline)]
+pub use export::ToolCall;
 #[doc(inline)]
 pub use registry::ToolRegistry;
 #[doc(inline)]

@@ -274,6 +274,11 @@ impl Server {
     }
 
     /// Checks the configuration and builds the engine.
+    /// The state tools read with `State<T>`.
+    pub(crate) fn state_map(&self) -> &StateMap {
+        &self.state
+    }
+
     pub(crate) fn into_engine(self) -> Result<Arc<Engine>, Error> {
         if let Some(problem) = self.problems.into_iter().next() {
             return Err(problem.into());
