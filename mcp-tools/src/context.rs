@@ -46,6 +46,7 @@ struct Inner {
     client_capabilities: Option<Arc<Value>>,
     progress_token: Option<ProgressToken>,
     log_level: Option<LoggingLevel>,
+    lenient_arguments: bool,
     cancellation: CancellationToken,
     notifier: Option<Notifier>,
     state: StateMap,
@@ -72,6 +73,8 @@ pub(crate) struct RequestInfo {
     pub(crate) client_capabilities: Option<Arc<Value>>,
     pub(crate) progress_token: Option<ProgressToken>,
     pub(crate) log_level: Option<LoggingLevel>,
+    /// Whether object and array arguments may arrive as JSON text.
+    pub(crate) lenient_arguments: bool,
 }
 
 impl Context {
@@ -91,6 +94,7 @@ impl Context {
                 client_capabilities: info.client_capabilities,
                 progress_token: info.progress_token,
                 log_level: info.log_level,
+                lenient_arguments: info.lenient_arguments,
                 cancellation,
                 notifier,
                 state,
@@ -104,6 +108,11 @@ impl Context {
     /// `Server::bearer_auth`); `None` on stdio or without a check.
     pub fn principal(&self) -> Option<&Principal> {
         self.inner.principal.as_deref()
+    }
+
+    /// Whether object and array arguments may arrive as JSON text (`Server::lenient_arguments`).
+    pub(crate) fn lenient_arguments(&self) -> bool {
+        self.inner.lenient_arguments
     }
 
     /// The registry of the server serving the call.

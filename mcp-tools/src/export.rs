@@ -236,7 +236,10 @@ impl Server {
             ));
         };
         let cx = Context::new(
-            RequestInfo::default(),
+            RequestInfo {
+                lenient_arguments: self.lenient_arguments_on(),
+                ..RequestInfo::default()
+            },
             CancellationToken::new(),
             None,
             self.state_map().clone(),

@@ -245,6 +245,20 @@ impl Server {
         self
     }
 
+    /// Accepts an object or array argument sent as a string of JSON text (off by default).
+    /// Some clients and models send `{"filter": "{\"tag\": \"x\"}"}` where the schema
+    /// asks for `{"filter": {"tag": "x"}}`; with this on, such a string is decoded when the
+    /// parameter does not accept it as it is. A parameter that takes a string always gets the
+    /// string.
+    ///
+    /// ```
+    /// let server = mcp_tools::Server::new("notes", "1.0.0").lenient_arguments(true);
+    /// ```
+    pub fn lenient_arguments(mut self, lenient: bool) -> Server {
+        self.options.lenient_arguments = lenient;
+        self
+    }
+
     /// Decides, per caller, which tools are listed and callable: the tool list may depend on
     /// authorization (see [`Server::bearer_auth`]). Lists then go out with
     /// `cacheScope: "private"`.
@@ -274,6 +288,11 @@ impl Server {
     }
 
     /// Checks the configuration and builds the engine.
+    /// Whether object and array arguments may arrive as JSON text.
+    pub(crate) fn lenient_arguments_on(&self) -> bool {
+        self.options.lenient_arguments
+    }
+
     /// The state tools read with `State<T>`.
     pub(crate) fn state_map(&self) -> &StateMap {
         &self.state

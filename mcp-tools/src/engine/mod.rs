@@ -76,6 +76,8 @@ pub(crate) struct Options {
     pub(crate) call_timeout: Duration,
     /// Times of their own, by tool name.
     pub(crate) tool_timeouts: HashMap<String, Duration>,
+    /// Whether object and array arguments may arrive as JSON text.
+    pub(crate) lenient_arguments: bool,
 }
 
 impl Options {
@@ -618,6 +620,7 @@ impl Engine {
                 client_capabilities,
                 progress_token,
                 log_level,
+                lenient_arguments: self.options.lenient_arguments,
             },
             cancel.clone(),
             Some(notifier),
@@ -824,6 +827,7 @@ impl Default for Options {
             max_concurrent_calls: 1024,
             call_timeout: Duration::from_secs(60),
             tool_timeouts: HashMap::new(),
+            lenient_arguments: false,
         }
     }
 }

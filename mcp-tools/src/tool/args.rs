@@ -81,6 +81,7 @@ impl<'a> Arguments<'a> {
                 match self.slots[index] {
                     Some(raw) => match (argument.decode)(raw.get()) {
                         Ok(value) => Some(value),
+                        Err(_) if let Some(value) = decode_json_text(raw, &argument, cx) => Some(value),
                         Err(error) => {
                             self.errors
                                 .push(describe_decode_error(name, raw, &argument, &error));
@@ -144,6 +145,19 @@ impl<'a> Arguments<'a> {
         };
         Invocation::Ready(CallToolResult::error(message))
     }
+}
+
+/// With lenient arguments, an argument its parameter refused, when it is a string holding
+/// a JSON object or array, decoded from that text instead; `None` otherwise.
+fn decode_json_text<T>(raw: &RawValue, argument: &Argument<T>, cx: &Context) -> Option<T> {
+    if !cx.lenient_arguments() || !raw.get().starts_with('"') {
+        return None;
+    }
+    let text: String = serde_json::from_str(raw.get()).ok()?;
+    if !matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'[')) {
+        return None;
+    }
+    (argument.decode)(&text).ok()
 }
 
 /// Some argument was bad; [`Arguments::into_failure`] says which.
