@@ -1,0 +1,212 @@
+//! A notes server: the framework's whole surface in one realistic server.
+//!
+//! - shared state (`State<Notes>`) that every tool reads and changes;
+//! - structured output (`Json<T>`) with an output schema;
+//! - progress from a tool that works through every note;
+//! - annotations: read-only searches, a destructive delete;
+//! - a tool added and removed while serving: `restore_note` exists only while the trash
+//!   holds something, and clients are told with `notifications/tools/list_changed`.
+//!
+//! ```text
+//! cargo run --bin notes                           # stdio, as clients launch it
+//! cargo run --bin notes -- --http 127.0.0.1:8080  # Streamable HTTP
+//! cargo run --bin notes -- tools                  # the tool definitions
+//! ```
+
+mod common;
+
+use mcp_tools::{Context, Json, Server, State, ToolError, ToolRegistry, tool, tools};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// A note.
+#[derive(Clone, serde::Serialize, schemars::JsonSchema)]
+struct Note {
+    /// Its id, given when it was added.
+    id: u64,
+    /// A short title.
+    title: String,
+    /// The text.
+    body: String,
+    /// Tags for finding it again.
+    tags: Vec<String>,
+}
+
+/// The notes that matched a search.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Found {
+    /// The matching notes, newest first.
+    notes: Vec<Note>,
+    /// How many matched before the limit.
+    total: usize,
+}
+
+/// What summarizing found.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Summary {
+    /// Notes in all.
+    notes: usize,
+    /// Words in all bodies.
+    words: usize,
+    /// Each tag with how many notes carry it.
+    tags: BTreeMap<String, usize>,
+}
+
+/// Every note, and the trash.
+#[derive(Default)]
+struct Notes {
+    inner: Mutex<Store>,
+}
+
+#[derive(Default)]
+struct Store {
+    next_id: u64,
+    notes: BTreeMap<u64, Note>,
+    trash: BTreeMap<u64, Note>,
+}
+
+impl Notes {
+    fn store(&self) -> std::sync::MutexGuard<'_, Store> {
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Add a note.
+#[tool]
+fn add_note(
+    /// A short title
+    title: String,
+    /// The text of the note
+    body: String,
+    /// Tags for finding it again
+    #[default(Vec::new())]
+    tags: Vec<String>,
+    notes: State<Notes>,
+) -> Result<Json<Note>, ToolError> {
+    if title.trim().is_empty() {
+        return Err(ToolError::new("`title` must not be empty"));
+    }
+    let mut store = notes.store();
+    store.next_id += 1;
+    let note = Note {
+        id: store.next_id,
+        title,
+        body,
+        tags,
+    };
+    store.notes.insert(note.id, note.clone());
+    Ok(Json(note))
+}
+
+/// Find notes whose title or text contains some words, newest first.
+///
+/// # Arguments
+/// * `query` - Words to look for (all must appear, any case); empty matches every note
+/// * `tag` - Only notes with this tag
+/// * `limit` - At most this many notes
+#[tool(annotations(read_only, idempotent, open_world = false))]
+fn search_notes(
+    query: String,
+    tag: Option<String>,
+    #[default(10)] limit: usize,
+    notes: State<Notes>,
+) -> Json<Found> {
+    let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+    let store = notes.store();
+    let matching: Vec<&Note> = store
+        .notes
+        .values()
+        .rev()
+        .filter(|note| tag.as_ref().is_none_or(|t| note.tags.contains(t)))
+        .filter(|note| {
+            let text = format!("{} {}", note.title, note.body).to_lowercase();
+            words.iter().all(|word| text.contains(word.as_str()))
+        })
+        .collect();
+    Json(Found {
+        total: matching.len(),
+        notes: matching.into_iter().take(limit).cloned().collect(),
+    })
+}
+
+/// Move a note to the trash; `restore_note` brings it back.
+#[tool(annotations(destructive, idempotent = false, open_world = false))]
+fn delete_note(
+    /// The note's id
+    id: u64,
+    notes: State<Notes>,
+    registry: ToolRegistry,
+) -> Result<String, ToolError> {
+    let mut store = notes.store();
+    let note = store
+        .notes
+        .remove(&id)
+        .ok_or_else(|| ToolError::new(format!("there is no note {id}")))?;
+    let title = note.title.clone();
+    store.trash.insert(id, note);
+    if registry.get("restore_note").is_none() {
+        // Something to restore now: offer the tool (clients hear of it).
+        for tool in tools![restore_note] {
+            let _ = registry.add(tool);
+        }
+    }
+    Ok(format!("moved note {id} (\"{title}\") to the trash"))
+}
+
+/// Bring a note back from the trash.
+#[tool(annotations(idempotent = false, open_world = false))]
+fn restore_note(
+    /// The note's id
+    id: u64,
+    notes: State<Notes>,
+    registry: ToolRegistry,
+) -> Result<Json<Note>, ToolError> {
+    let mut store = notes.store();
+    let note = store
+        .trash
+        .remove(&id)
+        .ok_or_else(|| ToolError::new(format!("note {id} is not in the trash")))?;
+    store.notes.insert(id, note.clone());
+    if store.trash.is_empty() {
+        // Nothing left to restore: withdraw the tool.
+        registry.remove("restore_note");
+    }
+    Ok(Json(note))
+}
+
+/// Count the notes, their words and their tags, reporting progress note by note.
+#[tool(annotations(read_only, open_world = false))]
+async fn summarize_notes(notes: State<Notes>, cx: Context) -> Json<Summary> {
+    let all: Vec<Note> = notes.store().notes.values().cloned().collect();
+    let total = all.len();
+    let mut summary = Summary {
+        notes: total,
+        words: 0,
+        tags: BTreeMap::new(),
+    };
+    for (done, note) in all.iter().enumerate() {
+        summary.words += note.body.split_whitespace().count();
+        for tag in &note.tags {
+            *summary.tags.entry(tag.clone()).or_default() += 1;
+        }
+        cx.report_progress((done + 1) as f64, Some(total as f64), Some(&note.title));
+        tokio::task::yield_now().await;
+    }
+    Json(summary)
+}
+
+// One thread for tasks is plenty: stdio serves one client, and its reader answers most
+// calls on a thread of its own.
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), mcp_tools::Error> {
+    common::log_to_stderr();
+    Server::new("notes", env!("CARGO_PKG_VERSION"))
+        .title("Notes")
+        .instructions("Search before adding, so notes are not duplicated. Deleted notes can be restored with `restore_note` while they are in the trash.")
+        .state(Notes::default())
+        .tools(tools![add_note, search_notes, delete_note, summarize_notes])
+        .run()
+        .await
+}
