@@ -12,6 +12,9 @@ use syn::spanned::Spanned;
 
 /// The full expansion of a tool with no mistakes.
 pub(crate) fn expand(tool: &ToolFn) -> TokenStream {
+    if tool.method {
+        return expand_method(tool, build_tool(tool));
+    }
     let item = &tool.item;
     let ident = &item.sig.ident;
     let vis = &item.vis;
@@ -34,6 +37,55 @@ pub(crate) fn expand(tool: &ToolFn) -> TokenStream {
     }
 }
 
+/// A `&self` method: the method as written and, beside it in the impl, a hidden associated
+/// fn that builds the tool from an `Arc` of the instance (`tools![instance => method]`).
+fn expand_method(tool: &ToolFn, build: TokenStream) -> TokenStream {
+    let item = &tool.item;
+    let vis = &item.vis;
+    let builder = method_builder(&item.sig.ident);
+    quote! {
+        #item
+
+        #[doc(hidden)]
+        #[allow(non_snake_case)]
+        #vis fn #builder(self: &::std::sync::Arc<Self>) -> ::mcp_tools::Tool {
+            #build
+        }
+    }
+}
+
+/// `instance => a, b` to `vec![instance.__mcp_tool_a(), instance.__mcp_tool_b()]`, each call
+/// spanned at the method's name so a method without `#[tool]` is reported there.
+pub(crate) fn method_tools(input: TokenStream) -> TokenStream {
+    let parsed = syn::parse::Parser::parse2(
+        |stream: syn::parse::ParseStream<'_>| {
+            let instance: syn::Ident = stream.parse()?;
+            stream.parse::<syn::Token![=>]>()?;
+            let methods =
+                syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated(stream)?;
+            Ok((instance, methods))
+        },
+        input,
+    );
+    match parsed {
+        Ok((instance, methods)) => {
+            let calls = methods.iter().map(|method| {
+                let builder = method_builder(method);
+                let builder = syn::Ident::new(&builder.to_string(), method.span());
+                quote_spanned! {method.span()=> #instance.#builder() }
+            });
+            quote! { ::std::vec![#(#calls),*] }
+        }
+        Err(error) => error.to_compile_error(),
+    }
+}
+
+/// The hidden associated fn that builds a method's tool.
+pub(crate) fn method_builder(ident: &syn::Ident) -> syn::Ident {
+    let name = ident.to_string();
+    format_ident!("__mcp_tool_{}", name.strip_prefix("r#").unwrap_or(&name))
+}
+
 /// What is emitted beside the errors: the user's fn, a stub the rest of the crate can name,
 /// and the type checks that can still run, so one mistake does not hide or cascade into
 /// others.
@@ -41,10 +93,41 @@ pub(crate) fn expand_stub(tool: Option<&ToolFn>) -> TokenStream {
     let Some(tool) = tool else {
         return TokenStream::new();
     };
+    if tool.method || has_receiver(tool) {
+        let checks = stub_checks(tool);
+        return expand_method(
+            tool,
+            quote! {
+                #checks
+                ::mcp_tools::__private::unreachable_stub()
+            },
+        );
+    }
     let item = &tool.item;
     let ident = &item.sig.ident;
     let vis = &item.vis;
     let name = &tool.name;
+    let checks = stub_checks(tool);
+    quote! {
+        #item
+
+        #[allow(non_camel_case_types, dead_code)]
+        #[doc(hidden)]
+        #vis struct #ident {}
+
+        impl ::mcp_tools::__private::ToolFn for #ident {
+            const NAME: &'static str = #name;
+
+            fn tool() -> ::mcp_tools::Tool {
+                #checks
+                ::mcp_tools::__private::unreachable_stub()
+            }
+        }
+    }
+}
+
+/// The type checks of the parameters and the return type that can run on their own.
+fn stub_checks(tool: &ToolFn) -> TokenStream {
     let param_checks = tool
         .params
         .iter()
@@ -57,24 +140,21 @@ pub(crate) fn expand_stub(tool: Option<&ToolFn>) -> TokenStream {
         }
     });
     quote! {
-        #item
-
-        #[allow(non_camel_case_types, dead_code)]
-        #[doc(hidden)]
-        #vis struct #ident {}
-
-        impl ::mcp_tools::__private::ToolFn for #ident {
-            const NAME: &'static str = #name;
-
-            fn tool() -> ::mcp_tools::Tool {
-                #[allow(unused_imports)]
-                use ::mcp_tools::__private::{InjectedProbe as _, OptionalProbe as _, RequiredProbe as _};
-                #( let _ = #param_checks; )*
-                #output_check
-                ::mcp_tools::__private::unreachable_stub()
-            }
-        }
+        #[allow(unused_imports)]
+        use ::mcp_tools::__private::{InjectedProbe as _, OptionalProbe as _, RequiredProbe as _};
+        #( let _ = #param_checks; )*
+        #output_check
     }
+}
+
+/// Whether the fn has any `self` parameter, right or wrong: it is then inside an impl block,
+/// where only associated items may be emitted.
+fn has_receiver(tool: &ToolFn) -> bool {
+    tool.item
+        .sig
+        .inputs
+        .iter()
+        .any(|input| matches!(input, syn::FnArg::Receiver(_)))
 }
 
 fn build_tool(tool: &ToolFn) -> TokenStream {
@@ -124,7 +204,7 @@ fn build_tool(tool: &ToolFn) -> TokenStream {
             #( #meta )*
             #( #params )*
             #output_schema
-            .build(#handler)
+            #handler
     }
 }
 
@@ -180,8 +260,9 @@ fn param_kind(p: &Param, with_default: bool) -> TokenStream {
     }
 }
 
-/// The fn that decodes the arguments and calls the user's fn:
-/// `fn(&Context, RawArguments<'_>) -> Invocation`.
+/// `.build(handler)`, where the handler decodes the arguments and calls the user's fn:
+/// `fn(&Context, RawArguments<'_>) -> Invocation`; for a method, `.build_with(closure)`
+/// where the closure holds the instance.
 fn handler(tool: &ToolFn) -> TokenStream {
     let ident = &tool.item.sig.ident;
     let names = tool.params.iter().map(|p| &p.name);
@@ -195,25 +276,35 @@ fn handler(tool: &ToolFn) -> TokenStream {
     });
     let output = tool.output_type();
     let ret = quote_spanned! {tool.output_span()=> ::mcp_tools::__private::ret::<#output>() };
+    let (callee, this) = if tool.method {
+        (
+            quote! { __this.#ident },
+            quote! { let __this = ::std::sync::Arc::clone(&__instance); },
+        )
+    } else {
+        (quote! { #ident }, TokenStream::new())
+    };
     let call = if tool.item.sig.asyncness.is_some() {
         let span = tool.item.sig.asyncness.span();
         quote_spanned! {span=>
             let __ret = #ret;
+            #this
             ::mcp_tools::__private::Invocation::future(async move {
-                __ret.convert(#ident(#(#vars),*).await)
+                __ret.convert(#callee(#(#vars),*).await)
             })
         }
     } else {
         let span = tool.item.sig.fn_token.span();
         quote_spanned! {span=>
             let __ret = #ret;
+            #this
             ::mcp_tools::__private::Invocation::blocking(move || {
-                __ret.convert(#ident(#(#vars),*))
+                __ret.convert(#callee(#(#vars),*))
             })
         }
     };
-    quote! {
-        |__cx: &::mcp_tools::Context,
+    let closure = quote! {
+        move |__cx: &::mcp_tools::Context,
          __raw: ::mcp_tools::__private::RawArguments<'_>|
          -> ::mcp_tools::__private::Invocation {
             #[allow(unused_imports)]
@@ -231,5 +322,15 @@ fn handler(tool: &ToolFn) -> TokenStream {
             };
             #call
         }
+    };
+    if tool.method {
+        quote! {
+            .build_with({
+                let __instance = ::std::sync::Arc::clone(self);
+                #closure
+            })
+        }
+    } else {
+        quote! { .build(#closure) }
     }
 }

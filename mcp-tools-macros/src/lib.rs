@@ -23,6 +23,14 @@ pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     tool_impl(args.into(), input.into()).into()
 }
 
+/// `instance => a, b`: the tools of `&self` methods `a` and `b`, built from `instance` (an
+/// `&Arc<T>`). What `tools![instance => a, b]` expands to; not public API.
+#[doc(hidden)]
+#[proc_macro]
+pub fn method_tools(input: TokenStream) -> TokenStream {
+    expand::method_tools(input.into()).into()
+}
+
 fn tool_impl(args: proc_macro2::TokenStream, input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     let mut cx = ctxt::Ctxt::default();
     let tool = model::ToolFn::from_input(&mut cx, args, input.clone());

@@ -20,9 +20,11 @@ pub(crate) struct ToolFn {
     /// `None` only when that is an error, already reported.
     pub(crate) description: Option<String>,
     pub(crate) params: Vec<Param>,
-    /// `true` when the signature is fit to generate a handler for (no generics, receivers or
-    /// patterns). Type checks still run when it is not.
+    /// `true` when the signature is fit to generate a handler for (no generics, receivers
+    /// other than `&self`, or patterns). Type checks still run when it is not.
     pub(crate) callable: bool,
+    /// A method taking `&self`: the tool is built from an instance (`Arc<Self>`).
+    pub(crate) method: bool,
 }
 
 pub(crate) struct Param {
@@ -119,15 +121,28 @@ impl ToolFn {
         };
 
         let mut params = Vec::new();
+        let mut method = false;
         let generic_names: Vec<String> = sig.generics.type_params().map(|p| p.ident.to_string()).collect();
         for input in item.sig.inputs.iter_mut() {
             let typed = match input {
                 FnArg::Receiver(receiver) => {
-                    cx.error_spanned_by(
-                        receiver.self_token,
-                        "`#[tool]` goes on a free fn, not a method: `self` is not an argument a client can send",
-                    );
-                    callable = false;
+                    match &receiver.kind {
+                        syn::ReceiverKind::Reference(_, _, None) => method = true,
+                        syn::ReceiverKind::Reference(_, _, Some(_)) => {
+                            cx.error_spanned_by(
+                                &*receiver,
+                                "a tool method takes `&self`, not `&mut self`: calls run concurrently, so keep what changes behind a `Mutex` or an atomic",
+                            );
+                            callable = false;
+                        }
+                        _ => {
+                            cx.error_spanned_by(
+                                &*receiver,
+                                "a tool method takes `&self`: the tool is built from an `Arc` of the instance and each call borrows it",
+                            );
+                            callable = false;
+                        }
+                    }
                     continue;
                 }
                 FnArg::Typed(typed) => typed,
@@ -187,6 +202,7 @@ impl ToolFn {
             description,
             params,
             callable,
+            method,
         })
     }
 

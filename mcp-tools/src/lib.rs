@@ -149,6 +149,31 @@ pub use mcp_tools_macros::tool;
 /// The tools a server offers: `tools![calculator, analyze]`, by the names of `#[tool]` fns
 /// (paths work: `tools![math::add]`). Evaluates to a `Vec<Tool>`.
 ///
+/// `tools![instance => method, ...]` gives the tools of `#[tool]` methods taking `&self`,
+/// built from `instance`, an `Arc` of the type: for servers whose tools share something
+/// they own (a connection pool, a cache). Each call borrows the instance.
+///
+/// ```
+/// use mcp_tools::{tool, tools, Server};
+/// use std::sync::{Arc, Mutex};
+///
+/// struct Cache { entries: Mutex<Vec<String>> }
+///
+/// impl Cache {
+///     /// Remembers a line.
+///     #[tool]
+///     fn remember(&self, line: String) -> usize {
+///         let mut entries = self.entries.lock().unwrap();
+///         entries.push(line);
+///         entries.len()
+///     }
+/// }
+///
+/// let cache = Arc::new(Cache { entries: Mutex::new(Vec::new()) });
+/// let server = Server::new("cache", "1.0.0").tools(tools![cache => remember]);
+/// assert_eq!(server.registry().tools()[0].name(), "remember");
+/// ```
+///
 /// Two tools with one name are a compile error:
 ///
 /// ```compile_fail
@@ -166,6 +191,10 @@ pub use mcp_tools_macros::tool;
 /// ```
 #[macro_export]
 macro_rules! tools {
+    ($instance:expr => $($method:ident),+ $(,)?) => {{
+        let instance: &::std::sync::Arc<_> = &$instance;
+        $crate::__private::method_tools!(instance => $($method),+)
+    }};
     ($($tool:path),* $(,)?) => {{
         const ENTRIES: &[$crate::__private::Entry] = &[$( $crate::__private::entry::<$tool>() ),*];
         const _: () = $crate::__private::assert_unique_names::<{ ENTRIES.len() }>(ENTRIES);
@@ -216,6 +245,8 @@ pub mod __bench {
 /// What generated code names. Not public API: it changes without notice.
 #[doc(hidden)]
 pub mod __private {
+    pub use mcp_tools_macros::method_tools;
+
     pub use crate::tool::{
         Arguments, InjectedProbe, Invocation, OptionalProbe, Param, RawArguments, RequiredProbe, Slot,
         ToolBuilder, ToolFn,

@@ -123,6 +123,33 @@ impl Peer {
         stdin.flush().unwrap();
     }
 
+    /// Sends bytes as they are (they need not be UTF-8), then a newline.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Takes the server's stdin, for another thread to write to; `give_back_stdin` returns it.
+    pub fn take_stdin(&mut self) -> ChildStdin {
+        self.stdin.take().expect("stdin is open")
+    }
+
+    /// Returns the stdin `take_stdin` took.
+    pub fn give_back_stdin(&mut self, stdin: ChildStdin) {
+        self.stdin = Some(stdin);
+    }
+
+    /// The next line the server writes, as it is.
+    pub fn recv_line(&mut self) -> String {
+        match self.lines.recv_timeout(PATIENCE) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Timeout) => panic!("no message from the server in {PATIENCE:?}"),
+            Err(RecvTimeoutError::Disconnected) => panic!("the server closed its output"),
+        }
+    }
+
     /// Sends a message.
     pub fn send(&mut self, message: Value) {
         self.send_raw(&message.to_string());

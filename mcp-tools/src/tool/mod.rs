@@ -685,7 +685,19 @@ impl ToolBuilder {
     }
 
     /// Finishes the tool.
-    pub fn build(mut self, handler: fn(&Context, RawArguments<'_>) -> Invocation) -> Tool {
+    pub fn build(self, handler: fn(&Context, RawArguments<'_>) -> Invocation) -> Tool {
+        self.finish(Handler::Fn(handler))
+    }
+
+    /// Finishes a tool whose handler holds state (a method's instance).
+    pub fn build_with(
+        self,
+        handler: impl Fn(&Context, RawArguments<'_>) -> Invocation + Send + Sync + 'static,
+    ) -> Tool {
+        self.finish(Handler::Closure(Arc::new(handler)))
+    }
+
+    fn finish(mut self, handler: Handler) -> Tool {
         let defs = schema::take_defs(&mut self.input);
         Tool {
             def: Arc::new(Definition {
@@ -699,7 +711,7 @@ impl ToolBuilder {
                 meta: self.meta,
                 required_state: self.required_state,
             }),
-            handler: Handler::Fn(handler),
+            handler,
         }
     }
 }
