@@ -251,7 +251,12 @@ fn param_kind(p: &Param, with_default: bool) -> TokenStream {
     let ty = &p.ty;
     let default = match (&p.default, with_default) {
         (Some(expr), true) => {
-            quote_spanned! {expr.span()=> .with_default(|| #expr) }
+            // `#[default(Vec::new())]` is what users write; the closure around it is ours.
+            quote_spanned! {expr.span()=> .with_default({
+                #[allow(clippy::redundant_closure)]
+                let default = || #expr;
+                default
+            }) }
         }
         _ => TokenStream::new(),
     };
