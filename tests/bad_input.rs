@@ -414,7 +414,7 @@ fn cases() -> Vec<Case> {
         case("a batch of good and bad", V0326, r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},42,{"jsonrpc":"1.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"nope"}]"#, Answer::Batch(vec![empty(1), not_a_message("a number"), err(2, -32600, r#"`jsonrpc` must be "2.0", not "1.0""#), not_served(3, "nope", "2025-03-26")])),
         case("a batch inside a batch", V0326, r#"[[{"jsonrpc":"2.0","id":1,"method":"ping"}]]"#, Answer::Batch(vec![not_a_message("an array")]))
             .bug(None, "a nested batch is served as a batch: the answer is [[{...}]], which no schema allows"),
-        case("3,000 nested arrays in 2025-03-26", V0326, nested("[", "", "]", 3_000), Answer::Batch(vec![not_a_message("an array")]))
+        case("10,000 nested arrays in 2025-03-26", V0326, &deep, Answer::Batch(vec![not_a_message("an array")]))
             .stdio_only() // over HTTP it would abort this test process: see the test at the end
             .bug(stdio, "each nesting level recurses through handle -> handle_batch: the stack overflows and the process aborts"),
 
@@ -436,10 +436,10 @@ fn cases() -> Vec<Case> {
         case("id: true", V1125, r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#, bad_id("true")),
         case("id given twice", V1125, r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#, err(NULL, -32600, "invalid request: duplicate field `id`")),
         case("id: a string", V1125, r#"{"jsonrpc":"2.0","id":"req-1","method":"ping"}"#, empty("req-1")),
-        case("id: an empty string", Modern, &echo(r#""""#, r#","_meta":$META,"arguments":{"text":"e"}"#), text("", "e")),
+        case("id: an empty string", Modern, echo(r#""""#, r#","_meta":$META,"arguments":{"text":"e"}"#), text("", "e")),
         case("id: a negative integer", V1125, r#"{"jsonrpc":"2.0","id":-7,"method":"ping"}"#, empty(-7)),
         case("id: 0", V1125, r#"{"jsonrpc":"2.0","id":0,"method":"ping"}"#, empty(0)),
-        case("id: 2^63-1", Modern, &echo("9223372036854775807", r#","_meta":$META,"arguments":{"text":"max"}"#), text(i64::MAX, "max")),
+        case("id: 2^63-1", Modern, echo("9223372036854775807", r#","_meta":$META,"arguments":{"text":"max"}"#), text(i64::MAX, "max")),
         case("id: a lone surrogate while id 0 is in flight", V1125, echo(r#""\ud800""#, r#","arguments":{"text":"s"}"#), Answer::Raw(r#"{"jsonrpc":"2.0","id":"\ud800","result":{"content":[{"type":"text","text":"s"}]}}"#.to_owned()))
             .in_flight(r#"{"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":400}}}"#, text(0, "slept 400 ms"))
             .bug(None, "an id string serde cannot decode is taken for id 0: \"request id 0 is already in use\""),
@@ -475,7 +475,7 @@ fn cases() -> Vec<Case> {
 
         // Before initialization.
         case("tools/list before initialize", Fresh, r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#, needs_revision(1, "tools/list")).status(400),
-        case("tools/call before initialize", Fresh, &echo("1", r#","arguments":{"text":"t"}"#), needs_revision(1, "tools/call")).status(400),
+        case("tools/call before initialize", Fresh, echo("1", r#","arguments":{"text":"t"}"#), needs_revision(1, "tools/call")).status(400),
         case("logging/setLevel before initialize", Fresh, r#"{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"info"}}"#, needs_revision(1, "logging/setLevel")).status(400),
         case("resources/list before initialize", Fresh, r#"{"jsonrpc":"2.0","id":1,"method":"resources/list"}"#, needs_revision(1, "resources/list")).status(400),
         case("server/discover without _meta", Fresh, r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}"#, needs_revision(1, "server/discover")).status(400),
@@ -973,6 +973,22 @@ fn matrix(transport: Transport) -> Vec<Case> {
         .collect()
 }
 
+/// Runs the cases named over each transport where they are marked as bugs, and fails if
+/// any of them fails anywhere.
+fn run_bugs(names: &[&str]) {
+    let mut failed = Vec::new();
+    for transport in [Transport::Stdio, Transport::Http] {
+        let cases = bugs(transport, names);
+        if cases.is_empty() {
+            continue;
+        }
+        if std::panic::catch_unwind(|| run(transport, cases)).is_err() {
+            failed.push(transport);
+        }
+    }
+    assert!(failed.is_empty(), "failed over {failed:?}");
+}
+
 /// The cases named, over the transports where they are marked as bugs.
 fn bugs(transport: Transport, names: &[&str]) -> Vec<Case> {
     let all = cases();
@@ -1039,7 +1055,7 @@ fn a_100_mb_line_is_refused_without_being_buffered() {
     check(&too_long(SIZE), V1125, &refused);
     if let (Some(before), Some(after)) = (before, peak_memory(pid)) {
         assert!(
-            after < 32 << 20 && after - before < 8 << 20,
+            after < 32 << 20 && after.saturating_sub(before) < 4 << 20,
             "peak RSS went from {before} to {after} bytes"
         );
     }
@@ -1061,25 +1077,13 @@ fn peak_memory(pid: u32) -> Option<usize> {
 #[test]
 #[ignore = "bug: an object holding invalid UTF-8 gets -32600 \"must be an object, not a value\", not -32700"]
 fn bug_invalid_utf8_inside_an_object() {
-    let names = ["invalid UTF-8 in a string", "invalid UTF-8 in the method"];
-    run(Transport::Stdio, bugs(Transport::Stdio, &names));
-    run(Transport::Http, bugs(Transport::Http, &names));
+    run_bugs(&["invalid UTF-8 in a string", "invalid UTF-8 in the method"]);
 }
 
 #[test]
-#[ignore = "bug: a batch inside a 2025-03-26 batch is served as a batch; 3,000 levels overflow the stack"]
+#[ignore = "bug: a batch inside a 2025-03-26 batch is served as a batch; 10,000 levels overflow the stack"]
 fn bug_nested_batches() {
-    run(
-        Transport::Stdio,
-        bugs(
-            Transport::Stdio,
-            &["a batch inside a batch", "3,000 nested arrays in 2025-03-26"],
-        ),
-    );
-    run(
-        Transport::Http,
-        bugs(Transport::Http, &["a batch inside a batch"]),
-    );
+    run_bugs(&["a batch inside a batch", "10,000 nested arrays in 2025-03-26"]);
 }
 
 #[test]
@@ -1125,7 +1129,7 @@ fn bug_nested_batches_abort_an_http_server() {
             }
         };
         let session = response.headers()["mcp-session-id"].to_str().unwrap().to_owned();
-        let deep = post(Some(&session), nested("[", "", "]", 3_000)).await;
+        let deep = post(Some(&session), nested("[", "", "]", 10_000)).await;
         let next = post(
             Some(&session),
             r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.to_owned(),
@@ -1143,56 +1147,41 @@ fn bug_nested_batches_abort_an_http_server() {
 #[test]
 #[ignore = "bug: an id string serde cannot decode (a lone surrogate) is taken for id 0"]
 fn bug_a_lone_surrogate_id_is_id_0() {
-    let names = ["id: a lone surrogate while id 0 is in flight"];
-    run(Transport::Stdio, bugs(Transport::Stdio, &names));
-    run(Transport::Http, bugs(Transport::Http, &names));
+    run_bugs(&["id: a lone surrogate while id 0 is in flight"]);
 }
 
 #[test]
 #[ignore = "bug: a tools/call params error met while reading the envelope loses the id and becomes -32600"]
 fn bug_call_params_errors_read_with_the_envelope() {
-    let names = [
+    run_bugs(&[
         "arguments holding 1e400, method first",
         "`name` twice, method first",
         "10,000 nested arrays as the arguments",
-    ];
-    run(Transport::Stdio, bugs(Transport::Stdio, &names));
-    run(Transport::Http, bugs(Transport::Http, &names));
+    ]);
 }
 
 #[test]
 #[ignore = "bug: values too deep to read are reported as `null` or as not an object"]
 fn bug_values_too_deep_to_read_are_misdescribed() {
-    let names = [
+    run_bugs(&[
         "10,000 nested arrays as an argument",
         "10,000 nested arrays in clientCapabilities",
-    ];
-    run(Transport::Stdio, bugs(Transport::Stdio, &names));
-    run(Transport::Http, bugs(Transport::Http, &names));
+    ]);
 }
 
 #[test]
 #[ignore = "bug: HTTP's probe of the body fails on a non-string `name` or `uri`: session, headers and status go wrong"]
 fn bug_http_probe_fails_on_non_string_members() {
-    run(
-        Transport::Http,
-        bugs(
-            Transport::Http,
-            &[
-                "tools/call with a numeric name",
-                "`_meta`: a number",
-                "an unknown params member named `uri`",
-                "an unknown params member named `uri`, 2026-07-28",
-            ],
-        ),
-    );
+    run_bugs(&[
+        "tools/call with a numeric name",
+        "`_meta`: a number",
+        "an unknown params member named `uri`",
+        "an unknown params member named `uri`, 2026-07-28",
+    ]);
 }
 
 #[test]
 #[ignore = "bug: over HTTP without a session, a ping's result comes with status 400 and an invalid id-less message gets 202"]
 fn bug_http_without_a_session() {
-    run(
-        Transport::Http,
-        bugs(Transport::Http, &["ping before initialize", "an empty object"]),
-    );
+    run_bugs(&["ping before initialize", "an empty object"]);
 }
