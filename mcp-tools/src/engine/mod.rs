@@ -182,9 +182,19 @@ impl Engine {
             self.handle_batch(conn, text, out, auth);
             return;
         }
+        self.handle_message(conn, text, out, auth);
+    }
+
+    /// One message that is not a batch.
+    fn handle_message(self: &Arc<Self>, conn: &Arc<Connection>, text: &[u8], out: &Outbox, auth: Auth<'_>) {
         match serde_json::from_slice::<Envelope<'_>>(text) {
             Ok(envelope) => self.handle_envelope(conn, envelope, out, auth),
-            Err(error) => self.reject_unparsable(text, &error, out),
+            // What failed may be a call's params, read with the envelope: read them apart, so
+            // the error goes back with the request's id.
+            Err(error) => match Envelope::parse_without_call(text) {
+                Ok(envelope) => self.handle_envelope(conn, envelope, out, auth),
+                Err(_) => self.reject_unparsable(text, &error, out),
+            },
         }
     }
 
@@ -209,7 +219,14 @@ impl Engine {
 
     fn reject_unparsable(&self, text: &[u8], error: &serde_json::Error, out: &Outbox) {
         // Valid JSON that is not an object is an invalid request; anything else a parse error.
-        let (code, message) = match serde_json::from_slice::<serde::de::IgnoredAny>(text) {
+        let readable = if std::str::from_utf8(text).is_ok() {
+            serde_json::from_slice::<serde::de::IgnoredAny>(text)
+                .map(|_| ())
+                .map_err(|_| ())
+        } else {
+            Err(())
+        };
+        let (code, message) = match readable {
             Ok(_) => {
                 let kind = std::str::from_utf8(text)
                     .map_or("a value", |t| jsonrpc::describe_json_kind(t.trim_start()));
@@ -220,11 +237,11 @@ impl Engine {
                 };
                 (INVALID_REQUEST, message)
             }
-            Err(_) if std::str::from_utf8(text).is_err() => (
+            Err(()) if std::str::from_utf8(text).is_err() => (
                 PARSE_ERROR,
                 "parse error: the message is not valid UTF-8".to_owned(),
             ),
-            Err(_) => (PARSE_ERROR, format!("parse error: {error}")),
+            Err(()) => (PARSE_ERROR, format!("parse error: {error}")),
         };
         tracing::debug!(code, %message, "rejected a message");
         out.respond(encode::error(None, code, &message, None));
@@ -284,7 +301,17 @@ impl Engine {
         // Responses are collected into one array; notifications go out as they happen.
         let (batch_out, mut responses) = out.batch();
         for element in elements {
-            self.handle(conn, element.get().as_bytes(), &batch_out, auth);
+            if element.get().starts_with('[') {
+                // Batches do not nest.
+                batch_out.respond(encode::error(
+                    None,
+                    INVALID_REQUEST,
+                    "a JSON-RPC message must be an object, not an array",
+                    None,
+                ));
+                continue;
+            }
+            self.handle_message(conn, element.get().as_bytes(), &batch_out, auth);
         }
         drop(batch_out);
         let out = out.clone();
@@ -425,7 +452,15 @@ impl Engine {
                 "`params._meta[\"io.modelcontextprotocol/clientCapabilities\"]` is required in revision 2026-07-28 (send `{}` for none)",
             ));
         };
-        let client_capabilities: Value = serde_json::from_str(capabilities.get()).unwrap_or(Value::Null);
+        let client_capabilities: Value = match serde_json::from_str(capabilities.get()) {
+            Ok(value) => value,
+            Err(error) if error.to_string().starts_with("recursion limit exceeded") => {
+                return Err(Failure::invalid_params(
+                    "`params._meta[\"io.modelcontextprotocol/clientCapabilities\"]` is nested too deeply",
+                ));
+            }
+            Err(_) => Value::Null,
+        };
         if !client_capabilities.is_object() {
             return Err(Failure::invalid_params(
                 "`params._meta[\"io.modelcontextprotocol/clientCapabilities\"]` must be an object",
@@ -478,29 +513,14 @@ impl Engine {
                 format!("the connection is already initialized with protocol revision {existing}"),
             ));
         }
-        out.respond(encode::initialize_result(id.raw, self, version));
-        let engine = Arc::clone(self);
-        let conn = Arc::clone(conn);
-        tokio::spawn(async move { engine.legacy_list_changed(conn).await });
-        Ok(())
-    }
-
-    /// Sends `notifications/tools/list_changed` to a legacy connection on every change, on
-    /// its stream for unsolicited messages (stdout; HTTP's GET stream).
-    async fn legacy_list_changed(self: Arc<Self>, conn: Arc<Connection>) {
+        // Watch from now, before the client can ask for anything: a change made by the very
+        // next request must be announced, however late the watching task first runs.
         let mut changes = self.registry.watch();
         changes.mark_unchanged();
-        loop {
-            tokio::select! {
-                _ = conn.closed() => return,
-                changed = changes.changed() => {
-                    if changed.is_err() {
-                        return;
-                    }
-                    conn.send_unsolicited(encode::notification("notifications/tools/list_changed", &json!({})));
-                }
-            }
-        }
+        out.respond(encode::initialize_result(id.raw, self, version));
+        let conn = Arc::clone(conn);
+        tokio::spawn(legacy_list_changed(conn, changes));
+        Ok(())
     }
 
     fn list_tools(
@@ -741,6 +761,25 @@ impl Engine {
             conn2.finish(&request_id);
         });
         Ok(())
+    }
+}
+
+/// Sends `notifications/tools/list_changed` to a legacy connection on every change, on its
+/// stream for unsolicited messages (stdout; HTTP's GET stream), until it closes.
+async fn legacy_list_changed(
+    conn: Arc<Connection>,
+    mut changes: tokio::sync::watch::Receiver<Arc<crate::registry::Snapshot>>,
+) {
+    loop {
+        tokio::select! {
+            _ = conn.closed() => return,
+            changed = changes.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+                conn.send_unsolicited(encode::notification("notifications/tools/list_changed", &json!({})));
+            }
+        }
     }
 }
 

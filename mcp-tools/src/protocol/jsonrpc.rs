@@ -60,7 +60,18 @@ impl<'a> Params<'a> {
 
 impl<'de> Deserialize<'de> for Envelope<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_map(EnvelopeVisitor)
+        deserializer.deserialize_map(EnvelopeVisitor { calls: true })
+    }
+}
+
+impl<'a> Envelope<'a> {
+    /// Reads a message keeping every `params` as sent, `tools/call`'s too: for when reading
+    /// a call's params with the envelope failed, so the error can go back with the id.
+    pub(crate) fn parse_without_call(text: &'a [u8]) -> serde_json::Result<Envelope<'a>> {
+        let mut deserializer = serde_json::Deserializer::from_slice(text);
+        let envelope = deserializer.deserialize_map(EnvelopeVisitor { calls: false })?;
+        deserializer.end()?;
+        Ok(envelope)
     }
 }
 
@@ -77,7 +88,10 @@ enum Member {
     Other,
 }
 
-struct EnvelopeVisitor;
+/// `calls`: read a `tools/call`'s params in the envelope's pass.
+struct EnvelopeVisitor {
+    calls: bool,
+}
 
 impl<'de> Visitor<'de> for EnvelopeVisitor {
     type Value = Envelope<'de>;
@@ -108,7 +122,9 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
                 Member::Params if envelope.params.is_some() => {
                     return Err(de::Error::duplicate_field("params"));
                 }
-                Member::Params if envelope.method.is_some_and(|m| m.get() == "\"tools/call\"") => {
+                Member::Params
+                    if self.calls && envelope.method.is_some_and(|m| m.get() == "\"tools/call\"") =>
+                {
                     envelope.params = Some(map.next_value::<CallParams<'de>>()?.0);
                 }
                 Member::Params => {
@@ -199,8 +215,9 @@ pub(crate) struct Id<'a> {
 
 impl Id<'_> {
     pub(crate) fn value(&self) -> RequestId {
-        // Checked when the message was classified.
-        serde_json::from_str(self.raw.get()).unwrap_or(RequestId::Number(0))
+        // Checked to be a string or an integer when the message was classified. A string
+        // that does not decode (a lone surrogate escape) is known by its text as sent.
+        serde_json::from_str(self.raw.get()).unwrap_or_else(|_| RequestId::String(self.raw.get().to_owned()))
     }
 }
 

@@ -310,7 +310,13 @@ fn describe_decode_error<T>(
     error: &serde_json::Error,
 ) -> String {
     let root = argument_schema(argument);
-    let value: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
+    // A value too deep to read whole is described by its kind.
+    let value: Value =
+        serde_json::from_str(raw.get()).unwrap_or_else(|_| match raw.get().as_bytes().first() {
+            Some(b'[') => Value::Array(vec![Value::Null]),
+            Some(b'{') => Value::Object(serde_json::Map::from_iter([(String::new(), Value::Null)])),
+            _ => Value::Null,
+        });
     let (path, message) = match (argument.locate)(raw.get()) {
         Some(located) => (
             located.path().iter().cloned().collect::<Vec<_>>(),

@@ -292,14 +292,52 @@ struct Probe<'a> {
     params: Option<ProbeParams<'a>>,
 }
 
-#[derive(Deserialize, Default)]
+/// Read leniently (a member of the wrong type, or given twice, is the engine's to report,
+/// with the request's session and the status of any other params error).
+#[derive(Default)]
 struct ProbeParams<'a> {
-    #[serde(borrow, default)]
-    name: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    uri: Option<Cow<'a, str>>,
-    #[serde(rename = "_meta", borrow, default)]
-    meta: Option<ProbeMeta<'a>>,
+    name: Option<&'a RawValue>,
+    uri: Option<&'a RawValue>,
+    meta: Option<&'a RawValue>,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for ProbeParams<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = ProbeParams<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("params")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut params = ProbeParams::default();
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    let value: &'de RawValue = map.next_value()?;
+                    match &*key {
+                        "name" => params.name = Some(value),
+                        "uri" => params.uri = Some(value),
+                        "_meta" => params.meta = Some(value),
+                        _ => {}
+                    }
+                }
+                Ok(params)
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
+}
+
+impl ProbeParams<'_> {
+    /// The revision `_meta` names, if it is an object that names one.
+    fn version(&self) -> Option<&RawValue> {
+        let meta = serde_json::from_str::<ProbeMeta<'_>>(self.meta?.get()).ok()?;
+        meta.version
+    }
+}
+
+/// A member's text, when it is a string.
+fn string_of(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
+    serde_json::from_str(raw?.get()).ok()
 }
 
 #[derive(Deserialize, Default)]
@@ -370,7 +408,7 @@ async fn post(State(app): State<Arc<HttpApp>>, headers: HeaderMap, body: Body) -
     };
     let params = probe.params.unwrap_or_default();
     let method = probe.method.as_deref().unwrap_or("");
-    let modern_version = params.meta.as_ref().and_then(|m| m.version);
+    let modern_version = params.version();
 
     if let Some(version) = modern_version {
         if let Err(mismatch) = check_modern_headers(&headers, version, method, &params) {
@@ -396,11 +434,14 @@ async fn post(State(app): State<Arc<HttpApp>>, headers: HeaderMap, body: Body) -
         return initialize(&app, &body, principal.as_ref()).await;
     }
     let Some(session) = session else {
-        if probe.id.is_none() {
+        if probe.id.is_none() && probe.method.is_some() {
             return accepted(); // a notification outside any session concerns nothing
         }
-        // No revision and no session: the engine explains both ways in.
         let answered = answer(&app, Arc::new(Connection::new()), &body, None, Flow::Legacy).await;
+        if method == "ping" && probe.id.is_some() {
+            return answered; // legacy clients may ping before `initialize`
+        }
+        // No revision and no session: the engine explains both ways in.
         return with_status(answered, StatusCode::BAD_REQUEST);
     };
     if session.version >= ProtocolVersion::V2025_06_18 {
@@ -469,12 +510,12 @@ fn check_modern_headers(
     expect(VERSION_HEADER, "MCP-Protocol-Version", &body_version)?;
     expect(METHOD_HEADER, "Mcp-Method", method)?;
     let target = match method {
-        "tools/call" | "prompts/get" => params.name.as_deref(),
-        "resources/read" => params.uri.as_deref(),
+        "tools/call" | "prompts/get" => string_of(params.name),
+        "resources/read" => string_of(params.uri),
         _ => None,
     };
     if let Some(target) = target {
-        expect(NAME_HEADER, "Mcp-Name", target)?;
+        expect(NAME_HEADER, "Mcp-Name", &target)?;
     }
     Ok(())
 }
