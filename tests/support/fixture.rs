@@ -106,6 +106,7 @@ async fn main() -> Result<(), mcp_tools::Error> {
     Server::new("fixture", "1.0.0")
         .max_message_size(64 * 1024)
         .tool_timeout("hang", Duration::from_millis(300))
+        .max_concurrent_calls(20_000)
         .tools(tools![echo, sleep, block, progress, log, toggle, explode, hang])
         .serve_stdio()
         .await
