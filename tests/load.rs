@@ -43,7 +43,9 @@ fn ten_thousand_calls_in_flight_on_one_stdio_connection_are_each_answered_once()
         assert!(seen.insert(id, response).is_none(), "id {id} answered twice");
     }
     for (id, response) in &seen {
-        let text = response["result"]["content"][0]["text"].as_str().unwrap_or_default();
+        let text = response["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
         let expected = if id % 3 == 0 {
             format!("e{id}")
         } else {
@@ -112,7 +114,10 @@ async fn ten_thousand_calls_in_flight_over_http_are_each_answered_once() {
     }
     assert!(seen.iter().all(|s| *s));
     // 10,000 calls of half a second each finish together, not one after another.
-    eprintln!("{CALLS} concurrent HTTP calls of 500 ms answered in {:?}", started.elapsed());
+    eprintln!(
+        "{CALLS} concurrent HTTP calls of 500 ms answered in {:?}",
+        started.elapsed()
+    );
     let _ = stop.send(());
     serving.await.unwrap().unwrap();
 }
@@ -137,7 +142,11 @@ fn a_million_calls_leave_memory_flat() {
     writeln!(stdin, "{init}").unwrap();
     let mut line = String::new();
     stdout.read_line(&mut line).unwrap();
-    writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+    )
+    .unwrap();
 
     let started = Instant::now();
     let mut rss = Vec::new();
@@ -158,7 +167,10 @@ fn a_million_calls_leave_memory_flat() {
         answered += 1;
         if answered % 100_000 == 0 {
             let kib = resident_kib(pid);
-            eprintln!("{answered:>9} calls, {:>6.1} s, RSS {kib} KiB", started.elapsed().as_secs_f64());
+            eprintln!(
+                "{answered:>9} calls, {:>6.1} s, RSS {kib} KiB",
+                started.elapsed().as_secs_f64()
+            );
             rss.push(kib);
         }
     }

@@ -1,0 +1,128 @@
+//! Every server's command line (`Server::run`, feature `cli`), driven as a process: the
+//! example binaries' `tools`, `call`, `--help`, `--version` and a wrong flag. Serving stdio
+//! (no arguments) and `--http` are driven in `tests/stdio.rs` and `tests/http.rs`.
+
+use serde_json::{Value, json};
+use std::process::{Command, Output};
+
+const CALCULATOR: &str = env!("CARGO_BIN_EXE_calculator");
+const NOTES: &str = env!("CARGO_BIN_EXE_notes");
+
+fn run(binary: &str, args: &[&str]) -> Output {
+    Command::new(binary).args(args).output().expect("the binary runs")
+}
+
+fn stdout_json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn tools_prints_the_definitions_as_json() {
+    let output = run(CALCULATOR, &["tools"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let tools = stdout_json(&output);
+    assert_eq!(tools.as_array().map(Vec::len), Some(1));
+    assert_eq!(tools[0]["name"], "calculator");
+    assert_eq!(
+        tools[0]["inputSchema"]["required"],
+        json!(["operation", "a", "b"])
+    );
+
+    let notes = stdout_json(&run(NOTES, &["tools"]));
+    let names: Vec<&str> = notes
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["add_note", "search_notes", "delete_note", "summarize_notes"]
+    );
+}
+
+#[test]
+fn call_runs_one_tool_and_prints_its_result() {
+    let output = run(
+        CALCULATOR,
+        &["call", "calculator", r#"{"operation":"add","a":1,"b":2}"#],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout_json(&output),
+        json!({ "content": [{ "type": "text", "text": "3" }] })
+    );
+
+    // A tool error is printed as the result it is, with exit status 1.
+    let output = run(
+        CALCULATOR,
+        &["call", "calculator", r#"{"operation":"divide","a":1,"b":0}"#],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stdout_json(&output),
+        json!({ "content": [{ "type": "text", "text": "cannot divide by zero: `b` must be a non-zero number" }], "isError": true })
+    );
+}
+
+#[test]
+fn call_explains_what_is_wrong_with_its_input() {
+    let unknown = run(CALCULATOR, &["call", "nope", "{}"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(unknown.stdout.is_empty());
+    assert_eq!(
+        stderr(&unknown).trim_end(),
+        "error: no tool is named `nope`; the tools are `calculator`"
+    );
+
+    let not_json = run(CALCULATOR, &["call", "calculator", "not json"]);
+    assert_eq!(not_json.status.code(), Some(2));
+    assert_eq!(
+        stderr(&not_json).trim_end(),
+        "error: the arguments are not JSON: expected ident at line 1 column 2"
+    );
+
+    let bad_arguments = run(CALCULATOR, &["call", "calculator", r#"{"a":"x"}"#]);
+    assert_eq!(bad_arguments.status.code(), Some(1));
+    assert_eq!(stdout_json(&bad_arguments)["isError"], true);
+}
+
+#[test]
+fn help_version_and_wrong_flags() {
+    let help = run(CALCULATOR, &["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&help.stdout);
+    for expected in [
+        "With no arguments it serves MCP on stdin and stdout",
+        "--http <ADDR>",
+        "tools",
+        "call",
+        "--wire-log <FILE>",
+    ] {
+        assert!(text.contains(expected), "--help lacks {expected:?}:\n{text}");
+    }
+
+    let version = run(CALCULATOR, &["--version"]);
+    assert_eq!(version.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout).trim_end(),
+        format!("calculator {}", env!("CARGO_PKG_VERSION"))
+    );
+
+    let wrong = run(CALCULATOR, &["--bogus"]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(
+        stderr(&wrong).starts_with("error: unexpected argument '--bogus' found"),
+        "{}",
+        stderr(&wrong)
+    );
+}
