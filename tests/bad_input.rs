@@ -1010,26 +1010,16 @@ fn peak_memory(pid: u32) -> Option<usize> {
 /// client, so this one runs the calculator as its own process.
 #[test]
 fn nested_batches_do_not_bring_an_http_server_down() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_calculator"))
-        .args(["--http", &format!("127.0.0.1:{port}")])
-        .stdin(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let server = support::HttpProcess::spawn(env!("CARGO_BIN_EXE_calculator"));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     let outcome = runtime.block_on(async {
         let client = reqwest::Client::builder().no_proxy().build().unwrap();
-        let url = format!("http://127.0.0.1:{port}/mcp");
         let post = |session: Option<&str>, body: String| {
             let mut request = client
-                .post(&url)
+                .post(&server.url)
                 .header("content-type", "application/json")
                 .header("accept", "application/json, text/event-stream")
                 .body(body);
@@ -1039,16 +1029,7 @@ fn nested_batches_do_not_bring_an_http_server_down() {
             request.send()
         };
         let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
-        let deadline = std::time::Instant::now() + support::PATIENCE;
-        let response = loop {
-            match post(None, init.to_owned()).await {
-                Ok(response) => break response,
-                Err(_) if std::time::Instant::now() < deadline => {
-                    tokio::time::sleep(Duration::from_millis(50)).await
-                }
-                Err(error) => panic!("the calculator did not start serving HTTP: {error}"),
-            }
-        };
+        let response = post(None, init.to_owned()).await.expect("initialize is answered");
         let session = response.headers()["mcp-session-id"].to_str().unwrap().to_owned();
         let deep = post(Some(&session), nested("[", "", "]", 10_000)).await;
         let next = post(
@@ -1058,8 +1039,6 @@ fn nested_batches_do_not_bring_an_http_server_down() {
         .await;
         (deep.map(|r| r.status()), next.map(|r| r.status()))
     });
-    let _ = child.kill();
-    let _ = child.wait();
     let (deep, next) = outcome;
     assert_eq!(deep.ok(), Some(StatusCode::OK), "the nested batch is answered");
     assert_eq!(next.ok(), Some(StatusCode::OK), "and the server goes on");

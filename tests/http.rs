@@ -747,44 +747,30 @@ async fn graceful_shutdown_finishes_requests_in_flight() {
 
 #[test]
 fn the_example_servers_serve_http_with_a_flag() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_calculator"))
-        .args(["--http", &format!("127.0.0.1:{port}")])
-        .stdin(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let server = support::HttpProcess::spawn(env!("CARGO_BIN_EXE_calculator"));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     let result = runtime.block_on(async {
-        let client = reqwest::Client::builder().no_proxy().build().unwrap();
-        let url = format!("http://127.0.0.1:{port}/mcp");
-        let deadline = std::time::Instant::now() + support::PATIENCE;
-        loop {
-            let request = client
-                .post(&url)
-                .header("content-type", "application/json")
-                .header("accept", "application/json, text/event-stream")
-                .header("mcp-protocol-version", MODERN)
-                .header("mcp-method", "tools/call")
-                .header("mcp-name", "calculator")
-                .json(&json!({
-                    "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                    "params": { "_meta": modern_meta(json!({})), "name": "calculator", "arguments": { "operation": "multiply", "a": 3, "b": 4 } }
-                }));
-            match request.send().await {
-                Ok(response) => break json_of(response).await.2,
-                Err(_) if std::time::Instant::now() < deadline => tokio::time::sleep(Duration::from_millis(50)).await,
-                Err(error) => panic!("the calculator did not start serving HTTP: {error}"),
-            }
-        }
+        let response = reqwest::Client::builder()
+            .no_proxy()
+            .build()
+            .unwrap()
+            .post(&server.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", MODERN)
+            .header("mcp-method", "tools/call")
+            .header("mcp-name", "calculator")
+            .json(&json!({
+                "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": { "_meta": modern_meta(json!({})), "name": "calculator", "arguments": { "operation": "multiply", "a": 3, "b": 4 } }
+            }))
+            .send()
+            .await
+            .expect("the calculator answers over HTTP");
+        json_of(response).await.2
     });
-    let _ = child.kill();
-    let _ = child.wait();
     assert_eq!(result["result"]["content"][0]["text"], "12");
 }

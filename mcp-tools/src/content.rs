@@ -38,6 +38,14 @@ pub enum Content {
 
 impl Content {
     /// A text block.
+    ///
+    /// ```
+    /// use mcp_tools::Content;
+    ///
+    /// let block = Content::text("3 files changed");
+    /// assert_eq!(block.as_text(), Some("3 files changed"));
+    /// assert_eq!(serde_json::to_value(&block).unwrap(), serde_json::json!({"type": "text", "text": "3 files changed"}));
+    /// ```
     pub fn text(text: impl Into<String>) -> Content {
         Content::Text(TextContent {
             text: text.into(),
@@ -47,6 +55,16 @@ impl Content {
     }
 
     /// An image block from raw bytes, which it base64-encodes.
+    ///
+    /// ```
+    /// use mcp_tools::Content;
+    ///
+    /// let png = Content::image(&[0x89, b'P', b'N', b'G'], "image/png");
+    /// assert_eq!(
+    ///     serde_json::to_value(&png).unwrap(),
+    ///     serde_json::json!({"type": "image", "data": "iVBORw==", "mimeType": "image/png"})
+    /// );
+    /// ```
     pub fn image(bytes: &[u8], mime_type: impl Into<String>) -> Content {
         Content::Image(ImageContent {
             data: base64::engine::general_purpose::STANDARD.encode(bytes),
@@ -56,7 +74,15 @@ impl Content {
         })
     }
 
-    /// An image block from data already base64-encoded (from an API, say).
+    /// An image block from data already base64-encoded (from an API, say). The data is
+    /// taken as it is, not checked.
+    ///
+    /// ```
+    /// use mcp_tools::Content;
+    ///
+    /// let from_api = Content::image_base64("iVBORw==", "image/png");
+    /// assert_eq!(from_api, Content::image(&[0x89, b'P', b'N', b'G'], "image/png"));
+    /// ```
     pub fn image_base64(data: impl Into<String>, mime_type: impl Into<String>) -> Content {
         Content::Image(ImageContent {
             data: data.into(),
@@ -66,7 +92,15 @@ impl Content {
         })
     }
 
-    /// An audio block from data already base64-encoded.
+    /// An audio block from data already base64-encoded. The data is taken as it is, not
+    /// checked.
+    ///
+    /// ```
+    /// use mcp_tools::Content;
+    ///
+    /// let clip = Content::audio_base64("UklGRg==", "audio/wav");
+    /// assert_eq!(clip, Content::audio(b"RIFF", "audio/wav"));
+    /// ```
     pub fn audio_base64(data: impl Into<String>, mime_type: impl Into<String>) -> Content {
         Content::Audio(AudioContent {
             data: data.into(),
@@ -77,6 +111,16 @@ impl Content {
     }
 
     /// An audio block from raw bytes, which it base64-encodes.
+    ///
+    /// ```
+    /// use mcp_tools::Content;
+    ///
+    /// let clip = Content::audio(b"RIFF", "audio/wav");
+    /// assert_eq!(
+    ///     serde_json::to_value(&clip).unwrap(),
+    ///     serde_json::json!({"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"})
+    /// );
+    /// ```
     pub fn audio(bytes: &[u8], mime_type: impl Into<String>) -> Content {
         Content::Audio(AudioContent {
             data: base64::engine::general_purpose::STANDARD.encode(bytes),
@@ -86,7 +130,18 @@ impl Content {
         })
     }
 
-    /// A link to a resource, by URI and name.
+    /// A link to a resource, by URI and name. Build a [`ResourceLink`] to give its title,
+    /// MIME type or size too.
+    ///
+    /// ```
+    /// use mcp_tools::Content;
+    ///
+    /// let link = Content::resource_link("file:///reports/q3.csv", "q3.csv");
+    /// assert_eq!(
+    ///     serde_json::to_value(&link).unwrap(),
+    ///     serde_json::json!({"type": "resource_link", "uri": "file:///reports/q3.csv", "name": "q3.csv"})
+    /// );
+    /// ```
     pub fn resource_link(uri: impl Into<String>, name: impl Into<String>) -> Content {
         Content::ResourceLink(ResourceLink {
             uri: uri.into(),
@@ -100,7 +155,20 @@ impl Content {
         })
     }
 
-    /// An embedded text resource.
+    /// An embedded text resource: the contents of the resource at `uri`, sent in the result.
+    ///
+    /// ```
+    /// use mcp_tools::Content;
+    ///
+    /// let readme = Content::embedded_text("file:///README.md", Some("text/markdown".into()), "# Notes");
+    /// assert_eq!(
+    ///     serde_json::to_value(&readme).unwrap(),
+    ///     serde_json::json!({
+    ///         "type": "resource",
+    ///         "resource": {"uri": "file:///README.md", "mimeType": "text/markdown", "text": "# Notes"}
+    ///     })
+    /// );
+    /// ```
     pub fn embedded_text(
         uri: impl Into<String>,
         mime_type: Option<String>,
@@ -118,6 +186,16 @@ impl Content {
     }
 
     /// An embedded binary resource, which it base64-encodes.
+    ///
+    /// ```
+    /// use mcp_tools::Content;
+    ///
+    /// let logo = Content::embedded_blob("file:///logo.png", None, &[0x89, b'P', b'N', b'G']);
+    /// assert_eq!(
+    ///     serde_json::to_value(&logo).unwrap(),
+    ///     serde_json::json!({"type": "resource", "resource": {"uri": "file:///logo.png", "blob": "iVBORw=="}})
+    /// );
+    /// ```
     pub fn embedded_blob(uri: impl Into<String>, mime_type: Option<String>, bytes: &[u8]) -> Content {
         Content::Resource(EmbeddedResource {
             resource: ResourceContents::Blob {
@@ -130,7 +208,14 @@ impl Content {
         })
     }
 
-    /// The text of a text block.
+    /// The text of a text block; `None` for any other block.
+    ///
+    /// ```
+    /// use mcp_tools::Content;
+    ///
+    /// assert_eq!(Content::text("hello").as_text(), Some("hello"));
+    /// assert_eq!(Content::image(b"", "image/png").as_text(), None);
+    /// ```
     pub fn as_text(&self) -> Option<&str> {
         match self {
             Content::Text(t) => Some(&t.text),
@@ -139,7 +224,21 @@ impl Content {
     }
 }
 
-/// Text for the model.
+/// Text for the model: the block [`Content::text`] makes, with room for annotations and
+/// `_meta`.
+///
+/// ```
+/// use mcp_tools::{Annotations, Content, Role, TextContent};
+///
+/// let note = TextContent {
+///     text: "The build failed; see the log.".into(),
+///     annotations: Some(Annotations { audience: Some(vec![Role::User]), ..Annotations::default() }),
+///     meta: None,
+/// };
+/// let block = Content::from(note);
+/// assert_eq!(block.as_text(), Some("The build failed; see the log."));
+/// assert_eq!(serde_json::to_value(&block).unwrap()["annotations"]["audience"], serde_json::json!(["user"]));
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TextContent {
     /// The text.
@@ -152,7 +251,15 @@ pub struct TextContent {
     pub meta: Option<Map<String, Value>>,
 }
 
-/// A base64-encoded image.
+/// A base64-encoded image: the block [`Content::image`] makes.
+///
+/// ```
+/// use mcp_tools::{Content, ImageContent};
+///
+/// let Content::Image(image) = Content::image(&[0x89, b'P', b'N', b'G'], "image/png") else { unreachable!() };
+/// assert_eq!(image.data, "iVBORw==");
+/// assert_eq!(image.mime_type, "image/png");
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ImageContent {
@@ -168,7 +275,14 @@ pub struct ImageContent {
     pub meta: Option<Map<String, Value>>,
 }
 
-/// Base64-encoded audio.
+/// Base64-encoded audio: the block [`Content::audio`] makes.
+///
+/// ```
+/// use mcp_tools::{AudioContent, Content};
+///
+/// let clip = AudioContent { data: "UklGRg==".into(), mime_type: "audio/wav".into(), annotations: None, meta: None };
+/// assert_eq!(Content::from(clip), Content::audio(b"RIFF", "audio/wav"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AudioContent {
@@ -184,7 +298,30 @@ pub struct AudioContent {
     pub meta: Option<Map<String, Value>>,
 }
 
-/// A link to a resource the client can read.
+/// A link to a resource the client can read, with what [`Content::resource_link`] leaves
+/// out.
+///
+/// ```
+/// use mcp_tools::{Content, ResourceLink};
+///
+/// let link = ResourceLink {
+///     uri: "file:///reports/q3.csv".into(),
+///     name: "q3.csv".into(),
+///     title: Some("Third-quarter sales".into()),
+///     description: None,
+///     mime_type: Some("text/csv".into()),
+///     size: Some(48_213),
+///     annotations: None,
+///     meta: None,
+/// };
+/// assert_eq!(
+///     serde_json::to_value(Content::from(link)).unwrap(),
+///     serde_json::json!({
+///         "type": "resource_link", "uri": "file:///reports/q3.csv", "name": "q3.csv",
+///         "title": "Third-quarter sales", "mimeType": "text/csv", "size": 48213
+///     })
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceLink {
@@ -212,7 +349,26 @@ pub struct ResourceLink {
     pub meta: Option<Map<String, Value>>,
 }
 
-/// A resource's contents, embedded in a result.
+/// A resource's contents, embedded in a result: the block [`Content::embedded_text`] and
+/// [`Content::embedded_blob`] make.
+///
+/// ```
+/// use mcp_tools::{Annotations, Content, EmbeddedResource, ResourceContents};
+///
+/// let page = EmbeddedResource {
+///     resource: ResourceContents::Text {
+///         uri: "https://example.com/".into(),
+///         mime_type: Some("text/html".into()),
+///         text: "<h1>Example</h1>".into(),
+///     },
+///     annotations: Some(Annotations { priority: Some(0.2), ..Annotations::default() }),
+///     meta: None,
+/// };
+/// let json = serde_json::to_value(Content::from(page)).unwrap();
+/// assert_eq!(json["type"], "resource");
+/// assert_eq!(json["resource"]["text"], "<h1>Example</h1>");
+/// assert_eq!(json["annotations"]["priority"], 0.2);
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EmbeddedResource {
     /// The contents.
@@ -225,7 +381,23 @@ pub struct EmbeddedResource {
     pub meta: Option<Map<String, Value>>,
 }
 
-/// The contents of a resource: text or a base64-encoded blob.
+/// The contents of a resource: text or a base64-encoded blob. On the wire the two are told
+/// apart by their `text` or `blob` member.
+///
+/// ```
+/// use mcp_tools::ResourceContents;
+///
+/// let read: ResourceContents =
+///     serde_json::from_value(serde_json::json!({"uri": "file:///logo.png", "blob": "iVBORw=="})).unwrap();
+/// match read {
+///     ResourceContents::Blob { uri, mime_type, blob } => {
+///         assert_eq!(uri, "file:///logo.png");
+///         assert_eq!(mime_type, None);
+///         assert_eq!(blob, "iVBORw==");
+///     }
+///     ResourceContents::Text { .. } => unreachable!("a `blob` member makes it binary"),
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ResourceContents {
@@ -251,7 +423,23 @@ pub enum ResourceContents {
     },
 }
 
-/// Hints to the client about a content block.
+/// Hints to the client about a content block: who it is for, how much it matters, when it
+/// changed. Fields left `None` are not sent.
+///
+/// ```
+/// use mcp_tools::{Annotations, Role};
+///
+/// let hints = Annotations {
+///     audience: Some(vec![Role::User, Role::Assistant]),
+///     priority: Some(1.0),
+///     last_modified: Some("2025-06-18T12:00:00Z".into()),
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&hints).unwrap(),
+///     serde_json::json!({"audience": ["user", "assistant"], "priority": 1.0, "lastModified": "2025-06-18T12:00:00Z"})
+/// );
+/// assert_eq!(serde_json::to_value(Annotations::default()).unwrap(), serde_json::json!({}));
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Annotations {
@@ -266,7 +454,14 @@ pub struct Annotations {
     pub last_modified: Option<String>,
 }
 
-/// A party of the conversation.
+/// A party of the conversation, in [`Annotations::audience`].
+///
+/// ```
+/// use mcp_tools::Role;
+///
+/// assert_eq!(serde_json::to_value(Role::User).unwrap(), "user");
+/// assert_eq!(serde_json::from_value::<Role>("assistant".into()).unwrap(), Role::Assistant);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {

@@ -17,26 +17,40 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use tokio::sync::watch;
 
-/// A handle on a server's tools, for changing them while it serves. Cheap to clone; a tool
-/// can take one as a parameter, since it implements [`FromContext`].
+/// A handle on a server's tools, for changing them while it serves; from
+/// [`Server::registry`](crate::Server::registry). Cheap to clone; a tool can take one as a
+/// parameter, since it implements [`FromContext`].
+///
+/// Every change that alters the list reaches connected clients as
+/// `notifications/tools/list_changed` (revision 2026-07-28: on their `subscriptions/listen`
+/// streams).
 ///
 /// ```
-/// use mcp_tools::{tool, tools, Server};
+/// use mcp_tools::{tool, tools, Server, ToolRegistry};
+/// use serde_json::json;
 ///
-/// /// Says hello.
+/// /// Deletes everything in the trash.
+/// #[tool(annotations(destructive))]
+/// fn empty_trash() -> &'static str { "emptied" }
+///
+/// /// Makes the tools that need care callable.
 /// #[tool]
-/// fn hello() -> &'static str { "hello" }
+/// fn unlock(registry: ToolRegistry) -> &'static str {
+///     registry.set_enabled("empty_trash", true);
+///     "unlocked"
+/// }
 ///
-/// /// Says goodbye.
-/// #[tool]
-/// fn goodbye() -> &'static str { "goodbye" }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), mcp_tools::ClientError> {
+/// let server = Server::new("files", "1.0.0").tools(tools![unlock, empty_trash]);
+/// server.registry().set_enabled("empty_trash", false);
+/// let client = server.test_client()?;
+/// assert_eq!(client.list_tools().await?.len(), 1);
 ///
-/// let server = Server::new("greeter", "1.0.0").tools(tools![hello]);
-/// let registry = server.registry();
-/// registry.add(tools![goodbye].remove(0)).unwrap();
-/// registry.set_enabled("hello", false);
-/// let names: Vec<String> = registry.tools().iter().map(|t| t.name().to_owned()).collect();
-/// assert_eq!(names, ["goodbye"]);
+/// client.call("unlock", json!({})).await?;
+/// assert_eq!(client.list_tools().await?.len(), 2);
+/// # Ok(())
+/// # }
 /// ```
 #[derive(Clone)]
 pub struct ToolRegistry {
@@ -66,7 +80,22 @@ impl ToolRegistry {
         }
     }
 
-    /// Adds a tool; its name must be new.
+    /// Adds a tool, enabled; its name must be new.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, DefinitionError, Server};
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// let registry = Server::new("greeter", "1.0.0").registry();
+    /// registry.add(tools![hello].remove(0)).unwrap();
+    /// assert_eq!(registry.tools()[0].name(), "hello");
+    ///
+    /// let again = registry.add(tools![hello].remove(0));
+    /// assert_eq!(again, Err(DefinitionError::DuplicateName("hello".into())));
+    /// ```
     pub fn add(&self, tool: Tool) -> Result<(), DefinitionError> {
         self.change(|entries| {
             if entries.iter().any(|e| e.tool.name() == tool.name()) {
@@ -77,7 +106,22 @@ impl ToolRegistry {
         })
     }
 
-    /// Removes a tool by name, returning it.
+    /// Removes a tool by name, enabled or not, returning it; `None` when there is no such
+    /// tool.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello]).registry();
+    /// let removed = registry.remove("hello").unwrap();
+    /// assert_eq!(removed.name(), "hello");
+    /// assert!(registry.remove("hello").is_none());
+    /// assert!(registry.tools().is_empty());
+    /// ```
     pub fn remove(&self, name: &str) -> Option<Tool> {
         self.change(|entries| {
             let index = entries.iter().position(|e| e.tool.name() == name)?;
@@ -85,8 +129,23 @@ impl ToolRegistry {
         })
     }
 
-    /// Enables or disables a tool: a disabled tool is neither listed nor callable. Returns
-    /// whether the tool exists.
+    /// Enables or disables a tool: a disabled tool is neither listed nor callable, but stays
+    /// registered. Returns whether the tool exists.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello]).registry();
+    /// assert!(registry.set_enabled("hello", false));
+    /// assert!(registry.get("hello").is_none());
+    /// assert!(registry.set_enabled("hello", true));
+    /// assert!(registry.get("hello").is_some());
+    /// assert!(!registry.set_enabled("goodbye", true)); // no such tool
+    /// ```
     pub fn set_enabled(&self, name: &str, enabled: bool) -> bool {
         self.change(
             |entries| match entries.iter_mut().find(|e| e.tool.name() == name) {
@@ -100,11 +159,41 @@ impl ToolRegistry {
     }
 
     /// The enabled tools, in registration order.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// /// Says goodbye.
+    /// #[tool]
+    /// fn goodbye() -> &'static str { "goodbye" }
+    ///
+    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello, goodbye]).registry();
+    /// registry.set_enabled("hello", false);
+    /// let tools = registry.tools();
+    /// let names: Vec<&str> = tools.iter().map(|t| t.name()).collect();
+    /// assert_eq!(names, ["goodbye"]);
+    /// ```
     pub fn tools(&self) -> Vec<Tool> {
         self.snapshot().tools.clone()
     }
 
     /// Finds an enabled tool by name.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello]).registry();
+    /// assert_eq!(registry.get("hello").unwrap().description(), Some("Says hello."));
+    /// assert!(registry.get("goodbye").is_none());
+    /// ```
     pub fn get(&self, name: &str) -> Option<Tool> {
         self.snapshot().get(name).cloned()
     }

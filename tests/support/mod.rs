@@ -236,3 +236,45 @@ pub fn initialize(peer: &mut Peer, revision: &str) -> Value {
     peer.send(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
     response
 }
+
+/// A server binary serving Streamable HTTP as a process of its own, on a free port of
+/// 127.0.0.1 (`--http`); it is listening once `spawn` returns, and killed when dropped.
+pub struct HttpProcess {
+    child: Child,
+    /// The MCP endpoint, `http://127.0.0.1:PORT/mcp`.
+    pub url: String,
+}
+
+impl HttpProcess {
+    pub fn spawn(binary: &str) -> HttpProcess {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let child = Command::new(binary)
+            .args(["--http", &format!("127.0.0.1:{port}")])
+            .stdin(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {binary}: {e}"));
+        let process = HttpProcess {
+            child,
+            url: format!("http://127.0.0.1:{port}/mcp"),
+        };
+        let deadline = std::time::Instant::now() + PATIENCE;
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{binary} is not listening on port {port}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        process
+    }
+}
+
+impl Drop for HttpProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
