@@ -16,22 +16,33 @@ use tokio_util::sync::CancellationToken;
 /// logging and cancellation.
 ///
 /// A tool receives it by naming a parameter of this type (any name, any path or alias: the
-/// type is what counts). It never appears in the tool's input schema.
+/// type is what counts). It never appears in the tool's input schema. Outside a server
+/// ([`Tool::call`](crate::Tool::call) in a unit test), `Context::default()` stands for a
+/// request that asked for nothing.
 ///
 /// ```
-/// use mcp_tools::{tool, Context};
+/// use mcp_tools::{tool, tools, Context, Server, protocol::ProtocolVersion};
+/// use serde_json::json;
 ///
-/// /// Counts slowly to `n`, reporting progress.
+/// /// Says which client called, in which protocol revision.
 /// #[tool]
-/// async fn count(n: u32, cx: Context) -> String {
-///     for i in 1..=n {
-///         if cx.is_cancelled() {
-///             return "cancelled".into();
-///         }
-///         cx.report_progress(f64::from(i), Some(f64::from(n)), None);
-///     }
-///     format!("counted to {n}")
+/// async fn whoami(cx: Context) -> String {
+///     let client = cx.client_info().map_or("an unnamed client", |c| c.name.as_str());
+///     let version = cx.protocol_version().map_or("no revision".into(), |v| v.to_string());
+///     format!("{client}, {version}")
 /// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), mcp_tools::ClientError> {
+/// let server = || Server::new("who", "1.0.0").tools(tools![whoami]);
+/// let modern = server().test_client()?;
+/// assert_eq!(modern.list_tools().await?[0]["inputSchema"], json!({"type": "object", "additionalProperties": false}));
+/// assert_eq!(modern.call("whoami", json!({})).await?.text(), Some("mcp-tools-test-client, 2026-07-28"));
+///
+/// let legacy = server().test_client_legacy(ProtocolVersion::V2025_06_18).await?;
+/// assert_eq!(legacy.call("whoami", json!({})).await?.text(), Some("mcp-tools-test-client, 2025-06-18"));
+/// # Ok(())
+/// # }
 /// ```
 #[derive(Clone, Default)]
 pub struct Context {
@@ -104,8 +115,56 @@ impl Context {
         }
     }
 
-    /// Who is calling, when the transport checks a bearer token (see
-    /// `Server::bearer_auth`); `None` on stdio or without a check.
+    /// Who is calling, when the transport checks a bearer token (HTTP with
+    /// [`Server::bearer_auth`](crate::Server::bearer_auth)); `None` on stdio, in a
+    /// [`TestClient`](crate::TestClient), or without a check.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Principal, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Says who is calling.
+    /// #[tool]
+    /// fn whoami(cx: Context) -> String {
+    ///     cx.principal().map_or("nobody".into(), |caller| caller.subject.clone())
+    /// }
+    ///
+    /// # async fn call_whoami(addr: std::net::SocketAddr, token: &str) -> String {
+    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    /// #     let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    /// #     let request = format!(
+    /// #         "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: whoami\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+    /// #         body.len()
+    /// #     );
+    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    /// #     stream.write_all(request.as_bytes()).await.unwrap();
+    /// #     let mut response = String::new();
+    /// #     stream.read_to_string(&mut response).await.unwrap();
+    /// #     response
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let client = Server::new("who", "1.0.0").tools(tools![whoami]).test_client()?;
+    /// assert_eq!(client.call("whoami", json!({})).await?.text(), Some("nobody"));
+    ///
+    /// let http = Server::new("who", "1.0.0")
+    ///     .tools(tools![whoami])
+    ///     .bearer_auth(|token| async move { (token == "secret").then(|| Principal::new("ada")) })
+    ///     .bind_http("127.0.0.1:0")
+    ///     .await?;
+    /// let addr = http.local_addr();
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
+    ///
+    /// // `call_whoami` posts a `tools/call` of `whoami` with `Authorization: Bearer {token}`.
+    /// assert!(call_whoami(addr, "secret").await.contains(r#"{"type":"text","text":"ada"}"#));
+    /// assert!(call_whoami(addr, "guess").await.starts_with("HTTP/1.1 401"));
+    ///
+    /// stop.send(()).ok();
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn principal(&self) -> Option<&Principal> {
         self.inner.principal.as_deref()
     }
@@ -154,33 +213,168 @@ impl Context {
     }
 
     /// The JSON-RPC id of the request; `None` outside a server.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Gives the id of its own request.
+    /// #[tool]
+    /// fn my_id(cx: Context) -> String {
+    ///     cx.request_id().map_or("none".into(), |id| id.to_string())
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("ids", "1.0.0").tools(tools![my_id]).test_client()?;
+    /// assert_eq!(client.call("my_id", json!({})).await?.text(), Some("1"));
+    /// assert_eq!(client.call("my_id", json!({})).await?.text(), Some("2"));
+    /// assert!(Context::default().request_id().is_none());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn request_id(&self) -> Option<&RequestId> {
         self.inner.request_id.as_ref()
     }
 
-    /// The protocol revision of the request; `None` outside a server.
+    /// The protocol revision of the request; `None` outside a server. A tool rarely needs
+    /// it: the server shapes results for each revision.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server, protocol::ProtocolVersion};
+    /// use serde_json::json;
+    ///
+    /// /// Tells whether the client sees structured output.
+    /// #[tool]
+    /// fn structured(cx: Context) -> bool {
+    ///     cx.protocol_version().is_some_and(|v| v.has_structured_output())
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = || Server::new("versions", "1.0.0").tools(tools![structured]);
+    /// let modern = server().test_client()?;
+    /// assert_eq!(modern.call("structured", json!({})).await?.text(), Some("true"));
+    /// let oldest = server().test_client_legacy(ProtocolVersion::V2024_11_05).await?;
+    /// assert_eq!(oldest.call("structured", json!({})).await?.text(), Some("false"));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn protocol_version(&self) -> Option<ProtocolVersion> {
         self.inner.protocol_version
     }
 
-    /// The client's self-reported name and version, when it gave them. Never base security
-    /// decisions on it.
+    /// The client's self-reported name and version, when it gave them (`clientInfo`). Never
+    /// base security decisions on it.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Greets the client by name.
+    /// #[tool]
+    /// fn greet(cx: Context) -> String {
+    ///     match cx.client_info() {
+    ///         Some(client) => format!("hello, {} {}", client.name, client.version),
+    ///         None => "hello, stranger".into(),
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("greeter", "1.0.0").tools(tools![greet]).test_client()?;
+    /// let greeting = client.call("greet", json!({})).await?;
+    /// assert!(greeting.text().unwrap().starts_with("hello, mcp-tools-test-client "));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn client_info(&self) -> Option<&Implementation> {
         self.inner.client_info.as_deref()
     }
 
-    /// The capabilities the client declared, as JSON.
+    /// The capabilities the client declared, as JSON (`{}` for none); `None` outside a
+    /// server.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Tells whether the client can answer sampling requests.
+    /// #[tool]
+    /// fn can_sample(cx: Context) -> bool {
+    ///     cx.client_capabilities().is_some_and(|c| c.get("sampling").is_some())
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("caps", "1.0.0").tools(tools![can_sample]).test_client()?;
+    /// assert_eq!(client.call("can_sample", json!({})).await?.text(), Some("false")); // it declares `{}`
+    /// assert!(Context::default().client_capabilities().is_none());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn client_capabilities(&self) -> Option<&Value> {
         self.inner.client_capabilities.as_deref()
     }
 
-    /// Whether the client asked for progress on this request (sent a `progressToken`).
+    /// Whether the client asked for progress on this request (sent a `progressToken`), for a
+    /// tool that would otherwise do work only to report it.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Tells whether progress was asked for.
+    /// #[tool]
+    /// fn asked(cx: Context) -> bool {
+    ///     cx.wants_progress()
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("progress", "1.0.0").tools(tools![asked]).test_client()?;
+    /// assert_eq!(client.call("asked", json!({})).await?.text(), Some("false"));
+    /// assert_eq!(client.call_with_progress("asked", json!({})).await?.text(), Some("true"));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn wants_progress(&self) -> bool {
         self.inner.progress_token.is_some() && self.inner.notifier.is_some()
     }
 
     /// Reports progress as `notifications/progress`, if the client asked for it; otherwise
-    /// does nothing. `progress` should grow with every call; `total` is `None` when unknown.
+    /// does nothing. `progress` should grow with every call; `total` is `None` when unknown;
+    /// `message` says what is happening.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Copies the files.
+    /// #[tool]
+    /// async fn copy(files: Vec<String>, cx: Context) -> String {
+    ///     let total = files.len() as f64;
+    ///     for (done, file) in files.iter().enumerate() {
+    ///         cx.report_progress(done as f64 + 1.0, Some(total), Some(&format!("copied {file}")));
+    ///     }
+    ///     format!("copied {total} files")
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("copier", "1.0.0").tools(tools![copy]).test_client()?;
+    /// let result = client.call_with_progress("copy", json!({"files": ["a.txt", "b.txt"]})).await?;
+    /// let last = &result.notifications()[1];
+    /// assert_eq!(last["method"], "notifications/progress");
+    /// assert_eq!(last["params"]["progress"], 2.0);
+    /// assert_eq!(last["params"]["total"], 2.0);
+    /// assert_eq!(last["params"]["message"], "copied b.txt");
+    ///
+    /// let quiet = client.call("copy", json!({"files": ["a.txt"]})).await?; // no progressToken
+    /// assert!(quiet.notifications().is_empty());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
         let (Some(token), Some(notifier)) = (&self.inner.progress_token, &self.inner.notifier) else {
             return;
@@ -199,13 +393,68 @@ impl Context {
     }
 
     /// Whether a log message of this level reaches the client: it asked for this level or a
-    /// less severe one.
+    /// less severe one. Check it before building a message that is costly to make.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server, protocol::LoggingLevel};
+    /// use serde_json::json;
+    ///
+    /// /// Tells whether debug messages reach the client.
+    /// #[tool]
+    /// fn debugging(cx: Context) -> bool {
+    ///     cx.logs_at(LoggingLevel::Debug)
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("logs", "1.0.0").tools(tools![debugging]).test_client()?;
+    /// assert_eq!(client.call("debugging", json!({})).await?.text(), Some("false")); // no level asked for
+    /// client.set_log_level(LoggingLevel::Info).await?;
+    /// assert_eq!(client.call("debugging", json!({})).await?.text(), Some("false"));
+    /// client.set_log_level(LoggingLevel::Debug).await?;
+    /// assert_eq!(client.call("debugging", json!({})).await?.text(), Some("true"));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn logs_at(&self, level: LoggingLevel) -> bool {
         self.inner.notifier.is_some() && self.inner.log_level.is_some_and(|min| level >= min)
     }
 
     /// Sends a log message (`notifications/message`) to the client, if it asked for messages
     /// of this level; otherwise does nothing. `data` is any JSON, usually a string.
+    /// [`debug`](Context::debug), [`info`](Context::info), [`warning`](Context::warning) and
+    /// [`error`](Context::error) are the common levels.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server, protocol::LoggingLevel};
+    /// use serde_json::json;
+    ///
+    /// /// Imports rows, saying what it does.
+    /// #[tool]
+    /// async fn import(cx: Context) -> &'static str {
+    ///     cx.debug("opened the file");
+    ///     cx.info("importing 3 rows");
+    ///     cx.warning("row 2 has no date; using today");
+    ///     cx.error("row 3 is not valid CSV; skipped");
+    ///     cx.log(LoggingLevel::Notice, json!({"imported": 2, "skipped": 1}));
+    ///     "imported 2 rows"
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("importer", "1.0.0").tools(tools![import]).test_client()?;
+    /// client.set_log_level(LoggingLevel::Info).await?; // info and more severe
+    /// let result = client.call("import", json!({})).await?;
+    /// let sent: Vec<&serde_json::Value> = result.notifications().iter().map(|n| &n["params"]).collect();
+    /// assert_eq!(sent, [
+    ///     &json!({"level": "info", "data": "importing 3 rows"}),
+    ///     &json!({"level": "warning", "data": "row 2 has no date; using today"}),
+    ///     &json!({"level": "error", "data": "row 3 is not valid CSV; skipped"}),
+    ///     &json!({"level": "notice", "data": {"imported": 2, "skipped": 1}}),
+    /// ]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn log(&self, level: LoggingLevel, data: impl Into<Value>) {
         if !self.logs_at(level) {
             return;
@@ -218,37 +467,126 @@ impl Context {
         }
     }
 
-    /// Logs at [`LoggingLevel::Debug`].
+    /// Logs at [`LoggingLevel::Debug`]: `cx.debug(m)` is `cx.log(LoggingLevel::Debug, m)`.
+    /// The example on [`Context::log`] calls it.
     pub fn debug(&self, message: impl Into<Value>) {
         self.log(LoggingLevel::Debug, message);
     }
 
-    /// Logs at [`LoggingLevel::Info`].
+    /// Logs at [`LoggingLevel::Info`]: `cx.info(m)` is `cx.log(LoggingLevel::Info, m)`.
+    /// The example on [`Context::log`] calls it.
     pub fn info(&self, message: impl Into<Value>) {
         self.log(LoggingLevel::Info, message);
     }
 
-    /// Logs at [`LoggingLevel::Warning`].
+    /// Logs at [`LoggingLevel::Warning`]: `cx.warning(m)` is `cx.log(LoggingLevel::Warning, m)`.
+    /// The example on [`Context::log`] calls it.
     pub fn warning(&self, message: impl Into<Value>) {
         self.log(LoggingLevel::Warning, message);
     }
 
-    /// Logs at [`LoggingLevel::Error`].
+    /// Logs at [`LoggingLevel::Error`]: `cx.error(m)` is `cx.log(LoggingLevel::Error, m)`.
+    /// The example on [`Context::log`] calls it.
     pub fn error(&self, message: impl Into<Value>) {
         self.log(LoggingLevel::Error, message);
     }
 
-    /// Whether the client cancelled the request. A long tool checks it between steps.
+    /// Whether the client cancelled the request (`notifications/cancelled`, or on HTTP a
+    /// client that went away). A cancelled call gets no response, and an `async fn` tool is
+    /// stopped where it waits; a sync tool's thread cannot be stopped, so a long sync tool
+    /// checks this between steps.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server, State};
+    /// use serde_json::json;
+    /// use tokio::sync::mpsc::UnboundedSender;
+    ///
+    /// /// Scans until it is cancelled, then says how it ended.
+    /// #[tool]
+    /// fn scan(cx: Context, report: State<UnboundedSender<&'static str>>) -> &'static str {
+    ///     while !cx.is_cancelled() {
+    ///         std::thread::sleep(std::time::Duration::from_millis(1));
+    ///     }
+    ///     report.send("stopped").ok();
+    ///     "stopped"
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let (report, mut reports) = tokio::sync::mpsc::unbounded_channel();
+    /// let client = Server::new("scanner", "1.0.0").tools(tools![scan]).state(report).test_client()?;
+    /// let call = tokio::spawn(async move { client.call("scan", json!({})).await });
+    /// tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    /// call.abort(); // drops the client, which cancels its calls in flight
+    /// assert_eq!(reports.recv().await, Some("stopped"));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn is_cancelled(&self) -> bool {
         self.inner.cancellation.is_cancelled()
     }
 
-    /// Completes when the client cancels the request; use it in `tokio::select!`.
+    /// Completes when the client cancels the request. The tool's own future is dropped on
+    /// cancellation, so this is for work it handed to a task of its own (`tokio::spawn`),
+    /// which would otherwise run on.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server, State};
+    /// use serde_json::json;
+    /// use tokio::sync::mpsc::UnboundedSender;
+    ///
+    /// /// Starts a job that runs until the call is cancelled.
+    /// #[tool]
+    /// async fn watch(cx: Context, report: State<UnboundedSender<&'static str>>) -> &'static str {
+    ///     tokio::spawn(async move {
+    ///         cx.cancelled().await;
+    ///         report.send("job stopped").ok();
+    ///     });
+    ///     std::future::pending().await
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let (report, mut reports) = tokio::sync::mpsc::unbounded_channel();
+    /// let client = Server::new("watcher", "1.0.0").tools(tools![watch]).state(report).test_client()?;
+    /// let call = tokio::spawn(async move { client.call("watch", json!({})).await });
+    /// tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    /// call.abort(); // drops the client, which cancels its calls in flight
+    /// assert_eq!(reports.recv().await, Some("job stopped"));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn cancelled(&self) {
         self.inner.cancellation.cancelled().await;
     }
 
-    /// The shared state of type `T` given to the server, if any.
+    /// The shared state of type `T` given to the server, if any: for a tool that works
+    /// with or without it. A `State<T>` parameter is the usual way, and makes the server
+    /// refuse to start without the state.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use serde_json::json;
+    ///
+    /// /// The greeting, set by the server or the default.
+    /// struct Greeting(&'static str);
+    ///
+    /// /// Greets.
+    /// #[tool]
+    /// fn greet(cx: Context) -> &'static str {
+    ///     cx.state::<Greeting>().map_or("hello", |greeting| greeting.0)
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let plain = Server::new("greeter", "1.0.0").tools(tools![greet]).test_client()?;
+    /// assert_eq!(plain.call("greet", json!({})).await?.text(), Some("hello"));
+    ///
+    /// let french = Server::new("greeter", "1.0.0").tools(tools![greet]).state(Greeting("bonjour"));
+    /// assert_eq!(french.test_client()?.call("greet", json!({})).await?.text(), Some("bonjour"));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn state<T: Send + Sync + 'static>(&self) -> Option<State<T>> {
         self.inner.state.get::<T>().map(State)
     }
@@ -267,8 +605,9 @@ impl fmt::Debug for Context {
     }
 }
 
-/// Who is calling: what a server's bearer-token check (`Server::bearer_auth`) found the
-/// token to stand for.
+/// Who is calling: what a server's bearer-token check
+/// ([`Server::bearer_auth`](crate::Server::bearer_auth)) found the token to stand for. Tools
+/// read it with [`Context::principal`].
 ///
 /// ```
 /// use mcp_tools::Principal;
@@ -287,6 +626,14 @@ pub struct Principal {
 
 impl Principal {
     /// A principal with no scopes or claims.
+    ///
+    /// ```
+    /// use mcp_tools::Principal;
+    ///
+    /// let ada = Principal::new("ada");
+    /// assert_eq!(ada.subject, "ada");
+    /// assert!(ada.scopes.is_empty() && ada.claims.is_null());
+    /// ```
     pub fn new(subject: impl Into<String>) -> Principal {
         Principal {
             subject: subject.into(),
@@ -295,19 +642,43 @@ impl Principal {
         }
     }
 
-    /// Sets the scopes.
+    /// Sets the scopes, replacing any set before.
+    ///
+    /// ```
+    /// use mcp_tools::Principal;
+    ///
+    /// let ada = Principal::new("ada").with_scopes(["notes:read", "notes:write"]);
+    /// assert_eq!(ada.scopes, ["notes:read", "notes:write"]);
+    /// ```
     pub fn with_scopes<S: Into<String>>(mut self, scopes: impl IntoIterator<Item = S>) -> Principal {
         self.scopes = scopes.into_iter().map(Into::into).collect();
         self
     }
 
-    /// Sets the claims.
+    /// Sets the claims: anything else the token check found that tools should see.
+    ///
+    /// ```
+    /// use mcp_tools::Principal;
+    /// use serde_json::json;
+    ///
+    /// let ada = Principal::new("ada").with_claims(json!({"org": "analytical-engines"}));
+    /// assert_eq!(ada.claims["org"], "analytical-engines");
+    /// ```
     pub fn with_claims(mut self, claims: Value) -> Principal {
         self.claims = claims;
         self
     }
 
-    /// Whether the token allows `scope`.
+    /// Whether the token allows `scope`, compared exactly.
+    ///
+    /// ```
+    /// use mcp_tools::Principal;
+    ///
+    /// let ada = Principal::new("ada").with_scopes(["notes:read"]);
+    /// assert!(ada.has_scope("notes:read"));
+    /// assert!(!ada.has_scope("notes:write"));
+    /// assert!(!ada.has_scope("notes"));
+    /// ```
     pub fn has_scope(&self, scope: &str) -> bool {
         self.scopes.iter().any(|s| s == scope)
     }

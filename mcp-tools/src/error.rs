@@ -34,7 +34,28 @@ pub struct ToolError {
 }
 
 impl ToolError {
-    /// An error with this message for the model.
+    /// An error with this message for the model. Say what was wrong and what would work,
+    /// so the model can try again.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, ToolError};
+    /// use serde_json::json;
+    ///
+    /// /// Reads a setting.
+    /// #[tool]
+    /// fn setting(name: String) -> Result<String, ToolError> {
+    ///     match name.as_str() {
+    ///         "theme" => Ok("dark".into()),
+    ///         _ => Err(ToolError::new(format!("there is no setting `{name}`; the settings are `theme`"))),
+    ///     }
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let result = tools![setting][0].call(&Context::default(), json!({"name": "font"})).await;
+    /// assert!(result.is_error());
+    /// assert_eq!(result.content()[0].as_text(), Some("there is no setting `font`; the settings are `theme`"));
+    /// # });
+    /// ```
     pub fn new(message: impl Into<String>) -> Self {
         ToolError {
             message: message.into(),
@@ -42,6 +63,15 @@ impl ToolError {
     }
 
     /// The message the model reads.
+    ///
+    /// ```
+    /// use mcp_tools::ToolError;
+    ///
+    /// assert_eq!(ToolError::new("the folder is empty").message(), "the folder is empty");
+    ///
+    /// let converted: ToolError = "12x".parse::<u32>().unwrap_err().into();
+    /// assert_eq!(converted.message(), "invalid digit found in string");
+    /// ```
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -59,7 +89,29 @@ impl<E: std::error::Error> From<E> for ToolError {
     }
 }
 
-/// A tool definition that breaks a rule of the specification.
+/// A tool definition that breaks a rule of the specification. Tools made with `#[tool]` are
+/// checked at compile time; this reports the tools built at run time, and a server given
+/// two tools with one name refuses to start with it ([`Error::Definition`](crate::Error::Definition)).
+///
+/// ```
+/// use mcp_tools::{tool, tools, validate_tool_name, DefinitionError, Error, Server, Tool};
+/// use serde_json::json;
+///
+/// assert!(matches!(validate_tool_name("add numbers"), Err(DefinitionError::InvalidName(_))));
+///
+/// let not_an_object = Tool::from_json("add", "Adds.", json!({"type": "array"}), |_, _| async { "" });
+/// assert!(matches!(not_an_object, Err(DefinitionError::InvalidInputSchema { .. })));
+///
+/// /// Says hello.
+/// #[tool]
+/// fn hello() -> &'static str { "hello" }
+///
+/// let twice = Server::new("greeter", "1.0.0").tools(tools![hello]).tools(tools![hello]);
+/// match twice.test_client() {
+///     Err(Error::Definition(DefinitionError::DuplicateName(name))) => assert_eq!(name, "hello"),
+///     other => panic!("expected a duplicate name, got {other:?}"),
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum DefinitionError {

@@ -87,7 +87,19 @@ impl Tool {
     }
 }
 
-/// A call a model asked for, read from the JSON it wrote.
+/// A call a model asked for, read from the JSON it wrote with [`ToolCall::from_json`], or
+/// built by hand; [`Server::execute_call`] runs it.
+///
+/// ```
+/// use mcp_tools::ToolCall;
+/// use serde_json::json;
+///
+/// let anthropic = json!({"type": "tool_use", "id": "toolu_1", "name": "add", "input": {"a": 2, "b": 3}});
+/// assert_eq!(
+///     ToolCall::from_json(&anthropic).unwrap(),
+///     ToolCall { id: Some("toolu_1".into()), name: "add".into(), arguments: json!({"a": 2, "b": 3}) }
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCall {
     /// The id the API gave the call (`tool_call_id`, `tool_use_id`), to answer with.
@@ -220,7 +232,28 @@ impl Server {
         }
     }
 
-    /// Runs a [`ToolCall`]; see [`Server::execute`].
+    /// Runs a [`ToolCall`] against the server's tools and state; see [`Server::execute`]. An
+    /// unknown tool is an error result naming the tools there are.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server, ToolCall};
+    /// use serde_json::json;
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let server = Server::new("calc", "1.0.0").tools(tools![add]);
+    /// let call = ToolCall { id: None, name: "add".into(), arguments: json!({"a": 2, "b": 3}) };
+    /// assert_eq!(server.execute_call(&call).await.content()[0].as_text(), Some("5"));
+    ///
+    /// let unknown = ToolCall { name: "subtract".into(), ..call };
+    /// let result = server.execute_call(&unknown).await;
+    /// assert!(result.is_error());
+    /// assert_eq!(result.content()[0].as_text(), Some("there is no tool `subtract`; the tools are `add`"));
+    /// # });
+    /// ```
     pub async fn execute_call(&self, call: &ToolCall) -> CallToolResult {
         let registry = self.registry();
         let Some(tool) = registry.get(&call.name) else {

@@ -35,6 +35,17 @@ pub struct CallToolResult {
 
 impl CallToolResult {
     /// A successful result with these content blocks.
+    ///
+    /// ```
+    /// use mcp_tools::{CallToolResult, Content};
+    ///
+    /// let result = CallToolResult::new(vec![
+    ///     Content::text("The chart:"),
+    ///     Content::image(&[0x89, b'P', b'N', b'G'], "image/png"),
+    /// ]);
+    /// assert_eq!(result.content().len(), 2);
+    /// assert!(!result.is_error());
+    /// ```
     pub fn new(content: Vec<Content>) -> CallToolResult {
         CallToolResult {
             content,
@@ -43,12 +54,32 @@ impl CallToolResult {
     }
 
     /// A successful result with one text block.
+    ///
+    /// ```
+    /// use mcp_tools::CallToolResult;
+    ///
+    /// let result = CallToolResult::text("42");
+    /// assert_eq!(
+    ///     serde_json::to_value(&result).unwrap(),
+    ///     serde_json::json!({"content": [{"type": "text", "text": "42"}]})
+    /// );
+    /// ```
     pub fn text(text: impl Into<String>) -> CallToolResult {
         CallToolResult::new(vec![Content::text(text)])
     }
 
     /// A failed result (`isError: true`) whose text tells the model what went wrong, so it
     /// can correct itself.
+    ///
+    /// ```
+    /// use mcp_tools::CallToolResult;
+    ///
+    /// let result = CallToolResult::error("no such file; list the folder first");
+    /// assert_eq!(
+    ///     serde_json::to_value(&result).unwrap(),
+    ///     serde_json::json!({"content": [{"type": "text", "text": "no such file; list the folder first"}], "isError": true})
+    /// );
+    /// ```
     pub fn error(message: impl Into<String>) -> CallToolResult {
         CallToolResult {
             is_error: true,
@@ -76,38 +107,94 @@ impl CallToolResult {
 
     /// The result the client sees when a tool fails in a way that is not its message to give
     /// (a panic, a bug): `internal error`, with the details left to the server's log.
+    ///
+    /// ```
+    /// use mcp_tools::CallToolResult;
+    ///
+    /// let result = CallToolResult::internal_error();
+    /// assert!(result.is_error());
+    /// assert_eq!(result.content()[0].as_text(), Some("internal error"));
+    /// ```
     pub fn internal_error() -> CallToolResult {
         CallToolResult::error("internal error")
     }
 
-    /// Marks the result as failed or not.
+    /// Marks the result as failed or not, keeping its content.
+    ///
+    /// ```
+    /// use mcp_tools::{CallToolResult, Content};
+    ///
+    /// let result = CallToolResult::new(vec![Content::text("3 of 5 files copied")]).with_error(true);
+    /// assert!(result.is_error());
+    /// assert_eq!(result.content()[0].as_text(), Some("3 of 5 files copied"));
+    /// ```
     pub fn with_error(mut self, is_error: bool) -> CallToolResult {
         self.is_error = is_error;
         self
     }
 
-    /// Adds a `_meta` entry.
+    /// Adds a `_meta` entry; an entry with the same key is replaced.
+    ///
+    /// ```
+    /// use mcp_tools::CallToolResult;
+    /// use serde_json::json;
+    ///
+    /// let result = CallToolResult::text("ok").with_meta("com.example/elapsedMs", json!(12));
+    /// assert_eq!(result.meta().unwrap()["com.example/elapsedMs"], 12);
+    /// assert_eq!(serde_json::to_value(&result).unwrap()["_meta"], json!({"com.example/elapsedMs": 12}));
+    /// ```
     pub fn with_meta(mut self, key: impl Into<String>, value: Value) -> CallToolResult {
         self.meta.get_or_insert_with(Map::new).insert(key.into(), value);
         self
     }
 
     /// The content blocks.
+    ///
+    /// ```
+    /// use mcp_tools::{CallToolResult, Content};
+    ///
+    /// let result = CallToolResult::text("hello");
+    /// assert_eq!(result.content(), [Content::text("hello")]);
+    /// ```
     pub fn content(&self) -> &[Content] {
         &self.content
     }
 
-    /// The structured output, as JSON text.
+    /// The structured output, as JSON text; `None` unless the result was made with
+    /// [`CallToolResult::structured`] (as a tool returning [`Json<T>`] does).
+    ///
+    /// ```
+    /// use mcp_tools::{CallToolResult, IntoCallToolResult, Json};
+    ///
+    /// let result = Json(vec![2, 3, 5]).into_call_tool_result();
+    /// assert_eq!(result.structured_content().unwrap().get(), "[2,3,5]");
+    /// assert!(CallToolResult::text("[2,3,5]").structured_content().is_none());
+    /// ```
     pub fn structured_content(&self) -> Option<&RawValue> {
         self.structured.as_deref()
     }
 
     /// Whether the call failed.
+    ///
+    /// ```
+    /// use mcp_tools::{CallToolResult, IntoCallToolResult};
+    ///
+    /// assert!(!CallToolResult::text("done").is_error());
+    /// assert!(Err::<String, _>("the disk is full").into_call_tool_result().is_error());
+    /// ```
     pub fn is_error(&self) -> bool {
         self.is_error
     }
 
-    /// The result's `_meta`.
+    /// The result's `_meta`, as [`CallToolResult::with_meta`] set it.
+    ///
+    /// ```
+    /// use mcp_tools::CallToolResult;
+    ///
+    /// assert!(CallToolResult::text("ok").meta().is_none());
+    /// let traced = CallToolResult::text("ok").with_meta("com.example/trace", "a1b2".into());
+    /// assert_eq!(traced.meta().unwrap()["com.example/trace"], "a1b2");
+    /// ```
     pub fn meta(&self) -> Option<&Map<String, Value>> {
         self.meta.as_ref()
     }
@@ -169,6 +256,46 @@ pub struct Json<T>(pub T);
 /// content), [`Json<T>`] (structured output), [`Content`] and `Vec<Content>`,
 /// [`CallToolResult`] itself, and `Result<T, E>` of any of these with `E: Display` (an `Err`
 /// becomes an `isError` result carrying the error's text).
+///
+/// ```
+/// use mcp_tools::{IntoCallToolResult, Json};
+///
+/// assert_eq!(2.5.into_call_tool_result().content()[0].as_text(), Some("2.5"));
+/// assert!(().into_call_tool_result().content().is_empty());
+/// assert!(Json(vec![1, 2]).into_call_tool_result().structured_content().is_some());
+///
+/// let failed: Result<u32, String> = Err("the queue is empty".into());
+/// assert!(failed.into_call_tool_result().is_error());
+/// ```
+///
+/// Implement it for a type of your own to return it from tools:
+///
+/// ```
+/// use mcp_tools::{tool, tools, CallToolResult, Content, Context, IntoCallToolResult};
+/// use serde_json::json;
+///
+/// /// A file's text, sent as an embedded resource.
+/// struct FileText { path: String, text: String }
+///
+/// impl IntoCallToolResult for FileText {
+///     fn into_call_tool_result(self) -> CallToolResult {
+///         let uri = format!("file://{}", self.path);
+///         CallToolResult::new(vec![Content::embedded_text(uri, Some("text/plain".into()), self.text)])
+///     }
+/// }
+///
+/// /// Reads a file.
+/// #[tool]
+/// fn read(path: String) -> FileText {
+///     FileText { path, text: "hello".into() }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let result = tools![read][0].call(&Context::default(), json!({"path": "/notes.txt"})).await;
+/// let block = serde_json::to_value(&result.content()[0]).unwrap();
+/// assert_eq!(block["resource"]["uri"], "file:///notes.txt");
+/// # });
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool",
     label = "this return type does not convert into a tool result",

@@ -78,7 +78,25 @@ impl ServerInfo {
     }
 }
 
-/// Why a server could not start or stopped.
+/// Why a server could not start or stopped. Everything a server checks before serving is
+/// checked by every way of serving it, [`Server::test_client`] included, so a test finds
+/// these too.
+///
+/// ```
+/// use mcp_tools::{tool, tools, Error, Server, State};
+///
+/// struct Database;
+///
+/// /// Counts the rows.
+/// #[tool]
+/// fn count_rows(db: State<Database>) -> u64 { 0 }
+///
+/// let error = Server::new("db", "1.0.0").tools(tools![count_rows]).test_client().unwrap_err();
+/// assert!(matches!(&error, Error::MissingState { tool, .. } if tool == "count_rows"));
+/// assert!(error.to_string().ends_with("but the server has no such state; give it with `Server::state`"));
+///
+/// assert!(Server::new("db", "1.0.0").tools(tools![count_rows]).state(Database).test_client().is_ok());
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -104,7 +122,21 @@ pub enum Error {
 }
 
 impl Server {
-    /// A server with this name and version (clients see them as `serverInfo`).
+    /// A server with this name and version (clients see them as `serverInfo`), with no
+    /// tools yet.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("calculator", "1.2.0").test_client()?;
+    /// let discover = client.request("server/discover", json!(null)).await?;
+    /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"], json!({"name": "calculator", "version": "1.2.0"}));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Server {
         Server {
             info: ServerInfo {
@@ -126,8 +158,23 @@ impl Server {
         }
     }
 
-    /// Adds tools, usually `tools![...]`. A name already taken is reported when serving
-    /// starts.
+    /// Adds tools, usually `tools![...]`; call it as often as needed. A name already taken
+    /// is reported when serving starts ([`Error::Definition`]).
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: f64, b: f64) -> f64 { a + b }
+    ///
+    /// /// Counts the words of a text.
+    /// #[tool]
+    /// fn words(text: String) -> usize { text.split_whitespace().count() }
+    ///
+    /// let server = Server::new("utilities", "1.0.0").tools(tools![add]).tools(tools![words]);
+    /// assert_eq!(server.registry().tools().len(), 2);
+    /// ```
     pub fn tools(mut self, tools: impl IntoIterator<Item = Tool>) -> Server {
         for tool in tools {
             if let Err(problem) = self.registry.add(tool) {
@@ -137,44 +184,165 @@ impl Server {
         self
     }
 
-    /// Adds shared state, which tools receive as `State<T>`.
+    /// Adds shared state, which tools receive as [`State<T>`](crate::State), one value per
+    /// type `T`. Serving fails with [`Error::MissingState`] when a tool needs a type not
+    /// given.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server, State};
+    /// use serde_json::json;
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    ///
+    /// struct Visits(AtomicU64);
+    ///
+    /// /// Counts the visits so far.
+    /// #[tool]
+    /// fn visit(visits: State<Visits>) -> u64 {
+    ///     visits.0.fetch_add(1, Ordering::Relaxed) + 1
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("counter", "1.0.0").tools(tools![visit]).state(Visits(AtomicU64::new(0)));
+    /// let client = server.test_client()?;
+    /// client.call("visit", json!({})).await?;
+    /// assert_eq!(client.call("visit", json!({})).await?.text(), Some("2"));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Server {
         self.state.insert(value);
         self
     }
 
-    /// A display title.
+    /// A display title (revision 2025-06-18 and later).
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("calc", "1.0.0").title("Calculator").test_client()?;
+    /// let discover = client.request("server/discover", json!(null)).await?;
+    /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["title"], "Calculator");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn title(mut self, title: impl Into<String>) -> Server {
         self.info.title = Some(title.into());
         self
     }
 
     /// A description of the server (revision 2025-11-25 and later).
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("calc", "1.0.0").description("Arithmetic on two numbers.");
+    /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
+    /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["description"], "Arithmetic on two numbers.");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn description(mut self, description: impl Into<String>) -> Server {
         self.info.description = Some(description.into());
         self
     }
 
     /// The server's website (revision 2025-11-25 and later).
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("calc", "1.0.0").website_url("https://example.com/calc");
+    /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
+    /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["websiteUrl"], "https://example.com/calc");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn website_url(mut self, url: impl Into<String>) -> Server {
         self.info.website_url = Some(url.into());
         self
     }
 
-    /// An icon for the server.
+    /// Adds an icon for the server (revision 2025-11-25 and later); call it once per size
+    /// or theme.
+    ///
+    /// ```
+    /// use mcp_tools::{Icon, Server};
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("calc", "1.0.0")
+    ///     .icon(Icon::new("https://example.com/calc.svg").with_mime_type("image/svg+xml"));
+    /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
+    /// assert_eq!(
+    ///     discover["_meta"]["io.modelcontextprotocol/serverInfo"]["icons"],
+    ///     json!([{"src": "https://example.com/calc.svg", "mimeType": "image/svg+xml"}])
+    /// );
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn icon(mut self, icon: Icon) -> Server {
         self.info.icons.push(icon);
         self
     }
 
-    /// Instructions for the model on using the server's tools together.
+    /// Instructions for the model on using the server's tools together, sent in the
+    /// `server/discover` and `initialize` results.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("notes", "1.0.0").instructions("Search before creating a note.");
+    /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
+    /// assert_eq!(discover["instructions"], "Search before creating a note.");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn instructions(mut self, instructions: impl Into<String>) -> Server {
         self.info.instructions = Some(instructions.into());
         self
     }
 
     /// Splits `tools/list` into pages of this many tools (default: one page, since many
-    /// clients never ask for a next page).
+    /// clients never ask for a next page). A page that is not the last has a `nextCursor`.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// /// Says goodbye.
+    /// #[tool]
+    /// fn goodbye() -> &'static str { "goodbye" }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("greeter", "1.0.0").tools(tools![hello, goodbye]).page_size(1);
+    /// let client = server.test_client()?;
+    /// let first = client.request("tools/list", json!(null)).await?;
+    /// assert_eq!(first["tools"].as_array().unwrap().len(), 1);
+    /// let second = client.request("tools/list", json!({"cursor": first["nextCursor"]})).await?;
+    /// assert_eq!(second["tools"][0]["name"], "goodbye");
+    /// assert!(second.get("nextCursor").is_none());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn page_size(mut self, tools_per_page: usize) -> Server {
         self.options.page_size = Some(tools_per_page.max(1));
         self
@@ -182,13 +350,57 @@ impl Server {
 
     /// How long clients may cache the tool list (`ttlMs`, revision 2026-07-28; default one
     /// minute). A change is announced with `notifications/tools/list_changed` regardless.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use serde_json::json;
+    /// use std::time::Duration;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("notes", "1.0.0").list_ttl(Duration::from_secs(5));
+    /// let list = server.test_client()?.request("tools/list", json!(null)).await?;
+    /// assert_eq!(list["ttlMs"], 5000);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn list_ttl(mut self, ttl: Duration) -> Server {
         self.options.list_ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
         self
     }
 
-    /// The longest message accepted, in bytes (default 16 MiB). A longer one is refused
-    /// with an error and the connection goes on.
+    /// The longest message accepted, in bytes (default 16 MiB; at least 1024). A longer one
+    /// is refused without being read into memory: on stdio with error `-32600` and the
+    /// connection goes on; on HTTP with status 413.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = Server::new("small", "1.0.0").max_message_size(1024);
+    /// let (client, served) = tokio::io::duplex(64 * 1024);
+    /// let (reader, writer) = tokio::io::split(served);
+    /// let serving = tokio::spawn(server.serve_io(reader, writer));
+    ///
+    /// let (from_server, mut to_server) = tokio::io::split(client);
+    /// let padding = "x".repeat(2000);
+    /// let line = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"padding":"{padding}"}}}}"#);
+    /// to_server.write_all(format!("{line}\n").as_bytes()).await?;
+    /// to_server.shutdown().await?; // end of input
+    ///
+    /// let answer = BufReader::new(from_server).lines().next_line().await?.unwrap();
+    /// let answer: serde_json::Value = serde_json::from_str(&answer)?;
+    /// assert_eq!(answer["error"]["code"], -32600);
+    /// assert_eq!(
+    ///     answer["error"]["message"],
+    ///     "the message is 2064 bytes long; this server accepts messages of up to 1024 bytes"
+    /// );
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn max_message_size(mut self, bytes: usize) -> Server {
         self.options.max_message_bytes = bytes.max(1024);
         self
@@ -277,7 +489,27 @@ impl Server {
     }
 
     /// A handle for adding, removing, enabling and disabling tools while serving; clients
-    /// are told with `notifications/tools/list_changed`.
+    /// are told with `notifications/tools/list_changed`. Take it before serving: the handle
+    /// and the server share the tools.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("greeter", "1.0.0").tools(tools![hello]);
+    /// let registry = server.registry();
+    /// let client = server.test_client()?; // the server is serving now
+    /// assert_eq!(client.list_tools().await?.len(), 1);
+    /// registry.set_enabled("hello", false);
+    /// assert!(client.list_tools().await?.is_empty());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn registry(&self) -> ToolRegistry {
         self.registry.clone()
     }
@@ -323,14 +555,43 @@ impl Server {
 
     /// Serves one client over standard input and output, as MCP clients launch servers.
     /// Returns when the client closes standard input (after answering what was in flight)
-    /// or standard output closes.
+    /// or standard output closes. Standard output carries protocol messages only: log with
+    /// `tracing` to standard error.
+    ///
+    /// ```no_run
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: f64, b: f64) -> f64 { a + b }
+    ///
+    /// #[tokio::main(flavor = "current_thread")]
+    /// async fn main() -> Result<(), mcp_tools::Error> {
+    ///     Server::new("calculator", "1.0.0").tools(tools![add]).serve_stdio().await
+    /// }
+    /// ```
     pub async fn serve_stdio(self) -> Result<(), Error> {
         let engine = self.into_engine()?;
         crate::transport::stdio::serve_stdio(engine).await
     }
 
     /// Serves Streamable HTTP on `addr` (say `"127.0.0.1:8080"`) until Ctrl-C or SIGTERM,
-    /// then finishes the requests in flight and returns.
+    /// then finishes the requests in flight and returns. The endpoint is `/mcp`
+    /// ([`Server::http_path`]). Use [`Server::bind_http`] to learn the address or choose
+    /// when to stop.
+    ///
+    /// ```no_run
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: f64, b: f64) -> f64 { a + b }
+    ///
+    /// #[tokio::main]
+    /// async fn main() -> Result<(), mcp_tools::Error> {
+    ///     Server::new("calculator", "1.0.0").tools(tools![add]).serve_http("127.0.0.1:8080").await
+    /// }
+    /// ```
     #[cfg(feature = "http")]
     pub async fn serve_http(self, addr: impl tokio::net::ToSocketAddrs) -> Result<(), Error> {
         self.bind_http(addr).await?.run().await
@@ -381,7 +642,41 @@ impl Server {
         Ok(crate::transport::http::router(engine, http, false).0)
     }
 
-    /// The path of the HTTP endpoint (default `/mcp`).
+    /// The path of the HTTP endpoint (default `/mcp`). Other paths get 404.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    ///
+    /// # async fn status(addr: std::net::SocketAddr, path: &str, host: &str, origin: Option<&str>) -> u16 {
+    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    /// #     let body = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    /// #     let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    /// #     let request = format!(
+    /// #         "POST {path} HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+    /// #         body.len()
+    /// #     );
+    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    /// #     stream.write_all(request.as_bytes()).await.unwrap();
+    /// #     let mut response = String::new();
+    /// #     stream.read_to_string(&mut response).await.unwrap();
+    /// #     response[9..12].parse().unwrap()
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let http = Server::new("demo", "1.0.0").http_path("/rpc").bind_http("127.0.0.1:0").await?;
+    /// let addr = http.local_addr();
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
+    ///
+    /// // `status` posts a `server/discover` request and returns the HTTP status.
+    /// assert_eq!(status(addr, "/rpc", "localhost", None).await, 200);
+    /// assert_eq!(status(addr, "/mcp", "localhost", None).await, 404);
+    ///
+    /// stop.send(()).ok();
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
     #[cfg(feature = "http")]
     pub fn http_path(mut self, path: impl Into<String>) -> Server {
         self.http.path = path.into();
@@ -391,6 +686,44 @@ impl Server {
     /// The `Host` header values the HTTP endpoint answers (with or without a port; `"*"`
     /// for any). Default: `localhost`, `127.0.0.1`, `[::1]` when listening on loopback.
     /// Requests for other hosts get 403, which defeats DNS rebinding.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    ///
+    /// # async fn status(addr: std::net::SocketAddr, path: &str, host: &str, origin: Option<&str>) -> u16 {
+    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    /// #     let body = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    /// #     let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    /// #     let request = format!(
+    /// #         "POST {path} HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+    /// #         body.len()
+    /// #     );
+    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    /// #     stream.write_all(request.as_bytes()).await.unwrap();
+    /// #     let mut response = String::new();
+    /// #     stream.read_to_string(&mut response).await.unwrap();
+    /// #     response[9..12].parse().unwrap()
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let http = Server::new("demo", "1.0.0")
+    ///     .allowed_hosts(["mcp.example.com"])
+    ///     .bind_http("127.0.0.1:0")
+    ///     .await?;
+    /// let addr = http.local_addr();
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
+    ///
+    /// // `status` posts a `server/discover` request with this `Host` and returns the HTTP status.
+    /// assert_eq!(status(addr, "/mcp", "mcp.example.com", None).await, 200);
+    /// assert_eq!(status(addr, "/mcp", "mcp.example.com:443", None).await, 200);
+    /// assert_eq!(status(addr, "/mcp", "localhost", None).await, 403); // no longer in the list
+    ///
+    /// stop.send(()).ok();
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
     #[cfg(feature = "http")]
     pub fn allowed_hosts<S: Into<String>>(mut self, hosts: impl IntoIterator<Item = S>) -> Server {
         self.http.allowed_hosts = Some(hosts.into_iter().map(Into::into).collect());
@@ -399,14 +732,104 @@ impl Server {
 
     /// The `Origin` header values the HTTP endpoint answers (such as
     /// `"https://app.example.com"`; `"*"` for any). Default: loopback origins. Requests
-    /// without an `Origin` (not from a browser) are always let through.
+    /// without an `Origin` (not from a browser) are always let through; others get 403.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    ///
+    /// # async fn status(addr: std::net::SocketAddr, path: &str, host: &str, origin: Option<&str>) -> u16 {
+    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    /// #     let body = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    /// #     let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    /// #     let request = format!(
+    /// #         "POST {path} HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+    /// #         body.len()
+    /// #     );
+    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    /// #     stream.write_all(request.as_bytes()).await.unwrap();
+    /// #     let mut response = String::new();
+    /// #     stream.read_to_string(&mut response).await.unwrap();
+    /// #     response[9..12].parse().unwrap()
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let http = Server::new("demo", "1.0.0")
+    ///     .allowed_origins(["https://app.example.com"])
+    ///     .bind_http("127.0.0.1:0")
+    ///     .await?;
+    /// let addr = http.local_addr();
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
+    ///
+    /// // `status` posts a `server/discover` request with this `Origin` and returns the HTTP status.
+    /// assert_eq!(status(addr, "/mcp", "localhost", Some("https://app.example.com")).await, 200);
+    /// assert_eq!(status(addr, "/mcp", "localhost", Some("https://elsewhere.example")).await, 403);
+    /// assert_eq!(status(addr, "/mcp", "localhost", None).await, 200);
+    ///
+    /// stop.send(()).ok();
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
     #[cfg(feature = "http")]
     pub fn allowed_origins<S: Into<String>>(mut self, origins: impl IntoIterator<Item = S>) -> Server {
         self.http.allowed_origins = Some(origins.into_iter().map(Into::into).collect());
         self
     }
 
-    /// How long an idle legacy HTTP session lives (default 30 minutes).
+    /// How long a legacy HTTP session (2025-03-26 to 2025-11-25) may go unused before the
+    /// server ends it (default 30 minutes). A request in an ended session gets 404, and the
+    /// client starts a new one with `initialize`.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use std::time::Duration;
+    ///
+    /// # async fn post(addr: std::net::SocketAddr, session: Option<&str>, body: &str) -> String {
+    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    /// #     let session = session.map_or(String::new(), |id| format!("Mcp-Session-Id: {id}\r\nMCP-Protocol-Version: 2025-06-18\r\n"));
+    /// #     let request = format!(
+    /// #         "POST /mcp HTTP/1.1\r\nHost: localhost\r\n{session}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+    /// #         body.len()
+    /// #     );
+    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    /// #     stream.write_all(request.as_bytes()).await.unwrap();
+    /// #     let mut response = String::new();
+    /// #     stream.read_to_string(&mut response).await.unwrap();
+    /// #     response
+    /// # }
+    /// # async fn open_session(addr: std::net::SocketAddr) -> String {
+    /// #     let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"example","version":"1.0.0"}}}"#;
+    /// #     let response = post(addr, None, initialize).await;
+    /// #     response.lines().find_map(|line| line.strip_prefix("mcp-session-id: ")).unwrap().trim().to_owned()
+    /// # }
+    /// # async fn ping(addr: std::net::SocketAddr, session: &str) -> u16 {
+    /// #     let response = post(addr, Some(session), r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#).await;
+    /// #     response[9..12].parse().unwrap()
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let http = Server::new("demo", "1.0.0")
+    ///     .session_idle_timeout(Duration::from_millis(100))
+    ///     .bind_http("127.0.0.1:0")
+    ///     .await?;
+    /// let addr = http.local_addr();
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
+    ///
+    /// // `open_session` sends `initialize` and returns the `Mcp-Session-Id`; `ping` sends
+    /// // `ping` in a session and returns the HTTP status.
+    /// let first = open_session(addr).await;
+    /// assert_eq!(ping(addr, &first).await, 200);
+    /// tokio::time::sleep(Duration::from_millis(200)).await;
+    /// let _second = open_session(addr).await; // the server ends idle sessions as one opens
+    /// assert_eq!(ping(addr, &first).await, 404);
+    ///
+    /// stop.send(()).ok();
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
     #[cfg(feature = "http")]
     pub fn session_idle_timeout(mut self, idle: Duration) -> Server {
         self.http.session_idle = idle;
@@ -434,7 +857,36 @@ impl Server {
     }
 
     /// Serves one client over any byte stream pair (a socket, a pipe, an in-memory
-    /// duplex), one JSON-RPC message per line.
+    /// duplex), one JSON-RPC message per line, as [`Server::serve_stdio`] does on standard
+    /// input and output. Returns when `reader` ends, after answering what was in flight.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    /// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let (client, served) = tokio::io::duplex(64 * 1024);
+    /// let (reader, writer) = tokio::io::split(served);
+    /// let serving = tokio::spawn(Server::new("calc", "1.0.0").tools(tools![add]).serve_io(reader, writer));
+    ///
+    /// let (from_server, mut to_server) = tokio::io::split(client);
+    /// let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    /// to_server.write_all(format!("{call}\n").as_bytes()).await?;
+    /// to_server.shutdown().await?; // end of input
+    ///
+    /// let answer = BufReader::new(from_server).lines().next_line().await?.unwrap();
+    /// let answer: serde_json::Value = serde_json::from_str(&answer)?;
+    /// assert_eq!(answer["id"], 1);
+    /// assert_eq!(answer["result"]["content"][0]["text"], "5");
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn serve_io<R, W>(self, reader: R, writer: W) -> Result<(), Error>
     where
         R: AsyncRead + Unpin + Send + 'static,
@@ -446,6 +898,42 @@ impl Server {
 }
 
 /// An HTTP endpoint bound to its address, ready to serve; from [`Server::bind_http`].
+/// Serve it with [`run`](HttpServer::run) (until Ctrl-C or SIGTERM) or
+/// [`run_until`](HttpServer::run_until) (until a future completes).
+///
+/// ```
+/// use mcp_tools::Server;
+///
+/// # async fn status(addr: std::net::SocketAddr, path: &str, host: &str, origin: Option<&str>) -> u16 {
+/// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+/// #     let body = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+/// #     let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+/// #     let request = format!(
+/// #         "POST {path} HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+/// #         body.len()
+/// #     );
+/// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+/// #     stream.write_all(request.as_bytes()).await.unwrap();
+/// #     let mut response = String::new();
+/// #     stream.read_to_string(&mut response).await.unwrap();
+/// #     response[9..12].parse().unwrap()
+/// # }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let http = Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await?;
+/// let addr = http.local_addr();
+/// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+/// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
+///
+/// // `status` posts a `server/discover` request and returns the HTTP status.
+/// assert_eq!(status(addr, "/mcp", "localhost", None).await, 200);
+///
+/// stop.send(()).ok();
+/// serving.await??; // stopped: the port is closed
+/// assert!(tokio::net::TcpStream::connect(addr).await.is_err());
+/// # Ok(())
+/// # }
+/// ```
 #[cfg(feature = "http")]
 pub struct HttpServer {
     listener: tokio::net::TcpListener,
@@ -456,18 +944,51 @@ pub struct HttpServer {
 
 #[cfg(feature = "http")]
 impl HttpServer {
-    /// The address it listens on.
+    /// The address it listens on: with port 0 asked for, the port the system chose.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::Error> {
+    /// let http = mcp_tools::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await?;
+    /// let addr = http.local_addr();
+    /// assert_eq!(addr.ip().to_string(), "127.0.0.1");
+    /// assert_ne!(addr.port(), 0);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn local_addr(&self) -> std::net::SocketAddr {
         self.local_addr
     }
 
     /// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight.
+    ///
+    /// ```no_run
+    /// # #[tokio::main]
+    /// # async fn main() -> Result<(), mcp_tools::Error> {
+    /// let http = mcp_tools::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await?;
+    /// eprintln!("serving MCP on http://{}/mcp", http.local_addr());
+    /// http.run().await
+    /// # }
+    /// ```
     pub async fn run(self) -> Result<(), Error> {
         self.run_until(shutdown_signal()).await
     }
 
     /// Serves until `shutdown` completes, then stops accepting, ends open streams and
     /// sessions, finishes the requests in flight and returns.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::Error> {
+    /// let http = mcp_tools::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await?;
+    /// let addr = http.local_addr();
+    /// http.run_until(tokio::time::sleep(Duration::from_millis(10))).await?;
+    /// assert!(tokio::net::TcpStream::connect(addr).await.is_err()); // no longer listening
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn run_until(
         self,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,

@@ -27,7 +27,41 @@ use std::task::Poll;
 ///
 /// `#[tool]` functions become tools through [`tools!`](crate::tools); [`Tool::from_json`]
 /// builds one at run time from a name, a description, a JSON Schema and a closure. Cloning
-/// is cheap.
+/// is cheap. Serialized, a tool is its definition as the newest revision lists it
+/// ([`Tool::definition`] gives it for any revision).
+///
+/// ```
+/// use mcp_tools::{tool, tools, Json};
+/// use serde_json::json;
+///
+/// #[derive(serde::Serialize, schemars::JsonSchema)]
+/// struct Forecast { celsius: f64 }
+///
+/// /// Tells the weather in a city.
+/// #[tool(
+///     title = "Weather",
+///     annotations(read_only, open_world),
+///     icons("https://example.com/sun.svg"),
+///     meta(team = "travel")
+/// )]
+/// fn weather(
+///     /// The city
+///     city: String,
+/// ) -> Json<Forecast> {
+///     Json(Forecast { celsius: 21.5 })
+/// }
+///
+/// let weather = tools![weather].remove(0);
+/// assert_eq!(weather.name(), "weather");
+/// assert_eq!(weather.title(), Some("Weather"));
+/// assert_eq!(weather.description(), Some("Tells the weather in a city."));
+/// assert_eq!(weather.input_schema()["properties"]["city"], json!({"type": "string", "description": "The city"}));
+/// assert_eq!(weather.output_schema().unwrap()["properties"]["celsius"]["type"], "number");
+/// assert_eq!(weather.annotations().unwrap().read_only_hint, Some(true));
+/// assert_eq!(weather.icons()[0].src, "https://example.com/sun.svg");
+/// assert_eq!(weather.meta().unwrap()["team"], "travel");
+/// assert_eq!(serde_json::to_value(&weather).unwrap()["name"], "weather");
+/// ```
 #[derive(Clone)]
 pub struct Tool {
     def: Arc<Definition>,
@@ -134,24 +168,70 @@ impl Tool {
     }
 
     /// Sets the display title.
+    ///
+    /// ```
+    /// # use mcp_tools::{tool, tools};
+    /// # /// Adds two numbers.
+    /// # #[tool]
+    /// # fn add(a: i64, b: i64) -> i64 { a + b }
+    /// let add = tools![add].remove(0).with_title("Addition");
+    /// assert_eq!(add.title(), Some("Addition"));
+    /// ```
     pub fn with_title(mut self, title: impl Into<String>) -> Tool {
         self.def_mut().title = Some(title.into());
         self
     }
 
-    /// Sets the behaviour hints.
+    /// Sets the behaviour hints, replacing those the tool had.
+    ///
+    /// ```
+    /// use mcp_tools::ToolAnnotations;
+    /// # use mcp_tools::{tool, tools};
+    /// # /// Adds two numbers.
+    /// # #[tool]
+    /// # fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// let hints = ToolAnnotations { read_only_hint: Some(true), ..ToolAnnotations::default() };
+    /// let add = tools![add].remove(0).with_annotations(hints);
+    /// assert_eq!(add.annotations().unwrap().read_only_hint, Some(true));
+    /// ```
     pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Tool {
         self.def_mut().annotations = Some(annotations);
         self
     }
 
     /// Sets the output schema: the JSON Schema of the `structuredContent` the tool returns.
+    /// A `#[tool]` returning [`Json<T>`](crate::Json) has one from `T`; this is for tools built
+    /// with [`Tool::from_json`].
+    ///
+    /// ```
+    /// use mcp_tools::{CallToolResult, Tool};
+    /// use serde_json::json;
+    ///
+    /// let now = Tool::from_json("now", "The time.", json!({"type": "object"}), |_, _| async {
+    ///     CallToolResult::structured(&json!({"hour": 12, "minute": 30}))
+    /// })
+    /// .unwrap()
+    /// .with_output_schema(json!({"type": "object", "properties": {"hour": {"type": "integer"}, "minute": {"type": "integer"}}}));
+    /// assert_eq!(now.output_schema().unwrap()["properties"]["hour"]["type"], "integer");
+    /// ```
     pub fn with_output_schema(mut self, schema: Value) -> Tool {
         self.def_mut().output_schema = Some(schema);
         self
     }
 
-    /// Renames the tool, checking the new name.
+    /// Renames the tool, checking the new name as [`validate_tool_name`] does: to offer one
+    /// tool under two names, say, or to fit a model API's rules.
+    ///
+    /// ```
+    /// # use mcp_tools::{tool, tools};
+    /// # /// Adds two numbers.
+    /// # #[tool]
+    /// # fn add(a: i64, b: i64) -> i64 { a + b }
+    /// let plus = tools![add].remove(0).with_name("plus").unwrap();
+    /// assert_eq!(plus.name(), "plus");
+    /// assert!(tools![add].remove(0).with_name("add numbers").is_err());
+    /// ```
     pub fn with_name(mut self, name: impl Into<String>) -> Result<Tool, DefinitionError> {
         let name = name.into();
         validate_tool_name(&name)?;
@@ -164,41 +244,128 @@ impl Tool {
     }
 
     /// The name clients call the tool by.
+    ///
+    /// ```
+    /// # use mcp_tools::{tool, tools};
+    /// /// Adds two numbers.
+    /// #[tool(name = "add")]
+    /// fn plus(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// assert_eq!(tools![plus][0].name(), "add");
+    /// ```
     pub fn name(&self) -> &str {
         &self.def.name
     }
 
-    /// The display title.
+    /// The display title: `#[tool(title = "...")]`, or else one made from the name.
+    ///
+    /// ```
+    /// # use mcp_tools::{tool, tools};
+    /// /// Counts the words of a text.
+    /// #[tool]
+    /// fn count_words(text: String) -> usize { text.split_whitespace().count() }
+    ///
+    /// assert_eq!(tools![count_words][0].title(), Some("Count Words"));
+    /// ```
     pub fn title(&self) -> Option<&str> {
         self.def.title.as_deref()
     }
 
-    /// What the tool does, for the model.
+    /// What the tool does, for the model: the fn's doc comment, or
+    /// `#[tool(description = "...")]`.
+    ///
+    /// ```
+    /// # use mcp_tools::{tool, tools};
+    /// # /// Adds two numbers.
+    /// # #[tool]
+    /// # fn add(a: i64, b: i64) -> i64 { a + b }
+    /// assert_eq!(tools![add][0].description(), Some("Adds two numbers."));
+    /// ```
     pub fn description(&self) -> Option<&str> {
         self.def.description.as_deref()
     }
 
-    /// The JSON Schema of the arguments.
+    /// The JSON Schema of the arguments: an object schema with a property per argument.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// # use mcp_tools::{tool, tools};
+    /// # /// Adds two numbers.
+    /// # #[tool]
+    /// # fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// let add = tools![add].remove(0);
+    /// assert_eq!(add.input_schema()["required"], json!(["a", "b"]));
+    /// assert_eq!(add.input_schema()["properties"]["a"], json!({"type": "integer"}));
+    /// ```
     pub fn input_schema(&self) -> &Map<String, Value> {
         &self.def.input_schema
     }
 
-    /// The JSON Schema of the structured output, for tools that have one.
+    /// The JSON Schema of the structured output, for tools that have one (a `#[tool]`
+    /// returning [`Json<T>`](crate::Json)).
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Json};
+    ///
+    /// /// Lists the primes below ten.
+    /// #[tool]
+    /// fn primes() -> Json<Vec<u32>> { Json(vec![2, 3, 5, 7]) }
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// assert_eq!(tools![primes][0].output_schema().unwrap()["type"], "array");
+    /// assert!(tools![add][0].output_schema().is_none());
+    /// ```
     pub fn output_schema(&self) -> Option<&Value> {
         self.def.output_schema.as_ref()
     }
 
-    /// The behaviour hints.
+    /// The behaviour hints, if any were given.
+    ///
+    /// ```
+    /// # use mcp_tools::{tool, tools};
+    /// /// Deletes a file.
+    /// #[tool(annotations(destructive, idempotent))]
+    /// fn delete(path: String) -> String { format!("deleted {path}") }
+    ///
+    /// let delete = tools![delete].remove(0);
+    /// let hints = delete.annotations().unwrap();
+    /// assert_eq!((hints.destructive_hint, hints.idempotent_hint, hints.read_only_hint), (Some(true), Some(true), None));
+    /// ```
     pub fn annotations(&self) -> Option<&ToolAnnotations> {
         self.def.annotations.as_ref()
     }
 
-    /// The icons.
+    /// The icons (sent from revision 2025-11-25 on).
+    ///
+    /// ```
+    /// # use mcp_tools::{tool, tools};
+    /// /// Adds two numbers.
+    /// #[tool(icons(icon(src = "https://example.com/add.png", mime_type = "image/png", sizes = ["48x48"])))]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// let add = tools![add].remove(0);
+    /// assert_eq!(add.icons()[0].sizes, ["48x48"]);
+    /// ```
     pub fn icons(&self) -> &[Icon] {
         &self.def.icons
     }
 
-    /// The definition's `_meta`.
+    /// The definition's `_meta` (sent from revision 2025-06-18 on).
+    ///
+    /// ```
+    /// # use mcp_tools::{tool, tools};
+    /// /// Adds two numbers.
+    /// #[tool(meta("com.example/cost" = 1, team = "math"))]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// let add = tools![add].remove(0);
+    /// assert_eq!(add.meta().unwrap()["com.example/cost"], 1);
+    /// assert_eq!(add.meta().unwrap()["team"], "math");
+    /// ```
     pub fn meta(&self) -> Option<&Map<String, Value>> {
         self.def.meta.as_ref()
     }
@@ -350,6 +517,29 @@ impl Serialize for Tool {
 
 /// Hints about how a tool behaves, for clients deciding how to present or confirm a call.
 /// They are hints: a client must not trust them from a server it does not trust.
+/// `#[tool(annotations(...))]` sets them; fields left `None` are not sent, and clients
+/// assume the defaults below.
+///
+/// ```
+/// use mcp_tools::{tool, tools, ToolAnnotations};
+/// use serde_json::json;
+///
+/// /// Fetches a web page.
+/// #[tool(annotations(read_only, open_world, title = "Fetch a page"))]
+/// fn fetch(url: String) -> String { url }
+///
+/// let expected = ToolAnnotations {
+///     title: Some("Fetch a page".into()),
+///     read_only_hint: Some(true),
+///     open_world_hint: Some(true),
+///     ..ToolAnnotations::default()
+/// };
+/// assert_eq!(tools![fetch][0].annotations(), Some(&expected));
+/// assert_eq!(
+///     serde_json::to_value(&expected).unwrap(),
+///     json!({"title": "Fetch a page", "readOnlyHint": true, "openWorldHint": true})
+/// );
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolAnnotations {
@@ -402,7 +592,14 @@ pub struct Icon {
 }
 
 impl Icon {
-    /// An icon at this URL or `data:` URI.
+    /// An icon at this URL or `data:` URI, with nothing else said about it.
+    ///
+    /// ```
+    /// use mcp_tools::Icon;
+    ///
+    /// let icon = Icon::new("https://example.com/calc.png");
+    /// assert_eq!(serde_json::to_value(&icon).unwrap(), serde_json::json!({"src": "https://example.com/calc.png"}));
+    /// ```
     pub fn new(src: impl Into<String>) -> Icon {
         Icon {
             src: src.into(),
@@ -413,18 +610,39 @@ impl Icon {
     }
 
     /// Sets the MIME type.
+    ///
+    /// ```
+    /// use mcp_tools::Icon;
+    ///
+    /// let icon = Icon::new("data:image/svg+xml;base64,PHN2Zy8+").with_mime_type("image/svg+xml");
+    /// assert_eq!(icon.mime_type.as_deref(), Some("image/svg+xml"));
+    /// ```
     pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Icon {
         self.mime_type = Some(mime_type.into());
         self
     }
 
-    /// Adds a size.
+    /// Adds a size, such as `48x48`, or `any` for a scalable format.
+    ///
+    /// ```
+    /// use mcp_tools::Icon;
+    ///
+    /// let icon = Icon::new("https://example.com/calc.png").with_size("48x48").with_size("96x96");
+    /// assert_eq!(icon.sizes, ["48x48", "96x96"]);
+    /// ```
     pub fn with_size(mut self, size: impl Into<String>) -> Icon {
         self.sizes.push(size.into());
         self
     }
 
     /// Sets the theme; `"light"` and `"dark"` convert.
+    ///
+    /// ```
+    /// use mcp_tools::{Icon, IconTheme};
+    ///
+    /// let icon = Icon::new("https://example.com/calc-dark.png").with_theme("dark");
+    /// assert_eq!(icon.theme, Some(IconTheme::Dark));
+    /// ```
     pub fn with_theme(mut self, theme: impl Into<IconTheme>) -> Icon {
         self.theme = Some(theme.into());
         self
@@ -432,6 +650,13 @@ impl Icon {
 }
 
 /// The background an icon is designed for.
+///
+/// ```
+/// use mcp_tools::IconTheme;
+///
+/// assert_eq!(IconTheme::from("dark"), IconTheme::Dark);
+/// assert_eq!(serde_json::to_value(IconTheme::Light).unwrap(), "light");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum IconTheme {
