@@ -690,6 +690,27 @@ fn a_tool_that_never_returns_is_stopped_by_its_time_limit_and_the_server_goes_on
 }
 
 #[test]
+fn sigterm_finishes_work_in_flight_then_exits_cleanly() {
+    let mut peer = Peer::spawn(FIXTURE);
+    initialize(&mut peer, "2025-11-25");
+    peer.send(json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": { "name": "sleep", "arguments": { "ms": 400 } } }));
+    // The call is in flight once the server has answered a request sent after it.
+    let ping = peer.request(json!({ "jsonrpc": "2.0", "id": 2, "method": "ping" }));
+    assert_eq!(ping["result"], json!({}));
+    let pid = peer.child().id().to_string();
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let slept = peer.recv();
+    assert_eq!(slept["id"], 1);
+    assert_eq!(slept["result"]["content"][0]["text"], "slept 400 ms");
+    let exit = peer.child().wait().unwrap();
+    assert_eq!(exit.code(), Some(0));
+}
+
+#[test]
 fn end_of_input_finishes_work_in_flight_then_exits_cleanly() {
     let mut peer = Peer::spawn(FIXTURE);
     initialize(&mut peer, "2025-11-25");

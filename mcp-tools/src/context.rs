@@ -569,12 +569,14 @@ impl Context {
     /// use serde_json::json;
     ///
     /// /// The greeting, set by the server or the default.
-    /// struct Greeting(&'static str);
+    /// struct Greeting {
+    ///     text: &'static str,
+    /// }
     ///
     /// /// Greets.
     /// #[tool]
     /// fn greet(cx: Context) -> &'static str {
-    ///     cx.state::<Greeting>().map_or("hello", |greeting| greeting.0)
+    ///     cx.state::<Greeting>().map_or("hello", |greeting| greeting.text)
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
@@ -582,7 +584,7 @@ impl Context {
     /// let plain = Server::new("greeter", "1.0.0").tools(tools![greet]).test_client()?;
     /// assert_eq!(plain.call("greet", json!({})).await?.text(), Some("hello"));
     ///
-    /// let french = Server::new("greeter", "1.0.0").tools(tools![greet]).state(Greeting("bonjour"));
+    /// let french = Server::new("greeter", "1.0.0").tools(tools![greet]).state(Greeting { text: "bonjour" });
     /// assert_eq!(french.test_client()?.call("greet", json!({})).await?.text(), Some("bonjour"));
     /// # Ok(())
     /// # }

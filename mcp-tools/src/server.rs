@@ -193,17 +193,19 @@ impl Server {
     /// use serde_json::json;
     /// use std::sync::atomic::{AtomicU64, Ordering};
     ///
-    /// struct Visits(AtomicU64);
+    /// struct Visits {
+    ///     count: AtomicU64,
+    /// }
     ///
     /// /// Counts the visits so far.
     /// #[tool]
     /// fn visit(visits: State<Visits>) -> u64 {
-    ///     visits.0.fetch_add(1, Ordering::Relaxed) + 1
+    ///     visits.count.fetch_add(1, Ordering::Relaxed) + 1
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> Result<(), mcp_tools::ClientError> {
-    /// let server = Server::new("counter", "1.0.0").tools(tools![visit]).state(Visits(AtomicU64::new(0)));
+    /// let server = Server::new("counter", "1.0.0").tools(tools![visit]).state(Visits { count: AtomicU64::new(0) });
     /// let client = server.test_client()?;
     /// client.call("visit", json!({})).await?;
     /// assert_eq!(client.call("visit", json!({})).await?.text(), Some("2"));
@@ -1013,8 +1015,7 @@ impl HttpServer {
 }
 
 /// Completes on Ctrl-C, or SIGTERM on Unix.
-#[cfg(feature = "http")]
-async fn shutdown_signal() {
+pub(crate) async fn shutdown_signal() {
     let interrupt = async {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;

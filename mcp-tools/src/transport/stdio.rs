@@ -23,6 +23,7 @@ pub(crate) async fn serve_stdio(engine: Arc<Engine>) -> Result<(), Error> {
     let stdout = Arc::new(StdoutSink {
         conn: conn.id(),
         closed: CancellationToken::new(),
+        stopping: CancellationToken::new(),
         lock: Mutex::new(()),
     });
     let out = Outbox::direct(Arc::clone(&stdout) as Arc<dyn Sink>);
@@ -44,6 +45,12 @@ pub(crate) async fn serve_stdio(engine: Arc<Engine>) -> Result<(), Error> {
         result = read => result.unwrap_or(Ok(())),
         // The client stopped reading: nothing more can be answered.
         _ = stdout.closed.cancelled() => Ok(()),
+        // Asked to stop: take nothing new, answer what is in flight (below), then return.
+        () = crate::server::shutdown_signal() => {
+            tracing::info!("stopping on a signal; finishing the calls in flight");
+            stdout.stopping.cancel();
+            Ok(())
+        }
     };
     // Finish what is in flight (its answers still go out), then stop.
     conn.close().await;
@@ -75,7 +82,7 @@ fn read_stdin(
                 break found;
             }
         };
-        if stdout.closed.is_cancelled() {
+        if stdout.closed.is_cancelled() || stdout.stopping.is_cancelled() {
             return Ok(());
         }
         match found {
@@ -94,6 +101,8 @@ struct StdoutSink {
     conn: u64,
     /// Set when writing fails: the client closed its end.
     closed: CancellationToken,
+    /// Set on SIGTERM or Ctrl-C: no new requests are taken.
+    stopping: CancellationToken,
     /// Keeps each message's write whole when threads answer at once.
     lock: Mutex<()>,
 }
