@@ -556,9 +556,9 @@ impl Server {
     }
 
     /// Serves one client over standard input and output, as MCP clients launch servers.
-    /// Returns when the client closes standard input (after answering what was in flight)
-    /// or standard output closes. Standard output carries protocol messages only: log with
-    /// `tracing` to standard error.
+    /// Returns when the client closes standard input or on Ctrl-C or SIGTERM (after
+    /// answering the calls in flight), or when standard output closes. Standard output
+    /// carries protocol messages only: log with `tracing` to standard error.
     ///
     /// ```no_run
     /// use mcp_tools::{tool, tools, Server};
