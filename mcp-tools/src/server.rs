@@ -1014,26 +1014,37 @@ impl HttpServer {
     }
 }
 
-/// Completes on Ctrl-C, or SIGTERM on Unix.
-pub(crate) async fn shutdown_signal() {
-    let interrupt = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
+/// Completes on Ctrl-C, or SIGTERM on Unix. The signals are caught from the moment this is
+/// called, not from its first poll, so one that arrives before the server waits for it still
+/// stops the server gently.
+pub(crate) fn shutdown_signal() -> impl std::future::Future<Output = ()> + Send {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+    {
+        use tokio::signal::unix::{Signal, SignalKind, signal};
+        async fn arrival(signal: Option<Signal>) {
+            match signal {
+                Some(mut signal) => {
+                    signal.recv().await;
+                }
+                None => std::future::pending::<()>().await,
             }
-            Err(_) => std::future::pending::<()>().await,
         }
-    };
+        let terminate = signal(SignalKind::terminate()).ok();
+        let interrupt = signal(SignalKind::interrupt()).ok();
+        async move {
+            tokio::select! {
+                () = arrival(terminate) => {}
+                () = arrival(interrupt) => {}
+            }
+        }
+    }
     #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        _ = interrupt => {}
-        _ = terminate => {}
+    {
+        let interrupt = tokio::signal::ctrl_c();
+        async move {
+            if interrupt.await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
     }
 }

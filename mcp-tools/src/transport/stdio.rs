@@ -28,6 +28,8 @@ pub(crate) async fn serve_stdio(engine: Arc<Engine>) -> Result<(), Error> {
     });
     let out = Outbox::direct(Arc::clone(&stdout) as Arc<dyn Sink>);
     conn.set_unsolicited(Some(out.clone()));
+    // Catch SIGTERM and Ctrl-C before the first request can arrive.
+    let stop = crate::server::shutdown_signal();
     let (finished, read) = tokio::sync::oneshot::channel();
     let runtime = tokio::runtime::Handle::current();
     {
@@ -46,7 +48,7 @@ pub(crate) async fn serve_stdio(engine: Arc<Engine>) -> Result<(), Error> {
         // The client stopped reading: nothing more can be answered.
         _ = stdout.closed.cancelled() => Ok(()),
         // Asked to stop: take nothing new, answer what is in flight (below), then return.
-        () = crate::server::shutdown_signal() => {
+        () = stop => {
             tracing::info!("stopping on a signal; finishing the calls in flight");
             stdout.stopping.cancel();
             Ok(())
