@@ -8,6 +8,9 @@
 
 use crate::content::Content;
 use crate::engine::{Connection, Engine, Outbox};
+use crate::protocol::messages::{
+    META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
+};
 use crate::protocol::{LoggingLevel, ProtocolVersion};
 use crate::server::{Error, Server};
 use crate::tool::Tool;
@@ -18,12 +21,6 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-
-/// The `_meta` keys a 2026-07-28 request carries.
-const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
-const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
-const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
 /// The name the test client gives in `clientInfo`.
 const CLIENT_NAME: &str = "mcp-tools-test-client";

@@ -9,6 +9,11 @@ use std::borrow::Cow;
 /// The `_meta` keys of the 2026-07-28 revision.
 pub(crate) const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 pub(crate) const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+/// The request `_meta` keys `RequestMeta` reads (its serde renames spell them out too).
+pub(crate) const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub(crate) const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+pub(crate) const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub(crate) const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
 /// A request's `_meta`: the per-request metadata of 2026-07-28, and the `progressToken`
 /// of every revision.
