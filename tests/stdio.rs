@@ -674,6 +674,35 @@ fn a_panicking_tool_is_an_internal_error_and_the_server_goes_on() {
 }
 
 #[test]
+fn a_tools_converted_error_is_masked_for_the_client_and_logged_for_the_operator() {
+    let mut peer = Peer::spawn_logged(FIXTURE);
+    initialize(&mut peer, "2025-11-25");
+    let failed = peer.request(
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": { "name": "read_config" } }),
+    );
+    assert_result("2025-11-25", "CallToolResult", &failed);
+    assert_eq!(
+        failed["result"],
+        json!({ "content": [{ "type": "text", "text": "internal error" }], "isError": true })
+    );
+    assert!(!failed.to_string().contains("secret-dir"));
+    let boom = peer.request(
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": { "name": "explode" } }),
+    );
+    assert_eq!(boom["result"]["content"][0]["text"], "internal error");
+    let next = peer.request(json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": { "name": "echo", "arguments": { "text": "alive" } } }));
+    assert_eq!(next["result"]["content"][0]["text"], "alive");
+    let log = peer.log();
+    let logged = |needle: &str| {
+        log.lines()
+            .any(|line| line.contains("ERROR") && line.contains(needle))
+    };
+    assert!(logged("tool=\"read_config\""), "{log}");
+    assert!(logged("No such file or directory"), "{log}");
+    assert!(logged("the tool panicked: the secret is 42"), "{log}");
+}
+
+#[test]
 fn a_tool_that_never_returns_is_stopped_by_its_time_limit_and_the_server_goes_on() {
     let mut peer = Peer::spawn(FIXTURE);
     initialize(&mut peer, "2025-11-25");
@@ -778,7 +807,15 @@ fn pagination_with_an_opaque_cursor() {
     assert_eq!(
         names,
         [
-            "echo", "sleep", "block", "progress", "log", "toggle", "explode", "hang"
+            "echo",
+            "sleep",
+            "block",
+            "progress",
+            "log",
+            "toggle",
+            "explode",
+            "read_config",
+            "hang"
         ]
     );
     assert!(list["result"].get("nextCursor").is_none());

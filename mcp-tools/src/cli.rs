@@ -77,7 +77,7 @@ impl Server {
                     ))
                 })?;
                 let cx = Context::for_engine(&engine);
-                let result = tool.call(&cx, arguments).await;
+                let result = engine.options.finish(&tool, tool.call(&cx, arguments).await);
                 print_json(&result)?;
                 if result.is_error() {
                     std::process::exit(1);

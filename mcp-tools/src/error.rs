@@ -2,11 +2,18 @@
 
 use std::fmt;
 
-/// The error a tool returns to say "this call failed", with a message for the model.
+/// The error a tool returns to say "this call failed".
 ///
-/// A tool that returns `Err(ToolError)` (or any `Result<T, E>` with `E: Display`) answers the
-/// call with `isError: true` and the message as text, so the model can read it and correct
-/// itself. Any `std::error::Error` converts into it with `?`.
+/// A tool that returns `Err(ToolError)` answers the call with `isError: true`. What the
+/// client reads depends on where the error came from:
+///
+/// - [`ToolError::new`] is a message written for the model: it is sent as it is, so the
+///   model can read it and correct itself.
+/// - An error converted with `?` (any `std::error::Error`), or made with
+///   [`ToolError::internal`], is an internal detail: a database error can name tables,
+///   hosts or file paths. The client reads `internal error`; the detail goes to the server's
+///   log with the tool's name. [`Server::expose_internal_errors`](crate::Server::expose_internal_errors)
+///   sends details too, for development.
 ///
 /// `ToolError` does not implement `std::error::Error` itself, which is what lets `?` convert
 /// every error type into it (as `anyhow::Error` does).
@@ -26,11 +33,16 @@ use std::fmt;
 /// }
 ///
 /// assert_eq!(divide(1.0, 0.0).unwrap_err().to_string(), "cannot divide by zero; pass a non-zero `b`");
-/// assert_eq!(parse("x").unwrap_err().message(), "invalid digit found in string");
+/// assert!(!divide(1.0, 0.0).unwrap_err().is_internal());
+///
+/// let converted = parse("x").unwrap_err();
+/// assert_eq!(converted.message(), "invalid digit found in string");
+/// assert!(converted.is_internal());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolError {
     message: String,
+    internal: bool,
 }
 
 impl ToolError {
@@ -59,10 +71,39 @@ impl ToolError {
     pub fn new(message: impl Into<String>) -> Self {
         ToolError {
             message: message.into(),
+            internal: false,
         }
     }
 
-    /// The message the model reads.
+    /// An error whose detail is for the server's log, not for the client: the client reads
+    /// `internal error` unless the server
+    /// [exposes internal errors](crate::Server::expose_internal_errors). Errors converted
+    /// with `?` are made this way.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, ToolError};
+    /// use serde_json::json;
+    ///
+    /// /// Looks a customer up.
+    /// #[tool]
+    /// fn customer(id: u64) -> Result<String, ToolError> {
+    ///     Err(ToolError::internal(format!("connection to db-7.internal:5432 refused (customer {id})")))
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let result = tools![customer][0].call(&Context::default(), json!({"id": 7})).await;
+    /// assert_eq!(result.content()[0].as_text(), Some("internal error"));
+    /// assert_eq!(result.internal_detail(), Some("connection to db-7.internal:5432 refused (customer 7)"));
+    /// # });
+    /// ```
+    pub fn internal(detail: impl Into<String>) -> Self {
+        ToolError {
+            message: detail.into(),
+            internal: true,
+        }
+    }
+
+    /// The message: what the model reads, or for an internal error, its detail.
     ///
     /// ```
     /// use mcp_tools::ToolError;
@@ -75,6 +116,19 @@ impl ToolError {
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// Whether the message is an internal detail, withheld from clients by default: true for
+    /// errors converted with `?` and made with [`ToolError::internal`].
+    ///
+    /// ```
+    /// use mcp_tools::ToolError;
+    ///
+    /// assert!(!ToolError::new("the folder is empty").is_internal());
+    /// assert!(ToolError::from(std::io::Error::other("disk /dev/sda2 failed")).is_internal());
+    /// ```
+    pub fn is_internal(&self) -> bool {
+        self.internal
+    }
 }
 
 impl fmt::Display for ToolError {
@@ -83,9 +137,10 @@ impl fmt::Display for ToolError {
     }
 }
 
+/// `?` on any error: an internal error (see [`ToolError::internal`]).
 impl<E: std::error::Error> From<E> for ToolError {
     fn from(error: E) -> Self {
-        ToolError::new(error.to_string())
+        ToolError::internal(error.to_string())
     }
 }
 

@@ -270,7 +270,7 @@ impl Server {
         };
         let cx = Context::new(
             RequestInfo {
-                lenient_arguments: self.lenient_arguments_on(),
+                lenient_arguments: self.options().lenient_arguments,
                 ..RequestInfo::default()
             },
             CancellationToken::new(),
@@ -279,7 +279,8 @@ impl Server {
             Some(registry),
             None,
         );
-        tool.call(&cx, call.arguments.clone()).await
+        let result = tool.call(&cx, call.arguments.clone()).await;
+        self.options().finish(&tool, result)
     }
 }
 

@@ -2,11 +2,13 @@
 //! tool's return type goes through.
 
 use crate::content::Content;
+use crate::error::ToolError;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use std::any::Any;
 use std::borrow::Cow;
 use std::fmt::Display;
 
@@ -31,6 +33,8 @@ pub struct CallToolResult {
     structured: Option<Box<RawValue>>,
     is_error: bool,
     meta: Option<Map<String, Value>>,
+    /// What went wrong, for the server's log, when the client reads only `internal error`.
+    internal: Option<Box<str>>,
 }
 
 impl CallToolResult {
@@ -116,7 +120,48 @@ impl CallToolResult {
     /// assert_eq!(result.content()[0].as_text(), Some("internal error"));
     /// ```
     pub fn internal_error() -> CallToolResult {
-        CallToolResult::error("internal error")
+        CallToolResult::error(INTERNAL_ERROR)
+    }
+
+    /// An internal error with its detail: the client reads `internal error`, and the server
+    /// logs the detail with the tool's name (or sends it, when it
+    /// [exposes internal errors](crate::Server::expose_internal_errors)).
+    ///
+    /// ```
+    /// use mcp_tools::CallToolResult;
+    ///
+    /// let result = CallToolResult::internal("the cache at /var/lib/app is corrupt");
+    /// assert!(result.is_error());
+    /// assert_eq!(result.content()[0].as_text(), Some("internal error"));
+    /// assert_eq!(result.internal_detail(), Some("the cache at /var/lib/app is corrupt"));
+    /// ```
+    pub fn internal(detail: impl Into<String>) -> CallToolResult {
+        CallToolResult {
+            internal: Some(detail.into().into_boxed_str()),
+            ..CallToolResult::internal_error()
+        }
+    }
+
+    /// The detail of an internal error, withheld from the client; `None` for other results.
+    ///
+    /// ```
+    /// use mcp_tools::{CallToolResult, IntoCallToolResult, ToolError};
+    ///
+    /// assert_eq!(CallToolResult::error("no such note").internal_detail(), None);
+    /// let failed: Result<u8, ToolError> = Err(std::io::Error::other("disk full").into());
+    /// assert_eq!(failed.into_call_tool_result().internal_detail(), Some("disk full"));
+    /// ```
+    pub fn internal_detail(&self) -> Option<&str> {
+        self.internal.as_deref()
+    }
+
+    /// The result as sent when details are exposed: the internal detail replaces the
+    /// `internal error` text.
+    pub(crate) fn exposing_detail(self) -> CallToolResult {
+        match self.internal {
+            Some(detail) => CallToolResult::error(format!("{INTERNAL_ERROR}: {detail}")),
+            None => self,
+        }
     }
 
     /// Marks the result as failed or not, keeping its content.
@@ -200,6 +245,9 @@ impl CallToolResult {
     }
 }
 
+/// What a client reads for a failure whose detail it is not given.
+const INTERNAL_ERROR: &str = "internal error";
+
 /// Serializes the result as the newest protocol revision shapes it.
 impl Serialize for CallToolResult {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -255,7 +303,7 @@ pub struct Json<T>(pub T);
 /// Implemented for text (`String`, `&str`, `Cow<str>`, numbers, `bool`, `char`), `()` (no
 /// content), [`Json<T>`] (structured output), [`Content`] and `Vec<Content>`,
 /// [`CallToolResult`] itself, and `Result<T, E>` of any of these with `E: Display` (an `Err`
-/// becomes an `isError` result carrying the error's text).
+/// becomes an `isError` result: see the `Result` implementation for what the client reads).
 ///
 /// ```
 /// use mcp_tools::{IntoCallToolResult, Json};
@@ -382,15 +430,54 @@ impl<T: Serialize + JsonSchema> IntoCallToolResult for Json<T> {
     }
 }
 
-impl<T: IntoCallToolResult, E: Display> IntoCallToolResult for Result<T, E> {
+/// An `Err` is a failed result. [`ToolError::new`] and plain text (`String`, `&'static str`,
+/// `Cow<'static, str>`, `Box<str>`) are messages for the model and are sent as they are; any
+/// other error, and a [`ToolError`] converted with `?`, is an internal detail: the client
+/// reads `internal error` and the server logs the detail
+/// (see [`Server::expose_internal_errors`](crate::Server::expose_internal_errors)).
+///
+/// ```
+/// use mcp_tools::IntoCallToolResult;
+///
+/// let told: Result<u8, String> = Err("the list is empty; add an item first".into());
+/// assert_eq!(told.into_call_tool_result().content()[0].as_text(), Some("the list is empty; add an item first"));
+///
+/// let io: Result<u8, std::io::Error> = Err(std::io::Error::other("/srv/data: permission denied"));
+/// let result = io.into_call_tool_result();
+/// assert_eq!(result.content()[0].as_text(), Some("internal error"));
+/// assert_eq!(result.internal_detail(), Some("/srv/data: permission denied"));
+/// ```
+impl<T: IntoCallToolResult, E: Display + 'static> IntoCallToolResult for Result<T, E> {
     fn into_call_tool_result(self) -> CallToolResult {
         match self {
             Ok(value) => value.into_call_tool_result(),
-            Err(error) => CallToolResult::error(error.to_string()),
+            Err(error) => error_result(&error),
         }
     }
 
     fn output_schema(generator: &mut SchemaGenerator) -> Option<Schema> {
         T::output_schema(generator)
+    }
+}
+
+/// The result for a tool's error: its message when it was written for the model, `internal
+/// error` with the detail kept otherwise.
+fn error_result<E: Display + 'static>(error: &E) -> CallToolResult {
+    let any: &dyn Any = error;
+    if let Some(error) = any.downcast_ref::<ToolError>() {
+        return if error.is_internal() {
+            CallToolResult::internal(error.message())
+        } else {
+            CallToolResult::error(error.message())
+        };
+    }
+    let told = any.is::<String>()
+        || any.is::<&'static str>()
+        || any.is::<Cow<'static, str>>()
+        || any.is::<Box<str>>();
+    if told {
+        CallToolResult::error(error.to_string())
+    } else {
+        CallToolResult::internal(error.to_string())
     }
 }

@@ -473,6 +473,36 @@ impl Server {
         self
     }
 
+    /// Sends the details of internal errors to clients: what a tool's `?`-converted error
+    /// or panic says, after `internal error: `. Off by default, since such details can name
+    /// hosts, paths and queries; turn it on while developing. Details are logged either way.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server, ToolError};
+    ///
+    /// /// Reads the configuration.
+    /// #[tool]
+    /// fn config() -> Result<String, ToolError> {
+    ///     Ok(std::fs::read_to_string("/nonexistent/app.toml")?)
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let masked = Server::new("app", "1.0.0").tools(tools![config]).test_client()?;
+    /// assert_eq!(masked.call("config", serde_json::json!({})).await?.text(), Some("internal error"));
+    ///
+    /// let exposed = Server::new("app", "1.0.0").tools(tools![config]).expose_internal_errors(true).test_client()?;
+    /// let response = exposed.call("config", serde_json::json!({})).await?;
+    /// let text = response.text().unwrap_or_default();
+    /// assert!(text.starts_with("internal error: No such file or directory"), "{text}");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn expose_internal_errors(mut self, expose: bool) -> Server {
+        self.options.expose_internal_errors = expose;
+        self
+    }
+
     /// Decides, per caller, which tools are listed and callable: the tool list may depend on
     /// authorization (see [`Server::bearer_auth`]). Lists then go out with
     /// `cacheScope: "private"`.
@@ -521,10 +551,9 @@ impl Server {
         (&self.info.name, &self.info.version)
     }
 
-    /// Checks the configuration and builds the engine.
-    /// Whether object and array arguments may arrive as JSON text.
-    pub(crate) fn lenient_arguments_on(&self) -> bool {
-        self.options.lenient_arguments
+    /// The tunables, as set so far.
+    pub(crate) fn options(&self) -> &Options {
+        &self.options
     }
 
     /// The state tools read with `State<T>`.
@@ -532,6 +561,7 @@ impl Server {
         &self.state
     }
 
+    /// Checks the configuration and builds the engine.
     pub(crate) fn into_engine(self) -> Result<Arc<Engine>, Error> {
         if let Some(problem) = self.problems.into_iter().next() {
             return Err(problem.into());

@@ -6,6 +6,9 @@ use mcp_tools::protocol::LoggingLevel;
 use mcp_tools::{Context, Server, ToolError, ToolRegistry, tool, tools};
 use std::time::Duration;
 
+#[path = "../../examples/common/mod.rs"]
+mod common;
+
 /// Echoes the text back.
 #[tool]
 async fn echo(
@@ -94,6 +97,12 @@ async fn explode() -> String {
     panic!("the secret is 42")
 }
 
+/// Reads a file that is not there: its `?`-converted error is an internal detail.
+#[tool]
+fn read_config() -> Result<String, ToolError> {
+    Ok(std::fs::read_to_string("/nonexistent/secret-dir/app.toml")?)
+}
+
 /// Never answers: the server's time limit for it ends the call.
 #[tool]
 async fn hang() -> String {
@@ -103,11 +112,22 @@ async fn hang() -> String {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), mcp_tools::Error> {
+    common::log_to_stderr();
     Server::new("fixture", "1.0.0")
         .max_message_size(64 * 1024)
         .tool_timeout("hang", Duration::from_millis(300))
         .max_concurrent_calls(20_000)
-        .tools(tools![echo, sleep, block, progress, log, toggle, explode, hang])
+        .tools(tools![
+            echo,
+            sleep,
+            block,
+            progress,
+            log,
+            toggle,
+            explode,
+            read_config,
+            hang
+        ])
         .serve_stdio()
         .await
 }

@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// How long a test waits for a message before failing.
@@ -90,17 +90,52 @@ pub struct Peer {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    log: Option<Arc<Mutex<String>>>,
 }
 
 impl Peer {
     /// Starts a binary of this package.
     pub fn spawn(binary: &str) -> Peer {
-        let mut child = Command::new(binary)
+        Peer::start(binary, false)
+    }
+
+    /// Starts a binary of this package and keeps what it writes to stderr, for `log`.
+    pub fn spawn_logged(binary: &str) -> Peer {
+        Peer::start(binary, true)
+    }
+
+    /// What the server has written to stderr so far (after `spawn_logged`).
+    pub fn log(&self) -> String {
+        let log = self.log.as_ref().expect("the peer was spawned with spawn_logged");
+        log.lock().unwrap().clone()
+    }
+
+    fn start(binary: &str, logged: bool) -> Peer {
+        let mut command = Command::new(binary);
+        if logged {
+            command.env("RUST_LOG", "warn").stderr(Stdio::piped());
+        } else if std::env::var_os("RUST_LOG").is_none() {
+            // Quiet unless asked: many tests provoke warnings on purpose.
+            command.env("RUST_LOG", "off");
+        }
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
             .spawn()
             .unwrap_or_else(|e| panic!("starting {binary}: {e}"));
+        let log = child.stderr.take().map(|stderr| {
+            let log = Arc::new(Mutex::new(String::new()));
+            let sink = Arc::clone(&log);
+            std::thread::spawn(move || {
+                for line in BufReader::new(stderr).lines() {
+                    let Ok(line) = line else { break };
+                    let mut sink = sink.lock().unwrap();
+                    sink.push_str(&line);
+                    sink.push('\n');
+                }
+            });
+            log
+        });
         let stdout = child.stdout.take().unwrap();
         let (sender, lines) = channel();
         std::thread::spawn(move || {
@@ -112,7 +147,12 @@ impl Peer {
             }
         });
         let stdin = child.stdin.take();
-        Peer { child, stdin, lines }
+        Peer {
+            child,
+            stdin,
+            lines,
+            log,
+        }
     }
 
     /// Sends one line as it is.

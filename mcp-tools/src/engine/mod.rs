@@ -78,11 +78,31 @@ pub(crate) struct Options {
     pub(crate) tool_timeouts: HashMap<String, Duration>,
     /// Whether object and array arguments may arrive as JSON text.
     pub(crate) lenient_arguments: bool,
+    /// Whether clients read the details of internal errors.
+    pub(crate) expose_internal_errors: bool,
 }
 
 impl Options {
     fn timeout_of(&self, tool: &str) -> Duration {
         self.tool_timeouts.get(tool).copied().unwrap_or(self.call_timeout)
+    }
+
+    /// A tool's result as it may be sent: an internal error's detail is logged, and kept
+    /// from the client unless details are exposed.
+    pub(crate) fn finish(&self, tool: &crate::Tool, result: CallToolResult) -> CallToolResult {
+        let Some(detail) = result.internal_detail() else {
+            return result;
+        };
+        tracing::error!(
+            tool = tool.name(),
+            error = detail,
+            "a tool failed with an internal error"
+        );
+        if self.expose_internal_errors {
+            result.exposing_detail()
+        } else {
+            result
+        }
     }
 }
 
@@ -659,6 +679,7 @@ impl Engine {
         {
             conn.finish(&request_id);
             drop(permit);
+            let result = self.options.finish(tool, result);
             out.respond(self.encode_call(&raw_id, &result, version, wraps, modern));
             return Ok(());
         }
@@ -667,12 +688,13 @@ impl Engine {
         let out = out.clone();
         let key = request_id.clone();
         let limit = self.options.timeout_of(tool.name());
-        let name = tool.name().to_owned();
+        let tool = tool.clone();
         let task = conn.tasks().spawn(async move {
             let result = match tokio::time::timeout(limit, work).await {
-                Ok(result) => result,
+                Ok(result) => engine.options.finish(&tool, result),
                 Err(_) => {
-                    tracing::warn!(tool = %name, ?limit, "a call ran out of time and was stopped");
+                    let name = tool.name();
+                    tracing::warn!(tool = name, ?limit, "a call ran out of time and was stopped");
                     CallToolResult::error(format!(
                         "the tool `{name}` did not finish within {} and was stopped",
                         describe_duration(limit)
@@ -867,6 +889,7 @@ impl Default for Options {
             call_timeout: Duration::from_secs(60),
             tool_timeouts: HashMap::new(),
             lenient_arguments: false,
+            expose_internal_errors: false,
         }
     }
 }

@@ -751,8 +751,9 @@ impl Invocation {
     }
 
     /// Runs the work to its result. A sync tool runs on tokio's blocking pool, so it never
-    /// stalls the threads that serve other requests. A panic becomes an internal-error
-    /// result; its message goes to the log, not to the client.
+    /// stalls the threads that serve other requests. A panic becomes an
+    /// [internal error](CallToolResult::internal) whose detail is the panic's message: the
+    /// server logs it, and the client reads `internal error`.
     pub async fn run(self) -> CallToolResult {
         match self {
             Invocation::Ready(result) => result,
@@ -760,39 +761,28 @@ impl Invocation {
                 std::future::poll_fn(|cx| {
                     match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
                         Ok(poll) => poll,
-                        Err(panic) => {
-                            log_panic(&*panic);
-                            Poll::Ready(CallToolResult::internal_error())
-                        }
+                        Err(panic) => Poll::Ready(panicked(&*panic)),
                     }
                 })
                 .await
             }
             Invocation::Blocking(work) => match tokio::task::spawn_blocking(work).await {
                 Ok(result) => result,
-                Err(error) => {
-                    if error.is_panic() {
-                        log_panic(&*error.into_panic());
-                    } else {
-                        tracing::error!(%error, "a blocking tool was cancelled by the runtime");
-                    }
-                    CallToolResult::internal_error()
-                }
+                Err(error) if error.is_panic() => panicked(&*error.into_panic()),
+                Err(error) => CallToolResult::internal(format!("the runtime cancelled the tool: {error}")),
             },
         }
     }
 }
 
-fn log_panic(panic: &(dyn std::any::Any + Send)) {
+/// The result of a tool that panicked.
+fn panicked(panic: &(dyn std::any::Any + Send)) -> CallToolResult {
     let message = panic
         .downcast_ref::<&str>()
         .copied()
         .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("(a non-string panic payload)");
-    tracing::error!(
-        panic = message,
-        "a tool panicked; the client gets an internal error"
-    );
+    CallToolResult::internal(format!("the tool panicked: {message}"))
 }
 
 /// What `#[tool]` implements for the struct it puts beside the fn.
