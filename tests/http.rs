@@ -4,11 +4,11 @@
 
 mod support;
 
-use mcp_tools::{Context, Principal, Server, ToolRegistry, tool, tools};
+use mcp_tools::{Context, Principal, RateLimit, Server, ToolRegistry, tool, tools};
 use reqwest::StatusCode;
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 use support::{Spec, modern_meta};
 
@@ -106,17 +106,32 @@ impl Endpoint {
     }
 
     fn post(&self) -> reqwest::RequestBuilder {
-        self.client
+        self.post_from(&self.client)
+    }
+
+    /// A POST sent by another client (from another address, say).
+    fn post_from(&self, client: &reqwest::Client) -> reqwest::RequestBuilder {
+        client
             .post(&self.url)
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream")
     }
 
     /// A 2026-07-28 request with the headers that must match its body.
-    fn modern(&self, id: Value, method: &str, mut params: Value) -> reqwest::RequestBuilder {
+    fn modern(&self, id: Value, method: &str, params: Value) -> reqwest::RequestBuilder {
+        self.modern_from(&self.client, id, method, params)
+    }
+
+    fn modern_from(
+        &self,
+        client: &reqwest::Client,
+        id: Value,
+        method: &str,
+        mut params: Value,
+    ) -> reqwest::RequestBuilder {
         params["_meta"] = modern_meta(params.get("_meta").cloned().unwrap_or(json!({})));
         let mut request = self
-            .post()
+            .post_from(client)
             .header("mcp-protocol-version", MODERN)
             .header("mcp-method", method);
         if let Some(name) = params.get("name").and_then(Value::as_str) {
@@ -127,8 +142,12 @@ impl Endpoint {
 
     /// `initialize` for a legacy revision; returns the session id.
     async fn initialize(&self, revision: &str) -> String {
+        self.initialize_from(&self.client, revision).await
+    }
+
+    async fn initialize_from(&self, client: &reqwest::Client, revision: &str) -> String {
         let response = self
-            .post()
+            .post_from(client)
             .json(&json!({
                 "jsonrpc": "2.0", "id": 0, "method": "initialize",
                 "params": { "protocolVersion": revision, "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } }
@@ -141,7 +160,7 @@ impl Endpoint {
         let body: Value = response.json().await.unwrap();
         Spec::of(revision).assert_valid("InitializeResult", &body["result"]);
         let initialized = self
-            .legacy(&session, revision)
+            .legacy_from(client, &session, revision)
             .json(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
             .send()
             .await
@@ -151,7 +170,16 @@ impl Endpoint {
     }
 
     fn legacy(&self, session: &str, revision: &str) -> reqwest::RequestBuilder {
-        self.post()
+        self.legacy_from(&self.client, session, revision)
+    }
+
+    fn legacy_from(
+        &self,
+        client: &reqwest::Client,
+        session: &str,
+        revision: &str,
+    ) -> reqwest::RequestBuilder {
+        self.post_from(client)
             .header("mcp-session-id", session)
             .header("mcp-protocol-version", revision)
     }
@@ -690,6 +718,81 @@ async fn bearer_tokens_and_tool_visibility() {
     )
     .await;
     assert_eq!(who["result"]["content"][0]["text"], "ada");
+    endpoint.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn each_client_has_its_own_rate_limit_within_the_servers() {
+    let server = server()
+        .client_rate_limit(RateLimit::per_minute(2))
+        .rate_limit(RateLimit::per_minute(5));
+    let endpoint = Endpoint::start(server).await;
+    // Loopback addresses other than 127.0.0.1 stand in for other machines.
+    let from = |last: u8| {
+        let address = IpAddr::from([127, 0, 0, last]);
+        reqwest::Client::builder()
+            .no_proxy()
+            .local_address(address)
+            .build()
+            .unwrap()
+    };
+    let echo = json!({ "name": "echo", "arguments": { "text": "hi" } });
+    let modern_echo = |client: &reqwest::Client, id: u64| {
+        endpoint
+            .modern_from(client, json!(id), "tools/call", echo.clone())
+            .send()
+    };
+    let text = |call: &Value| call["result"]["content"][0]["text"].as_str().unwrap().to_owned();
+
+    let first = from(1);
+    for id in 1..=2 {
+        let (status, _, call) = json_of(modern_echo(&first, id).await.unwrap()).await;
+        assert_eq!((status, text(&call)), (StatusCode::OK, "hi".to_owned()));
+    }
+    let (status, _, refused) = json_of(modern_echo(&first, 3).await.unwrap()).await;
+    assert_eq!(status, StatusCode::OK);
+    Spec::of(MODERN).assert_valid("CallToolResultResponse", &refused);
+    assert_eq!(refused["result"]["isError"], true);
+    assert!(
+        text(&refused)
+            .starts_with("too many calls from this client: the limit is 2 calls per minute; try again in "),
+        "{refused}"
+    );
+    // Other requests are not counted.
+    let list = endpoint.modern_from(&first, json!(4), "tools/list", json!({}));
+    let (_, _, list) = json_of(list.send().await.unwrap()).await;
+    assert!(list["result"]["tools"].is_array(), "{list}");
+
+    // A second client, in a legacy session, has a bucket of its own.
+    let second = from(2);
+    let session = endpoint.initialize_from(&second, "2025-11-25").await;
+    let legacy_echo = |id: u64| {
+        let call = json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": echo });
+        endpoint
+            .legacy_from(&second, &session, "2025-11-25")
+            .json(&call)
+            .send()
+    };
+    for id in 1..=2 {
+        let (_, _, call) = json_of(legacy_echo(id).await.unwrap()).await;
+        assert_eq!(text(&call), "hi", "{call}");
+    }
+    let (_, _, refused) = json_of(legacy_echo(3).await.unwrap()).await;
+    Spec::of("2025-11-25").assert_valid("CallToolResult", &refused["result"]);
+    assert!(
+        text(&refused).starts_with("too many calls from this client"),
+        "{refused}"
+    );
+
+    // Four of the server's five calls are spent; a third client gets the last one.
+    let third = from(3);
+    let (_, _, call) = json_of(modern_echo(&third, 1).await.unwrap()).await;
+    assert_eq!(text(&call), "hi");
+    let (_, _, refused) = json_of(modern_echo(&third, 2).await.unwrap()).await;
+    assert!(
+        text(&refused).starts_with("too many calls: this server takes 5 calls per minute; try again in "),
+        "{refused}"
+    );
     endpoint.stop().await.unwrap();
 }
 

@@ -291,6 +291,7 @@ mod engine;
 mod error;
 mod export;
 pub mod protocol;
+mod rate;
 mod registry;
 mod result;
 mod server;
@@ -310,6 +311,8 @@ pub use context::{Context, FromContext, Principal, State};
 pub use error::{DefinitionError, ToolError};
 #[doc(inline)]
 pub use export::ToolCall;
+#[doc(inline)]
+pub use rate::RateLimit;
 #[doc(inline)]
 pub use registry::ToolRegistry;
 #[doc(inline)]

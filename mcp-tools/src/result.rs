@@ -32,7 +32,8 @@ pub struct CallToolResult {
     content: Vec<Content>,
     structured: Option<Box<RawValue>>,
     is_error: bool,
-    meta: Option<Map<String, Value>>,
+    /// Boxed, as `internal` is: both are rare, and results travel by value.
+    meta: Option<Box<Map<String, Value>>>,
     /// What went wrong, for the server's log, when the client reads only `internal error`.
     internal: Option<Box<str>>,
 }
@@ -189,7 +190,7 @@ impl CallToolResult {
     /// assert_eq!(serde_json::to_value(&result).unwrap()["_meta"], json!({"com.example/elapsedMs": 12}));
     /// ```
     pub fn with_meta(mut self, key: impl Into<String>, value: Value) -> CallToolResult {
-        self.meta.get_or_insert_with(Map::new).insert(key.into(), value);
+        self.meta.get_or_insert_default().insert(key.into(), value);
         self
     }
 
@@ -241,7 +242,7 @@ impl CallToolResult {
     /// assert_eq!(traced.meta().unwrap()["com.example/trace"], "a1b2");
     /// ```
     pub fn meta(&self) -> Option<&Map<String, Value>> {
-        self.meta.as_ref()
+        self.meta.as_deref()
     }
 }
 

@@ -5,6 +5,7 @@ use crate::context::StateMap;
 use crate::engine::{Engine, Options, Visibility};
 use crate::error::DefinitionError;
 use crate::protocol::ProtocolVersion;
+use crate::rate::RateLimit;
 use crate::registry::ToolRegistry;
 use crate::tool::{Icon, Tool};
 #[cfg(feature = "http")]
@@ -500,6 +501,62 @@ impl Server {
     /// ```
     pub fn expose_internal_errors(mut self, expose: bool) -> Server {
         self.options.expose_internal_errors = expose;
+        self
+    }
+
+    /// Limits the tool calls all clients together may make, with a token bucket: a call over
+    /// the limit gets an `isError` result at once that gives the limit and how long to wait.
+    /// Calls of unknown tools and other requests are not counted. No limit by default.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, RateLimit, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Looks a word up in a paid dictionary API.
+    /// #[tool]
+    /// fn define(word: String) -> String { format!("{word}: …") }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("dictionary", "1.0.0")
+    ///     .tools(tools![define])
+    ///     .rate_limit(RateLimit::per_minute(2));
+    /// let client = server.test_client()?;
+    /// assert!(!client.call("define", json!({"word": "a"})).await?.is_error());
+    /// assert!(!client.call("define", json!({"word": "b"})).await?.is_error());
+    /// let refused = client.call("define", json!({"word": "c"})).await?;
+    /// assert!(refused.is_error());
+    /// assert!(refused.text().unwrap().starts_with("too many calls: this server takes 2 calls per minute; try again in "));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn rate_limit(mut self, limit: RateLimit) -> Server {
+        self.options.rate_limit = Some(limit);
+        self
+    }
+
+    /// Limits the tool calls each client may make, with a token bucket of its own, so one
+    /// busy client cannot take every call the server allows. No limit by default.
+    ///
+    /// Over HTTP a client is the subject of its bearer token (see
+    /// [`bearer_auth`](Server::bearer_auth)), or else its IP address. Behind a reverse proxy
+    /// every client has the proxy's address; authenticate clients to tell them apart. An
+    /// application serving [`into_router`](Server::into_router) itself must serve it with
+    /// `into_make_service_with_connect_info::<SocketAddr>()` for addresses to be known;
+    /// without, unauthenticated clients share one bucket. Over stdio there is one client.
+    ///
+    /// When both limits are set, a call counts against its client's bucket first, so a
+    /// client over its own limit takes nothing from the server's.
+    ///
+    /// ```
+    /// use mcp_tools::{RateLimit, Server};
+    ///
+    /// let server = Server::new("search", "1.0.0")
+    ///     .rate_limit(RateLimit::per_second(200))
+    ///     .client_rate_limit(RateLimit::per_second(10).burst(30));
+    /// ```
+    pub fn client_rate_limit(mut self, limit: RateLimit) -> Server {
+        self.options.client_rate_limit = Some(limit);
         self
     }
 
@@ -1034,7 +1091,10 @@ impl HttpServer {
             }
         });
         let app = self.app;
-        axum::serve(listener, self.router)
+        let service = self
+            .router
+            .into_make_service_with_connect_info::<std::net::SocketAddr>();
+        axum::serve(listener, service)
             .with_graceful_shutdown(async move {
                 shutdown.await;
                 app.shut_down();

@@ -4,6 +4,7 @@
 use crate::protocol::{Implementation, LoggingLevel, ProtocolVersion, RequestId};
 use serde_json::Value;
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
@@ -56,12 +57,20 @@ pub(crate) struct Connection {
     in_flight: Mutex<HashMap<RequestId, InFlight>>,
     tasks: TaskTracker,
     closed: CancellationToken,
+    /// The client's address, on transports that have one.
+    peer: Option<IpAddr>,
 }
 
 impl Connection {
     pub(crate) fn new() -> Connection {
+        Connection::from_peer(None)
+    }
+
+    /// A connection from this address (HTTP).
+    pub(crate) fn from_peer(peer: Option<IpAddr>) -> Connection {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         Connection {
+            peer,
             id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             legacy: Mutex::new(None),
             unsolicited: Mutex::new(None),
@@ -69,6 +78,11 @@ impl Connection {
             tasks: TaskTracker::new(),
             closed: CancellationToken::new(),
         }
+    }
+
+    /// The client's address, on transports that have one.
+    pub(crate) fn peer(&self) -> Option<IpAddr> {
+        self.peer
     }
 
     /// A number that tells this connection from others (in the wire log).

@@ -21,6 +21,7 @@ use crate::protocol::messages::{
     MetaOnly, RawCall, RequestMeta, SetLevelParams, WithMeta,
 };
 use crate::protocol::{Implementation, LoggingLevel, ProtocolVersion, RequestId};
+use crate::rate::{ClientKey, RateLimit, RateLimiters};
 use crate::registry::ToolRegistry;
 use crate::result::CallToolResult;
 use crate::server::ServerInfo;
@@ -56,6 +57,8 @@ pub(crate) struct Engine {
     identity: Box<RawValue>,
     /// One permit per call that may wait at once.
     calls: Arc<Semaphore>,
+    /// The rate limits on calls.
+    limiters: RateLimiters,
 }
 
 /// Tunables, set through `Server`.
@@ -80,6 +83,10 @@ pub(crate) struct Options {
     pub(crate) lenient_arguments: bool,
     /// Whether clients read the details of internal errors.
     pub(crate) expose_internal_errors: bool,
+    /// Calls all clients together may make.
+    pub(crate) rate_limit: Option<RateLimit>,
+    /// Calls each client may make.
+    pub(crate) client_rate_limit: Option<RateLimit>,
 }
 
 impl Options {
@@ -179,6 +186,7 @@ impl Engine {
             .unwrap_or_default();
         let options_calls = options.max_concurrent_calls.min(Semaphore::MAX_PERMITS);
         Engine {
+            limiters: RateLimiters::new(options.rate_limit, options.client_rate_limit),
             info,
             registry,
             state,
@@ -623,6 +631,18 @@ impl Engine {
         let version = era.version();
         let modern = matches!(version, ProtocolVersion::V2026_07_28);
         let raw_id: Box<RawValue> = id.raw.to_owned();
+        if !self.limiters.is_unlimited() {
+            let client = || match auth {
+                Some(principal) => ClientKey::Principal(principal.subject.clone()),
+                None => conn.peer().map_or(ClientKey::Local, ClientKey::Address),
+            };
+            if let Err(refusal) = self.limiters.check(client) {
+                tracing::debug!(tool = %call.name, "refused a call: {refusal}");
+                let refused = CallToolResult::error(refusal);
+                out.respond(self.encode_call(&raw_id, &refused, version, false, modern));
+                return Ok(());
+            }
+        }
         let Ok(permit) = Arc::clone(&self.calls).try_acquire_owned() else {
             tracing::warn!(tool = %call.name, limit = self.options.max_concurrent_calls, "refused a call: too many in progress");
             let busy = CallToolResult::error(format!(
@@ -890,6 +910,8 @@ impl Default for Options {
             tool_timeouts: HashMap::new(),
             lenient_arguments: false,
             expose_internal_errors: false,
+            rate_limit: None,
+            client_rate_limit: None,
         }
     }
 }

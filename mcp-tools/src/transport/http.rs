@@ -21,6 +21,7 @@ use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{HEADER_MISMATCH, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR};
 use axum::Router;
 use axum::body::{Body, Bytes};
+use axum::extract::ConnectInfo;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
@@ -29,6 +30,7 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -346,7 +348,14 @@ struct ProbeMeta<'a> {
     version: Option<&'a RawValue>,
 }
 
-async fn post(State(app): State<Arc<HttpApp>>, headers: HeaderMap, body: Body) -> Response {
+async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let headers = parts.headers;
+    // Known when the server was served with connect info, as `serve_http` does.
+    let peer = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip());
     let principal = match app.admit(&headers).await {
         Ok(principal) => principal,
         Err(refusal) => return refusal,
@@ -395,7 +404,7 @@ async fn post(State(app): State<Arc<HttpApp>>, headers: HeaderMap, body: Body) -
         // A batch: only a 2025-03-26 session may send one; the engine says so otherwise.
         let conn = session
             .as_ref()
-            .map_or_else(|| Arc::new(Connection::new()), |s| Arc::clone(&s.conn));
+            .map_or_else(|| Arc::new(Connection::from_peer(peer)), |s| Arc::clone(&s.conn));
         return answer(&app, conn, &body, principal.as_ref(), Flow::Legacy).await;
     }
     let probe = match serde_json::from_slice::<Probe<'_>>(&body) {
@@ -423,7 +432,7 @@ async fn post(State(app): State<Arc<HttpApp>>, headers: HeaderMap, body: Body) -
         }
         return answer(
             &app,
-            Arc::new(Connection::new()),
+            Arc::new(Connection::from_peer(peer)),
             &body,
             principal.as_ref(),
             Flow::Modern,
@@ -431,7 +440,7 @@ async fn post(State(app): State<Arc<HttpApp>>, headers: HeaderMap, body: Body) -
         .await;
     }
     if method == "initialize" && probe.id.is_some() {
-        return initialize(&app, &body, principal.as_ref()).await;
+        return initialize(&app, &body, principal.as_ref(), peer).await;
     }
     let Some(session) = session else {
         if probe.id.is_none() && probe.method.is_some() {
@@ -520,9 +529,14 @@ fn check_modern_headers(
     Ok(())
 }
 
-async fn initialize(app: &Arc<HttpApp>, body: &Bytes, principal: Option<&Arc<Principal>>) -> Response {
+async fn initialize(
+    app: &Arc<HttpApp>,
+    body: &Bytes,
+    principal: Option<&Arc<Principal>>,
+    peer: Option<IpAddr>,
+) -> Response {
     app.expire_sessions();
-    let conn = Arc::new(Connection::new());
+    let conn = Arc::new(Connection::from_peer(peer));
     let response = answer(app, Arc::clone(&conn), body, principal, Flow::Legacy).await;
     let Some(session) = conn.legacy() else {
         return response; // refused: no session
