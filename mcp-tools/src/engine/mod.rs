@@ -94,9 +94,15 @@ impl Options {
         self.tool_timeouts.get(tool).copied().unwrap_or(self.call_timeout)
     }
 
-    /// A tool's result as it may be sent: an internal error's detail is logged, and kept
-    /// from the client unless details are exposed.
+    /// A tool's result as it may be sent: with `validate-output`, structured content that
+    /// breaks the tool's output schema becomes an internal error; an internal error's detail
+    /// is logged, and kept from the client unless details are exposed.
     pub(crate) fn finish(&self, tool: &crate::Tool, result: CallToolResult) -> CallToolResult {
+        #[cfg(feature = "validate-output")]
+        let result = match tool.check_output(&result) {
+            Ok(()) => result,
+            Err(mismatch) => CallToolResult::internal(mismatch),
+        };
         let Some(detail) = result.internal_detail() else {
             return result;
         };

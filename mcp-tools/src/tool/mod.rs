@@ -4,6 +4,8 @@
 mod args;
 mod param;
 pub(crate) mod schema;
+#[cfg(feature = "validate-output")]
+mod validate;
 
 pub use args::{Arguments, RawArguments};
 pub use param::{InjectedProbe, OptionalProbe, Param, RequiredProbe, Slot};
@@ -79,6 +81,9 @@ struct Definition {
     icons: Vec<Icon>,
     meta: Option<Map<String, Value>>,
     required_state: Vec<StateKey>,
+    /// The output schema, compiled on first use.
+    #[cfg(feature = "validate-output")]
+    output_validator: validate::OutputValidator,
 }
 
 type HandlerFn = dyn Fn(&Context, RawArguments<'_>) -> Invocation + Send + Sync;
@@ -162,6 +167,8 @@ impl Tool {
                 icons: Vec::new(),
                 meta: None,
                 required_state: Vec::new(),
+                #[cfg(feature = "validate-output")]
+                output_validator: Default::default(),
             }),
             handler: Handler::Closure(Arc::new(invoke)),
         })
@@ -216,7 +223,12 @@ impl Tool {
     /// assert_eq!(now.output_schema().unwrap()["properties"]["hour"]["type"], "integer");
     /// ```
     pub fn with_output_schema(mut self, schema: Value) -> Tool {
-        self.def_mut().output_schema = Some(schema);
+        let def = self.def_mut();
+        def.output_schema = Some(schema);
+        #[cfg(feature = "validate-output")]
+        {
+            def.output_validator = Default::default();
+        }
         self
     }
 
@@ -434,6 +446,16 @@ impl Tool {
                 .output_schema
                 .as_ref()
                 .is_some_and(|s| !schema::is_object_schema(s))
+    }
+
+    /// Whether `result` matches the tool's output schema (feature `validate-output`); `Err`
+    /// says how it does not. A tool without an output schema accepts any result.
+    #[cfg(feature = "validate-output")]
+    pub(crate) fn check_output(&self, result: &CallToolResult) -> Result<(), String> {
+        match &self.def.output_schema {
+            Some(schema) => self.def.output_validator.check(schema, result),
+            None => Ok(()),
+        }
     }
 
     /// The shared state (`State<T>`) the tool's parameters need.
@@ -925,6 +947,8 @@ impl ToolBuilder {
                 icons: self.icons,
                 meta: self.meta,
                 required_state: self.required_state,
+                #[cfg(feature = "validate-output")]
+                output_validator: Default::default(),
             }),
             handler,
         }
