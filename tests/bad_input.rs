@@ -487,9 +487,9 @@ fn cases() -> Vec<Case> {
         // Size.
         case("a message of exactly the limit", V1125, at_limit, text(1, at_limit_text)),
         case("a message one byte over the limit", V1125, over_limit, too_long(LIMIT + 1))
-            .http(413, err(NULL, -32600, format!("the body is larger than this server accepts ({LIMIT} bytes)"))),
+            .http(413, err(NULL, -32600, format!("the body is {} bytes long; this server accepts bodies of up to {LIMIT} bytes", LIMIT + 1))),
         case("a 1 MiB message", Modern, megabyte, too_long(1 << 20))
-            .http(413, err(NULL, -32600, format!("the body is larger than this server accepts ({LIMIT} bytes)"))),
+            .http(413, err(NULL, -32600, format!("the body is {} bytes long; this server accepts bodies of up to {LIMIT} bytes", 1 << 20))),
         case("a line ending in CRLF", V1125, echo("1", r#","arguments":{"text":"crlf"}"#) + "\r", text(1, "crlf")),
 
         // Numbers and strings in the wrong place.

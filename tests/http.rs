@@ -185,6 +185,25 @@ impl Endpoint {
     }
 }
 
+/// POSTs a chunked body of `bytes` bytes over a raw socket; returns the response's head and
+/// body as text.
+async fn chunked_post(url: &str, bytes: usize) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let authority = url.trim_start_matches("http://").split('/').next().unwrap();
+    let mut socket = tokio::net::TcpStream::connect(authority).await.unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n{bytes:x}\r\n"
+    );
+    socket.write_all(head.as_bytes()).await.unwrap();
+    // The server may answer and close before it has all of it.
+    let _ = socket.write_all(&vec![b' '; bytes]).await;
+    let _ = socket.write_all(b"\r\n0\r\n\r\n").await;
+    let mut response = Vec::new();
+    let _ = tokio::time::timeout(support::PATIENCE, socket.read_to_end(&mut response)).await;
+    String::from_utf8_lossy(&response).into_owned()
+}
+
 async fn json_of(response: reqwest::Response) -> (StatusCode, HeaderMap, Value) {
     let status = response.status();
     let headers = response.headers().clone();
@@ -620,11 +639,19 @@ async fn safe_by_default() {
     assert_eq!(local.status(), StatusCode::OK);
 
     let huge = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": { "name": "echo", "arguments": { "text": "x".repeat(17 * 1024 * 1024) } } });
+    let huge_bytes = serde_json::to_vec(&huge).unwrap().len();
     let (status, _, error) = json_of(modern().json(&huge).send().await.unwrap()).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(
         error["error"]["message"],
-        "the body is larger than this server accepts (16777216 bytes)"
+        format!("the body is {huge_bytes} bytes long; this server accepts bodies of up to 16777216 bytes")
+    );
+    // A chunked body declares no size: it is read only up to the limit.
+    let chunked = chunked_post(&endpoint.url, 17 * 1024 * 1024).await;
+    assert!(chunked.starts_with("HTTP/1.1 413"), "{chunked}");
+    assert!(
+        chunked.contains("the body is longer than this server accepts (16777216 bytes)"),
+        "{chunked}"
     );
 
     let only_json = endpoint

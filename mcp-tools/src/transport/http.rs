@@ -384,14 +384,22 @@ async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) 
     let body = match axum::body::to_bytes(body, limit).await {
         Ok(body) => body,
         Err(_) => {
+            // The size is known when the client declared it; a chunked body is not read to its
+            // end to learn it.
+            let declared = headers
+                .get(header::CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse::<u64>().ok());
+            let message = match declared {
+                Some(bytes) => format!(
+                    "the body is {bytes} bytes long; this server accepts bodies of up to {limit} bytes"
+                ),
+                None => format!("the body is longer than this server accepts ({limit} bytes)"),
+            };
             return json_response(
                 0,
                 StatusCode::PAYLOAD_TOO_LARGE,
-                encode_error(
-                    None,
-                    INVALID_REQUEST,
-                    &format!("the body is larger than this server accepts ({limit} bytes)"),
-                ),
+                encode_error(None, INVALID_REQUEST, &message),
             );
         }
     };
