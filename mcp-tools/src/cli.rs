@@ -3,8 +3,9 @@
 use crate::context::Context;
 use crate::protocol::ProtocolVersion;
 use crate::server::{Error, Server};
-use clap::{Arg, ArgAction, Command};
+use std::ffi::OsString;
 use std::io::Write;
+use std::path::PathBuf;
 
 impl Server {
     /// Runs the server as its command line says:
@@ -41,12 +42,21 @@ impl Server {
     }
 
     async fn run_command(self) -> Result<(), Error> {
-        let matches = self.command().get_matches();
-        if let Some(path) = matches.get_one::<String>("wire-log") {
-            crate::wire_log::record_to(std::path::Path::new(path));
+        let (name, version) = self.name_and_version();
+        let invocation = parse(std::env::args_os().skip(1)).map_err(Error::Cli)?;
+        if let Some(path) = &invocation.wire_log {
+            crate::wire_log::record_to(path);
         }
-        match matches.subcommand() {
-            Some(("tools", _)) => {
+        match invocation.command {
+            Command::Help => {
+                print!("{}", help(name));
+                Ok(())
+            }
+            Command::Version => {
+                println!("{name} {version}");
+                Ok(())
+            }
+            Command::Tools => {
                 let tools: Vec<serde_json::Value> = self
                     .registry()
                     .tools()
@@ -55,16 +65,11 @@ impl Server {
                     .collect();
                 print_json(&serde_json::Value::Array(tools))
             }
-            Some(("call", call)) => {
-                let name = call
-                    .get_one::<String>("name")
-                    .map(String::as_str)
-                    .unwrap_or_default();
-                let arguments = call.get_one::<String>("arguments").map_or("{}", String::as_str);
-                let arguments: serde_json::Value = serde_json::from_str(arguments)
+            Command::Call { name, arguments } => {
+                let arguments: serde_json::Value = serde_json::from_str(arguments.as_deref().unwrap_or("{}"))
                     .map_err(|e| Error::Cli(format!("the arguments are not JSON: {e}")))?;
                 let engine = self.into_engine()?;
-                let tool = engine.registry.get(name).ok_or_else(|| {
+                let tool = engine.registry.get(&name).ok_or_else(|| {
                     let names: Vec<String> = engine
                         .registry
                         .tools()
@@ -84,46 +89,112 @@ impl Server {
                 }
                 Ok(())
             }
-            _ => match matches.get_one::<String>("http") {
-                Some(addr) => self.serve_http(addr.as_str()).await,
-                None => self.serve_stdio().await,
-            },
+            Command::Serve { http: Some(addr) } => self.serve_http(addr.as_str()).await,
+            Command::Serve { http: None } => self.serve_stdio().await,
         }
     }
+}
 
-    fn command(&self) -> Command {
-        let (name, version) = self.name_and_version();
-        Command::new(name.to_owned())
-            .version(version.to_owned())
-            .about(
-                "An MCP server. With no arguments it serves MCP on stdin and stdout, as clients launch it.",
-            )
-            .arg(
-                Arg::new("http")
-                    .long("http")
-                    .value_name("ADDR")
-                    .action(ArgAction::Set)
-                    .help("Serve Streamable HTTP on this address instead, such as 127.0.0.1:8080"),
-            )
-            .arg(
-                Arg::new("wire-log")
-                    .long("wire-log")
-                    .value_name("FILE")
-                    .action(ArgAction::Set)
-                    .help("Append every message received and sent to FILE, one JSON line each"),
-            )
-            .subcommand(Command::new("tools").about("Print the tool definitions as JSON"))
-            .subcommand(
-                Command::new("call")
-                    .about("Run one tool and print its result as JSON (exit status 1 if the tool failed)")
-                    .arg(Arg::new("name").required(true).help("The tool's name"))
-                    .arg(
-                        Arg::new("arguments")
-                            .help("The arguments, a JSON object such as '{\"a\": 1}' (default {})"),
-                    ),
-            )
-            .args_conflicts_with_subcommands(true)
+/// What the command line asks for.
+#[derive(Debug, PartialEq)]
+enum Command {
+    Serve { http: Option<String> },
+    Tools,
+    Call { name: String, arguments: Option<String> },
+    Help,
+    Version,
+}
+
+#[derive(Debug, PartialEq)]
+struct Invocation {
+    command: Command,
+    wire_log: Option<PathBuf>,
+}
+
+/// Reads the arguments (without the program's name). `Err` is the message for stderr.
+fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, String> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_args(args);
+    let mut http = None;
+    let mut wire_log = None;
+    let mut words: Vec<String> = Vec::new();
+    let unexpected =
+        |arg: &str| format!("unexpected argument '{arg}' found\n\nFor more information, try '--help'.");
+    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("http") => http = Some(text(parser.value().map_err(|e| e.to_string())?)?),
+            Long("wire-log") => wire_log = Some(PathBuf::from(parser.value().map_err(|e| e.to_string())?)),
+            Short('h') | Long("help") => {
+                return Ok(Invocation {
+                    command: Command::Help,
+                    wire_log,
+                });
+            }
+            Short('V') | Long("version") => {
+                return Ok(Invocation {
+                    command: Command::Version,
+                    wire_log,
+                });
+            }
+            Value(value) => words.push(text(value)?),
+            Long(option) => return Err(unexpected(&format!("--{option}"))),
+            Short(option) => return Err(unexpected(&format!("-{option}"))),
+        }
     }
+    let command = match words.split_first() {
+        None => Command::Serve { http },
+        Some((word, rest)) if http.is_some() => {
+            let _ = rest;
+            return Err(format!("`--http` serves, so it cannot come with `{word}`"));
+        }
+        Some((word, [])) if word == "help" => Command::Help,
+        Some((word, [])) if word == "tools" => Command::Tools,
+        Some((word, rest)) if word == "call" => match rest {
+            [name] => Command::Call {
+                name: name.clone(),
+                arguments: None,
+            },
+            [name, arguments] => Command::Call {
+                name: name.clone(),
+                arguments: Some(arguments.clone()),
+            },
+            [] => return Err("`call` needs the tool's name: call <NAME> [ARGUMENTS]".into()),
+            [_, _, extra, ..] => return Err(unexpected(extra)),
+        },
+        Some((word, rest)) if word == "tools" || word == "help" => return Err(unexpected(&rest[0])),
+        Some((word, _)) => return Err(unexpected(word)),
+    };
+    Ok(Invocation { command, wire_log })
+}
+
+/// An argument as text, or the message saying it is not.
+fn text(value: OsString) -> Result<String, String> {
+    value
+        .into_string()
+        .map_err(|value| format!("the argument {value:?} is not valid UTF-8"))
+}
+
+/// What `--help` prints.
+fn help(name: &str) -> String {
+    format!(
+        "An MCP server. With no arguments it serves MCP on stdin and stdout, as clients launch it.
+
+Usage: {name} [OPTIONS]
+       {name} tools
+       {name} call <NAME> [ARGUMENTS]
+
+Commands:
+  tools  Print the tool definitions as JSON
+  call   Run one tool and print its result as JSON (exit status 1 if the tool failed);
+         ARGUMENTS is a JSON object such as '{{\"a\": 1}}' (default {{}})
+
+Options:
+      --http <ADDR>      Serve Streamable HTTP on this address instead, such as 127.0.0.1:8080
+      --wire-log <FILE>  Append every message received and sent to FILE, one JSON line each
+  -h, --help             Print help
+  -V, --version          Print version
+"
+    )
 }
 
 fn print_json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
@@ -132,4 +203,66 @@ fn print_json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
     writeln!(out)?;
     out.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(args: &[&str]) -> Result<Invocation, String> {
+        parse(args.iter().map(OsString::from))
+    }
+
+    fn command(args: &[&str]) -> Command {
+        parsed(args).unwrap().command
+    }
+
+    #[test]
+    fn commands_and_options() {
+        assert_eq!(command(&[]), Command::Serve { http: None });
+        let http = Command::Serve {
+            http: Some("127.0.0.1:8080".into()),
+        };
+        assert_eq!(command(&["--http", "127.0.0.1:8080"]), http);
+        assert_eq!(command(&["--http=127.0.0.1:8080"]), http);
+        assert_eq!(command(&["tools"]), Command::Tools);
+        assert_eq!(
+            command(&["call", "add"]),
+            Command::Call {
+                name: "add".into(),
+                arguments: None
+            }
+        );
+        assert_eq!(
+            command(&["call", "add", "{}"]),
+            Command::Call {
+                name: "add".into(),
+                arguments: Some("{}".into())
+            }
+        );
+        assert_eq!(command(&["help"]), Command::Help);
+        assert_eq!(command(&["tools", "-h"]), Command::Help);
+        assert_eq!(command(&["-V"]), Command::Version);
+        let logged = parsed(&["--wire-log", "/tmp/wire.jsonl", "tools"]).unwrap();
+        assert_eq!(logged.wire_log, Some(PathBuf::from("/tmp/wire.jsonl")));
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        let error = |args: &[&str]| parsed(args).unwrap_err();
+        assert!(error(&["--bogus"]).starts_with("unexpected argument '--bogus' found"));
+        assert!(error(&["-x"]).starts_with("unexpected argument '-x' found"));
+        assert!(error(&["serve"]).starts_with("unexpected argument 'serve' found"));
+        assert!(error(&["tools", "extra"]).starts_with("unexpected argument 'extra' found"));
+        assert!(error(&["call", "a", "{}", "extra"]).starts_with("unexpected argument 'extra' found"));
+        assert_eq!(
+            error(&["call"]),
+            "`call` needs the tool's name: call <NAME> [ARGUMENTS]"
+        );
+        assert_eq!(
+            error(&["--http", "127.0.0.1:1", "tools"]),
+            "`--http` serves, so it cannot come with `tools`"
+        );
+        assert_eq!(error(&["--http"]), "missing argument for option '--http'");
+    }
 }

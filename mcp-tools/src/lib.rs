@@ -277,7 +277,7 @@
 //! | feature | default | what it adds |
 //! |---|---|---|
 //! | `http` | on | [`Server::serve_http`], [`Server::bind_http`], [`Server::into_router`] (axum, hyper) |
-//! | `cli` | off | `Server::run` (clap) |
+//! | `cli` | off | `Server::run`: the command line (lexopt) |
 //! | `validate-output` | off | every structured result is checked against its tool's `outputSchema` before it is sent; a mismatch is an [internal error](CallToolResult::internal) |
 //!
 //! stdio, [`TestClient`] and the macros are always there.
