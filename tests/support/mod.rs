@@ -110,6 +110,19 @@ impl Peer {
         log.lock().unwrap().clone()
     }
 
+    /// The log once it satisfies `done`, or as it is after `PATIENCE`: stderr is read on a
+    /// thread of its own, so it may lag behind the answers on stdout.
+    pub fn log_when(&self, done: impl Fn(&str) -> bool) -> String {
+        let deadline = std::time::Instant::now() + PATIENCE;
+        loop {
+            let log = self.log();
+            if done(&log) || std::time::Instant::now() > deadline {
+                return log;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
     fn start(binary: &str, logged: bool) -> Peer {
         let mut command = Command::new(binary);
         if logged {
