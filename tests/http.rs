@@ -824,6 +824,37 @@ async fn each_client_has_its_own_rate_limit_within_the_servers() {
 }
 
 #[tokio::test]
+async fn idle_sessions_end_on_their_own_and_listening_ones_do_not() {
+    let endpoint = Endpoint::start(server().session_idle_timeout(Duration::from_millis(200))).await;
+    let revision = "2025-11-25";
+    let idle = endpoint.initialize(revision).await;
+    let listening = endpoint.initialize(revision).await;
+    let stream = endpoint
+        .client
+        .get(&endpoint.url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &listening)
+        .header("mcp-protocol-version", revision)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), StatusCode::OK);
+    let ping = |session: &str| {
+        let ping = json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" });
+        endpoint.legacy(session, revision).json(&ping).send()
+    };
+    // No session opens meanwhile: the server's own sweep ends the idle one.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(ping(&idle).await.unwrap().status(), StatusCode::NOT_FOUND);
+    assert_eq!(ping(&listening).await.unwrap().status(), StatusCode::OK);
+    // Once its client stops listening, the session is idle like any other.
+    drop(stream);
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(ping(&listening).await.unwrap().status(), StatusCode::NOT_FOUND);
+    endpoint.stop().await.unwrap();
+}
+
+#[tokio::test]
 async fn two_instances_answer_one_client_with_no_shared_state() {
     let a = Endpoint::start(server()).await;
     let b = Endpoint::start(server()).await;

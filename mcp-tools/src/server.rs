@@ -867,8 +867,10 @@ impl Server {
     }
 
     /// How long a legacy HTTP session (2025-03-26 to 2025-11-25) may go unused before the
-    /// server ends it (default 30 minutes). A request in an ended session gets 404, and the
-    /// client starts a new one with `initialize`.
+    /// server ends it (default 30 minutes). A session is in use while its client listens on
+    /// its GET stream or has calls in flight. Sessions are looked at every quarter of this
+    /// time (at least every minute), and whenever one opens. A request in an ended session
+    /// gets 404, and the client starts a new one with `initialize`.
     ///
     /// ```
     /// use mcp_tools::Server;
@@ -911,8 +913,9 @@ impl Server {
     /// let first = open_session(addr).await;
     /// assert_eq!(ping(addr, &first).await, 200);
     /// tokio::time::sleep(Duration::from_millis(200)).await;
-    /// let _second = open_session(addr).await; // the server ends idle sessions as one opens
-    /// assert_eq!(ping(addr, &first).await, 404);
+    /// assert_eq!(ping(addr, &first).await, 404); // ended while idle
+    /// let second = open_session(addr).await;
+    /// assert_eq!(ping(addr, &second).await, 200);
     ///
     /// stop.send(()).ok();
     /// serving.await??;
@@ -1091,15 +1094,29 @@ impl HttpServer {
             }
         });
         let app = self.app;
+        // Idle sessions end on time even when no new session comes to trigger a sweep.
+        let sweeper = {
+            let app = Arc::clone(&app);
+            tokio::spawn(async move {
+                let mut every = tokio::time::interval(app.sweep_period());
+                every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                loop {
+                    every.tick().await;
+                    app.expire_sessions();
+                }
+            })
+        };
         let service = self
             .router
             .into_make_service_with_connect_info::<std::net::SocketAddr>();
-        axum::serve(listener, service)
+        let served = axum::serve(listener, service)
             .with_graceful_shutdown(async move {
                 shutdown.await;
                 app.shut_down();
             })
-            .await?;
+            .await;
+        sweeper.abort();
+        served?;
         Ok(())
     }
 }

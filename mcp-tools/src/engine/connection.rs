@@ -173,6 +173,24 @@ impl Connection {
         *self.unsolicited.lock().unwrap_or_else(PoisonError::into_inner) = out;
     }
 
+    /// Whether the connection is in use though no request comes: calls are in flight, or a
+    /// client still listens for messages that answer no request (an HTTP GET stream).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn is_busy(&self) -> bool {
+        let listening = self
+            .unsolicited
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .is_some_and(|out| out.notifications.is_open());
+        listening
+            || !self
+                .in_flight
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .is_empty()
+    }
+
     /// Sends a message that answers no request; dropped when there is nowhere to send it
     /// (an HTTP session with no GET stream open).
     pub(crate) fn send_unsolicited(&self, message: Vec<u8>) {
@@ -240,6 +258,14 @@ pub(crate) trait Sink: Send + Sync {
 }
 
 impl Route {
+    /// Whether what is sent this way can still arrive.
+    fn is_open(&self) -> bool {
+        match self {
+            Route::Queue(queue) => !queue.is_closed(),
+            Route::Direct(_) => true,
+        }
+    }
+
     fn send(&self, message: Vec<u8>, what: &str) {
         match self {
             Route::Queue(queue) => {

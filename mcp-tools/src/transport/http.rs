@@ -201,19 +201,27 @@ impl HttpApp {
         }
     }
 
-    /// Closes sessions idle for longer than allowed.
-    fn expire_sessions(&self) {
+    /// How often `serve_http` looks for idle sessions: a quarter of the idle time, between
+    /// 100 ms and a minute.
+    pub(crate) fn sweep_period(&self) -> Duration {
+        (self.options.session_idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(60))
+    }
+
+    /// Closes sessions unused for longer than allowed. A session whose client still listens
+    /// on its GET stream, or that has calls in flight, is in use.
+    pub(crate) fn expire_sessions(&self) {
         let idle = self.options.session_idle;
         let expired: Vec<Arc<Session>> = {
             let mut sessions = self.sessions();
             let stale: Vec<String> = sessions
                 .iter()
                 .filter(|(_, s)| {
-                    s.last_used
+                    let unused = s
+                        .last_used
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
-                        .elapsed()
-                        > idle
+                        .elapsed();
+                    unused > idle && !s.conn.is_busy()
                 })
                 .map(|(id, _)| id.clone())
                 .collect();
