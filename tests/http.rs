@@ -169,6 +169,21 @@ impl Endpoint {
         session
     }
 
+    /// Opens a legacy session's GET stream; returns it once the server has accepted it.
+    async fn listen(&self, session: &str, revision: &str) -> reqwest::Response {
+        let stream = self
+            .client
+            .get(&self.url)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", revision)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(stream.status(), StatusCode::OK);
+        stream
+    }
+
     fn legacy(&self, session: &str, revision: &str) -> reqwest::RequestBuilder {
         self.legacy_from(&self.client, session, revision)
     }
@@ -502,16 +517,7 @@ async fn legacy_list_changes_arrive_on_the_get_stream() {
     let endpoint = Endpoint::start(server).await;
     let revision = "2025-06-18";
     let session = endpoint.initialize(revision).await;
-    let stream = endpoint
-        .client
-        .get(&endpoint.url)
-        .header("accept", "text/event-stream")
-        .header("mcp-session-id", &session)
-        .header("mcp-protocol-version", revision)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(stream.status(), StatusCode::OK);
+    let stream = endpoint.listen(&session, revision).await;
     // The GET stream is registered once its response head is sent; change the tools now.
     assert!(registry.set_enabled("echo", false));
     let received = events(stream, 1).await;
@@ -829,16 +835,7 @@ async fn idle_sessions_end_on_their_own_and_listening_ones_do_not() {
     let revision = "2025-11-25";
     let idle = endpoint.initialize(revision).await;
     let listening = endpoint.initialize(revision).await;
-    let stream = endpoint
-        .client
-        .get(&endpoint.url)
-        .header("accept", "text/event-stream")
-        .header("mcp-session-id", &listening)
-        .header("mcp-protocol-version", revision)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(stream.status(), StatusCode::OK);
+    let stream = endpoint.listen(&listening, revision).await;
     let ping = |session: &str| {
         let ping = json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" });
         endpoint.legacy(session, revision).json(&ping).send()
