@@ -45,15 +45,7 @@ impl Tool {
     /// assert_eq!(function["function"]["parameters"]["required"], serde_json::json!(["a", "b"]));
     /// ```
     pub fn to_openai(&self) -> Result<Value, String> {
-        if let Some(problem) = api_name_problem(self.name()) {
-            return Err(problem);
-        }
-        let mut function = Map::new();
-        function.insert("name".into(), self.name().into());
-        if let Some(description) = self.description() {
-            function.insert("description".into(), description.into());
-        }
-        function.insert("parameters".into(), Value::Object(self.input_schema().clone()));
+        let function = self.api_definition("parameters")?;
         Ok(json!({ "type": "function", "function": function }))
     }
 
@@ -74,6 +66,12 @@ impl Tool {
     /// assert_eq!(definition["input_schema"]["type"], "object");
     /// ```
     pub fn to_anthropic(&self) -> Result<Value, String> {
+        self.api_definition("input_schema").map(Value::Object)
+    }
+
+    /// The name, description and input schema (under `schema_key`) as the model APIs take
+    /// them; `Err` when the name breaks their rules.
+    fn api_definition(&self, schema_key: &str) -> Result<Map<String, Value>, String> {
         if let Some(problem) = api_name_problem(self.name()) {
             return Err(problem);
         }
@@ -82,8 +80,8 @@ impl Tool {
         if let Some(description) = self.description() {
             definition.insert("description".into(), description.into());
         }
-        definition.insert("input_schema".into(), Value::Object(self.input_schema().clone()));
-        Ok(Value::Object(definition))
+        definition.insert(schema_key.into(), Value::Object(self.input_schema().clone()));
+        Ok(definition)
     }
 }
 

@@ -205,11 +205,7 @@ impl TestClient {
             let answer = self
                 .exchange(self.next_id(), "tools/list", self.params(params, None))
                 .await?;
-            let result = &answer.response["result"];
-            self.check_complete(result)?;
-            let page = ToolsPage::deserialize(result).map_err(|e| {
-                ClientError::InvalidResponse(format!("the `tools/list` result does not read as one: {e}"))
-            })?;
+            let page: ToolsPage = self.read_result("tools/list", &answer)?;
             tools.extend(page.tools);
             match page.next_cursor {
                 None => return Ok(tools),
@@ -403,11 +399,7 @@ impl TestClient {
         let answer = self
             .exchange(id, "tools/call", self.params(params, token))
             .await?;
-        let result = &answer.response["result"];
-        self.check_complete(result)?;
-        let wire = WireCallResult::deserialize(result).map_err(|e| {
-            ClientError::InvalidResponse(format!("the `tools/call` result does not read as one: {e}"))
-        })?;
+        let wire: WireCallResult = self.read_result("tools/call", &answer)?;
         Ok(CallResponse {
             content: wire.content,
             structured: wire
@@ -546,17 +538,22 @@ impl TestClient {
         self.engine.handle(&self.conn, &bytes, out, None);
     }
 
-    /// A 2026-07-28 result must be `complete`: the client answers no input requests. A
-    /// missing `resultType` reads as `complete`, as the specification says.
-    fn check_complete(&self, result: &Value) -> Result<(), ClientError> {
+    /// The result of `method`'s answer, read as `T`. A 2026-07-28 result must be `complete`:
+    /// the client answers no input requests. A missing `resultType` reads as `complete`, as
+    /// the specification says.
+    fn read_result<T: DeserializeOwned>(&self, method: &str, answer: &Answer) -> Result<T, ClientError> {
+        let result = &answer.response["result"];
         match result.get("resultType") {
             Some(kind) if self.version.is_modern() && *kind != "complete" => {
-                Err(ClientError::InvalidResponse(format!(
+                return Err(ClientError::InvalidResponse(format!(
                     "`resultType` is {kind}; this client reads only \"complete\" results"
-                )))
+                )));
             }
-            _ => Ok(()),
+            _ => {}
         }
+        T::deserialize(result).map_err(|e| {
+            ClientError::InvalidResponse(format!("the `{method}` result does not read as one: {e}"))
+        })
     }
 }
 
