@@ -10,12 +10,13 @@
 
 mod support;
 
-use mcp_tools::{Context, Server, tool, tools};
+use mcp_tools::{Server, tools};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
+use support::tools::{echo, sleep};
 use support::{Peer, Spec, initialize, modern_meta};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_mcp-tools-fixture");
@@ -696,28 +697,6 @@ fn receive(peer: &mut Peer, answer: &Answer, session: Session) {
 
 // ---------------------------------------------------------------------------------------
 // HTTP: the same tools, in-process.
-
-/// Echoes the text back.
-#[tool]
-async fn echo(
-    /// Any text
-    text: String,
-) -> String {
-    text
-}
-
-/// Sleeps, then says how long; stops early when cancelled.
-#[tool]
-async fn sleep(
-    /// Milliseconds to sleep
-    ms: u64,
-    cx: Context,
-) -> String {
-    tokio::select! {
-        _ = tokio::time::sleep(Duration::from_millis(ms)) => format!("slept {ms} ms"),
-        _ = cx.cancelled() => "cancelled".to_owned(),
-    }
-}
 
 struct Endpoint {
     url: String,

@@ -10,28 +10,10 @@ use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
+use support::tools::{echo, sleep};
 use support::{Spec, modern_meta};
 
 const MODERN: &str = "2026-07-28";
-
-/// Echoes the text back.
-#[tool]
-async fn echo(
-    /// Any text
-    text: String,
-) -> String {
-    text
-}
-
-/// Sleeps, then says how long.
-#[tool]
-async fn sleep(
-    /// Milliseconds
-    ms: u64,
-) -> String {
-    tokio::time::sleep(Duration::from_millis(ms)).await;
-    format!("slept {ms} ms")
-}
 
 /// Reports progress in steps.
 #[tool]

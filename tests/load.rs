@@ -10,7 +10,9 @@
 
 mod support;
 
-use mcp_tools::{Server, tool, tools};
+use support::tools::sleep;
+
+use mcp_tools::{Server, tools};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -56,16 +58,6 @@ fn ten_thousand_calls_in_flight_on_one_stdio_connection_are_each_answered_once()
         assert_eq!(text, expected, "the answer to {id}");
     }
     assert_eq!(peer.silent_for(Duration::from_millis(300)), None, "nothing more");
-}
-
-/// Waits its time, then answers.
-#[tool]
-async fn sleep(
-    /// Milliseconds to sleep
-    ms: u64,
-) -> String {
-    tokio::time::sleep(Duration::from_millis(ms)).await;
-    format!("slept {ms} ms")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,14 +6,13 @@ mod support;
 
 use mcp_tools::protocol::{LoggingLevel, ProtocolVersion};
 use mcp_tools::{
-    CallToolResult, ClientError, Context, Error, Json, Server, State, TestClient, Tool, ToolError, tool,
-    tools,
+    CallToolResult, ClientError, Error, Json, Server, State, TestClient, Tool, ToolError, tool, tools,
 };
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::Duration;
 use support::Spec;
+use support::tools::{block, explode, log, progress, sleep};
 
 const LEGACY: [ProtocolVersion; 4] = [
     ProtocolVersion::V2024_11_05,
@@ -75,63 +74,6 @@ fn primes(
     n: u32,
 ) -> Json<Vec<u32>> {
     Json((2..n).filter(|i| (2..*i).all(|d| i % d != 0)).collect())
-}
-
-/// Reports progress in steps.
-#[tool]
-async fn progress(
-    /// How many steps
-    steps: u32,
-    cx: Context,
-) -> String {
-    for step in 1..=steps {
-        cx.report_progress(
-            f64::from(step),
-            Some(f64::from(steps)),
-            Some(&format!("step {step}")),
-        );
-        tokio::task::yield_now().await;
-    }
-    format!("{steps} steps")
-}
-
-/// Logs a message at a level.
-#[tool]
-async fn log(
-    /// The level
-    level: LoggingLevel,
-    /// The message
-    message: String,
-    cx: Context,
-) -> &'static str {
-    cx.log(level, message);
-    "logged"
-}
-
-/// Sleeps, then says how long.
-#[tool]
-async fn sleep(
-    /// Milliseconds to sleep
-    ms: u64,
-) -> String {
-    tokio::time::sleep(Duration::from_millis(ms)).await;
-    format!("slept {ms} ms")
-}
-
-/// Blocks its thread, as sync code may.
-#[tool]
-fn block(
-    /// Milliseconds to block
-    ms: u64,
-) -> String {
-    std::thread::sleep(Duration::from_millis(ms));
-    format!("blocked {ms} ms")
-}
-
-/// Panics with a secret.
-#[tool]
-async fn explode() -> String {
-    panic!("the secret is 42")
 }
 
 struct Visits {

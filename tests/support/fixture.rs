@@ -2,75 +2,15 @@
 //! progress, logging, cancellation, panics and a tool list that changes while serving.
 //! The integration tests drive it over real pipes.
 
-use mcp_tools::protocol::LoggingLevel;
-use mcp_tools::{Context, Server, ToolError, ToolRegistry, tool, tools};
+use mcp_tools::{Server, ToolError, ToolRegistry, tool, tools};
 use std::time::Duration;
 
 #[path = "../../examples/common/mod.rs"]
 mod common;
+#[path = "tools.rs"]
+mod tools;
 
-/// Echoes the text back.
-#[tool]
-async fn echo(
-    /// Any text
-    text: String,
-) -> String {
-    text
-}
-
-/// Sleeps, then says how long; stops early when cancelled.
-#[tool]
-async fn sleep(
-    /// Milliseconds to sleep
-    ms: u64,
-    cx: Context,
-) -> String {
-    tokio::select! {
-        _ = tokio::time::sleep(Duration::from_millis(ms)) => format!("slept {ms} ms"),
-        _ = cx.cancelled() => "cancelled".to_owned(),
-    }
-}
-
-/// Blocks its thread, as sync code may: runs on the blocking pool, never stalling others.
-#[tool]
-fn block(
-    /// Milliseconds to block
-    ms: u64,
-) -> String {
-    std::thread::sleep(Duration::from_millis(ms));
-    format!("blocked {ms} ms")
-}
-
-/// Reports progress in steps.
-#[tool]
-async fn progress(
-    /// How many steps
-    steps: u32,
-    cx: Context,
-) -> String {
-    for step in 1..=steps {
-        cx.report_progress(
-            f64::from(step),
-            Some(f64::from(steps)),
-            Some(&format!("step {step}")),
-        );
-        tokio::task::yield_now().await;
-    }
-    format!("{steps} steps")
-}
-
-/// Logs a message at a level.
-#[tool]
-async fn log(
-    /// The level
-    level: LoggingLevel,
-    /// The message
-    message: String,
-    cx: Context,
-) -> &'static str {
-    cx.log(level, message);
-    "logged"
-}
+use tools::{block, echo, explode, log, progress, sleep};
 
 /// Enables or disables a tool.
 #[tool]
@@ -89,12 +29,6 @@ fn toggle(
     } else {
         Err(ToolError::new(format!("no tool is named `{name}`")))
     }
-}
-
-/// Panics with a secret.
-#[tool]
-async fn explode() -> String {
-    panic!("the secret is 42")
 }
 
 /// Reads a file that is not there: its `?`-converted error is an internal detail.
