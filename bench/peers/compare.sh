@@ -32,14 +32,14 @@ fi
 
 target=${CARGO_TARGET_DIR:-$root/target}
 peers_target=$target/peers
-load_dir=$root/../shared/tools/mcp-load
+load_dir=$root/bench/mcp-load
 load=$target/mcp-load/release/mcp-load
 out=$(mktemp -d /tmp/peers-compare.XXXXXX)
 
 build() { nice -n 10 cargo build --release --quiet "$@"; }
 
 echo "building (ours into $target, peers into $peers_target) ..." >&2
-[[ -x $load ]] || CARGO_TARGET_DIR=$target/mcp-load build --manifest-path "$load_dir/Cargo.toml"
+CARGO_TARGET_DIR=$target/mcp-load build --manifest-path "$load_dir/Cargo.toml"
 (cd "$root" && CARGO_TARGET_DIR=$target build --bin calculator --bin text_analyzer)
 CARGO_TARGET_DIR=$peers_target build --manifest-path "$here/Cargo.toml"
 

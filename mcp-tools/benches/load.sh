@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end load on the example servers with the load generator the project is judged by
-# (../shared/tools/mcp-load), client and server pinned to one CPU so the figures measure
+# (bench/mcp-load), client and server pinned to one CPU so the figures measure
 # the software path, not scheduling across cores.
 #
 #   mcp-tools/benches/load.sh              # stdio workloads, and HTTP sequential calls
@@ -10,7 +10,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
-load_dir="$root/../shared/tools/mcp-load"
+load_dir="$root/bench/mcp-load"
 [ -d "$load_dir" ] || { echo "$0: no mcp-load at $load_dir" >&2; exit 2; }
 CARGO_TARGET_DIR="$target/mcp-load" cargo build --quiet --release --manifest-path "$load_dir/Cargo.toml"
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" --bin calculator --bin text_analyzer

@@ -11,15 +11,28 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, Once, OnceLock, PoisonError};
 use std::time::Duration;
 
 /// How long a test waits for a message before failing.
 pub const PATIENCE: Duration = Duration::from_secs(20);
 
-/// The official JSON Schema of a revision, from `../shared/spec/<revision>/schema.json`.
+/// The protocol revisions whose official schemas the tests validate against.
+pub const REVISIONS: [&str; 5] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
+
+/// The official JSON Schema of a revision, from `$MCP_SPEC_DIR/<revision>/schema.json`
+/// (default `../shared/spec` beside the repository).
+///
+/// The schemas are not part of the repository. Where they are missing, every message is
+/// still compared with its exact expected document, validation against the schema is
+/// skipped and one line on stderr says so; with `MCP_SPEC_REQUIRED=1` (set by `.ci/run`) a
+/// missing schema fails the test instead.
+///
+/// Nothing here is behind a lock that a failing test could poison: each revision is loaded
+/// once into a `OnceLock`, and validators are compiled outside the lock that caches them.
 pub struct Spec {
-    schema: Value,
+    /// `None` where the schema file is not there (and not required).
+    schema: Option<Value>,
     defs: &'static str,
     validators: Mutex<HashMap<String, &'static jsonschema::Validator>>,
 }
@@ -27,46 +40,58 @@ pub struct Spec {
 impl Spec {
     /// The schema of a revision, loaded once per test binary.
     pub fn of(revision: &str) -> &'static Spec {
-        static SPECS: OnceLock<Mutex<HashMap<String, &'static Spec>>> = OnceLock::new();
-        let mut specs = SPECS.get_or_init(Default::default).lock().unwrap();
-        specs.entry(revision.to_owned()).or_insert_with(|| {
-            let path = spec_dir().join(revision).join("schema.json");
-            let text =
-                std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-            let schema: Value = serde_json::from_str(&text).unwrap();
-            let defs = if schema.get("$defs").is_some() {
-                "$defs"
-            } else {
-                "definitions"
-            };
-            Box::leak(Box::new(Spec {
-                schema,
-                defs,
-                validators: Mutex::new(HashMap::new()),
-            }))
-        })
+        static SPECS: [OnceLock<Spec>; REVISIONS.len()] = [const { OnceLock::new() }; REVISIONS.len()];
+        let Some(at) = REVISIONS.iter().position(|r| *r == revision) else {
+            panic!("no protocol revision `{revision}`; expected one of {REVISIONS:?}")
+        };
+        SPECS[at].get_or_init(|| Spec::load(revision))
     }
 
-    /// Whether the revision defines a type.
+    fn load(revision: &str) -> Spec {
+        let path = spec_dir().join(revision).join("schema.json");
+        let schema = match std::fs::read_to_string(&path) {
+            Ok(text) => Some(serde_json::from_str::<Value>(&text).unwrap_or_else(|e| {
+                panic!("{} is not JSON: {e}", path.display())
+            })),
+            Err(e) if spec_required() => panic!(
+                "reading {}: {e} (MCP_SPEC_REQUIRED is set: the official schemas must be there; \
+                 point MCP_SPEC_DIR at the folder that holds <revision>/schema.json)",
+                path.display()
+            ),
+            Err(_) => {
+                say_skipped(&path);
+                None
+            }
+        };
+        let defs = match &schema {
+            Some(schema) if schema.get("$defs").is_none() => "definitions",
+            _ => "$defs",
+        };
+        Spec {
+            schema,
+            defs,
+            validators: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Whether the schema was found, so messages are validated against it.
+    pub fn available(&self) -> bool {
+        self.schema.is_some()
+    }
+
+    /// Whether the revision defines a type (false where the schema is not available).
     pub fn defines(&self, name: &str) -> bool {
-        self.schema[self.defs].get(name).is_some()
+        self.schema
+            .as_ref()
+            .is_some_and(|schema| schema[self.defs].get(name).is_some())
     }
 
-    /// Asserts that `value` is a valid `name` (a type of the schema's definitions).
+    /// Asserts that `value` is a valid `name` (a type of the schema's definitions); does
+    /// nothing where the schema is not available.
     pub fn assert_valid(&self, name: &str, value: &Value) {
-        let validator = *self
-            .validators
-            .lock()
-            .unwrap()
-            .entry(name.to_owned())
-            .or_insert_with(|| {
-                assert!(self.defines(name), "the schema defines no `{name}`");
-                let mut root = self.schema.clone();
-                root["$ref"] = json!(format!("#/{}/{name}", self.defs));
-                Box::leak(Box::new(
-                    jsonschema::validator_for(&root).expect("the official schema compiles"),
-                ))
-            });
+        let Some(validator) = self.validator(name) else {
+            return;
+        };
         let errors: Vec<String> = validator
             .iter_errors(value)
             .map(|e| format!("{e} at {}", e.instance_path()))
@@ -77,6 +102,28 @@ impl Spec {
             errors.join("\n")
         );
     }
+
+    fn validator(&self, name: &str) -> Option<&'static jsonschema::Validator> {
+        let schema = self.schema.as_ref()?;
+        let cached = |validators: &Self| {
+            validators
+                .validators
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(name)
+                .copied()
+        };
+        if let Some(validator) = cached(self) {
+            return Some(validator);
+        }
+        assert!(self.defines(name), "the schema defines no `{name}`");
+        let mut root = schema.clone();
+        root["$ref"] = json!(format!("#/{}/{name}", self.defs));
+        let compiled: &'static jsonschema::Validator =
+            Box::leak(Box::new(jsonschema::validator_for(&root).expect("the official schema compiles")));
+        let mut validators = self.validators.lock().unwrap_or_else(PoisonError::into_inner);
+        Some(*validators.entry(name.to_owned()).or_insert(compiled))
+    }
 }
 
 /// `$MCP_SPEC_DIR`, or `../shared/spec` beside the repository.
@@ -85,6 +132,27 @@ fn spec_dir() -> PathBuf {
         Some(dir) => PathBuf::from(dir),
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/spec"),
     }
+}
+
+/// Whether a missing schema is a failure (`MCP_SPEC_REQUIRED` set to anything but `0`).
+fn spec_required() -> bool {
+    std::env::var_os("MCP_SPEC_REQUIRED").is_some_and(|v| v != "0" && !v.is_empty())
+}
+
+/// Says once per test binary, on the real stderr (not the harness's captured one), that
+/// messages are not being validated against the official schemas.
+fn say_skipped(path: &std::path::Path) {
+    static SAID: Once = Once::new();
+    SAID.call_once(|| {
+        let _ = writeln!(
+            std::io::stderr(),
+            "note: {} not found: messages are compared with their expected documents, but not \
+             validated against the official MCP schemas. To validate them, set MCP_SPEC_DIR to a \
+             folder holding <revision>/schema.json (from the specification repository's \
+             schema/ folder); MCP_SPEC_REQUIRED=1 makes a missing schema a failure.",
+            path.display()
+        );
+    });
 }
 
 /// A server process, driven over its stdin and stdout.
