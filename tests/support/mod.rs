@@ -18,7 +18,13 @@ use std::time::Duration;
 pub const PATIENCE: Duration = Duration::from_secs(20);
 
 /// The protocol revisions whose official schemas the tests validate against.
-pub const REVISIONS: [&str; 5] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
+pub const REVISIONS: [&str; 5] = [
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "2026-07-28",
+];
 
 /// The official JSON Schema of a revision, from `$MCP_SPEC_DIR/<revision>/schema.json`
 /// (default `../shared/spec` beside the repository).
@@ -50,9 +56,10 @@ impl Spec {
     fn load(revision: &str) -> Spec {
         let path = spec_dir().join(revision).join("schema.json");
         let schema = match std::fs::read_to_string(&path) {
-            Ok(text) => Some(serde_json::from_str::<Value>(&text).unwrap_or_else(|e| {
-                panic!("{} is not JSON: {e}", path.display())
-            })),
+            Ok(text) => Some(
+                serde_json::from_str::<Value>(&text)
+                    .unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display())),
+            ),
             Err(e) if spec_required() => panic!(
                 "reading {}: {e} (MCP_SPEC_REQUIRED is set: the official schemas must be there; \
                  point MCP_SPEC_DIR at the folder that holds <revision>/schema.json)",
@@ -119,8 +126,9 @@ impl Spec {
         assert!(self.defines(name), "the schema defines no `{name}`");
         let mut root = schema.clone();
         root["$ref"] = json!(format!("#/{}/{name}", self.defs));
-        let compiled: &'static jsonschema::Validator =
-            Box::leak(Box::new(jsonschema::validator_for(&root).expect("the official schema compiles")));
+        let compiled: &'static jsonschema::Validator = Box::leak(Box::new(
+            jsonschema::validator_for(&root).expect("the official schema compiles"),
+        ));
         let mut validators = self.validators.lock().unwrap_or_else(PoisonError::into_inner);
         Some(*validators.entry(name.to_owned()).or_insert(compiled))
     }
