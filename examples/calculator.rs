@@ -43,12 +43,13 @@ async fn calculator(
 // calls on a thread of its own. It also starts faster and stays smaller than the
 // multi-threaded runtime; a server for many HTTP clients would use that one.
 #[tokio::main(flavor = "current_thread")]
-async fn main() -> Result<(), mcp_tools::Error> {
+async fn main() -> std::process::ExitCode {
     common::log_to_stderr();
-    Server::new("calculator", env!("CARGO_PKG_VERSION"))
+    let served = Server::new("calculator", env!("CARGO_PKG_VERSION"))
         .title("Calculator")
         .instructions("Use `calculator` for arithmetic instead of computing in your head.")
         .tools(tools![calculator])
         .run()
-        .await
+        .await;
+    common::exit(served)
 }

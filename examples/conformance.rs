@@ -114,9 +114,9 @@ fn test_trigger_tool_change(registry: ToolRegistry) -> &'static str {
 }
 
 #[tokio::main(flavor = "current_thread")]
-async fn main() -> Result<(), mcp_tools::Error> {
+async fn main() -> std::process::ExitCode {
     common::log_to_stderr();
-    Server::new("mcp-tools-conformance", env!("CARGO_PKG_VERSION"))
+    let served = Server::new("mcp-tools-conformance", env!("CARGO_PKG_VERSION"))
         .tools(tools![
             test_simple_text,
             test_image_content,
@@ -130,5 +130,6 @@ async fn main() -> Result<(), mcp_tools::Error> {
             test_trigger_tool_change,
         ])
         .run()
-        .await
+        .await;
+    common::exit(served)
 }

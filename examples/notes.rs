@@ -200,13 +200,14 @@ async fn summarize_notes(notes: State<Notes>, cx: Context) -> Json<Summary> {
 // One thread for tasks is plenty: stdio serves one client, and its reader answers most
 // calls on a thread of its own.
 #[tokio::main(flavor = "current_thread")]
-async fn main() -> Result<(), mcp_tools::Error> {
+async fn main() -> std::process::ExitCode {
     common::log_to_stderr();
-    Server::new("notes", env!("CARGO_PKG_VERSION"))
+    let served = Server::new("notes", env!("CARGO_PKG_VERSION"))
         .title("Notes")
         .instructions("Search before adding, so notes are not duplicated. Deleted notes can be restored with `restore_note` while they are in the trash.")
         .state(Notes::default())
         .tools(tools![add_note, search_notes, delete_note, summarize_notes])
         .run()
-        .await
+        .await;
+    common::exit(served)
 }

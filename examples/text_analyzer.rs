@@ -36,11 +36,12 @@ async fn analyze(text: String) -> Json<TextStats> {
 // calls on a thread of its own. It also starts faster and stays smaller than the
 // multi-threaded runtime; a server for many HTTP clients would use that one.
 #[tokio::main(flavor = "current_thread")]
-async fn main() -> Result<(), mcp_tools::Error> {
+async fn main() -> std::process::ExitCode {
     common::log_to_stderr();
-    Server::new("text_analyzer", env!("CARGO_PKG_VERSION"))
+    let served = Server::new("text_analyzer", env!("CARGO_PKG_VERSION"))
         .title("Text Analyzer")
         .tools(tools![analyze])
         .run()
-        .await
+        .await;
+    common::exit(served)
 }

@@ -3,7 +3,7 @@
 //! parameters}}`) and Anthropic tool use (`{name, description, input_schema}`); a model's
 //! tool call in each API's shape run against the server; its result as each API's message.
 
-use mcp_tools::{CallToolResult, Content, Server, State, ToolCall, ToolError, tool, tools};
+use mcp_tools::{CallToolResult, Content, ExportError, Server, State, ToolCall, ToolError, tool, tools};
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -99,8 +99,10 @@ fn anthropic_definitions_carry_the_input_schema() {
 fn a_name_the_apis_refuse_is_an_error_that_says_how_to_fix_it() {
     let server = Server::new("export", "1.0.0").tools(tools![search]);
     let expected = "tool `notes.search` cannot be offered to a model API: names there are 1 to 64 of `A-Z`, `a-z`, `0-9`, `_` and `-`; rename it with `#[tool(name = \"...\")]`";
-    assert_eq!(server.openai_tools().unwrap_err(), expected);
-    assert_eq!(server.anthropic_tools().unwrap_err(), expected);
+    let refused = server.openai_tools().unwrap_err();
+    assert_eq!(refused, ExportError::NameNotAllowed("notes.search".into()));
+    assert_eq!(refused.to_string(), expected);
+    assert_eq!(server.anthropic_tools().unwrap_err().to_string(), expected);
 }
 
 #[test]
@@ -151,10 +153,12 @@ fn tool_calls_are_read_in_every_shape_models_write() {
         ),
     ];
     for (shape, message) in refused {
-        assert_eq!(ToolCall::from_json(&shape), Err(message.to_owned()), "{shape}");
+        let refused = ToolCall::from_json(&shape).unwrap_err();
+        assert_eq!(refused.to_string(), message, "{shape}");
     }
-    let truncated =
-        ToolCall::from_json(&json!({"name": "calculator", "arguments": "{\"a\": 2"})).unwrap_err();
+    let truncated = ToolCall::from_json(&json!({"name": "calculator", "arguments": "{\"a\": 2"}))
+        .unwrap_err()
+        .to_string();
     assert!(
         truncated
             .starts_with("the arguments of `calculator` are not valid JSON (EOF while parsing an object"),

@@ -13,3 +13,9 @@ pub fn log_to_stderr() {
         .with_ansi(false)
         .init();
 }
+
+/// The exit status of a server's command line: 0 when it did what it was asked, else what
+/// [`mcp_tools::Error::report`] says (after saying what went wrong on stderr).
+pub fn exit(served: Result<(), mcp_tools::Error>) -> std::process::ExitCode {
+    served.map_or_else(mcp_tools::Error::report, |()| std::process::ExitCode::SUCCESS)
+}

@@ -228,7 +228,7 @@ impl Content {
 /// `_meta`.
 ///
 /// ```
-/// use mcp_tools::{Annotations, Content, Role, TextContent};
+/// use mcp_tools::content::{Annotations, Content, Role, TextContent};
 ///
 /// let note = TextContent {
 ///     text: "The build failed; see the log.".into(),
@@ -254,7 +254,7 @@ pub struct TextContent {
 /// A base64-encoded image: the block [`Content::image`] makes.
 ///
 /// ```
-/// use mcp_tools::{Content, ImageContent};
+/// use mcp_tools::content::{Content, ImageContent};
 ///
 /// let Content::Image(image) = Content::image(&[0x89, b'P', b'N', b'G'], "image/png") else { unreachable!() };
 /// assert_eq!(image.data, "iVBORw==");
@@ -278,7 +278,7 @@ pub struct ImageContent {
 /// Base64-encoded audio: the block [`Content::audio`] makes.
 ///
 /// ```
-/// use mcp_tools::{AudioContent, Content};
+/// use mcp_tools::content::{AudioContent, Content};
 ///
 /// let clip = AudioContent { data: "UklGRg==".into(), mime_type: "audio/wav".into(), annotations: None, meta: None };
 /// assert_eq!(Content::from(clip), Content::audio(b"RIFF", "audio/wav"));
@@ -302,7 +302,7 @@ pub struct AudioContent {
 /// out.
 ///
 /// ```
-/// use mcp_tools::{Content, ResourceLink};
+/// use mcp_tools::content::{Content, ResourceLink};
 ///
 /// let link = ResourceLink {
 ///     uri: "file:///reports/q3.csv".into(),
@@ -353,7 +353,7 @@ pub struct ResourceLink {
 /// [`Content::embedded_blob`] make.
 ///
 /// ```
-/// use mcp_tools::{Annotations, Content, EmbeddedResource, ResourceContents};
+/// use mcp_tools::content::{Annotations, Content, EmbeddedResource, ResourceContents};
 ///
 /// let page = EmbeddedResource {
 ///     resource: ResourceContents::Text {
@@ -385,7 +385,7 @@ pub struct EmbeddedResource {
 /// apart by their `text` or `blob` member.
 ///
 /// ```
-/// use mcp_tools::ResourceContents;
+/// use mcp_tools::content::ResourceContents;
 ///
 /// let read: ResourceContents =
 ///     serde_json::from_value(serde_json::json!({"uri": "file:///logo.png", "blob": "iVBORw=="})).unwrap();
@@ -427,7 +427,7 @@ pub enum ResourceContents {
 /// changed. Fields left `None` are not sent.
 ///
 /// ```
-/// use mcp_tools::{Annotations, Role};
+/// use mcp_tools::content::{Annotations, Role};
 ///
 /// let hints = Annotations {
 ///     audience: Some(vec![Role::User, Role::Assistant]),
@@ -457,7 +457,7 @@ pub struct Annotations {
 /// A party of the conversation, in [`Annotations::audience`].
 ///
 /// ```
-/// use mcp_tools::Role;
+/// use mcp_tools::content::Role;
 ///
 /// assert_eq!(serde_json::to_value(Role::User).unwrap(), "user");
 /// assert_eq!(serde_json::from_value::<Role>("assistant".into()).unwrap(), Role::Assistant);

@@ -1,9 +1,8 @@
 //! What a tool can know about the request that called it, and what it can send back while it
 //! runs: [`Context`], shared [`State`], and the [`FromContext`] trait behind both.
 
-use crate::ToolError;
+use crate::error::{ClientRequestError, ToolError};
 use crate::protocol::{Implementation, LoggingLevel, ProgressToken, ProtocolVersion, RequestId};
-use crate::registry::ToolRegistry;
 use serde_json::{Value, json};
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -61,8 +60,24 @@ struct Inner {
     cancellation: CancellationToken,
     notifier: Option<Notifier>,
     state: StateMap,
-    registry: Option<ToolRegistry>,
+    /// What the framework itself lends tools (the tool registry), by type.
+    services: StateMap,
     principal: Option<Arc<Principal>>,
+    /// The way to the client for requests of the server's own; `None` outside a server.
+    client: Option<Arc<dyn ClientChannel>>,
+}
+
+/// Carries a server's own requests to the client of a call and brings back the answers.
+/// The engine implements it for each call; it is a trait so this layer need not know the
+/// engine.
+pub(crate) trait ClientChannel: Send + Sync {
+    /// Sends `method` with `params` to the client and waits for its answer: the `result`,
+    /// or why there is none.
+    fn request(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, ClientRequestError>> + Send>>;
 }
 
 /// Where a tool's notifications go: the transport's outgoing stream for this request.
@@ -88,15 +103,29 @@ pub(crate) struct RequestInfo {
     pub(crate) lenient_arguments: bool,
 }
 
+/// Everything a [`Context`] is made of, as the engine (or a test) assembles it.
+#[derive(Default)]
+pub(crate) struct ContextParts {
+    pub(crate) info: RequestInfo,
+    pub(crate) cancellation: CancellationToken,
+    pub(crate) notifier: Option<Notifier>,
+    pub(crate) state: StateMap,
+    pub(crate) services: StateMap,
+    pub(crate) principal: Option<Arc<Principal>>,
+    pub(crate) client: Option<Arc<dyn ClientChannel>>,
+}
+
 impl Context {
-    pub(crate) fn new(
-        info: RequestInfo,
-        cancellation: CancellationToken,
-        notifier: Option<Notifier>,
-        state: StateMap,
-        registry: Option<ToolRegistry>,
-        principal: Option<Arc<Principal>>,
-    ) -> Context {
+    pub(crate) fn from_parts(parts: ContextParts) -> Context {
+        let ContextParts {
+            info,
+            cancellation,
+            notifier,
+            state,
+            services,
+            principal,
+            client,
+        } = parts;
         Context {
             inner: Arc::new(Inner {
                 request_id: info.request_id,
@@ -109,8 +138,9 @@ impl Context {
                 cancellation,
                 notifier,
                 state,
-                registry,
+                services,
                 principal,
+                client,
             }),
         }
     }
@@ -174,25 +204,9 @@ impl Context {
         self.inner.lenient_arguments
     }
 
-    /// The registry of the server serving the call.
-    pub(crate) fn registry(&self) -> Option<&ToolRegistry> {
-        self.inner.registry.as_ref()
-    }
-
-    /// A context for calling a server's tools outside any request (the `call` command).
-    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
-    pub(crate) fn for_engine(engine: &crate::engine::Engine) -> Context {
-        Context::new(
-            RequestInfo {
-                protocol_version: Some(ProtocolVersion::LATEST),
-                ..RequestInfo::default()
-            },
-            CancellationToken::new(),
-            None,
-            engine.state.clone(),
-            Some(engine.registry.clone()),
-            None,
-        )
+    /// A service the framework lends tools (the tool registry, say), by type.
+    pub(crate) fn service<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
+        self.inner.services.get::<T>()
     }
 
     /// Adds shared state, as `Server::state` does, for calling tools outside a server (in
@@ -558,6 +572,52 @@ impl Context {
     /// ```
     pub async fn cancelled(&self) {
         self.inner.cancellation.cancelled().await;
+    }
+
+    /// Sends a request of the server's own to the client that made this call, and waits for
+    /// its answer: the JSON `result`, or a [`ClientRequestError`] saying why there is none.
+    ///
+    /// This is the low-level way: `roots/list`, `sampling/createMessage`,
+    /// `elicitation/create` and `ping` are the methods clients answer. Only the
+    /// `initialize`-era revisions (2024-11-05 to 2025-11-25) carry such requests: over stdio
+    /// they go out on standard output and the answer comes back on standard input; over HTTP
+    /// they go out on the call's event stream and the answer comes back in a POST of its
+    /// own. Revision 2026-07-28 has no server-to-client requests, and this returns
+    /// [`ClientRequestError::NotInThisRevision`]. If the call ends first (cancelled, timed
+    /// out, the client gone), the request is abandoned and a late answer is dropped.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, ClientRequestError, Context, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Counts the client's roots.
+    /// #[tool]
+    /// async fn count_roots(cx: Context) -> Result<String, String> {
+    ///     match cx.send_request("roots/list", json!({})).await {
+    ///         Ok(result) => Ok(format!("{} roots", result["roots"].as_array().map_or(0, Vec::len))),
+    ///         Err(ClientRequestError::NotInThisRevision(version)) => Ok(format!("no roots in {version}")),
+    ///         Err(error) => Err(error.to_string()),
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("roots", "1.0.0").tools(tools![count_roots]).test_client()?;
+    /// assert_eq!(client.call("count_roots", json!({})).await?.text(), Some("no roots in 2026-07-28"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn send_request(&self, method: &str, params: Value) -> Result<Value, ClientRequestError> {
+        let Some(client) = &self.inner.client else {
+            return Err(match self.inner.protocol_version {
+                Some(version) if version.is_modern() => ClientRequestError::NotInThisRevision(version),
+                _ => ClientRequestError::NoClient,
+            });
+        };
+        tokio::select! {
+            answer = client.request(method, params) => answer,
+            () = self.inner.cancellation.cancelled() => Err(ClientRequestError::CallEnded),
+        }
     }
 
     /// The shared state of type `T` given to the server, if any: for a tool that works

@@ -186,3 +186,72 @@ pub enum DefinitionError {
     #[error("duplicate tool name `{0}`: every tool of a server needs its own name")]
     DuplicateName(String),
 }
+
+/// Why a request of the server's own ([`Context::send_request`](crate::Context::send_request))
+/// has no answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClientRequestError {
+    /// The call's protocol revision has no server-to-client requests (2026-07-28).
+    #[error("protocol revision {0} has no requests from the server to the client")]
+    NotInThisRevision(crate::protocol::ProtocolVersion),
+    /// The call was not made by a client (a unit test's `Context::default()`, `Server::execute`).
+    #[error("there is no client to ask: the call did not come from one")]
+    NoClient,
+    /// The client answered with a JSON-RPC error.
+    #[error("the client refused the request: {message} (code {code})")]
+    Refused {
+        /// The error's code.
+        code: i64,
+        /// The error's message.
+        message: String,
+        /// The error's data, if any.
+        data: Option<serde_json::Value>,
+    },
+    /// The call ended (cancelled, timed out, or its client went away) before the answer.
+    #[error("the call ended before the client answered")]
+    CallEnded,
+    /// The connection closed before the answer.
+    #[error("the connection closed before the client answered")]
+    Closed,
+}
+
+/// Why a tool or a tool call cannot cross to or from a model API
+/// ([`Tool::to_openai`](crate::Tool::to_openai), [`ToolCall::from_json`](crate::ToolCall::from_json)).
+/// The messages are worded to pass back to the model.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExportError {
+    /// The tool's name breaks the model APIs' rule (1 to 64 of `A-Z a-z 0-9 _ -`).
+    #[error(
+        "tool `{0}` cannot be offered to a model API: names there are 1 to 64 of `A-Z`, `a-z`, `0-9`, `_` and `-`; rename it with `#[tool(name = \"...\")]`"
+    )]
+    NameNotAllowed(String),
+    /// The tool call is not a JSON object.
+    #[error("a tool call must be a JSON object with a `name`")]
+    NotAnObject,
+    /// The tool call has no `name`.
+    #[error("the tool call has no `name`")]
+    NoName,
+    /// The tool call's `name` is not a string.
+    #[error("the tool call's `name` must be a string, not {0}")]
+    NameNotAString(serde_json::Value),
+    /// The arguments came as a JSON text that does not parse.
+    #[error("the arguments of `{tool}` are not valid JSON ({error}): {text}")]
+    ArgumentsNotJson {
+        /// The tool called.
+        tool: String,
+        /// What the parser said.
+        error: String,
+        /// The text as sent.
+        text: String,
+    },
+    /// The arguments are not an object.
+    #[error("the arguments of `{tool}` must be a JSON object, not {arguments}")]
+    ArgumentsNotAnObject {
+        /// The tool called.
+        tool: String,
+        /// The arguments as sent.
+        arguments: serde_json::Value,
+    },
+}

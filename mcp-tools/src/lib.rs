@@ -284,47 +284,41 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
-#[cfg(feature = "cli")]
-mod cli;
-mod content;
+// The layers, bottom up; a module names only those above it in this list (see the
+// README's architecture section).
+pub mod content;
 mod context;
 mod engine;
 mod error;
-mod export;
 pub mod protocol;
 mod rate;
 mod registry;
 mod result;
 mod server;
-mod testing;
 mod tool;
 mod transport;
 mod wire_log;
 
 #[doc(inline)]
-pub use content::{
-    Annotations, AudioContent, Content, EmbeddedResource, ImageContent, ResourceContents, ResourceLink, Role,
-    TextContent,
-};
+pub use content::Content;
 #[doc(inline)]
 pub use context::{Context, FromContext, Principal, State};
 #[doc(inline)]
-pub use error::{DefinitionError, ToolError};
-#[doc(inline)]
-pub use export::ToolCall;
+pub use error::{ClientRequestError, DefinitionError, ExportError, ToolError};
 #[doc(inline)]
 pub use rate::RateLimit;
 #[doc(inline)]
 pub use registry::ToolRegistry;
 #[doc(inline)]
 pub use result::{CallToolResult, IntoCallToolResult, Json};
+#[cfg(feature = "cli")]
+#[doc(inline)]
+pub use server::CliError;
 #[cfg(feature = "http")]
 #[doc(inline)]
 pub use server::HttpServer;
 #[doc(inline)]
-pub use server::{Error, Server};
-#[doc(inline)]
-pub use testing::{CallResponse, ClientError, TestClient};
+pub use server::{CallResponse, ClientError, Error, Server, TestClient, ToolCall};
 #[doc(inline)]
 pub use tool::{Icon, IconTheme, Tool, ToolAnnotations, validate_tool_name};
 
@@ -437,17 +431,16 @@ macro_rules! tools {
 /// The engine without a transport, for the benchmarks in `benches/`. Not public API.
 #[doc(hidden)]
 pub mod __bench {
-    use crate::engine::{Connection, Engine, Outbox};
+    use crate::engine::{Connection, Engine, Outbox, Queue};
     use crate::{Error, Server};
     use std::sync::Arc;
-    use tokio::sync::mpsc;
 
     /// Feeds messages to the engine as a transport would, one connection.
     pub struct LineEngine {
         engine: Arc<Engine>,
         conn: Arc<Connection>,
         out: Outbox,
-        queue: mpsc::UnboundedReceiver<Vec<u8>>,
+        queue: Queue,
     }
 
     impl LineEngine {
@@ -467,7 +460,7 @@ pub mod __bench {
             self.engine.handle(&self.conn, message, &self.out, None);
             let mut answers = Vec::new();
             while let Ok(answer) = self.queue.try_recv() {
-                answers.push(answer);
+                answers.push(answer.bytes);
             }
             answers
         }

@@ -151,17 +151,14 @@ impl RateLimiters {
     }
 
     /// Takes one call from the client's bucket, then the server's. `Err` says which limit
-    /// was reached and how long to wait, in words for the model. The client's bucket comes
+    /// was reached and how long to wait. The client's bucket comes
     /// first so that a client over its own limit does not drain the one all clients share.
-    pub(crate) fn check(&self, client: impl FnOnce() -> ClientKey) -> Result<(), String> {
+    pub(crate) fn check(&self, client: impl FnOnce() -> ClientKey) -> Result<(), RateLimited> {
         if let Some((limit, buckets)) = &self.client {
             let key = client();
             if let Err(not_until) = buckets.check_key(&key) {
                 let wait = not_until.wait_time_from(DefaultClock::default().now());
-                return Err(format!(
-                    "too many calls from this client: the limit is {limit}; try again in {}",
-                    describe_wait(wait)
-                ));
+                return Err(RateLimited::Client { limit: *limit, wait });
             }
             if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
                 buckets.retain_recent();
@@ -172,13 +169,21 @@ impl RateLimiters {
             && let Err(not_until) = bucket.check()
         {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
-            return Err(format!(
-                "too many calls: this server takes {limit}; try again in {}",
-                describe_wait(wait)
-            ));
+            return Err(RateLimited::Server { limit: *limit, wait });
         }
         Ok(())
     }
+}
+
+/// Why a call was refused under a rate limit; its text is worded for the model.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub(crate) enum RateLimited {
+    /// The calling client is over its own limit.
+    #[error("too many calls from this client: the limit is {limit}; try again in {}", describe_wait(*.wait))]
+    Client { limit: RateLimit, wait: Duration },
+    /// All clients together are over the server's limit.
+    #[error("too many calls: this server takes {limit}; try again in {}", describe_wait(*.wait))]
+    Server { limit: RateLimit, wait: Duration },
 }
 
 /// A wait in words, rounded up to what a model can act on: `40 ms`, `1.5 s`.
@@ -202,6 +207,8 @@ mod tests {
             assert_eq!(limiters.check(|| ClientKey::Local), Ok(()));
         }
         let refused = limiters.check(|| ClientKey::Local).unwrap_err();
+        assert!(matches!(refused, RateLimited::Server { .. }));
+        let refused = refused.to_string();
         assert!(
             refused.starts_with("too many calls: this server takes 3 calls per minute; try again in "),
             "{refused}"
@@ -218,7 +225,7 @@ mod tests {
         assert_eq!(limiters.check(alice), Ok(()));
         assert_eq!(limiters.check(alice), Ok(()));
         for _ in 0..5 {
-            let refused = limiters.check(alice).unwrap_err();
+            let refused = limiters.check(alice).unwrap_err().to_string();
             assert!(
                 refused.starts_with("too many calls from this client: the limit is 2 calls per minute"),
                 "{refused}"
@@ -227,7 +234,7 @@ mod tests {
         // Alice's refusals took nothing from the server's bucket: two calls are left in it.
         assert_eq!(limiters.check(bob), Ok(()));
         assert_eq!(limiters.check(bob), Ok(()));
-        let refused = limiters.check(|| ClientKey::Local).unwrap_err();
+        let refused = limiters.check(|| ClientKey::Local).unwrap_err().to_string();
         assert!(
             refused.starts_with("too many calls: this server takes 4 calls per minute"),
             "{refused}"

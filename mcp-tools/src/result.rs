@@ -7,7 +7,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 use std::any::Any;
 use std::borrow::Cow;
 use std::fmt::Display;
@@ -480,5 +480,79 @@ fn error_result<E: Display + 'static>(error: &E) -> CallToolResult {
         CallToolResult::error(error.to_string())
     } else {
         CallToolResult::internal(error.to_string())
+    }
+}
+
+// The result in the formats of model APIs, for programs that run the tools a model asks for.
+impl CallToolResult {
+    /// The result as the text a model reads: the text blocks joined by blank lines,
+    /// structured output as JSON when there is no text, and a short note for each block
+    /// that is not text.
+    fn model_text(&self) -> String {
+        let mut parts: Vec<String> = self.content().iter().map(describe_block).collect();
+        if parts.is_empty()
+            && let Some(structured) = self.structured_content()
+        {
+            parts.push(structured.get().to_owned());
+        }
+        parts.join("\n\n")
+    }
+
+    /// The result as an OpenAI tool message, to append to the chat's messages:
+    /// `{"role": "tool", "tool_call_id": ..., "content": "..."}`.
+    ///
+    /// ```
+    /// use mcp_tools::CallToolResult;
+    ///
+    /// let message = CallToolResult::text("5").to_openai_message("call_1");
+    /// assert_eq!(message, serde_json::json!({"role": "tool", "tool_call_id": "call_1", "content": "5"}));
+    /// ```
+    pub fn to_openai_message(&self, tool_call_id: &str) -> Value {
+        json!({ "role": "tool", "tool_call_id": tool_call_id, "content": self.model_text() })
+    }
+
+    /// The result as an Anthropic `tool_result` block, for the next user message:
+    /// `{"type": "tool_result", "tool_use_id": ..., "content": [...], "is_error": ...}`.
+    /// Images go as image blocks; other blocks as text.
+    ///
+    /// ```
+    /// use mcp_tools::CallToolResult;
+    ///
+    /// let block = CallToolResult::error("cannot divide by zero").to_anthropic_block("toolu_1");
+    /// assert_eq!(block["is_error"], true);
+    /// assert_eq!(block["content"][0]["text"], "cannot divide by zero");
+    /// ```
+    pub fn to_anthropic_block(&self, tool_use_id: &str) -> Value {
+        let mut content: Vec<Value> = self
+            .content()
+            .iter()
+            .map(|block| match block {
+                Content::Image(image) => json!({
+                    "type": "image",
+                    "source": { "type": "base64", "media_type": image.mime_type, "data": image.data },
+                }),
+                other => json!({ "type": "text", "text": describe_block(other) }),
+            })
+            .collect();
+        if content.is_empty() {
+            content.push(json!({ "type": "text", "text": self.model_text() }));
+        }
+        json!({
+            "type": "tool_result",
+            "tool_use_id": tool_use_id,
+            "content": content,
+            "is_error": self.is_error(),
+        })
+    }
+}
+
+/// A content block in words: its text, or what it is.
+fn describe_block(block: &Content) -> String {
+    match block {
+        Content::Text(text) => text.text.clone(),
+        Content::Image(image) => format!("[an image, {}]", image.mime_type),
+        Content::Audio(audio) => format!("[audio, {}]", audio.mime_type),
+        Content::ResourceLink(link) => format!("[a resource: {}]", link.uri),
+        Content::Resource(_) => "[an embedded resource]".to_owned(),
     }
 }

@@ -1,12 +1,17 @@
 //! What one connection (a stdio process, an HTTP session) holds: its legacy session, its
-//! requests in flight, and the way out for its messages.
+//! requests in flight both ways, and the way out for messages that answer no request.
 
+use super::failure::Failure;
+use super::outbox::Outbox;
+use crate::error::ClientRequestError;
+use crate::protocol::jsonrpc::{INVALID_REQUEST, Id};
 use crate::protocol::{Implementation, LoggingLevel, ProtocolVersion, RequestId};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use tokio::sync::mpsc;
+use tokio::sync::oneshot;
 use tokio::task::AbortHandle;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 use tokio_util::task::TaskTracker;
@@ -36,13 +41,13 @@ impl LegacySession {
 }
 
 /// A request being served.
-pub(crate) struct InFlight {
+struct InFlight {
     cancel: CancellationToken,
     abort: Option<AbortHandle>,
 }
 
 impl InFlight {
-    pub(crate) fn new(cancel: CancellationToken) -> InFlight {
+    fn new(cancel: CancellationToken) -> InFlight {
         InFlight { cancel, abort: None }
     }
 }
@@ -55,6 +60,10 @@ pub(crate) struct Connection {
     /// Where messages that answer no request go (legacy `list_changed`).
     unsolicited: Mutex<Option<Outbox>>,
     in_flight: Mutex<HashMap<RequestId, InFlight>>,
+    /// Requests of the server's own, waiting for the client's answer, by id.
+    asked: Mutex<HashMap<i64, oneshot::Sender<ClientAnswer>>>,
+    /// The id of the server's next request.
+    next_ask: AtomicI64,
     tasks: TaskTracker,
     closed: CancellationToken,
     /// The client's address, on transports that have one.
@@ -75,6 +84,8 @@ impl Connection {
             legacy: Mutex::new(None),
             unsolicited: Mutex::new(None),
             in_flight: Mutex::new(HashMap::new()),
+            asked: Mutex::new(HashMap::new()),
+            next_ask: AtomicI64::new(1),
             tasks: TaskTracker::new(),
             closed: CancellationToken::new(),
         }
@@ -121,13 +132,27 @@ impl Connection {
     }
 
     /// Records a request in flight; `false` when its id is already in use.
-    pub(crate) fn begin(&self, id: RequestId, request: InFlight) -> bool {
+    fn begin(&self, id: RequestId, request: InFlight) -> bool {
         let mut in_flight = self.in_flight.lock().unwrap_or_else(PoisonError::into_inner);
         if in_flight.contains_key(&id) {
             return false;
         }
         in_flight.insert(id, request);
         true
+    }
+
+    /// Records a request in flight, refusing an id already in use; returns its id and the
+    /// token that cancels it.
+    pub(crate) fn begin_request(&self, id: Id<'_>) -> Result<(RequestId, CancellationToken), Failure> {
+        let request_id = id.value();
+        let cancel = CancellationToken::new();
+        if !self.begin(request_id.clone(), InFlight::new(cancel.clone())) {
+            return Err(Failure::new(
+                INVALID_REQUEST,
+                format!("request id {request_id} is already in use by a request in flight; use a new id"),
+            ));
+        }
+        Ok((request_id, cancel))
     }
 
     pub(crate) fn set_abort(&self, id: &RequestId, abort: AbortHandle) {
@@ -182,7 +207,7 @@ impl Connection {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .as_ref()
-            .is_some_and(|out| out.notifications.is_open());
+            .is_some_and(Outbox::is_open);
         listening
             || !self
                 .in_flight
@@ -228,115 +253,60 @@ impl Connection {
         self.closed.cancelled()
     }
 
+    /// Records a request of the server's own; returns its id and where the answer arrives.
+    pub(crate) fn ask(&self) -> (i64, oneshot::Receiver<ClientAnswer>) {
+        let id = self.next_ask.fetch_add(1, Ordering::Relaxed);
+        let (answer, answered) = oneshot::channel();
+        self.asked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id, answer);
+        (id, answered)
+    }
+
+    /// Forgets a request of the server's own whose asker stopped waiting.
+    pub(crate) fn forget_ask(&self, id: i64) {
+        self.asked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&id);
+    }
+
+    /// Hands the client's answer to the request it answers. A response to an id the server
+    /// is not waiting on (never asked, answered already, or its call has ended) is logged
+    /// and dropped; `false` then.
+    pub(crate) fn answer(&self, id: &RequestId, answer: ClientAnswer) -> bool {
+        let waiting = match id {
+            RequestId::Number(n) => self
+                .asked
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(n),
+            RequestId::String(_) => None,
+        };
+        match waiting {
+            Some(asker) => {
+                if asker.send(answer).is_err() {
+                    tracing::debug!(%id, "dropped a client's answer: its call stopped waiting");
+                }
+                true
+            }
+            None => {
+                tracing::warn!(%id, "dropped a response to no request of this server's (unknown id, answered already, or its call has ended)");
+                false
+            }
+        }
+    }
+
     /// Ends the connection: subscriptions stop, and the requests in flight finish.
     pub(crate) async fn close(&self) {
         self.closed.cancel();
+        // Requests of the server's own get no answer now: their askers learn it at once.
+        self.asked.lock().unwrap_or_else(PoisonError::into_inner).clear();
         self.tasks.close();
         self.tasks.wait().await;
     }
 }
 
-/// Where a connection's outgoing messages go: each message is one JSON text, without a
-/// trailing newline. Responses and notifications may go to different places (the
-/// responses of a batch are gathered into one array).
-#[derive(Clone)]
-pub(crate) struct Outbox {
-    responses: Route,
-    notifications: Route,
-}
-
-/// One way out: a queue a task drains, or a sink written at once.
-#[derive(Clone)]
-enum Route {
-    Queue(mpsc::UnboundedSender<Vec<u8>>),
-    Direct(Arc<dyn Sink>),
-}
-
-/// Takes outgoing messages as they are produced, on whatever thread produces them.
-pub(crate) trait Sink: Send + Sync {
-    fn send(&self, message: Vec<u8>);
-}
-
-impl Route {
-    /// Whether what is sent this way can still arrive.
-    fn is_open(&self) -> bool {
-        match self {
-            Route::Queue(queue) => !queue.is_closed(),
-            Route::Direct(_) => true,
-        }
-    }
-
-    fn send(&self, message: Vec<u8>, what: &str) {
-        match self {
-            Route::Queue(queue) => {
-                if queue.send(message).is_err() {
-                    tracing::debug!("dropped a {what}: the connection is closed");
-                }
-            }
-            Route::Direct(sink) => sink.send(message),
-        }
-    }
-}
-
-impl Outbox {
-    /// An outbox whose messages all arrive on one receiver, in order.
-    pub(crate) fn channel() -> (Outbox, mpsc::UnboundedReceiver<Vec<u8>>) {
-        let (sender, receiver) = mpsc::unbounded_channel();
-        (
-            Outbox {
-                responses: Route::Queue(sender.clone()),
-                notifications: Route::Queue(sender),
-            },
-            receiver,
-        )
-    }
-
-    /// An outbox that hands every message to `sink` at once.
-    pub(crate) fn direct(sink: Arc<dyn Sink>) -> Outbox {
-        Outbox {
-            responses: Route::Direct(Arc::clone(&sink)),
-            notifications: Route::Direct(sink),
-        }
-    }
-
-    /// An outbox whose responses and notifications arrive on separate receivers, so an
-    /// HTTP response can be plain JSON unless notifications come first.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(crate) fn split() -> (
-        Outbox,
-        mpsc::UnboundedReceiver<Vec<u8>>,
-        mpsc::UnboundedReceiver<Vec<u8>>,
-    ) {
-        let (responses, response_queue) = mpsc::unbounded_channel();
-        let (notifications, notification_queue) = mpsc::unbounded_channel();
-        (
-            Outbox {
-                responses: Route::Queue(responses),
-                notifications: Route::Queue(notifications),
-            },
-            response_queue,
-            notification_queue,
-        )
-    }
-
-    /// An outbox for a batch: its responses are gathered on the receiver, its
-    /// notifications go where this outbox's go.
-    pub(crate) fn batch(&self) -> (Outbox, mpsc::UnboundedReceiver<Vec<u8>>) {
-        let (sender, receiver) = mpsc::unbounded_channel();
-        (
-            Outbox {
-                responses: Route::Queue(sender),
-                notifications: self.notifications.clone(),
-            },
-            receiver,
-        )
-    }
-
-    pub(crate) fn respond(&self, message: Vec<u8>) {
-        self.responses.send(message, "response");
-    }
-
-    pub(crate) fn notify(&self, message: Vec<u8>) {
-        self.notifications.send(message, "notification");
-    }
-}
+/// The client's answer to a request of the server's: its `result`, or why there is none.
+pub(crate) type ClientAnswer = Result<Value, ClientRequestError>;

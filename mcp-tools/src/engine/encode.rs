@@ -3,7 +3,8 @@
 //! Modern results (2026-07-28) carry `resultType` and the server's identity in `_meta`;
 //! legacy ones carry only what their revision defines.
 
-use super::Engine;
+use super::core::ServerInfo;
+use super::era::supported_versions;
 use crate::content::Content;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{self, ErrorObject};
@@ -19,19 +20,29 @@ fn capabilities() -> Value {
     json!({ "tools": { "listChanged": true }, "logging": {} })
 }
 
-pub(super) fn error(id: Option<&RawValue>, code: i32, message: &str, data: Option<Value>) -> Vec<u8> {
+pub(crate) fn error(id: Option<&RawValue>, code: i32, message: &str, data: Option<Value>) -> Vec<u8> {
     let mut out = Vec::with_capacity(96 + message.len());
     jsonrpc::write_error(&mut out, id, &ErrorObject { code, message, data });
     out
 }
 
-pub(super) fn empty_result(id: &RawValue) -> Vec<u8> {
+pub(crate) fn empty_result(id: &RawValue) -> Vec<u8> {
     let mut out = Vec::with_capacity(48);
     jsonrpc::write_result(&mut out, id, &json!({}));
     out
 }
 
-pub(super) fn notification<T: Serialize + ?Sized>(method: &str, params: &T) -> Vec<u8> {
+/// A request of the server's own: `{"jsonrpc":"2.0","id":<id>,"method":..,"params":..}`.
+pub(crate) fn request(id: i64, method: &str, params: &Value) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128);
+    let _ = serde_json::to_writer(
+        &mut out,
+        &json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }),
+    );
+    out
+}
+
+pub(crate) fn notification<T: Serialize + ?Sized>(method: &str, params: &T) -> Vec<u8> {
     let mut out = Vec::with_capacity(128);
     jsonrpc::write_notification(&mut out, method, params);
     out
@@ -48,7 +59,7 @@ impl Serialize for Identity<'_> {
     }
 }
 
-pub(super) fn discover(id: &RawValue, engine: &Engine, identity: &RawValue) -> Vec<u8> {
+pub(crate) fn discover(id: &RawValue, info: &ServerInfo, ttl_ms: u64, identity: &RawValue) -> Vec<u8> {
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
     struct Discover<'a> {
@@ -68,10 +79,10 @@ pub(super) fn discover(id: &RawValue, engine: &Engine, identity: &RawValue) -> V
         id,
         &Discover {
             result_type: "complete",
-            supported_versions: super::supported_versions(),
+            supported_versions: supported_versions(),
             capabilities: capabilities(),
-            instructions: engine.info.instructions.as_deref(),
-            ttl_ms: engine.options.list_ttl_ms,
+            instructions: info.instructions.as_deref(),
+            ttl_ms,
             cache_scope: "public",
             meta: Identity(identity),
         },
@@ -79,7 +90,7 @@ pub(super) fn discover(id: &RawValue, engine: &Engine, identity: &RawValue) -> V
     out
 }
 
-pub(super) fn initialize_result(id: &RawValue, engine: &Engine, version: ProtocolVersion) -> Vec<u8> {
+pub(crate) fn initialize_result(id: &RawValue, info: &ServerInfo, version: ProtocolVersion) -> Vec<u8> {
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
     struct Initialize<'a> {
@@ -96,16 +107,17 @@ pub(super) fn initialize_result(id: &RawValue, engine: &Engine, version: Protoco
         &Initialize {
             protocol_version: version.as_str(),
             capabilities: capabilities(),
-            server_info: engine.info.implementation(version),
-            instructions: engine.info.instructions.as_deref(),
+            server_info: info.implementation(version),
+            instructions: info.instructions.as_deref(),
         },
     );
     out
 }
 
-/// A `tools/list` result around a page already encoded.
-pub(super) fn list_tools(
+/// A list result (`tools/list`, ...) around a page already encoded, its items under `key`.
+pub(crate) fn list_result(
     id: &RawValue,
+    key: &str,
     page: &str,
     next: Option<&str>,
     modern: Option<&RawValue>,
@@ -119,7 +131,8 @@ pub(super) fn list_tools(
     if modern.is_some() {
         out.extend_from_slice(b"\"resultType\":\"complete\",");
     }
-    out.extend_from_slice(b"\"tools\":");
+    let _ = serde_json::to_writer(&mut out, key);
+    out.push(b':');
     out.extend_from_slice(page.as_bytes());
     if let Some(next) = next {
         out.extend_from_slice(b",\"nextCursor\":");
@@ -136,7 +149,7 @@ pub(super) fn list_tools(
 }
 
 /// A `tools/call` result as `version` defines it.
-pub(super) fn call_result(
+pub(crate) fn call_result(
     id: &RawValue,
     result: &CallToolResult,
     version: ProtocolVersion,
@@ -252,7 +265,7 @@ impl Serialize for VersionedContent<'_> {
     }
 }
 
-pub(super) fn listen_closed(id: &RawValue, subscription: &Value, identity: &RawValue) -> Vec<u8> {
+pub(crate) fn listen_closed(id: &RawValue, subscription: &Value, identity: &RawValue) -> Vec<u8> {
     let mut out = Vec::with_capacity(160);
     jsonrpc::write_result(
         &mut out,

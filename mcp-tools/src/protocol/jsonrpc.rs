@@ -2,7 +2,7 @@
 //! through, and writing responses whose ids echo the request's bytes exactly.
 
 use super::messages::RawCall;
-use super::types::RequestId;
+use super::types::{RequestId, valid_id};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -186,12 +186,6 @@ impl<'de> Deserialize<'de> for CallParams<'de> {
     }
 }
 
-/// `Some` for a member that is present, even when it is `null` (which `Option` alone would
-/// fold into absence).
-pub(crate) fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
-    <&RawValue>::deserialize(deserializer).map(Some)
-}
-
 /// What an incoming message is, once checked.
 pub(crate) enum Message<'a> {
     Request {
@@ -203,8 +197,12 @@ pub(crate) enum Message<'a> {
         method: Cow<'a, str>,
         params: Option<&'a RawValue>,
     },
-    /// A response to a request of ours; this server sends none, so it is ignored.
-    Response,
+    /// A client's response to a request of the server's own.
+    Response {
+        id: &'a RawValue,
+        result: Option<&'a RawValue>,
+        error: Option<&'a RawValue>,
+    },
 }
 
 /// A request id: its bytes as sent (echoed exactly) and its value.
@@ -247,8 +245,14 @@ pub(crate) fn classify<'a>(envelope: Envelope<'a>) -> Result<Message<'a>, Reject
         None => return Err(invalid("`jsonrpc` is missing; it must be \"2.0\"".into())),
     }
     let Some(method) = envelope.method else {
-        if envelope.id.is_some() && (envelope.result.is_some() || envelope.error.is_some()) {
-            return Ok(Message::Response);
+        if let Some(id) = envelope.id
+            && (envelope.result.is_some() || envelope.error.is_some())
+        {
+            return Ok(Message::Response {
+                id,
+                result: envelope.result,
+                error: envelope.error,
+            });
         }
         return Err(invalid("`method` is missing".into()));
     };
@@ -278,15 +282,6 @@ pub(crate) fn classify<'a>(envelope: Envelope<'a>) -> Result<Message<'a>, Reject
             "the request id must be a string or an integer between -2^63 and 2^63-1, not {}",
             short(raw.get())
         ))),
-    }
-}
-
-fn valid_id(raw: &RawValue) -> bool {
-    let text = raw.get();
-    match text.as_bytes().first() {
-        Some(b'"') => true,
-        Some(b'-' | b'0'..=b'9') => text.parse::<i64>().is_ok(),
-        _ => false,
     }
 }
 
@@ -327,6 +322,15 @@ pub(crate) fn write_result<T: Serialize + ?Sized>(out: &mut Vec<u8>, id: &RawVal
     out.push(b'}');
 }
 
+/// An error object as a peer sent it.
+#[derive(Deserialize)]
+pub(crate) struct WireError {
+    pub(crate) code: i64,
+    pub(crate) message: String,
+    #[serde(default)]
+    pub(crate) data: Option<serde_json::Value>,
+}
+
 /// An error object.
 #[derive(Serialize)]
 pub(crate) struct ErrorObject<'a> {
@@ -358,15 +362,6 @@ pub(crate) fn write_notification<T: Serialize + ?Sized>(out: &mut Vec<u8>, metho
     out.push(b'}');
 }
 
-/// Parses a request id from a `notifications/cancelled`.
-pub(crate) fn request_id_of<'de, D: Deserializer<'de>>(deserializer: D) -> Result<RequestId, D::Error> {
-    let raw = <&RawValue>::deserialize(deserializer)?;
-    if !valid_id(raw) {
-        return Err(de::Error::custom("not a request id"));
-    }
-    serde_json::from_str(raw.get()).map_err(de::Error::custom)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,7 +371,7 @@ mod tests {
         match classify(envelope) {
             Ok(Message::Request { .. }) => Ok("request"),
             Ok(Message::Notification { .. }) => Ok("notification"),
-            Ok(Message::Response) => Ok("response"),
+            Ok(Message::Response { .. }) => Ok("response"),
             Err(r) => Err((r.id.map(|i| i.get().to_owned()), r.message)),
         }
     }

@@ -1,7 +1,7 @@
 //! The params of the methods a tool server answers, borrowed from the request.
 
+use super::arguments::RawArguments;
 use super::types::{Implementation, LoggingLevel, RequestId};
-use crate::tool::RawArguments;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -42,7 +42,7 @@ pub(crate) struct MetaOnly<'a> {
 /// in the envelope's pass; [`RawCall::check`] says what is wrong.
 #[derive(Deserialize, Default)]
 pub(crate) struct RawCall<'a> {
-    #[serde(borrow, default, deserialize_with = "super::jsonrpc::present")]
+    #[serde(borrow, default, deserialize_with = "super::types::present")]
     name: Option<&'a RawValue>,
     #[serde(borrow, default)]
     arguments: RawArguments<'a>,
@@ -51,6 +51,15 @@ pub(crate) struct RawCall<'a> {
 }
 
 impl<'a> RawCall<'a> {
+    /// What a transport reads of the call before the engine does.
+    pub(crate) fn head(&self) -> ParamsHead<'a> {
+        ParamsHead {
+            name: self.name,
+            uri: None,
+            meta: self.meta,
+        }
+    }
+
     /// The call, once its name and `_meta` are known to be what they must.
     pub(crate) fn check(self) -> Result<CallToolParams<'a>, String> {
         let name = self.name.ok_or_else(|| "missing field `name`".to_owned())?;
@@ -125,7 +134,7 @@ pub(crate) struct SetLevelParams {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CancelledParams {
-    #[serde(deserialize_with = "super::jsonrpc::request_id_of")]
+    #[serde(deserialize_with = "super::types::request_id_of")]
     pub(crate) request_id: RequestId,
 }
 
@@ -135,10 +144,76 @@ pub(crate) struct ListenParams {
     pub(crate) notifications: SubscriptionFilter,
 }
 
+impl ListenParams {
+    /// Whether the client asked for the notifications a listen filter names
+    /// (`toolsListChanged`, ...).
+    pub(crate) fn asks_for(&self, filter: &str) -> bool {
+        match filter {
+            "toolsListChanged" => self.notifications.tools_list_changed == Some(true),
+            _ => false,
+        }
+    }
+}
+
 /// What a `subscriptions/listen` asks to hear about.
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SubscriptionFilter {
     #[serde(default)]
     pub(crate) tools_list_changed: Option<bool>,
+}
+
+/// What a transport reads of any request's params to route it and check its headers: the
+/// members that name the target and the revision, read leniently (a member of the wrong
+/// type, or given twice, is the engine's to report, with the request's id).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct ParamsHead<'a> {
+    pub(crate) name: Option<&'a RawValue>,
+    pub(crate) uri: Option<&'a RawValue>,
+    pub(crate) meta: Option<&'a RawValue>,
+}
+
+impl<'a> ParamsHead<'a> {
+    /// Reads the head of params sent as `raw` (an object); anything unreadable reads as no
+    /// head.
+    pub(crate) fn read(raw: &'a RawValue) -> ParamsHead<'a> {
+        serde_json::from_str(raw.get()).unwrap_or_default()
+    }
+
+    /// The revision `_meta` names, if it is an object that names one.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn version(&self) -> Option<&'a RawValue> {
+        #[derive(Deserialize, Default)]
+        struct Meta<'a> {
+            #[serde(rename = "io.modelcontextprotocol/protocolVersion", borrow, default)]
+            version: Option<&'a RawValue>,
+        }
+        serde_json::from_str::<Meta<'a>>(self.meta?.get()).ok()?.version
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for ParamsHead<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = ParamsHead<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("params")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut head = ParamsHead::default();
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    let value: &'de RawValue = map.next_value()?;
+                    match &*key {
+                        "name" => head.name = Some(value),
+                        "uri" => head.uri = Some(value),
+                        "_meta" => head.meta = Some(value),
+                        _ => {}
+                    }
+                }
+                Ok(head)
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }

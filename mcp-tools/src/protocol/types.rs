@@ -1,6 +1,8 @@
 //! Small value types shared by every protocol revision.
 
+use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use std::fmt;
 
 /// A JSON-RPC request id: a string or an integer (MCP forbids `null`). A tool reads its
@@ -237,4 +239,29 @@ impl fmt::Display for ProtocolVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+/// Whether an `id` is one JSON-RPC allows here: a string, or an integer that fits 64 bits.
+pub(crate) fn valid_id(raw: &RawValue) -> bool {
+    let text = raw.get();
+    match text.as_bytes().first() {
+        Some(b'"') => true,
+        Some(b'-' | b'0'..=b'9') => text.parse::<i64>().is_ok(),
+        _ => false,
+    }
+}
+
+/// Parses a request id from a `notifications/cancelled`.
+pub(crate) fn request_id_of<'de, D: Deserializer<'de>>(deserializer: D) -> Result<RequestId, D::Error> {
+    let raw = <&RawValue>::deserialize(deserializer)?;
+    if !valid_id(raw) {
+        return Err(de::Error::custom("not a request id"));
+    }
+    serde_json::from_str(raw.get()).map_err(de::Error::custom)
+}
+
+/// `Some` for a member that is present, even when it is `null` (which `Option` alone would
+/// fold into absence).
+pub(crate) fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(deserializer).map(Some)
 }

@@ -9,13 +9,11 @@ use super::Invocation;
 use super::param::{Argument, Kind, Param};
 use super::schema;
 use crate::context::Context;
+use crate::protocol::arguments::{RawArguments, Received, describe_value};
 use crate::result::CallToolResult;
-use serde::Deserialize;
-use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
-use std::borrow::Cow;
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 
 /// The arguments of one call, split by parameter.
 pub struct Arguments<'a> {
@@ -37,7 +35,7 @@ impl<'a> Arguments<'a> {
             unknown: Vec::new(),
             errors: Vec::new(),
         };
-        let entries = match raw.0 {
+        let entries = match raw.into_received() {
             Received::Nothing => return Ok(args),
             Received::Object(entries) => entries,
             Received::Other(value) => {
@@ -163,133 +161,6 @@ fn decode_json_text<T>(raw: &RawValue, argument: &Argument<T>, cx: &Context) -> 
 /// Some argument was bad; [`Arguments::into_failure`] says which.
 #[derive(Debug)]
 pub struct Rejected;
-
-/// A call's `arguments` as they arrived: an object's entries, each value left as its slice
-/// of the request until the parameter it belongs to decodes it.
-///
-/// It is read in the same pass as the rest of the request, so a large argument is scanned
-/// once before its parameter decodes it.
-pub struct RawArguments<'a>(Received<'a>);
-
-enum Received<'a> {
-    /// No `arguments`, or `null`.
-    Nothing,
-    Object(Vec<(Cow<'a, str>, &'a RawValue)>),
-    /// Anything else, kept to say what it was.
-    Other(Value),
-}
-
-impl<'a> RawArguments<'a> {
-    /// Reads the arguments from a JSON text.
-    pub fn from_json(text: &'a str) -> serde_json::Result<RawArguments<'a>> {
-        serde_json::from_str(text)
-    }
-
-    /// The arguments as a JSON object: `Err` describes what came instead.
-    pub(crate) fn into_map(self) -> Result<serde_json::Map<String, Value>, String> {
-        match self.0 {
-            Received::Nothing => Ok(serde_json::Map::new()),
-            Received::Object(entries) => entries
-                .into_iter()
-                .map(|(key, raw)| {
-                    serde_json::from_str(raw.get())
-                        .map(|value| (key.into_owned(), value))
-                        .map_err(|e| e.to_string())
-                })
-                .collect(),
-            Received::Other(value) => Err(describe_value(&value)),
-        }
-    }
-}
-
-impl Default for RawArguments<'_> {
-    fn default() -> Self {
-        RawArguments(Received::Nothing)
-    }
-}
-
-impl<'de: 'a, 'a> de::Deserialize<'de> for RawArguments<'a> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(ArgumentsVisitor)
-    }
-}
-
-struct ArgumentsVisitor;
-
-impl ArgumentsVisitor {
-    fn other<'de, E>(value: impl Into<Value>) -> Result<RawArguments<'de>, E> {
-        Ok(RawArguments(Received::Other(value.into())))
-    }
-}
-
-impl<'de> Visitor<'de> for ArgumentsVisitor {
-    type Value = RawArguments<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON object")
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(RawArguments(Received::Nothing))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(4));
-        while let Some(key) = map.next_key::<Key<'de>>()? {
-            entries.push((key.0, map.next_value::<&'de RawValue>()?));
-        }
-        Ok(RawArguments(Received::Object(entries)))
-    }
-
-    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        Self::other(Value::deserialize(de::value::SeqAccessDeserializer::new(seq))?)
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-        Self::other(v)
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        Self::other(v)
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        Self::other(v)
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-        Self::other(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Self::other(v)
-    }
-}
-
-/// An object key, borrowed unless it has escapes.
-struct Key<'de>(Cow<'de, str>);
-
-impl<'de> de::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl<'de> Visitor<'de> for KeyVisitor {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(s)))
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(s.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, s: String) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(s)))
-            }
-        }
-        deserializer.deserialize_str(KeyVisitor)
-    }
-}
 
 fn argument_schema<T>(argument: &Argument<T>) -> Value {
     let mut generator = schema::input_generator();
@@ -504,28 +375,6 @@ fn plural(described: &str) -> String {
             None => format!("{rest}s"),
         },
         None => format!("values that are {described}"),
-    }
-}
-
-/// What a client sent, in words: `the string "x"`, `the number 1.5`, `an array`.
-pub(crate) fn describe_value(value: &Value) -> String {
-    match value {
-        Value::Null => "null".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => {
-            const LIMIT: usize = 40;
-            if s.chars().count() > LIMIT {
-                let head: String = s.chars().take(LIMIT).collect();
-                format!("the string {:?}…", head)
-            } else {
-                format!("the string {s:?}")
-            }
-        }
-        Value::Array(items) if items.is_empty() => "an empty array".to_owned(),
-        Value::Array(_) => "an array".to_owned(),
-        Value::Object(map) if map.is_empty() => "an empty object".to_owned(),
-        Value::Object(_) => "an object".to_owned(),
     }
 }
 

@@ -1,13 +1,15 @@
 //! The tool model: a [`Tool`] is a definition (name, description, schemas, annotations)
 //! and a handler that turns a call's arguments into a [`CallToolResult`].
 
+mod api;
 mod args;
 mod param;
 pub(crate) mod schema;
 #[cfg(feature = "validate-output")]
 mod validate;
 
-pub use args::{Arguments, RawArguments};
+pub use crate::protocol::arguments::RawArguments;
+pub use args::Arguments;
 pub use param::{InjectedProbe, OptionalProbe, Param, RequiredProbe, Slot};
 
 use crate::context::{Context, StateKey};

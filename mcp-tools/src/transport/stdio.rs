@@ -9,16 +9,15 @@
 //! [`serve_lines`] serves any async reader and writer the same way, with a task that
 //! drains queued messages into one write.
 
-use crate::engine::{Connection, Engine, Outbox, Sink};
-use crate::server::Error;
+use crate::engine::{Connection, Engine, ErrorInfo, Outbox, Outgoing, Queue, Sink, encode_error};
+use crate::protocol::jsonrpc::INVALID_REQUEST;
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 /// Serves the process's standard input and output.
-pub(crate) async fn serve_stdio(engine: Arc<Engine>) -> Result<(), Error> {
+pub(crate) async fn serve_stdio(engine: Arc<Engine>) -> io::Result<()> {
     let conn = Arc::new(Connection::new());
     let stdout = Arc::new(StdoutSink {
         conn: conn.id(),
@@ -29,7 +28,7 @@ pub(crate) async fn serve_stdio(engine: Arc<Engine>) -> Result<(), Error> {
     let out = Outbox::direct(Arc::clone(&stdout) as Arc<dyn Sink>);
     conn.set_unsolicited(Some(out.clone()));
     // Catch SIGTERM and Ctrl-C before the first request can arrive.
-    let stop = crate::server::shutdown_signal();
+    let stop = super::signal::shutdown_signal();
     let (finished, read) = tokio::sync::oneshot::channel();
     let runtime = tokio::runtime::Handle::current();
     {
@@ -66,7 +65,7 @@ fn read_stdin(
     conn: &Arc<Connection>,
     out: &Outbox,
     stdout: &StdoutSink,
-) -> Result<(), Error> {
+) -> io::Result<()> {
     let stdin = io::stdin();
     let mut input = io::BufReader::with_capacity(64 * 1024, stdin.lock());
     let mut scanner = LineScanner::new(engine.options.max_message_bytes);
@@ -92,7 +91,7 @@ fn read_stdin(
                 crate::wire_log::received(conn.id(), &line);
                 engine.handle(conn, &line, out, None);
             }
-            Line::TooLong(bytes) => out.respond(too_long(engine, bytes)),
+            Line::TooLong(bytes) => too_long(engine, bytes, out),
             Line::End => return Ok(()),
         }
     }
@@ -125,17 +124,22 @@ impl Sink for StdoutSink {
     }
 }
 
-fn too_long(engine: &Engine, bytes: usize) -> Vec<u8> {
+/// Answers a line longer than the server accepts.
+fn too_long(engine: &Engine, bytes: usize, out: &Outbox) {
     let message = format!(
         "the message is {bytes} bytes long; this server accepts messages of up to {} bytes",
         engine.options.max_message_bytes
     );
     tracing::warn!(bytes, "refused an oversized message");
-    crate::engine::encode_error(None, crate::protocol::jsonrpc::INVALID_REQUEST, &message)
+    let error = ErrorInfo {
+        code: INVALID_REQUEST,
+        before_dispatch: true,
+    };
+    out.respond_error(encode_error(None, INVALID_REQUEST, &message, None), error);
 }
 
 /// Serves one connection over an async reader and writer, a message per line.
-pub(crate) async fn serve_lines<R, W>(engine: Arc<Engine>, reader: R, writer: W) -> Result<(), Error>
+pub(crate) async fn serve_lines<R, W>(engine: Arc<Engine>, reader: R, writer: W) -> io::Result<()>
 where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
@@ -166,9 +170,9 @@ where
                 crate::wire_log::received(conn.id(), &line);
                 engine.handle(&conn, &line, &out, None);
             }
-            Ok(Line::TooLong(bytes)) => out.respond(too_long(&engine, bytes)),
+            Ok(Line::TooLong(bytes)) => too_long(&engine, bytes, &out),
             Ok(Line::End) => break Ok(()),
-            Err(error) => break Err(Error::Io(error)),
+            Err(error) => break Err(error),
         }
     };
     // Finish what is in flight, then let the writer drain and stop.
@@ -178,7 +182,7 @@ where
     finish.cancel();
     match writer.await {
         Ok(()) => result,
-        Err(join) => Err(Error::Io(io::Error::other(join))),
+        Err(join) => Err(io::Error::other(join)),
     }
 }
 
@@ -204,7 +208,7 @@ async fn read_line<R: AsyncRead + Unpin>(
 /// Writes queued messages, one per line, gathering what is ready into one write.
 async fn write_lines<W: AsyncWrite + Unpin>(
     mut writer: W,
-    mut queue: mpsc::UnboundedReceiver<Vec<u8>>,
+    mut queue: Queue,
     finish: CancellationToken,
     output_closed: CancellationToken,
     conn: u64,
@@ -240,9 +244,9 @@ async fn write_lines<W: AsyncWrite + Unpin>(
     let _ = writer.shutdown().await;
 }
 
-fn append_line(buffer: &mut Vec<u8>, message: Vec<u8>, conn: u64) {
-    crate::wire_log::sent(conn, &message);
-    buffer.extend_from_slice(&message);
+fn append_line(buffer: &mut Vec<u8>, message: Outgoing, conn: u64) {
+    crate::wire_log::sent(conn, &message.bytes);
+    buffer.extend_from_slice(&message.bytes);
     buffer.push(b'\n');
 }
 

@@ -1,8 +1,8 @@
 //! The command line every server gets with the `cli` feature: [`Server::run`].
 
-use crate::context::Context;
+use super::builder::Server;
+use super::error::{CliError, Error};
 use crate::protocol::ProtocolVersion;
-use crate::server::{Error, Server};
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
@@ -27,29 +27,21 @@ impl Server {
     /// fn add(a: f64, b: f64) -> f64 { a + b }
     ///
     /// #[tokio::main]
-    /// async fn main() -> Result<(), mcp_tools::Error> {
-    ///     Server::new("adder", env!("CARGO_PKG_VERSION")).tools(tools![add]).run().await
+    /// async fn main() -> std::process::ExitCode {
+    ///     let served = Server::new("adder", env!("CARGO_PKG_VERSION")).tools(tools![add]).run().await;
+    ///     // Says what went wrong on stderr; 2 for a wrong command line, 1 for a failed call.
+    ///     served.map_or_else(mcp_tools::Error::report, |()| std::process::ExitCode::SUCCESS)
     /// }
     /// ```
     pub async fn run(self) -> Result<(), Error> {
-        match self.run_command().await {
-            Err(Error::Cli(message)) => {
-                eprintln!("error: {message}");
-                std::process::exit(2);
-            }
-            other => other,
-        }
-    }
-
-    async fn run_command(self) -> Result<(), Error> {
-        let (name, version) = self.name_and_version();
-        let invocation = parse(std::env::args_os().skip(1)).map_err(Error::Cli)?;
+        let (name, version) = (self.info.name.clone(), self.info.version.clone());
+        let invocation = parse(std::env::args_os().skip(1)).map_err(CliError::Usage)?;
         if let Some(path) = &invocation.wire_log {
             crate::wire_log::record_to(path);
         }
         match invocation.command {
             Command::Help => {
-                print!("{}", help(name));
+                print!("{}", help(&name));
                 Ok(())
             }
             Command::Version => {
@@ -67,25 +59,26 @@ impl Server {
             }
             Command::Call { name, arguments } => {
                 let arguments: serde_json::Value = serde_json::from_str(arguments.as_deref().unwrap_or("{}"))
-                    .map_err(|e| Error::Cli(format!("the arguments are not JSON: {e}")))?;
+                    .map_err(|e| CliError::ArgumentsNotJson(e.to_string()))?;
                 let engine = self.into_engine()?;
-                let tool = engine.registry.get(&name).ok_or_else(|| {
-                    let names: Vec<String> = engine
-                        .registry
-                        .tools()
+                let Some(result) = engine.execute(&name, &arguments).await else {
+                    let known: Vec<String> = engine
+                        .tools
+                        .snapshot()
+                        .items()
                         .iter()
+                        .filter(|tool| engine.tool_visible(tool, None))
                         .map(|t| format!("`{}`", t.name()))
                         .collect();
-                    Error::Cli(format!(
-                        "no tool is named `{name}`; the tools are {}",
-                        names.join(", ")
-                    ))
-                })?;
-                let cx = Context::for_engine(&engine);
-                let result = engine.options.finish(&tool, tool.call(&cx, arguments).await);
+                    return Err(CliError::UnknownTool {
+                        name,
+                        known: known.join(", "),
+                    }
+                    .into());
+                };
                 print_json(&result)?;
                 if result.is_error() {
-                    std::process::exit(1);
+                    return Err(CliError::ToolFailed(name).into());
                 }
                 Ok(())
             }
@@ -199,7 +192,7 @@ Options:
 
 fn print_json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
     let mut out = std::io::stdout().lock();
-    serde_json::to_writer_pretty(&mut out, value).map_err(|e| Error::Cli(e.to_string()))?;
+    serde_json::to_writer_pretty(&mut out, value).map_err(std::io::Error::from)?;
     writeln!(out)?;
     out.flush()?;
     Ok(())

@@ -6,13 +6,14 @@
 //! engine answers is decoded from the bytes it wrote: notifications sent while the request
 //! ran, then the response.
 
+use super::builder::Server;
+use super::error::Error;
 use crate::content::Content;
 use crate::engine::{Connection, Engine, Outbox};
 use crate::protocol::messages::{
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
 };
 use crate::protocol::{LoggingLevel, ProtocolVersion};
-use crate::server::{Error, Server};
 use crate::tool::Tool;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
@@ -391,7 +392,7 @@ impl TestClient {
     ) -> Result<CallResponse, ClientError> {
         // What the server wraps as `{"result": ...}` for this revision follows from the tool's
         // definition, as a client reads it from the tool list.
-        let tool = self.engine.registry.get(name);
+        let tool = self.engine.tools.get(name);
         let id = self.next_id();
         // The request's id is unique among the requests in flight, as a token must be.
         let token = progress.then_some(id);
@@ -479,7 +480,8 @@ impl TestClient {
         self.send(&request, &out);
         drop(out);
         let mut notifications = Vec::new();
-        while let Some(bytes) = messages.recv().await {
+        while let Some(message) = messages.recv().await {
+            let bytes = message.bytes;
             crate::wire_log::sent(self.conn.id(), &bytes);
             let message: Value = serde_json::from_slice(&bytes).map_err(|e| {
                 ClientError::InvalidResponse(format!(

@@ -1,0 +1,92 @@
+//! Requests of the server's own to a client, in the `initialize` era: each goes out on the
+//! way of the call that makes it (stdout; the call's HTTP event stream), and the client's
+//! response, arriving as a message of its own, is routed back by id.
+
+use super::connection::{ClientAnswer, Connection};
+use super::encode;
+use super::outbox::Outbox;
+use crate::context::ClientChannel;
+use crate::error::ClientRequestError;
+use crate::protocol::RequestId;
+use crate::protocol::jsonrpc::WireError;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+/// The way to the client of one call.
+pub(crate) struct CallChannel {
+    pub(crate) conn: Arc<Connection>,
+    pub(crate) out: Outbox,
+}
+
+impl ClientChannel for CallChannel {
+    fn request(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> Pin<Box<dyn Future<Output = Result<Value, ClientRequestError>> + Send>> {
+        let (id, answered) = self.conn.ask();
+        // Whatever ends the wait (an answer, the call's end), the id is forgotten with it,
+        // so a late answer finds nobody waiting and is dropped.
+        let waiting = Waiting {
+            conn: Arc::clone(&self.conn),
+            id,
+        };
+        self.out.notify(encode::request(id, method, &params));
+        Box::pin(async move {
+            let _waiting = waiting;
+            answered.await.unwrap_or(Err(ClientRequestError::Closed))
+        })
+    }
+}
+
+struct Waiting {
+    conn: Arc<Connection>,
+    id: i64,
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.conn.forget_ask(self.id);
+    }
+}
+
+/// A client's response to a request of the server's: hands it to the call waiting on it,
+/// or logs and drops it when none is (unknown id, answered already, call ended).
+pub(crate) fn route_response(
+    conn: &Connection,
+    id: &RawValue,
+    result: Option<&RawValue>,
+    error: Option<&RawValue>,
+) {
+    let Ok(id) = serde_json::from_str::<RequestId>(id.get()) else {
+        tracing::warn!(
+            id = id.get(),
+            "dropped a response whose id no request of this server's has"
+        );
+        return;
+    };
+    let answer: ClientAnswer = match (result, error) {
+        (Some(result), None) => Ok(serde_json::from_str(result.get()).unwrap_or(Value::Null)),
+        (None, Some(error)) => match serde_json::from_str::<WireError>(error.get()) {
+            Ok(error) => Err(ClientRequestError::Refused {
+                code: error.code,
+                message: error.message,
+                data: error.data,
+            }),
+            Err(_) => Err(ClientRequestError::Refused {
+                code: crate::protocol::jsonrpc::INVALID_REQUEST.into(),
+                message: format!("the client answered with a malformed error: {}", error.get()),
+                data: None,
+            }),
+        },
+        _ => Err(ClientRequestError::Refused {
+            code: crate::protocol::jsonrpc::INVALID_REQUEST.into(),
+            message: "the client's response has both `result` and `error`, or neither".to_owned(),
+            data: None,
+        }),
+    };
+    conn.answer(&id, answer);
+}

@@ -1,0 +1,256 @@
+//! The engine's state: who the server is, what it serves, and the tunables; and the
+//! [`Context`] it gives each call.
+
+use super::connection::Connection;
+use super::era::Client;
+use crate::context::{ClientChannel, Context, ContextParts, Notifier, Principal, RequestInfo, StateMap};
+use crate::protocol::{Implementation, ProgressToken, ProtocolVersion, RequestId};
+use crate::rate::{ClientKey, RateLimit, RateLimiters};
+use crate::registry::ToolRegistry;
+use crate::result::CallToolResult;
+use crate::tool::{Icon, Tool};
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+
+/// Who is calling, as the transport established it (HTTP's bearer token); `None` on
+/// transports without authorization.
+pub(crate) type Auth<'a> = Option<&'a Arc<Principal>>;
+
+/// Decides whether a caller may see and use an item of a catalog.
+pub(crate) type Visibility<T> = dyn Fn(&T, Option<&Principal>) -> bool + Send + Sync;
+
+/// Who the server says it is.
+#[derive(Debug, Clone)]
+pub(crate) struct ServerInfo {
+    pub(crate) name: String,
+    pub(crate) version: String,
+    pub(crate) title: Option<String>,
+    pub(crate) description: Option<String>,
+    pub(crate) website_url: Option<String>,
+    pub(crate) icons: Vec<Icon>,
+    pub(crate) instructions: Option<String>,
+}
+
+impl ServerInfo {
+    /// A server known by its name and version only.
+    pub(crate) fn new(name: String, version: String) -> ServerInfo {
+        ServerInfo {
+            name,
+            version,
+            title: None,
+            description: None,
+            website_url: None,
+            icons: Vec::new(),
+            instructions: None,
+        }
+    }
+
+    /// `serverInfo` as a revision defines it.
+    pub(crate) fn implementation(&self, version: ProtocolVersion) -> Value {
+        let mut info = json!({ "name": self.name, "version": self.version });
+        if version >= ProtocolVersion::V2025_06_18
+            && let Some(title) = &self.title
+        {
+            info["title"] = json!(title);
+        }
+        if version >= ProtocolVersion::V2025_11_25 {
+            if let Some(description) = &self.description {
+                info["description"] = json!(description);
+            }
+            if let Some(url) = &self.website_url {
+                info["websiteUrl"] = json!(url);
+            }
+            if !self.icons.is_empty() {
+                info["icons"] = json!(self.icons);
+            }
+        }
+        info
+    }
+}
+
+/// Tunables, set through `Server`.
+#[derive(Debug, Clone)]
+pub(crate) struct Options {
+    /// Items per list page; `None` lists all in one page.
+    pub(crate) page_size: Option<usize>,
+    /// The `ttlMs` of list results and `server/discover`.
+    pub(crate) list_ttl_ms: u64,
+    /// The longest message a transport accepts, in bytes.
+    pub(crate) max_message_bytes: usize,
+    /// The longest result sent, in bytes of its encoded message.
+    pub(crate) max_result_bytes: usize,
+    /// How many calls may be in progress at once (calls answered without waiting do not
+    /// count).
+    pub(crate) max_concurrent_calls: usize,
+    /// How long a call may take unless its tool has a time of its own.
+    pub(crate) call_timeout: Duration,
+    /// Times of their own, by tool name.
+    pub(crate) tool_timeouts: HashMap<String, Duration>,
+    /// Whether object and array arguments may arrive as JSON text.
+    pub(crate) lenient_arguments: bool,
+    /// Whether clients read the details of internal errors.
+    pub(crate) expose_internal_errors: bool,
+    /// Calls all clients together may make.
+    pub(crate) rate_limit: Option<RateLimit>,
+    /// Calls each client may make.
+    pub(crate) client_rate_limit: Option<RateLimit>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            page_size: None,
+            list_ttl_ms: 60_000,
+            max_message_bytes: 16 * 1024 * 1024,
+            max_result_bytes: 16 * 1024 * 1024,
+            max_concurrent_calls: 1024,
+            call_timeout: Duration::from_secs(60),
+            tool_timeouts: HashMap::new(),
+            lenient_arguments: false,
+            expose_internal_errors: false,
+            rate_limit: None,
+            client_rate_limit: None,
+        }
+    }
+}
+
+impl Options {
+    /// How long a call of `tool` may take.
+    pub(crate) fn timeout_of(&self, tool: &str) -> Duration {
+        self.tool_timeouts.get(tool).copied().unwrap_or(self.call_timeout)
+    }
+
+    /// A tool's result as it may be sent: with `validate-output`, structured content that
+    /// breaks the tool's output schema becomes an internal error; an internal error's detail
+    /// is logged, and kept from the client unless details are exposed.
+    pub(crate) fn finish(&self, tool: &Tool, result: CallToolResult) -> CallToolResult {
+        #[cfg(feature = "validate-output")]
+        let result = match tool.check_output(&result) {
+            Ok(()) => result,
+            Err(mismatch) => CallToolResult::internal(mismatch),
+        };
+        let Some(detail) = result.internal_detail() else {
+            return result;
+        };
+        tracing::error!(
+            tool = tool.name(),
+            error = detail,
+            "a tool failed with an internal error"
+        );
+        if self.expose_internal_errors {
+            result.exposing_detail()
+        } else {
+            result
+        }
+    }
+}
+
+/// What the engine needs to serve: the server's identity, what it offers, its state.
+pub(crate) struct Engine {
+    pub(crate) info: ServerInfo,
+    pub(crate) tools: ToolRegistry,
+    pub(crate) state: StateMap,
+    pub(crate) options: Options,
+    /// Which tools a caller may see; `None` shows every tool to everyone.
+    pub(crate) tool_visibility: Option<Arc<Visibility<Tool>>>,
+    /// What the framework lends tools through their `Context` (the registry).
+    pub(crate) services: StateMap,
+    /// The server's `Implementation` for modern results' `_meta`, encoded once.
+    pub(crate) identity: Box<RawValue>,
+    /// One permit per call that may wait at once.
+    pub(crate) calls: Arc<Semaphore>,
+    /// The rate limits on calls.
+    pub(crate) limiters: RateLimiters,
+}
+
+/// What a call's [`Context`] is made of, besides what the engine itself holds.
+pub(crate) struct CallParts {
+    pub(crate) request_id: Option<RequestId>,
+    /// `None` for calls made outside any protocol exchange.
+    pub(crate) version: Option<ProtocolVersion>,
+    pub(crate) client: Client,
+    pub(crate) progress_token: Option<ProgressToken>,
+    pub(crate) cancel: CancellationToken,
+    pub(crate) notifier: Option<Notifier>,
+    pub(crate) principal: Option<Arc<Principal>>,
+    pub(crate) channel: Option<Arc<dyn ClientChannel>>,
+}
+
+impl Engine {
+    pub(crate) fn new(
+        info: ServerInfo,
+        tools: ToolRegistry,
+        state: StateMap,
+        options: Options,
+        tool_visibility: Option<Arc<Visibility<Tool>>>,
+    ) -> Engine {
+        let identity = serde_json::value::to_raw_value(&info.implementation(ProtocolVersion::LATEST))
+            .unwrap_or_default();
+        let permits = options.max_concurrent_calls.min(Semaphore::MAX_PERMITS);
+        let mut services = StateMap::default();
+        services.insert(tools.clone());
+        Engine {
+            limiters: RateLimiters::new(options.rate_limit, options.client_rate_limit),
+            info,
+            tools,
+            state,
+            options,
+            tool_visibility,
+            services,
+            identity,
+            calls: Arc::new(Semaphore::new(permits)),
+        }
+    }
+
+    /// Whether `caller` may see and call `tool`.
+    pub(crate) fn tool_visible(&self, tool: &Tool, caller: Auth<'_>) -> bool {
+        self.tool_visibility
+            .as_ref()
+            .is_none_or(|visible| visible(tool, caller.map(|p| &**p)))
+    }
+
+    /// Who a call counts against, for per-client rate limits: the bearer token's subject,
+    /// else the connection's address, else the one local client.
+    pub(crate) fn client_key(conn: &Connection, caller: Auth<'_>) -> ClientKey {
+        match caller {
+            Some(principal) => ClientKey::Principal(principal.subject.clone()),
+            None => conn.peer().map_or(ClientKey::Local, ClientKey::Address),
+        }
+    }
+
+    /// The context of one call.
+    pub(crate) fn context(&self, parts: CallParts) -> Context {
+        Context::from_parts(ContextParts {
+            info: RequestInfo {
+                request_id: parts.request_id,
+                protocol_version: parts.version,
+                client_info: parts.client.info,
+                client_capabilities: parts.client.capabilities,
+                progress_token: parts.progress_token,
+                log_level: parts.client.log_level,
+                lenient_arguments: self.options.lenient_arguments,
+            },
+            cancellation: parts.cancel,
+            notifier: parts.notifier,
+            state: self.state.clone(),
+            services: self.services.clone(),
+            principal: parts.principal,
+            client: parts.channel,
+        })
+    }
+
+    /// The client of a call made outside any protocol exchange (`Server::execute`, the
+    /// command line's `call`): no client info, the newest revision's shapes.
+    pub(crate) fn local_client() -> Client {
+        Client {
+            info: None::<Arc<Implementation>>,
+            capabilities: None,
+            log_level: None,
+        }
+    }
+}

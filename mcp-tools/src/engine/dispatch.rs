@@ -1,0 +1,310 @@
+//! One incoming message in: parsed once, checked as JSON-RPC, and routed to its method's
+//! handler (`lifecycle`, `tools`, `subscriptions`), a client's response to the call
+//! waiting on it (`client`), and a notification to its effect.
+
+use super::client::route_response;
+use super::connection::Connection;
+use super::core::{Auth, Engine};
+use super::encode;
+use super::era::{Era, era_of};
+use super::failure::{Failure, Outcome, parse, parse_with_meta, strip_position};
+use super::outbox::{ErrorInfo, Outbox};
+use crate::protocol::ProtocolVersion;
+use crate::protocol::jsonrpc::{
+    self, Envelope, INVALID_REQUEST, Id, METHOD_NOT_FOUND, Message, PARSE_ERROR, Params,
+};
+use crate::protocol::messages::{
+    CancelledParams, ListToolsParams, ListenParams, MetaOnly, ParamsHead, RawCall,
+};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// One incoming body (a line on stdio, a POST on HTTP), parsed once: the transport reads
+/// what it must of it (the method, the target, the revision) and hands it to
+/// [`Engine::serve`], which reads no byte of it again.
+pub(crate) struct Incoming<'a> {
+    text: &'a [u8],
+    parsed: Parsed<'a>,
+}
+
+enum Parsed<'a> {
+    /// A JSON-RPC batch: its elements are parsed one by one as they are served.
+    Batch,
+    One(Result<Envelope<'a>, serde_json::Error>),
+}
+
+impl<'a> Incoming<'a> {
+    pub(crate) fn parse(text: &'a [u8]) -> Incoming<'a> {
+        let first = text.iter().find(|b| !b.is_ascii_whitespace());
+        let parsed = if first == Some(&b'[') {
+            Parsed::Batch
+        } else {
+            Parsed::One(match serde_json::from_slice::<Envelope<'_>>(text) {
+                Ok(envelope) => Ok(envelope),
+                // What failed may be a call's params, read with the envelope: read them
+                // apart, so the error goes back with the request's id.
+                Err(error) => Envelope::parse_without_call(text).map_err(|_| error),
+            })
+        };
+        Incoming { text, parsed }
+    }
+
+    /// The message as it arrived.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn text(&self) -> &'a [u8] {
+        self.text
+    }
+
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn is_batch(&self) -> bool {
+        matches!(self.parsed, Parsed::Batch)
+    }
+
+    /// The message, when it is one JSON-RPC object.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn envelope(&self) -> Option<&Envelope<'a>> {
+        match &self.parsed {
+            Parsed::One(Ok(envelope)) => Some(envelope),
+            _ => None,
+        }
+    }
+
+    /// The `method`, when it is a string.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn method(&self) -> Option<Cow<'a, str>> {
+        Cow::<str>::deserialize(self.envelope()?.method?).ok()
+    }
+
+    /// The params' target and revision, read leniently.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn head(&self) -> ParamsHead<'a> {
+        match self.envelope().and_then(|e| e.params.as_ref()) {
+            Some(Params::Call(call)) => call.head(),
+            Some(Params::Raw(raw)) => ParamsHead::read(raw),
+            Some(Params::NotObject(_)) | None => ParamsHead::default(),
+        }
+    }
+}
+
+impl Engine {
+    /// Handles one incoming message (a line on stdio, a body on HTTP).
+    pub(crate) fn handle(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        text: &[u8],
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) {
+        self.serve(conn, Incoming::parse(text), out, auth);
+    }
+
+    /// Serves a message already parsed.
+    pub(crate) fn serve(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        incoming: Incoming<'_>,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) {
+        match incoming.parsed {
+            Parsed::Batch => self.handle_batch(conn, incoming.text, out, auth),
+            Parsed::One(Ok(envelope)) => self.handle_envelope(conn, envelope, out, auth),
+            Parsed::One(Err(error)) => reject_unparsable(incoming.text, &error, out),
+        }
+    }
+
+    fn handle_envelope(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        envelope: Envelope<'_>,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) {
+        match jsonrpc::classify(envelope) {
+            Ok(Message::Request { id, method, params }) => {
+                if let Err(failure) = self.request(conn, id, &method, params, out, auth) {
+                    respond_failure(out, Some(id.raw), failure);
+                }
+            }
+            Ok(Message::Notification { method, params }) => notification(conn, &method, params),
+            Ok(Message::Response { id, result, error }) => route_response(conn, id, result, error),
+            Err(rejection) => {
+                respond_failure(out, rejection.id, Failure::new(rejection.code, rejection.message))
+            }
+        }
+    }
+
+    /// JSON-RPC batches, which only revision 2025-03-26 allows.
+    fn handle_batch(self: &Arc<Self>, conn: &Arc<Connection>, text: &[u8], out: &Outbox, auth: Auth<'_>) {
+        let elements = match serde_json::from_slice::<Vec<&RawValue>>(text) {
+            Ok(elements) => elements,
+            Err(error) => return reject_unparsable(text, &error, out),
+        };
+        let version = conn.legacy().map(|s| s.version);
+        if version != Some(ProtocolVersion::V2025_03_26) {
+            let message = match version {
+                Some(v) => format!("JSON-RPC batches are not part of protocol revision {v}; send one message at a time"),
+                None => "JSON-RPC batches are allowed only after `initialize` negotiates revision 2025-03-26; send one message at a time".to_owned(),
+            };
+            return respond_failure(out, None, Failure::new(INVALID_REQUEST, message));
+        }
+        if elements.is_empty() {
+            return respond_failure(
+                out,
+                None,
+                Failure::new(INVALID_REQUEST, "an empty batch is not a request"),
+            );
+        }
+        // Responses are collected into one array; notifications go out as they happen.
+        let (batch_out, mut responses) = out.batch();
+        for element in elements {
+            if element.get().starts_with('[') {
+                // Batches do not nest.
+                respond_failure(
+                    &batch_out,
+                    None,
+                    Failure::new(
+                        INVALID_REQUEST,
+                        "a JSON-RPC message must be an object, not an array",
+                    ),
+                );
+                continue;
+            }
+            let text = element.get().as_bytes();
+            match Incoming::parse(text).parsed {
+                Parsed::One(Ok(envelope)) => self.handle_envelope(conn, envelope, &batch_out, auth),
+                Parsed::One(Err(error)) => reject_unparsable(text, &error, &batch_out),
+                Parsed::Batch => unreachable!("nested batches are refused above"),
+            }
+        }
+        drop(batch_out);
+        let out = out.clone();
+        tokio::spawn(async move {
+            let mut array = vec![b'['];
+            while let Some(response) = responses.recv().await {
+                if array.len() > 1 {
+                    array.push(b',');
+                }
+                array.extend_from_slice(&response.bytes);
+            }
+            if array.len() > 1 {
+                array.push(b']');
+                out.respond(array);
+            }
+        });
+    }
+
+    /// Routes a request to its method's handler.
+    fn request(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        id: Id<'_>,
+        method: &str,
+        params: Option<Params<'_>>,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) -> Outcome {
+        let params = match params {
+            Some(Params::Call(call)) => return self.tools_call(conn, id, call, out, auth),
+            Some(Params::Raw(raw)) => Some(raw),
+            Some(Params::NotObject(_)) | None => None,
+        };
+        match method {
+            "tools/call" => {
+                let call = match params {
+                    Some(raw) => RawCall::deserialize(raw).map_err(|e| super::failure::invalid_params(&e))?,
+                    None => RawCall::default(),
+                };
+                self.tools_call(conn, id, call, out, auth)
+            }
+            "tools/list" => {
+                let (list, meta) = parse_with_meta::<ListToolsParams<'_>>(params)?;
+                let era = era_of(conn, method, meta.as_ref())?;
+                self.list_tools(id, &era, list.cursor.as_deref(), out, auth)
+            }
+            // `initialize` is the legacy handshake; with 2026-07-28 metadata it is a method
+            // that revision no longer has.
+            "initialize" if !names_a_revision(params) => self.initialize(conn, id, params, out),
+            _ => {
+                let (_, meta) = parse_with_meta::<MetaOnly<'_>>(params)?;
+                let era = era_of(conn, method, meta.as_ref())?;
+                match (method, &era) {
+                    ("server/discover", Era::Modern(_)) => self.discover(id, out),
+                    ("subscriptions/listen", Era::Modern(_)) => {
+                        let listen: ListenParams = parse(params)
+                            .map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
+                        self.listen(conn, id, listen, out)
+                    }
+                    ("ping", Era::Legacy(_)) => {
+                        out.respond(encode::empty_result(id.raw));
+                        Ok(())
+                    }
+                    ("logging/setLevel", Era::Legacy(_)) => Self::set_level(conn, id, params, out),
+                    _ => Err(Failure::new(
+                        METHOD_NOT_FOUND,
+                        format!(
+                            "method `{method}` is not served by this server in protocol revision {}",
+                            era.version()
+                        ),
+                    )),
+                }
+            }
+        }
+    }
+}
+
+/// Sends a failure as an error response, tagged for the transport.
+pub(crate) fn respond_failure(out: &Outbox, id: Option<&RawValue>, failure: Failure) {
+    let info = ErrorInfo {
+        code: failure.code,
+        before_dispatch: failure.before_dispatch,
+    };
+    out.respond_error(
+        encode::error(id, failure.code, &failure.message, failure.data),
+        info,
+    );
+}
+
+fn notification(conn: &Arc<Connection>, method: &str, params: Option<&RawValue>) {
+    match method {
+        "notifications/initialized" => conn.mark_initialized(),
+        "notifications/cancelled" => match parse::<CancelledParams>(params) {
+            Ok(p) => conn.cancel(&p.request_id),
+            Err(error) => tracing::debug!(%error, "ignored a malformed cancellation"),
+        },
+        other => tracing::debug!(method = other, "ignored a notification"),
+    }
+}
+
+/// Answers a message that is not JSON, or not a JSON-RPC object.
+fn reject_unparsable(text: &[u8], error: &serde_json::Error, out: &Outbox) {
+    // Valid JSON that is not an object is an invalid request; anything else a parse error.
+    let utf8 = std::str::from_utf8(text);
+    let readable = utf8.is_ok() && serde_json::from_slice::<serde::de::IgnoredAny>(text).is_ok();
+    let (code, message) = if readable {
+        let kind = utf8.map_or("a value", |t| jsonrpc::describe_json_kind(t.trim_start()));
+        let message = match kind {
+            // An object whose members are wrong, such as a member given twice.
+            "an object" => format!("invalid request: {}", strip_position(&error.to_string())),
+            kind => format!("a JSON-RPC message must be an object, not {kind}"),
+        };
+        (INVALID_REQUEST, message)
+    } else if utf8.is_err() {
+        (
+            PARSE_ERROR,
+            "parse error: the message is not valid UTF-8".to_owned(),
+        )
+    } else {
+        (PARSE_ERROR, format!("parse error: {error}"))
+    };
+    tracing::debug!(code, %message, "rejected a message");
+    respond_failure(out, None, Failure::new(code, message));
+}
+
+/// Whether params carry `_meta["io.modelcontextprotocol/protocolVersion"]`.
+fn names_a_revision(params: Option<&RawValue>) -> bool {
+    parse_with_meta::<MetaOnly<'_>>(params)
+        .is_ok_and(|(_, meta)| meta.is_some_and(|m| m.protocol_version.is_some()))
+}

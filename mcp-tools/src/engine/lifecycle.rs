@@ -1,0 +1,82 @@
+//! The methods around the tools: the legacy handshake (`initialize`), `server/discover`
+//! (2026-07-28), and `logging/setLevel`.
+
+use super::connection::{Connection, LegacySession};
+use super::core::Engine;
+use super::encode;
+use super::era::LEGACY;
+use super::failure::{Failure, Outcome, parse};
+use super::listing::{self, Feed};
+use super::outbox::Outbox;
+use crate::protocol::ProtocolVersion;
+use crate::protocol::jsonrpc::{INVALID_REQUEST, Id};
+use crate::protocol::messages::{InitializeParams, SetLevelParams};
+use serde_json::value::RawValue;
+use std::sync::Arc;
+
+impl Engine {
+    /// `initialize`: starts the connection's legacy session in the client's revision when
+    /// this server speaks it, else in the newest legacy one.
+    pub(crate) fn initialize(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        id: Id<'_>,
+        params: Option<&RawValue>,
+        out: &Outbox,
+    ) -> Outcome {
+        let params: InitializeParams = parse(params)
+            .map_err(|e| Failure::invalid_params(format!("invalid `initialize` params: {e}")))?;
+        let version = ProtocolVersion::parse(&params.protocol_version)
+            .filter(|v| !v.is_modern())
+            .unwrap_or(LEGACY[0]);
+        let session = LegacySession {
+            version,
+            initialized: false,
+            client_info: params.client_info.map(Arc::new),
+            client_capabilities: params.capabilities.map(Arc::new),
+            log_level: None,
+        };
+        if let Err(existing) = conn.begin_legacy(session) {
+            return Err(Failure::new(
+                INVALID_REQUEST,
+                format!("the connection is already initialized with protocol revision {existing}"),
+            ));
+        }
+        // Watch from now, before the client can ask for anything: a change made by the very
+        // next request must be announced, however late the watching task first runs.
+        let feeds = self.feeds();
+        out.respond(encode::initialize_result(id.raw, &self.info, version));
+        tokio::spawn(listing::announce_to_legacy(Arc::clone(conn), feeds));
+        Ok(())
+    }
+
+    /// `server/discover`: what `initialize` told legacy clients, per request.
+    pub(crate) fn discover(&self, id: Id<'_>, out: &Outbox) -> Outcome {
+        out.respond(encode::discover(
+            id.raw,
+            &self.info,
+            self.options.list_ttl_ms,
+            &self.identity,
+        ));
+        Ok(())
+    }
+
+    /// `logging/setLevel`: the least severe level the session's log messages have from now.
+    pub(crate) fn set_level(
+        conn: &Connection,
+        id: Id<'_>,
+        params: Option<&RawValue>,
+        out: &Outbox,
+    ) -> Outcome {
+        let set: SetLevelParams =
+            parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
+        conn.set_log_level(set.level);
+        out.respond(encode::empty_result(id.raw));
+        Ok(())
+    }
+
+    /// A feed of changes to every catalog the server lists, from now on.
+    pub(crate) fn feeds(&self) -> Vec<Feed> {
+        vec![Feed::new(&listing::TOOLS, self.tools.watch())]
+    }
+}

@@ -1,0 +1,171 @@
+//! What every list method has in common (`tools/list` today; `resources/list`,
+//! `resources/templates/list` and `prompts/list` next): pages in registration order with
+//! opaque cursors, definitions encoded once per revision, per-caller visibility,
+//! `ttlMs`/`cacheScope`, and `list_changed` notifications on legacy connections and on
+//! modern listen streams.
+
+use super::connection::Connection;
+use super::encode;
+use super::failure::Failure;
+use crate::protocol::ProtocolVersion;
+use crate::registry::catalog::{Item, Snapshot};
+use base64::Engine as _;
+use serde_json::json;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::Poll;
+use tokio::sync::watch;
+
+/// How the protocol names one kind of listed item.
+#[derive(Debug)]
+pub(crate) struct ListKind {
+    /// The member of the list result that holds the items.
+    pub(crate) key: &'static str,
+    /// The notification that the list changed.
+    pub(crate) changed: &'static str,
+    /// The `subscriptions/listen` filter that asks for those notifications.
+    pub(crate) listen_filter: &'static str,
+}
+
+/// Tools.
+pub(crate) const TOOLS: ListKind = ListKind {
+    key: "tools",
+    changed: "notifications/tools/list_changed",
+    listen_filter: "toolsListChanged",
+};
+
+/// What a list request asked for and how the server lists.
+pub(crate) struct ListRequest<'a> {
+    pub(crate) id: &'a RawValue,
+    pub(crate) version: ProtocolVersion,
+    pub(crate) modern: bool,
+    pub(crate) cursor: Option<&'a str>,
+    pub(crate) page_size: Option<usize>,
+    pub(crate) ttl_ms: u64,
+    /// The server's identity, for modern results.
+    pub(crate) identity: &'a RawValue,
+}
+
+/// One page of a catalog as `request` asks for it, encoded as its response. With a
+/// visibility rule the list depends on the caller: only what `visible` allows is listed, and
+/// the result says it is private.
+pub(crate) fn list_page<T: Item>(
+    kind: &ListKind,
+    snapshot: &Snapshot<T>,
+    request: &ListRequest<'_>,
+    visible: Option<&dyn Fn(&T) -> bool>,
+) -> Result<Vec<u8>, Failure> {
+    let items = snapshot.items();
+    let selected: Option<Vec<usize>> =
+        visible.map(|visible| (0..items.len()).filter(|&i| visible(&items[i])).collect());
+    let total = selected.as_ref().map_or(items.len(), Vec::len);
+    let start = match request.cursor {
+        None => 0,
+        Some(cursor) => decode_cursor(cursor)
+            .filter(|&offset| offset <= total)
+            .ok_or_else(|| Failure::invalid_params("Invalid cursor"))?,
+    };
+    let end = match request.page_size {
+        Some(size) => start.saturating_add(size.max(1)).min(total),
+        None => total,
+    };
+    let next = (end < total).then(|| encode_cursor(end));
+    let page = match &selected {
+        None => snapshot.page(request.version, start..end),
+        Some(indices) => Cow::Owned(snapshot.select(request.version, &indices[start..end])),
+    };
+    let scope = if selected.is_some() { "private" } else { "public" };
+    Ok(encode::list_result(
+        request.id,
+        kind.key,
+        &page,
+        next.as_deref(),
+        request.modern.then_some(request.identity),
+        request.ttl_ms,
+        scope,
+    ))
+}
+
+fn encode_cursor(offset: usize) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("offset:{offset}"))
+}
+
+fn decode_cursor(cursor: &str) -> Option<usize> {
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(cursor)
+        .ok()?;
+    std::str::from_utf8(&bytes)
+        .ok()?
+        .strip_prefix("offset:")?
+        .parse()
+        .ok()
+}
+
+/// Changes to one catalog, as a notification to send.
+pub(crate) struct Feed {
+    pub(crate) kind: &'static ListKind,
+    changes: Box<dyn Changes>,
+}
+
+impl Feed {
+    /// Changes to a catalog from now on.
+    pub(crate) fn new<T: Item>(
+        kind: &'static ListKind,
+        mut changes: watch::Receiver<Arc<Snapshot<T>>>,
+    ) -> Feed {
+        changes.mark_unchanged();
+        Feed {
+            kind,
+            changes: Box::new(changes),
+        }
+    }
+}
+
+/// A catalog's watch, with its item type forgotten.
+trait Changes: Send {
+    /// Completes on the next change: `false` when the catalog is gone.
+    fn changed(&mut self) -> Pin<Box<dyn Future<Output = bool> + Send + '_>>;
+}
+
+impl<T: Item> Changes for watch::Receiver<Arc<Snapshot<T>>> {
+    fn changed(&mut self) -> Pin<Box<dyn Future<Output = bool> + Send + '_>> {
+        Box::pin(async move { watch::Receiver::changed(self).await.is_ok() })
+    }
+}
+
+/// The next change among `feeds`: the kind that changed, or `None` when every catalog is
+/// gone (or there is none to watch).
+pub(crate) async fn next_change(feeds: &mut [Feed]) -> Option<&'static ListKind> {
+    let kinds: Vec<&'static ListKind> = feeds.iter().map(|f| f.kind).collect();
+    let mut waits: Vec<_> = feeds.iter_mut().map(|f| Some(f.changes.changed())).collect();
+    std::future::poll_fn(|cx| {
+        let mut open = false;
+        for (i, wait) in waits.iter_mut().enumerate() {
+            let Some(future) = wait else { continue };
+            match future.as_mut().poll(cx) {
+                Poll::Ready(true) => return Poll::Ready(Some(kinds[i])),
+                Poll::Ready(false) => *wait = None,
+                Poll::Pending => open = true,
+            }
+        }
+        if open { Poll::Pending } else { Poll::Ready(None) }
+    })
+    .await
+}
+
+/// Sends each list change to a legacy connection on its stream for unsolicited messages
+/// (stdout; HTTP's GET stream), until it closes.
+pub(crate) async fn announce_to_legacy(conn: Arc<Connection>, mut feeds: Vec<Feed>) {
+    loop {
+        tokio::select! {
+            _ = conn.closed() => return,
+            changed = next_change(&mut feeds) => match changed {
+                Some(kind) => conn.send_unsolicited(encode::notification(kind.changed, &json!({}))),
+                None => return,
+            },
+        }
+    }
+}

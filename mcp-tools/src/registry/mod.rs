@@ -1,0 +1,9 @@
+//! What a server offers while it runs, kept in catalogs that clients list and that change
+//! at run time: one generic [`Catalog`](catalog::Catalog) (registration order, enabling,
+//! lock-free snapshots encoded once per revision, change notifications) and, on top of it,
+//! each kind's public handle ([`ToolRegistry`] today; resources and prompts next).
+
+pub(crate) mod catalog;
+mod tools;
+
+pub use tools::ToolRegistry;

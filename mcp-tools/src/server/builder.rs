@@ -1,0 +1,656 @@
+//! The [`Server`] builder: identity, tools, state and tunables, and serving over stdio.
+//! What else a server does lives beside it: `http` (Streamable HTTP), `testing` (the
+//! in-process test client), `export` (model-API formats and `execute`), `cli` (the
+//! command line).
+
+use super::error::Error;
+use crate::context::{Principal, StateMap};
+use crate::engine::{Engine, Options, ServerInfo, Visibility};
+use crate::error::DefinitionError;
+use crate::rate::RateLimit;
+use crate::registry::ToolRegistry;
+use crate::tool::{Icon, Tool};
+#[cfg(feature = "http")]
+use crate::transport::http::HttpOptions;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite};
+
+/// An MCP server: its name and version, its tools, and how it serves them.
+///
+/// ```no_run
+/// use mcp_tools::{tool, tools, Server};
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// fn add(a: f64, b: f64) -> f64 { a + b }
+///
+/// #[tokio::main]
+/// async fn main() -> Result<(), mcp_tools::Error> {
+///     Server::new("calculator", env!("CARGO_PKG_VERSION"))
+///         .tools(tools![add])
+///         .serve_stdio()
+///         .await
+/// }
+/// ```
+pub struct Server {
+    pub(super) info: ServerInfo,
+    pub(super) registry: ToolRegistry,
+    pub(super) state: StateMap,
+    pub(super) options: Options,
+    /// Definition problems found while configuring, reported when serving starts.
+    pub(super) problems: Vec<DefinitionError>,
+    pub(super) visibility: Option<Arc<Visibility<Tool>>>,
+    #[cfg(feature = "http")]
+    pub(super) http: HttpOptions,
+    /// The engine `execute` runs calls on, built on first use and dropped by any change of
+    /// configuration, so its limits hold across calls and never serve a stale setup.
+    pub(super) executor: OnceLock<Arc<Engine>>,
+}
+
+impl Server {
+    /// A server with this name and version (clients see them as `serverInfo`), with no
+    /// tools yet.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("calculator", "1.2.0").test_client()?;
+    /// let discover = client.request("server/discover", json!(null)).await?;
+    /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"], json!({"name": "calculator", "version": "1.2.0"}));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Server {
+        Server {
+            info: ServerInfo::new(name.into(), version.into()),
+            registry: ToolRegistry::new(),
+            state: StateMap::default(),
+            options: Options::default(),
+            problems: Vec::new(),
+            visibility: None,
+            #[cfg(feature = "http")]
+            http: HttpOptions::default(),
+            executor: OnceLock::new(),
+        }
+    }
+
+    /// Adds tools, usually `tools![...]`; call it as often as needed. A name already taken
+    /// is reported when serving starts ([`Error::Definition`]).
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: f64, b: f64) -> f64 { a + b }
+    ///
+    /// /// Counts the words of a text.
+    /// #[tool]
+    /// fn words(text: String) -> usize { text.split_whitespace().count() }
+    ///
+    /// let server = Server::new("utilities", "1.0.0").tools(tools![add]).tools(tools![words]);
+    /// assert_eq!(server.registry().tools().len(), 2);
+    /// ```
+    pub fn tools(mut self, tools: impl IntoIterator<Item = Tool>) -> Server {
+        self.executor.take();
+        for tool in tools {
+            if let Err(problem) = self.registry.add(tool) {
+                self.problems.push(problem);
+            }
+        }
+        self
+    }
+
+    /// Adds shared state, which tools receive as [`State<T>`](crate::State), one value per
+    /// type `T`. Serving fails with [`Error::MissingState`] when a tool needs a type not
+    /// given.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server, State};
+    /// use serde_json::json;
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    ///
+    /// struct Visits {
+    ///     count: AtomicU64,
+    /// }
+    ///
+    /// /// Counts the visits so far.
+    /// #[tool]
+    /// fn visit(visits: State<Visits>) -> u64 {
+    ///     visits.count.fetch_add(1, Ordering::Relaxed) + 1
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("counter", "1.0.0").tools(tools![visit]).state(Visits { count: AtomicU64::new(0) });
+    /// let client = server.test_client()?;
+    /// client.call("visit", json!({})).await?;
+    /// assert_eq!(client.call("visit", json!({})).await?.text(), Some("2"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Server {
+        self.executor.take();
+        self.state.insert(value);
+        self
+    }
+
+    /// A display title (revision 2025-06-18 and later).
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("calc", "1.0.0").title("Calculator").test_client()?;
+    /// let discover = client.request("server/discover", json!(null)).await?;
+    /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["title"], "Calculator");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn title(mut self, title: impl Into<String>) -> Server {
+        self.executor.take();
+        self.info.title = Some(title.into());
+        self
+    }
+
+    /// A description of the server (revision 2025-11-25 and later).
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("calc", "1.0.0").description("Arithmetic on two numbers.");
+    /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
+    /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["description"], "Arithmetic on two numbers.");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn description(mut self, description: impl Into<String>) -> Server {
+        self.executor.take();
+        self.info.description = Some(description.into());
+        self
+    }
+
+    /// The server's website (revision 2025-11-25 and later).
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("calc", "1.0.0").website_url("https://example.com/calc");
+    /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
+    /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["websiteUrl"], "https://example.com/calc");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn website_url(mut self, url: impl Into<String>) -> Server {
+        self.executor.take();
+        self.info.website_url = Some(url.into());
+        self
+    }
+
+    /// Adds an icon for the server (revision 2025-11-25 and later); call it once per size
+    /// or theme.
+    ///
+    /// ```
+    /// use mcp_tools::{Icon, Server};
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("calc", "1.0.0")
+    ///     .icon(Icon::new("https://example.com/calc.svg").with_mime_type("image/svg+xml"));
+    /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
+    /// assert_eq!(
+    ///     discover["_meta"]["io.modelcontextprotocol/serverInfo"]["icons"],
+    ///     json!([{"src": "https://example.com/calc.svg", "mimeType": "image/svg+xml"}])
+    /// );
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn icon(mut self, icon: Icon) -> Server {
+        self.executor.take();
+        self.info.icons.push(icon);
+        self
+    }
+
+    /// Instructions for the model on using the server's tools together, sent in the
+    /// `server/discover` and `initialize` results.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("notes", "1.0.0").instructions("Search before creating a note.");
+    /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
+    /// assert_eq!(discover["instructions"], "Search before creating a note.");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Server {
+        self.executor.take();
+        self.info.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Splits `tools/list` into pages of this many tools (default: one page, since many
+    /// clients never ask for a next page). A page that is not the last has a `nextCursor`.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// /// Says goodbye.
+    /// #[tool]
+    /// fn goodbye() -> &'static str { "goodbye" }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("greeter", "1.0.0").tools(tools![hello, goodbye]).page_size(1);
+    /// let client = server.test_client()?;
+    /// let first = client.request("tools/list", json!(null)).await?;
+    /// assert_eq!(first["tools"].as_array().unwrap().len(), 1);
+    /// let second = client.request("tools/list", json!({"cursor": first["nextCursor"]})).await?;
+    /// assert_eq!(second["tools"][0]["name"], "goodbye");
+    /// assert!(second.get("nextCursor").is_none());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn page_size(mut self, tools_per_page: usize) -> Server {
+        self.executor.take();
+        self.options.page_size = Some(tools_per_page.max(1));
+        self
+    }
+
+    /// How long clients may cache the tool list (`ttlMs`, revision 2026-07-28; default one
+    /// minute). A change is announced with `notifications/tools/list_changed` regardless.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use serde_json::json;
+    /// use std::time::Duration;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("notes", "1.0.0").list_ttl(Duration::from_secs(5));
+    /// let list = server.test_client()?.request("tools/list", json!(null)).await?;
+    /// assert_eq!(list["ttlMs"], 5000);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn list_ttl(mut self, ttl: Duration) -> Server {
+        self.executor.take();
+        self.options.list_ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
+        self
+    }
+
+    /// The longest message accepted, in bytes (default 16 MiB; at least 1024). A longer one
+    /// is refused without being read into memory: on stdio with error `-32600` and the
+    /// connection goes on; on HTTP with status 413.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = Server::new("small", "1.0.0").max_message_size(1024);
+    /// let (client, served) = tokio::io::duplex(64 * 1024);
+    /// let (reader, writer) = tokio::io::split(served);
+    /// let serving = tokio::spawn(server.serve_io(reader, writer));
+    ///
+    /// let (from_server, mut to_server) = tokio::io::split(client);
+    /// let padding = "x".repeat(2000);
+    /// let line = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"padding":"{padding}"}}}}"#);
+    /// to_server.write_all(format!("{line}\n").as_bytes()).await?;
+    /// to_server.shutdown().await?; // end of input
+    ///
+    /// let answer = BufReader::new(from_server).lines().next_line().await?.unwrap();
+    /// let answer: serde_json::Value = serde_json::from_str(&answer)?;
+    /// assert_eq!(answer["error"]["code"], -32600);
+    /// assert_eq!(
+    ///     answer["error"]["message"],
+    ///     "the message is 2064 bytes long; this server accepts messages of up to 1024 bytes"
+    /// );
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn max_message_size(mut self, bytes: usize) -> Server {
+        self.executor.take();
+        self.options.max_message_bytes = bytes.max(1024);
+        self
+    }
+
+    /// The longest result sent, in bytes of its encoded message (default 16 MiB). A larger
+    /// result is not sent: the client gets an error result that gives its size, so a tool
+    /// that returns too much fails one call rather than the connection.
+    ///
+    /// ```
+    /// let server = mcp_tools::Server::new("files", "1.0.0").max_result_size(1024 * 1024);
+    /// ```
+    pub fn max_result_size(mut self, bytes: usize) -> Server {
+        self.executor.take();
+        self.options.max_result_bytes = bytes.max(1024);
+        self
+    }
+
+    /// How many calls may be in progress at once (default 1024). A call over the limit is
+    /// answered at once with an error result asking the client to try again; calls that
+    /// finish without waiting are answered as they arrive and never count.
+    ///
+    /// ```
+    /// let server = mcp_tools::Server::new("search", "1.0.0").max_concurrent_calls(64);
+    /// ```
+    pub fn max_concurrent_calls(mut self, calls: usize) -> Server {
+        self.executor.take();
+        self.options.max_concurrent_calls = calls.max(1);
+        self
+    }
+
+    /// How long a call may run (default 60 s, what the official clients wait for an
+    /// answer). A call that runs longer is stopped (its future is dropped) and answered with
+    /// an error result saying it timed out. A sync tool's thread cannot be stopped: its
+    /// answer is sent on time and its result dropped when it ends.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let server = mcp_tools::Server::new("web", "1.0.0").call_timeout(Duration::from_secs(20));
+    /// ```
+    pub fn call_timeout(mut self, timeout: Duration) -> Server {
+        self.executor.take();
+        self.options.call_timeout = timeout;
+        self
+    }
+
+    /// A time limit for one tool, instead of [`Server::call_timeout`]'s; the tool may also
+    /// be added later through the [`ToolRegistry`].
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let server = mcp_tools::Server::new("builds", "1.0.0")
+    ///     .tool_timeout("run_build", Duration::from_secs(15 * 60));
+    /// ```
+    pub fn tool_timeout(mut self, tool: impl Into<String>, timeout: Duration) -> Server {
+        self.executor.take();
+        self.options.tool_timeouts.insert(tool.into(), timeout);
+        self
+    }
+
+    /// Accepts an object or array argument sent as a string of JSON text (off by default).
+    /// Some clients and models send `{"filter": "{\"tag\": \"x\"}"}` where the schema
+    /// asks for `{"filter": {"tag": "x"}}`; with this on, such a string is decoded when the
+    /// parameter does not accept it as it is. A parameter that takes a string always gets the
+    /// string.
+    ///
+    /// ```
+    /// let server = mcp_tools::Server::new("notes", "1.0.0").lenient_arguments(true);
+    /// ```
+    pub fn lenient_arguments(mut self, lenient: bool) -> Server {
+        self.executor.take();
+        self.options.lenient_arguments = lenient;
+        self
+    }
+
+    /// Sends the details of internal errors to clients: what a tool's `?`-converted error
+    /// or panic says, after `internal error: `. Off by default, since such details can name
+    /// hosts, paths and queries; turn it on while developing. Details are logged either way.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server, ToolError};
+    ///
+    /// /// Reads the configuration.
+    /// #[tool]
+    /// fn config() -> Result<String, ToolError> {
+    ///     Ok(std::fs::read_to_string("/nonexistent/app.toml")?)
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let masked = Server::new("app", "1.0.0").tools(tools![config]).test_client()?;
+    /// assert_eq!(masked.call("config", serde_json::json!({})).await?.text(), Some("internal error"));
+    ///
+    /// let exposed = Server::new("app", "1.0.0").tools(tools![config]).expose_internal_errors(true).test_client()?;
+    /// let response = exposed.call("config", serde_json::json!({})).await?;
+    /// let text = response.text().unwrap_or_default();
+    /// assert!(text.starts_with("internal error: No such file or directory"), "{text}");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn expose_internal_errors(mut self, expose: bool) -> Server {
+        self.executor.take();
+        self.options.expose_internal_errors = expose;
+        self
+    }
+
+    /// Limits the tool calls all clients together may make, with a token bucket: a call over
+    /// the limit gets an `isError` result at once that gives the limit and how long to wait.
+    /// Calls of unknown tools and other requests are not counted. No limit by default.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, RateLimit, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Looks a word up in a paid dictionary API.
+    /// #[tool]
+    /// fn define(word: String) -> String { format!("{word}: …") }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("dictionary", "1.0.0")
+    ///     .tools(tools![define])
+    ///     .rate_limit(RateLimit::per_minute(2));
+    /// let client = server.test_client()?;
+    /// assert!(!client.call("define", json!({"word": "a"})).await?.is_error());
+    /// assert!(!client.call("define", json!({"word": "b"})).await?.is_error());
+    /// let refused = client.call("define", json!({"word": "c"})).await?;
+    /// assert!(refused.is_error());
+    /// assert!(refused.text().unwrap().starts_with("too many calls: this server takes 2 calls per minute; try again in "));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn rate_limit(mut self, limit: RateLimit) -> Server {
+        self.executor.take();
+        self.options.rate_limit = Some(limit);
+        self
+    }
+
+    /// Limits the tool calls each client may make, with a token bucket of its own, so one
+    /// busy client cannot take every call the server allows. No limit by default.
+    ///
+    /// Over HTTP a client is the subject of its bearer token (see
+    /// [`bearer_auth`](Server::bearer_auth)), or else its IP address. Behind a reverse proxy
+    /// every client has the proxy's address; authenticate clients to tell them apart. An
+    /// application serving [`into_router`](Server::into_router) itself must serve it with
+    /// `into_make_service_with_connect_info::<SocketAddr>()` for addresses to be known;
+    /// without, unauthenticated clients share one bucket. Over stdio there is one client.
+    ///
+    /// When both limits are set, a call counts against its client's bucket first, so a
+    /// client over its own limit takes nothing from the server's.
+    ///
+    /// ```
+    /// use mcp_tools::{RateLimit, Server};
+    ///
+    /// let server = Server::new("search", "1.0.0")
+    ///     .rate_limit(RateLimit::per_second(200))
+    ///     .client_rate_limit(RateLimit::per_second(10).burst(30));
+    /// ```
+    pub fn client_rate_limit(mut self, limit: RateLimit) -> Server {
+        self.executor.take();
+        self.options.client_rate_limit = Some(limit);
+        self
+    }
+
+    /// Decides, per caller, which tools are listed and callable: the tool list may depend on
+    /// authorization (see [`Server::bearer_auth`]). Lists then go out with
+    /// `cacheScope: "private"`.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// let server = Server::new("notes", "1.0.0")
+    ///     .tool_visibility(|tool, caller| !tool.name().starts_with("admin.") || caller.is_some_and(|c| c.has_scope("admin")));
+    /// ```
+    pub fn tool_visibility(
+        mut self,
+        visible: impl Fn(&Tool, Option<&Principal>) -> bool + Send + Sync + 'static,
+    ) -> Server {
+        self.executor.take();
+        self.visibility = Some(Arc::new(visible));
+        self
+    }
+
+    /// A handle for adding, removing, enabling and disabling tools while serving; clients
+    /// are told with `notifications/tools/list_changed`. Take it before serving: the handle
+    /// and the server share the tools.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let server = Server::new("greeter", "1.0.0").tools(tools![hello]);
+    /// let registry = server.registry();
+    /// let client = server.test_client()?; // the server is serving now
+    /// assert_eq!(client.list_tools().await?.len(), 1);
+    /// registry.set_enabled("hello", false);
+    /// assert!(client.list_tools().await?.is_empty());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn registry(&self) -> ToolRegistry {
+        self.registry.clone()
+    }
+
+    /// Checks the configuration: every definition problem, then the state each tool needs.
+    fn check(&self) -> Result<(), Error> {
+        match self.problems.as_slice() {
+            [] => {}
+            [problem] => return Err(Error::Definition(problem.clone())),
+            problems => return Err(Error::Definitions(problems.to_vec())),
+        }
+        for tool in self.registry.tools() {
+            for state in tool.required_state() {
+                if !self.state.contains(state) {
+                    return Err(Error::MissingState {
+                        tool: tool.name().to_owned(),
+                        state: state.type_name(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the configuration and builds the engine.
+    pub(crate) fn into_engine(self) -> Result<Arc<Engine>, Error> {
+        self.check()?;
+        if let Some(engine) = self.executor.into_inner() {
+            return Ok(engine);
+        }
+        Ok(Arc::new(Engine::new(
+            self.info,
+            self.registry,
+            self.state,
+            self.options,
+            self.visibility,
+        )))
+    }
+
+    /// The engine for calls made through the server itself (`execute`), built once.
+    pub(super) fn executor(&self) -> Result<Arc<Engine>, Error> {
+        if let Some(engine) = self.executor.get() {
+            return Ok(Arc::clone(engine));
+        }
+        self.check()?;
+        let engine = Arc::new(Engine::new(
+            self.info.clone(),
+            self.registry.clone(),
+            self.state.clone(),
+            self.options.clone(),
+            self.visibility.clone(),
+        ));
+        Ok(Arc::clone(self.executor.get_or_init(|| engine)))
+    }
+
+    /// Serves one client over standard input and output, as MCP clients launch servers.
+    /// Returns when the client closes standard input or on Ctrl-C or SIGTERM (after
+    /// answering the calls in flight), or when standard output closes. Standard output
+    /// carries protocol messages only: log with `tracing` to standard error.
+    ///
+    /// ```no_run
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: f64, b: f64) -> f64 { a + b }
+    ///
+    /// #[tokio::main(flavor = "current_thread")]
+    /// async fn main() -> Result<(), mcp_tools::Error> {
+    ///     Server::new("calculator", "1.0.0").tools(tools![add]).serve_stdio().await
+    /// }
+    /// ```
+    pub async fn serve_stdio(self) -> Result<(), Error> {
+        let engine = self.into_engine()?;
+        Ok(crate::transport::stdio::serve_stdio(engine).await?)
+    }
+
+    /// Serves one client over any byte stream pair (a socket, a pipe, an in-memory
+    /// duplex), one JSON-RPC message per line, as [`Server::serve_stdio`] does on standard
+    /// input and output. Returns when `reader` ends, after answering what was in flight.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    /// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let (client, served) = tokio::io::duplex(64 * 1024);
+    /// let (reader, writer) = tokio::io::split(served);
+    /// let serving = tokio::spawn(Server::new("calc", "1.0.0").tools(tools![add]).serve_io(reader, writer));
+    ///
+    /// let (from_server, mut to_server) = tokio::io::split(client);
+    /// let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    /// to_server.write_all(format!("{call}\n").as_bytes()).await?;
+    /// to_server.shutdown().await?; // end of input
+    ///
+    /// let answer = BufReader::new(from_server).lines().next_line().await?.unwrap();
+    /// let answer: serde_json::Value = serde_json::from_str(&answer)?;
+    /// assert_eq!(answer["id"], 1);
+    /// assert_eq!(answer["result"]["content"][0]["text"], "5");
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn serve_io<R, W>(self, reader: R, writer: W) -> Result<(), Error>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let engine = self.into_engine()?;
+        Ok(crate::transport::stdio::serve_lines(engine, reader, writer).await?)
+    }
+}

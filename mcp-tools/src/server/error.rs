@@ -1,0 +1,120 @@
+//! Why a server could not start or stopped.
+
+use crate::error::DefinitionError;
+
+/// Why a server could not start or stopped. Everything a server checks before serving is
+/// checked by every way of serving it, [`Server::test_client`] included, so a test finds
+/// these too.
+///
+/// ```
+/// use mcp_tools::{tool, tools, Error, Server, State};
+///
+/// struct Database;
+///
+/// /// Counts the rows.
+/// #[tool]
+/// fn count_rows(db: State<Database>) -> u64 { 0 }
+///
+/// let error = Server::new("db", "1.0.0").tools(tools![count_rows]).test_client().unwrap_err();
+/// assert!(matches!(&error, Error::MissingState { tool, .. } if tool == "count_rows"));
+/// assert!(error.to_string().ends_with("but the server has no such state; give it with `Server::state`"));
+///
+/// assert!(Server::new("db", "1.0.0").tools(tools![count_rows]).state(Database).test_client().is_ok());
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The tools given to the server break a rule.
+    #[error(transparent)]
+    Definition(#[from] DefinitionError),
+    /// The tools given to the server break several rules: every one of them.
+    #[error("the tools break {} rules: {}", .0.len(), join(.0))]
+    Definitions(Vec<DefinitionError>),
+    /// A tool needs shared state the server was not given.
+    #[error(
+        "tool `{tool}` takes `State<{state}>`, but the server has no such state; give it with `Server::state`"
+    )]
+    MissingState {
+        /// The tool.
+        tool: String,
+        /// The state's type.
+        state: &'static str,
+    },
+    /// Reading or writing the transport failed.
+    #[error("transport I/O failed: {0}")]
+    Io(#[from] std::io::Error),
+    /// The command line asked for something that cannot be done.
+    #[cfg(feature = "cli")]
+    #[error(transparent)]
+    Cli(#[from] CliError),
+}
+
+impl Error {
+    /// Says on standard error what went wrong, and gives the exit status a command line
+    /// should end with: 2 for a command line that could not be run, 1 for a tool call that
+    /// failed (its result is printed already, so nothing more is said) and for everything
+    /// else. For a program's `main` after [`Server::run`](crate::Server::run).
+    ///
+    /// ```
+    /// use std::process::ExitCode;
+    ///
+    /// let error = mcp_tools::Error::Io(std::io::Error::other("the pipe broke"));
+    /// assert_eq!(error.report(), ExitCode::from(1)); // and stderr says `error: transport I/O failed: the pipe broke`
+    /// ```
+    pub fn report(self) -> std::process::ExitCode {
+        #[cfg(feature = "cli")]
+        if let Error::Cli(cli) = &self {
+            if !matches!(cli, CliError::ToolFailed(_)) {
+                eprintln!("error: {cli}");
+            }
+            return std::process::ExitCode::from(cli.exit_code());
+        }
+        eprintln!("error: {self}");
+        std::process::ExitCode::from(1)
+    }
+}
+
+#[cfg(feature = "cli")]
+/// Why the command line did not do what it was asked; [`Error::report`] prints it and gives
+/// the exit status.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CliError {
+    /// The arguments could not be read: the message says what was wrong.
+    #[error("{0}")]
+    Usage(String),
+    /// `call` named no tool the server has.
+    #[error("no tool is named `{name}`; the tools are {known}")]
+    UnknownTool {
+        /// The name given.
+        name: String,
+        /// The tools there are, in words.
+        known: String,
+    },
+    /// `call`'s arguments are not JSON.
+    #[error("the arguments are not JSON: {0}")]
+    ArgumentsNotJson(String),
+    /// The tool ran and its result is an error result (printed already, as every result is).
+    #[error("the tool `{0}` returned an error result")]
+    ToolFailed(String),
+}
+
+#[cfg(feature = "cli")]
+impl CliError {
+    /// The exit status it calls for: 1 when the tool failed, 2 when the command line was
+    /// wrong.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::ToolFailed(_) => 1,
+            _ => 2,
+        }
+    }
+}
+
+fn join(problems: &[DefinitionError]) -> String {
+    problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}

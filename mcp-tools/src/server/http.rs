@@ -1,0 +1,401 @@
+//! Serving Streamable HTTP: the [`Server`] methods that bind, route and configure the HTTP
+//! endpoint, and [`HttpServer`], an endpoint bound and ready to serve.
+
+use super::builder::Server;
+use super::error::Error;
+use crate::context::Principal;
+use std::sync::Arc;
+use std::time::Duration;
+
+impl Server {
+    /// Serves Streamable HTTP on `addr` (say `"127.0.0.1:8080"`) until Ctrl-C or SIGTERM,
+    /// then finishes the requests in flight and returns. The endpoint is `/mcp`
+    /// ([`Server::http_path`]). Use [`Server::bind_http`] to learn the address or choose
+    /// when to stop.
+    ///
+    /// ```no_run
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: f64, b: f64) -> f64 { a + b }
+    ///
+    /// #[tokio::main]
+    /// async fn main() -> Result<(), mcp_tools::Error> {
+    ///     Server::new("calculator", "1.0.0").tools(tools![add]).serve_http("127.0.0.1:8080").await
+    /// }
+    /// ```
+    #[cfg(feature = "http")]
+    pub async fn serve_http(self, addr: impl tokio::net::ToSocketAddrs) -> Result<(), Error> {
+        self.bind_http(addr).await?.run().await
+    }
+
+    /// Binds the HTTP endpoint without serving yet, so the caller can learn the address
+    /// (bind port 0 for any free one) and choose when to stop.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let http = mcp_tools::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await.unwrap();
+    /// let addr = http.local_addr();
+    /// assert!(addr.ip().is_loopback());
+    /// http.run_until(async {}).await.unwrap(); // stops at once
+    /// # });
+    /// ```
+    #[cfg(feature = "http")]
+    pub async fn bind_http(self, addr: impl tokio::net::ToSocketAddrs) -> Result<HttpServer, Error> {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let local_addr = listener.local_addr()?;
+        let any_host = !local_addr.ip().is_loopback() && self.http.allowed_hosts.is_none();
+        if any_host {
+            tracing::warn!(%local_addr, "serving a non-loopback address with no Host allow-list: set `Server::allowed_hosts`");
+        }
+        let http = self.http.clone();
+        let engine = self.into_engine()?;
+        let (router, app) = crate::transport::http::router(engine, http, any_host);
+        Ok(HttpServer {
+            listener,
+            local_addr,
+            router,
+            app,
+        })
+    }
+
+    /// The MCP endpoint as an axum `Router`, to merge into an application of your own. It
+    /// answers on the path set with [`Server::http_path`] (default `/mcp`) and, unless told
+    /// otherwise with [`Server::allowed_hosts`], only to loopback `Host`s.
+    ///
+    /// ```
+    /// let mcp = mcp_tools::Server::new("demo", "1.0.0").into_router().unwrap();
+    /// let app: axum::Router = axum::Router::new().merge(mcp);
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn into_router(self) -> Result<axum::Router, Error> {
+        let http = self.http.clone();
+        let engine = self.into_engine()?;
+        Ok(crate::transport::http::router(engine, http, false).0)
+    }
+
+    /// The path of the HTTP endpoint (default `/mcp`). Other paths get 404.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    ///
+    /// # async fn status(addr: std::net::SocketAddr, path: &str, host: &str, origin: Option<&str>) -> u16 {
+    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    /// #     let body = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    /// #     let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    /// #     let request = format!(
+    /// #         "POST {path} HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+    /// #         body.len()
+    /// #     );
+    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    /// #     stream.write_all(request.as_bytes()).await.unwrap();
+    /// #     let mut response = String::new();
+    /// #     stream.read_to_string(&mut response).await.unwrap();
+    /// #     response[9..12].parse().unwrap()
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let http = Server::new("demo", "1.0.0").http_path("/rpc").bind_http("127.0.0.1:0").await?;
+    /// let addr = http.local_addr();
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
+    ///
+    /// // `status` posts a `server/discover` request and returns the HTTP status.
+    /// assert_eq!(status(addr, "/rpc", "localhost", None).await, 200);
+    /// assert_eq!(status(addr, "/mcp", "localhost", None).await, 404);
+    ///
+    /// stop.send(()).ok();
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn http_path(mut self, path: impl Into<String>) -> Server {
+        self.http.path = path.into();
+        self
+    }
+
+    /// The `Host` header values the HTTP endpoint answers (with or without a port; `"*"`
+    /// for any). Default: `localhost`, `127.0.0.1`, `[::1]` when listening on loopback.
+    /// Requests for other hosts get 403, which defeats DNS rebinding.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    ///
+    /// # async fn status(addr: std::net::SocketAddr, path: &str, host: &str, origin: Option<&str>) -> u16 {
+    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    /// #     let body = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    /// #     let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    /// #     let request = format!(
+    /// #         "POST {path} HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+    /// #         body.len()
+    /// #     );
+    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    /// #     stream.write_all(request.as_bytes()).await.unwrap();
+    /// #     let mut response = String::new();
+    /// #     stream.read_to_string(&mut response).await.unwrap();
+    /// #     response[9..12].parse().unwrap()
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let http = Server::new("demo", "1.0.0")
+    ///     .allowed_hosts(["mcp.example.com"])
+    ///     .bind_http("127.0.0.1:0")
+    ///     .await?;
+    /// let addr = http.local_addr();
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
+    ///
+    /// // `status` posts a `server/discover` request with this `Host` and returns the HTTP status.
+    /// assert_eq!(status(addr, "/mcp", "mcp.example.com", None).await, 200);
+    /// assert_eq!(status(addr, "/mcp", "mcp.example.com:443", None).await, 200);
+    /// assert_eq!(status(addr, "/mcp", "localhost", None).await, 403); // no longer in the list
+    ///
+    /// stop.send(()).ok();
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn allowed_hosts<S: Into<String>>(mut self, hosts: impl IntoIterator<Item = S>) -> Server {
+        self.http.allowed_hosts = Some(hosts.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The `Origin` header values the HTTP endpoint answers (such as
+    /// `"https://app.example.com"`; `"*"` for any). Default: loopback origins. Requests
+    /// without an `Origin` (not from a browser) are always let through; others get 403.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    ///
+    /// # async fn status(addr: std::net::SocketAddr, path: &str, host: &str, origin: Option<&str>) -> u16 {
+    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    /// #     let body = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    /// #     let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    /// #     let request = format!(
+    /// #         "POST {path} HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+    /// #         body.len()
+    /// #     );
+    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    /// #     stream.write_all(request.as_bytes()).await.unwrap();
+    /// #     let mut response = String::new();
+    /// #     stream.read_to_string(&mut response).await.unwrap();
+    /// #     response[9..12].parse().unwrap()
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let http = Server::new("demo", "1.0.0")
+    ///     .allowed_origins(["https://app.example.com"])
+    ///     .bind_http("127.0.0.1:0")
+    ///     .await?;
+    /// let addr = http.local_addr();
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
+    ///
+    /// // `status` posts a `server/discover` request with this `Origin` and returns the HTTP status.
+    /// assert_eq!(status(addr, "/mcp", "localhost", Some("https://app.example.com")).await, 200);
+    /// assert_eq!(status(addr, "/mcp", "localhost", Some("https://elsewhere.example")).await, 403);
+    /// assert_eq!(status(addr, "/mcp", "localhost", None).await, 200);
+    ///
+    /// stop.send(()).ok();
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn allowed_origins<S: Into<String>>(mut self, origins: impl IntoIterator<Item = S>) -> Server {
+        self.http.allowed_origins = Some(origins.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// How long a legacy HTTP session (2025-03-26 to 2025-11-25) may go unused before the
+    /// server ends it (default 30 minutes). A session is in use while its client listens on
+    /// its GET stream or has calls in flight. Sessions are looked at every quarter of this
+    /// time (at least every minute), and whenever one opens. A request in an ended session
+    /// gets 404, and the client starts a new one with `initialize`.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use std::time::Duration;
+    ///
+    /// # async fn post(addr: std::net::SocketAddr, session: Option<&str>, body: &str) -> String {
+    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    /// #     let session = session.map_or(String::new(), |id| format!("Mcp-Session-Id: {id}\r\nMCP-Protocol-Version: 2025-06-18\r\n"));
+    /// #     let request = format!(
+    /// #         "POST /mcp HTTP/1.1\r\nHost: localhost\r\n{session}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+    /// #         body.len()
+    /// #     );
+    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    /// #     stream.write_all(request.as_bytes()).await.unwrap();
+    /// #     let mut response = String::new();
+    /// #     stream.read_to_string(&mut response).await.unwrap();
+    /// #     response
+    /// # }
+    /// # async fn open_session(addr: std::net::SocketAddr) -> String {
+    /// #     let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"example","version":"1.0.0"}}}"#;
+    /// #     let response = post(addr, None, initialize).await;
+    /// #     response.lines().find_map(|line| line.strip_prefix("mcp-session-id: ")).unwrap().trim().to_owned()
+    /// # }
+    /// # async fn ping(addr: std::net::SocketAddr, session: &str) -> u16 {
+    /// #     let response = post(addr, Some(session), r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#).await;
+    /// #     response[9..12].parse().unwrap()
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let http = Server::new("demo", "1.0.0")
+    ///     .session_idle_timeout(Duration::from_millis(100))
+    ///     .bind_http("127.0.0.1:0")
+    ///     .await?;
+    /// let addr = http.local_addr();
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
+    ///
+    /// // `open_session` sends `initialize` and returns the `Mcp-Session-Id`; `ping` sends
+    /// // `ping` in a session and returns the HTTP status.
+    /// let first = open_session(addr).await;
+    /// assert_eq!(ping(addr, &first).await, 200);
+    /// tokio::time::sleep(Duration::from_millis(200)).await;
+    /// assert_eq!(ping(addr, &first).await, 404); // ended while idle
+    /// let second = open_session(addr).await;
+    /// assert_eq!(ping(addr, &second).await, 200);
+    ///
+    /// stop.send(()).ok();
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn session_idle_timeout(mut self, idle: Duration) -> Server {
+        self.http.session_idle = idle;
+        self
+    }
+
+    /// Requires a bearer token on HTTP requests. `verify` gets the token and answers who
+    /// it stands for, or `None` to refuse (401 with `WWW-Authenticate`). Tools see the
+    /// caller through [`Context::principal`](crate::Context::principal).
+    ///
+    /// ```
+    /// use mcp_tools::{Principal, Server};
+    /// let server = Server::new("notes", "1.0.0").bearer_auth(|token| async move {
+    ///     (token == "secret").then(|| Principal::new("ada").with_scopes(["notes:read"]))
+    /// });
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn bearer_auth<F, Fut>(mut self, verify: F) -> Server
+    where
+        F: Fn(String) -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = Option<Principal>> + Send + 'static,
+    {
+        self.http.auth = Some(Arc::new(move |token| Box::pin(verify(token))));
+        self
+    }
+}
+
+/// An HTTP endpoint bound to its address, ready to serve; from [`Server::bind_http`].
+/// Serve it with [`run`](HttpServer::run) (until Ctrl-C or SIGTERM) or
+/// [`run_until`](HttpServer::run_until) (until a future completes).
+///
+/// ```
+/// use mcp_tools::Server;
+///
+/// # async fn status(addr: std::net::SocketAddr, path: &str, host: &str, origin: Option<&str>) -> u16 {
+/// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+/// #     let body = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+/// #     let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+/// #     let request = format!(
+/// #         "POST {path} HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+/// #         body.len()
+/// #     );
+/// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+/// #     stream.write_all(request.as_bytes()).await.unwrap();
+/// #     let mut response = String::new();
+/// #     stream.read_to_string(&mut response).await.unwrap();
+/// #     response[9..12].parse().unwrap()
+/// # }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let http = Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await?;
+/// let addr = http.local_addr();
+/// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+/// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
+///
+/// // `status` posts a `server/discover` request and returns the HTTP status.
+/// assert_eq!(status(addr, "/mcp", "localhost", None).await, 200);
+///
+/// stop.send(()).ok();
+/// serving.await??; // stopped: the port is closed
+/// assert!(tokio::net::TcpStream::connect(addr).await.is_err());
+/// # Ok(())
+/// # }
+/// ```
+#[cfg(feature = "http")]
+pub struct HttpServer {
+    listener: tokio::net::TcpListener,
+    local_addr: std::net::SocketAddr,
+    router: axum::Router,
+    app: Arc<crate::transport::http::HttpApp>,
+}
+
+#[cfg(feature = "http")]
+impl HttpServer {
+    /// The address it listens on: with port 0 asked for, the port the system chose.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::Error> {
+    /// let http = mcp_tools::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await?;
+    /// let addr = http.local_addr();
+    /// assert_eq!(addr.ip().to_string(), "127.0.0.1");
+    /// assert_ne!(addr.port(), 0);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn local_addr(&self) -> std::net::SocketAddr {
+        self.local_addr
+    }
+
+    /// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight.
+    ///
+    /// ```no_run
+    /// # #[tokio::main]
+    /// # async fn main() -> Result<(), mcp_tools::Error> {
+    /// let http = mcp_tools::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await?;
+    /// eprintln!("serving MCP on http://{}/mcp", http.local_addr());
+    /// http.run().await
+    /// # }
+    /// ```
+    pub async fn run(self) -> Result<(), Error> {
+        self.run_until(crate::transport::signal::shutdown_signal()).await
+    }
+
+    /// Serves until `shutdown` completes, then stops accepting, ends open streams and
+    /// sessions, finishes the requests in flight and returns.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::Error> {
+    /// let http = mcp_tools::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await?;
+    /// let addr = http.local_addr();
+    /// http.run_until(tokio::time::sleep(Duration::from_millis(10))).await?;
+    /// assert!(tokio::net::TcpStream::connect(addr).await.is_err()); // no longer listening
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn run_until(
+        self,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> Result<(), Error> {
+        let HttpServer {
+            listener,
+            local_addr,
+            router,
+            app,
+        } = self;
+        tracing::info!(addr = %local_addr, "serving MCP over HTTP");
+        Ok(crate::transport::http::serve(listener, router, app, shutdown).await?)
+    }
+}

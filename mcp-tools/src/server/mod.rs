@@ -1,0 +1,21 @@
+//! [`Server`] and what it does: the builder and stdio (`builder`), Streamable HTTP
+//! (`http`), the in-process test client (`testing`), model-API formats and calls outside the
+//! protocol (`export`), the command line (`cli`), and why serving fails (`error`).
+
+mod builder;
+#[cfg(feature = "cli")]
+mod cli;
+mod error;
+mod export;
+#[cfg(feature = "http")]
+mod http;
+mod testing;
+
+pub use builder::Server;
+#[cfg(feature = "cli")]
+pub use error::CliError;
+pub use error::Error;
+pub use export::ToolCall;
+#[cfg(feature = "http")]
+pub use http::HttpServer;
+pub use testing::{CallResponse, ClientError, TestClient};

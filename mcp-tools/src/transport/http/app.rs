@@ -1,0 +1,112 @@
+//! The state every HTTP handler shares, how the endpoint is configured, and the serving
+//! loop.
+
+use super::sessions::Sessions;
+use crate::context::Principal;
+use crate::engine::Engine;
+use axum::Router;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// Checks a bearer token: `Some(principal)` lets the request in.
+pub(crate) type AuthHook =
+    dyn Fn(String) -> Pin<Box<dyn Future<Output = Option<Principal>> + Send>> + Send + Sync;
+
+/// How the HTTP endpoint behaves; set through `Server`.
+#[derive(Clone)]
+pub(crate) struct HttpOptions {
+    pub(crate) path: String,
+    /// `Host` values accepted; `None`: the loopback names, unless the server listens on a
+    /// non-loopback address, where any host is accepted.
+    pub(crate) allowed_hosts: Option<Vec<String>>,
+    /// `Origin` values accepted; `None`: loopback origins only. `"*"` accepts any.
+    pub(crate) allowed_origins: Option<Vec<String>>,
+    pub(crate) session_idle: Duration,
+    pub(crate) auth: Option<Arc<AuthHook>>,
+    /// The realm named in `WWW-Authenticate`.
+    pub(crate) auth_realm: String,
+}
+
+impl Default for HttpOptions {
+    fn default() -> HttpOptions {
+        HttpOptions {
+            path: "/mcp".to_owned(),
+            allowed_hosts: None,
+            allowed_origins: None,
+            session_idle: Duration::from_secs(30 * 60),
+            auth: None,
+            auth_realm: "mcp".to_owned(),
+        }
+    }
+}
+
+/// The state every request handler shares.
+pub(crate) struct HttpApp {
+    pub(super) engine: Arc<Engine>,
+    pub(super) options: HttpOptions,
+    /// Accept any `Host` (the server listens on a non-loopback address and no list was
+    /// given).
+    pub(super) any_host: bool,
+    pub(super) sessions: Sessions,
+    /// Cancelled at shutdown: ends the streams that would otherwise stay open.
+    pub(super) shutdown: CancellationToken,
+}
+
+impl HttpApp {
+    pub(crate) fn new(engine: Arc<Engine>, options: HttpOptions, any_host: bool) -> HttpApp {
+        HttpApp {
+            engine,
+            sessions: Sessions::new(options.session_idle),
+            any_host,
+            shutdown: CancellationToken::new(),
+            options,
+        }
+    }
+
+    /// Stops the streams that would otherwise stay open, so a graceful shutdown ends.
+    pub(crate) fn shut_down(&self) {
+        self.shutdown.cancel();
+        self.sessions.end_all();
+    }
+}
+
+/// Serves `router` on `listener` until `shutdown` completes, then finishes the requests in
+/// flight. Idle sessions are swept on a timer meanwhile.
+pub(crate) async fn serve(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    app: Arc<HttpApp>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        // Answers go out at once instead of waiting on Nagle's algorithm.
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::debug!(%error, "could not set TCP_NODELAY");
+        }
+    });
+    // Idle sessions end on time even when no new session comes to trigger a sweep.
+    let sweeper = {
+        let app = Arc::clone(&app);
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(app.sessions.sweep_period());
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                app.sessions.expire();
+            }
+        })
+    };
+    let service = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let served = axum::serve(listener, service)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            app.shut_down();
+        })
+        .await;
+    sweeper.abort();
+    served
+}

@@ -1,0 +1,332 @@
+//! The endpoint's three methods. POST parses its body once ([`Incoming`]), reads from that
+//! parse what routing needs (the method, the target, the revision, the session), and hands
+//! the same parse to the engine; the status comes from what the engine says its answer was.
+
+use super::admission::{accepts, check_post_headers};
+use super::app::{HttpApp, HttpOptions};
+use super::response::{
+    CancelOnDrop, Flow, accepted, answer_response, json_response, method_not_allowed, refuse, sse,
+    with_status,
+};
+use super::sessions::SESSION_HEADER;
+use crate::context::Principal;
+use crate::engine::{Connection, Engine, Incoming, Outbox, encode_error};
+use crate::protocol::ProtocolVersion;
+use crate::protocol::jsonrpc::{HEADER_MISMATCH, INVALID_REQUEST};
+use crate::protocol::messages::ParamsHead;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::Response;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+const VERSION_HEADER: &str = "mcp-protocol-version";
+const METHOD_HEADER: &str = "mcp-method";
+const NAME_HEADER: &str = "mcp-name";
+
+/// The MCP endpoint as an axum router, and the handle that shuts it down.
+pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions, any_host: bool) -> (Router, Arc<HttpApp>) {
+    let path = options.path.clone();
+    let app = Arc::new(HttpApp::new(engine, options, any_host));
+    let endpoint = axum::routing::post(post).get(get).delete(delete);
+    (
+        Router::new().route(&path, endpoint).with_state(Arc::clone(&app)),
+        app,
+    )
+}
+
+async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let headers = parts.headers;
+    // Known when the server was served with connect info, as `serve_http` does.
+    let peer = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip());
+    let principal = match app.admit(&headers).await {
+        Ok(principal) => principal,
+        Err(refusal) => return refusal,
+    };
+    if let Err(refusal) = check_post_headers(&headers) {
+        return refusal;
+    }
+    let body = match read_body(&app, &headers, body).await {
+        Ok(body) => body,
+        Err(refusal) => return refusal,
+    };
+    let session = match app.sessions.of(&headers) {
+        Ok(session) => session,
+        Err(refusal) => return refusal,
+    };
+    let incoming = Incoming::parse(&body);
+    let principal = principal.as_ref();
+
+    if incoming.is_batch() {
+        // A batch: only a 2025-03-26 session may send one; the engine says so otherwise.
+        let conn = session
+            .as_ref()
+            .map_or_else(|| Arc::new(Connection::from_peer(peer)), |s| Arc::clone(&s.conn));
+        return answer(&app, conn, incoming, principal, Flow::Legacy).await;
+    }
+    let Some(envelope) = incoming.envelope() else {
+        // Not JSON, or not a message: the engine words the error.
+        let answered = answer(&app, Arc::new(Connection::new()), incoming, None, Flow::Legacy).await;
+        return with_status(answered, StatusCode::BAD_REQUEST);
+    };
+    let id = envelope.id;
+    let method = incoming.method();
+    let head = incoming.head();
+
+    if let Some(version) = head.version() {
+        let method = method.as_deref().unwrap_or("");
+        if let Err(mismatch) = check_modern_headers(&headers, version, method, &head) {
+            return json_response(
+                0,
+                StatusCode::BAD_REQUEST,
+                encode_error(id, HEADER_MISMATCH, &mismatch, None),
+            );
+        }
+        let conn = Arc::new(Connection::from_peer(peer));
+        return answer(&app, conn, incoming, principal, Flow::Modern).await;
+    }
+    if method.as_deref() == Some("initialize") && id.is_some() {
+        return initialize(&app, incoming, principal, peer).await;
+    }
+    let Some(session) = session else {
+        if id.is_none() && method.is_some() {
+            return accepted(); // a notification outside any session concerns nothing
+        }
+        let ping = method.as_deref() == Some("ping") && id.is_some();
+        let answered = answer(&app, Arc::new(Connection::new()), incoming, None, Flow::Legacy).await;
+        if ping {
+            return answered; // legacy clients may ping before `initialize`
+        }
+        // No revision and no session: the engine explains both ways in.
+        return with_status(answered, StatusCode::BAD_REQUEST);
+    };
+    if let Err(refusal) = check_session_version(&headers, session.version, id) {
+        return refusal;
+    }
+    answer(&app, Arc::clone(&session.conn), incoming, principal, Flow::Legacy).await
+}
+
+/// The body, within the server's limit on messages; `Err` refuses it with 413.
+async fn read_body(app: &HttpApp, headers: &HeaderMap, body: axum::body::Body) -> Result<Bytes, Response> {
+    let limit = app.engine.options.max_message_bytes;
+    axum::body::to_bytes(body, limit).await.map_err(|_| {
+        // The size is known when the client declared it; a chunked body is not read to its
+        // end to learn it.
+        let declared = headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        let message = match declared {
+            Some(bytes) => {
+                format!("the body is {bytes} bytes long; this server accepts bodies of up to {limit} bytes")
+            }
+            None => format!("the body is longer than this server accepts ({limit} bytes)"),
+        };
+        json_response(
+            0,
+            StatusCode::PAYLOAD_TOO_LARGE,
+            encode_error(None, INVALID_REQUEST, &message, None),
+        )
+    })
+}
+
+/// 2025-06-18 on: a session's requests name its revision in `MCP-Protocol-Version`.
+fn check_session_version(
+    headers: &HeaderMap,
+    version: ProtocolVersion,
+    id: Option<&RawValue>,
+) -> Result<(), Response> {
+    if version < ProtocolVersion::V2025_06_18 {
+        return Ok(());
+    }
+    let sent = headers.get(VERSION_HEADER).and_then(|v| v.to_str().ok());
+    if sent == Some(version.as_str()) {
+        return Ok(());
+    }
+    let message = match sent {
+        Some(sent) => {
+            format!("the MCP-Protocol-Version header says {sent}, but this session speaks {version}")
+        }
+        None => format!("the MCP-Protocol-Version header is required; this session speaks {version}"),
+    };
+    Err(json_response(
+        0,
+        StatusCode::BAD_REQUEST,
+        encode_error(id, INVALID_REQUEST, &message, None),
+    ))
+}
+
+/// 2026-07-28: the headers must repeat what the body says.
+fn check_modern_headers(
+    headers: &HeaderMap,
+    version: &RawValue,
+    method: &str,
+    head: &ParamsHead<'_>,
+) -> Result<(), String> {
+    let header = |name: &str| headers.get(name).map(|v| v.to_str().unwrap_or("(not text)"));
+    let body_version: Cow<'_, str> =
+        serde_json::from_str(version.get()).unwrap_or(Cow::Borrowed(version.get()));
+    let expect = |name: &str, label: &str, body: &str| -> Result<(), String> {
+        match header(name) {
+            None => Err(format!(
+                "Header mismatch: the {label} header is required and must be '{body}'"
+            )),
+            Some(value) if value == body => Ok(()),
+            Some(value) => Err(format!(
+                "Header mismatch: {label} header value '{value}' does not match body value '{body}'"
+            )),
+        }
+    };
+    expect(VERSION_HEADER, "MCP-Protocol-Version", &body_version)?;
+    expect(METHOD_HEADER, "Mcp-Method", method)?;
+    let target = match method {
+        "tools/call" | "prompts/get" => string_of(head.name),
+        "resources/read" => string_of(head.uri),
+        _ => None,
+    };
+    if let Some(target) = target {
+        expect(NAME_HEADER, "Mcp-Name", &target)?;
+    }
+    Ok(())
+}
+
+/// A member's text, when it is a string.
+fn string_of(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
+    serde_json::from_str(raw?.get()).ok()
+}
+
+/// `initialize`: a new connection, which becomes a session when the engine accepts it.
+async fn initialize(
+    app: &Arc<HttpApp>,
+    incoming: Incoming<'_>,
+    principal: Option<&Arc<Principal>>,
+    peer: Option<IpAddr>,
+) -> Response {
+    app.sessions.expire();
+    let conn = Arc::new(Connection::from_peer(peer));
+    let mut response = answer(app, Arc::clone(&conn), incoming, principal, Flow::Legacy).await;
+    let Some(session) = conn.legacy() else {
+        return response; // refused: no session
+    };
+    match app.sessions.start(conn, session.version) {
+        Ok(id) => {
+            if let Ok(value) = HeaderValue::from_str(&id) {
+                response.headers_mut().insert(SESSION_HEADER, value);
+            }
+            response
+        }
+        Err(error) => {
+            tracing::error!(%error, "no randomness for a session id");
+            json_response(
+                0,
+                StatusCode::INTERNAL_SERVER_ERROR,
+                encode_error(None, INVALID_REQUEST, "internal error", None),
+            )
+        }
+    }
+}
+
+/// Hands a parsed body to the engine and turns what comes back into a response: 202 for
+/// nothing, JSON for an answer alone, SSE when notifications (or requests of the server's
+/// own) come first.
+async fn answer(
+    app: &Arc<HttpApp>,
+    conn: Arc<Connection>,
+    incoming: Incoming<'_>,
+    principal: Option<&Arc<Principal>>,
+    flow: Flow,
+) -> Response {
+    crate::wire_log::received(conn.id(), incoming.text());
+    let (out, mut responses, mut notifications) = Outbox::split();
+    app.engine.serve(&conn, incoming, &out, principal);
+    drop(out);
+    let mut guard = CancelOnDrop {
+        conn: (flow == Flow::Modern).then(|| Arc::clone(&conn)),
+    };
+    let shutdown = app.shutdown.clone();
+    tokio::select! {
+        biased;
+        response = responses.recv() => match response {
+            Some(response) => {
+                guard.defuse();
+                if let Ok(first) = notifications.try_recv() {
+                    // Notifications were queued before the answer: keep their order.
+                    let mut events = vec![first];
+                    while let Ok(more) = notifications.try_recv() {
+                        events.push(more);
+                    }
+                    events.push(response);
+                    return sse(conn.id(), events, None, None, guard, shutdown);
+                }
+                answer_response(conn.id(), response, flow)
+            }
+            None => {
+                guard.defuse();
+                accepted()
+            }
+        },
+        note = notifications.recv() => match note {
+            Some(note) => sse(conn.id(), vec![note], Some(notifications), Some(responses), guard, shutdown),
+            None => {
+                guard.defuse();
+                match responses.recv().await {
+                    Some(response) => answer_response(conn.id(), response, flow),
+                    None => accepted(),
+                }
+            }
+        },
+    }
+}
+
+/// GET: a legacy session's stream for notifications that answer no request.
+async fn get(State(app): State<Arc<HttpApp>>, headers: HeaderMap) -> Response {
+    if let Err(refusal) = app.admit(&headers).await {
+        return refusal;
+    }
+    let session = match app.sessions.of(&headers) {
+        Ok(Some(session)) => session,
+        Ok(None) => return method_not_allowed(),
+        Err(refusal) => return refusal,
+    };
+    if !accepts(&headers, "text/event-stream") {
+        return refuse(
+            StatusCode::NOT_ACCEPTABLE,
+            "the Accept header must allow `text/event-stream`",
+        );
+    }
+    let (out, _responses, notifications) = Outbox::split();
+    session.conn.set_unsolicited(Some(out));
+    sse(
+        session.conn.id(),
+        Vec::new(),
+        Some(notifications),
+        None,
+        CancelOnDrop { conn: None },
+        app.shutdown.clone(),
+    )
+}
+
+/// DELETE: a legacy client ends its session.
+async fn delete(State(app): State<Arc<HttpApp>>, headers: HeaderMap) -> Response {
+    if let Err(refusal) = app.admit(&headers).await {
+        return refusal;
+    }
+    let Some(id) = headers.get(SESSION_HEADER).and_then(|v| v.to_str().ok()) else {
+        return method_not_allowed();
+    };
+    if app.sessions.end(id) {
+        let mut response = Response::new(axum::body::Body::empty());
+        *response.status_mut() = StatusCode::NO_CONTENT;
+        response
+    } else {
+        refuse(StatusCode::NOT_FOUND, "the session does not exist or has ended")
+    }
+}

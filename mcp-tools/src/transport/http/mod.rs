@@ -1,0 +1,28 @@
+//! Streamable HTTP: one endpoint (default `/mcp`) serving both protocol eras, on axum.
+//!
+//! - **2026-07-28**: every POST stands alone. The `MCP-Protocol-Version`, `Mcp-Method` and
+//!   `Mcp-Name` headers must match the body. A request runs on a connection of its own,
+//!   cancelled if the client goes away. The answer is plain JSON, or an SSE stream when
+//!   notifications come before it; `subscriptions/listen` keeps its stream open.
+//! - **2025-03-26 to 2025-11-25**: `initialize` opens a session (`Mcp-Session-Id`, random);
+//!   later POSTs carry it; GET opens the stream for unsolicited notifications; DELETE ends
+//!   the session. A request of the server's own goes out on the stream of the call that
+//!   makes it, and the client's answer comes back in a POST of its own.
+//!
+//! Before any of that (`admission`): `Host` and `Origin` are checked against an allow-list
+//! (DNS rebinding), bodies are bounded, `Accept` and `Content-Type` are checked, and an
+//! optional bearer-token hook decides who is calling. `sessions` keeps the legacy
+//! sessions, `response` shapes what goes back, `endpoint` routes, and `app` holds the state
+//! they share and serves it.
+
+// A refusal is the HTTP response itself; boxing it would only add an allocation.
+#![allow(clippy::result_large_err)]
+
+mod admission;
+mod app;
+mod endpoint;
+mod response;
+mod sessions;
+
+pub(crate) use app::{HttpApp, HttpOptions, serve};
+pub(crate) use endpoint::router;

@@ -1,0 +1,209 @@
+//! What goes back over HTTP: refusals, plain JSON answers with the status their outcome
+//! calls for, and event streams.
+
+use crate::engine::{Connection, ErrorInfo, Outgoing, Queue, encode_error};
+use crate::protocol::jsonrpc::{INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR};
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::Response;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// Whether a client going away cancels its request: yes in 2026-07-28, no before.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Flow {
+    Modern,
+    Legacy,
+}
+
+/// A refusal before JSON-RPC: a status and a JSON-RPC error body with no id.
+pub(super) fn refuse(status: StatusCode, message: &str) -> Response {
+    json_response(0, status, encode_error(None, INVALID_REQUEST, message, None))
+}
+
+/// A JSON response, recorded in the wire log under connection `conn` (0 for refusals made
+/// before any connection exists).
+pub(super) fn json_response(conn: u64, status: StatusCode, body: Vec<u8>) -> Response {
+    crate::wire_log::sent(conn, &body);
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+/// An answer as plain JSON, with the status its outcome calls for.
+pub(super) fn answer_response(conn: u64, answer: Outgoing, flow: Flow) -> Response {
+    json_response(conn, status_of(answer.error, flow), answer.bytes)
+}
+
+/// The status of an answer, from what the engine says it was: a message that is not
+/// JSON-RPC is 400; so, in 2026-07-28, is a request refused for its revision or metadata,
+/// and an unknown method is 404 there (so the body tells it from a missing endpoint); other
+/// JSON-RPC errors travel with 200.
+fn status_of(error: Option<ErrorInfo>, flow: Flow) -> StatusCode {
+    match error {
+        Some(ErrorInfo {
+            code: PARSE_ERROR | INVALID_REQUEST,
+            ..
+        }) => StatusCode::BAD_REQUEST,
+        Some(ErrorInfo {
+            before_dispatch: true,
+            ..
+        }) if flow == Flow::Modern => StatusCode::BAD_REQUEST,
+        Some(ErrorInfo {
+            code: METHOD_NOT_FOUND,
+            ..
+        }) if flow == Flow::Modern => StatusCode::NOT_FOUND,
+        _ => StatusCode::OK,
+    }
+}
+
+pub(super) fn accepted() -> Response {
+    let mut response = Response::new(Body::empty());
+    *response.status_mut() = StatusCode::ACCEPTED;
+    response
+}
+
+/// `response` with `status` unless it already has one other than 200.
+pub(super) fn with_status(mut response: Response, status: StatusCode) -> Response {
+    if response.status() == StatusCode::OK {
+        *response.status_mut() = status;
+    }
+    response
+}
+
+/// GET and DELETE without a session: revision 2026-07-28 serves POST only.
+pub(super) fn method_not_allowed() -> Response {
+    let mut response = refuse(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "this endpoint takes POST; GET and DELETE need the `Mcp-Session-Id` of a session opened with `initialize`",
+    );
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("POST, GET, DELETE"));
+    response
+}
+
+/// Cancels a modern request whose client went away before its answer.
+pub(super) struct CancelOnDrop {
+    pub(super) conn: Option<Arc<Connection>>,
+}
+
+impl CancelOnDrop {
+    pub(super) fn defuse(&mut self) {
+        self.conn = None;
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if let Some(conn) = self.conn.take() {
+            conn.cancel_all();
+            let conn2 = Arc::clone(&conn);
+            tokio::spawn(async move { conn2.close().await });
+        }
+    }
+}
+
+/// An SSE response: `ready` events first, then notifications, until the answer (when
+/// `responses` is given) or forever (a GET stream, a subscription) until the client, the
+/// session or the server (`shutdown`) ends it.
+pub(super) fn sse(
+    conn: u64,
+    ready: Vec<Outgoing>,
+    notifications: Option<Queue>,
+    responses: Option<Queue>,
+    guard: CancelOnDrop,
+    shutdown: CancellationToken,
+) -> Response {
+    struct Stream {
+        ready: std::vec::IntoIter<Outgoing>,
+        notifications: Option<Queue>,
+        responses: Option<Queue>,
+        finished: bool,
+        guard: CancelOnDrop,
+        shutdown: CancellationToken,
+    }
+    let ends_with_answer = responses.is_none() && notifications.is_none();
+    let state = Stream {
+        ready: ready.into_iter(),
+        notifications,
+        responses,
+        finished: false,
+        guard,
+        shutdown,
+    };
+    let stream = futures_util::stream::unfold(state, move |mut s| async move {
+        if s.finished {
+            return None;
+        }
+        if let Some(event) = s.ready.next() {
+            if ends_with_answer && s.ready.len() == 0 {
+                s.finished = true;
+                s.guard.defuse();
+            }
+            return Some((
+                Ok::<Bytes, std::convert::Infallible>(event_bytes(conn, &event.bytes)),
+                s,
+            ));
+        }
+        let keep_alive = tokio::time::sleep(Duration::from_secs(15));
+        tokio::select! {
+            biased;
+            _ = s.shutdown.cancelled() => None,
+            note = recv(&mut s.notifications) => match note {
+                Some(note) => Some((Ok(event_bytes(conn, &note.bytes)), s)),
+                None => {
+                    s.notifications = None;
+                    if s.responses.is_none() { None } else { Some((Ok(Bytes::new()), s)) }
+                }
+            },
+            response = recv(&mut s.responses) => match response {
+                Some(response) => {
+                    // Anything the request sent before its answer goes first.
+                    let mut bytes = Vec::new();
+                    if let Some(notes) = &mut s.notifications {
+                        while let Ok(note) = notes.try_recv() {
+                            bytes.extend_from_slice(&event_bytes(conn, &note.bytes));
+                        }
+                    }
+                    bytes.extend_from_slice(&event_bytes(conn, &response.bytes));
+                    s.finished = true;
+                    s.guard.defuse();
+                    Some((Ok(Bytes::from(bytes)), s))
+                }
+                None => None,
+            },
+            _ = keep_alive => Some((Ok(Bytes::from_static(b": keep-alive\n\n")), s)),
+        }
+    });
+    let mut response = Response::new(Body::from_stream(stream));
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
+}
+
+/// Waits on a receiver that may be gone (then never completes).
+async fn recv(receiver: &mut Option<Queue>) -> Option<Outgoing> {
+    match receiver {
+        Some(receiver) => receiver.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+fn event_bytes(conn: u64, message: &[u8]) -> Bytes {
+    crate::wire_log::sent(conn, message);
+    let mut event = Vec::with_capacity(message.len() + 24);
+    event.extend_from_slice(b"event: message\ndata: ");
+    event.extend_from_slice(message);
+    event.extend_from_slice(b"\n\n");
+    Bytes::from(event)
+}
