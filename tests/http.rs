@@ -10,7 +10,7 @@ use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
-use support::tools::{echo, sleep};
+use support::tools::{ask_roots, echo, sleep};
 use support::{Spec, modern_meta};
 
 const MODERN: &str = "2026-07-28";
@@ -211,27 +211,53 @@ async fn json_of(response: reqwest::Response) -> (StatusCode, HeaderMap, Value) 
 
 /// The `data:` payloads of an SSE body, read until the stream ends or `count` arrive.
 async fn events(response: reqwest::Response, count: usize) -> Vec<Value> {
-    assert_eq!(response.headers()["content-type"], "text/event-stream");
-    let mut response = response;
-    let mut buffer = String::new();
+    let mut events = Events::of(response);
     let mut found = Vec::new();
     while found.len() < count {
-        let chunk = tokio::time::timeout(support::PATIENCE, response.chunk())
-            .await
-            .expect("an event in time")
-            .unwrap();
-        let Some(chunk) = chunk else { break };
-        buffer.push_str(std::str::from_utf8(&chunk).unwrap());
-        while let Some(end) = buffer.find("\n\n") {
-            let event: String = buffer.drain(..end + 2).collect();
-            for line in event.lines() {
-                if let Some(data) = line.strip_prefix("data: ") {
-                    found.push(serde_json::from_str(data).unwrap());
-                }
-            }
+        match events.next().await {
+            Some(event) => found.push(event),
+            None => break,
         }
     }
     found
+}
+
+/// An SSE body read one event at a time, as they arrive.
+struct Events {
+    response: reqwest::Response,
+    buffer: String,
+    ready: std::collections::VecDeque<Value>,
+}
+
+impl Events {
+    fn of(response: reqwest::Response) -> Events {
+        assert_eq!(response.headers()["content-type"], "text/event-stream");
+        Events {
+            response,
+            buffer: String::new(),
+            ready: Default::default(),
+        }
+    }
+
+    /// The next event's `data:` payload; `None` when the stream ends.
+    async fn next(&mut self) -> Option<Value> {
+        while self.ready.is_empty() {
+            let chunk = tokio::time::timeout(support::PATIENCE, self.response.chunk())
+                .await
+                .expect("an event in time")
+                .unwrap()?;
+            self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+            while let Some(end) = self.buffer.find("\n\n") {
+                let event: String = self.buffer.drain(..end + 2).collect();
+                for line in event.lines() {
+                    if let Some(data) = line.strip_prefix("data: ") {
+                        self.ready.push_back(serde_json::from_str(data).unwrap());
+                    }
+                }
+            }
+        }
+        self.ready.pop_front()
+    }
 }
 
 #[tokio::test]
@@ -913,4 +939,63 @@ fn the_example_servers_serve_http_with_a_flag() {
         json_of(response).await.2
     });
     assert_eq!(result["result"]["content"][0]["text"], "12");
+}
+
+#[tokio::test]
+async fn a_tool_asks_the_client_on_the_calls_event_stream_and_the_answer_comes_in_a_post() {
+    let endpoint = Endpoint::start(Server::new("web", "2.0.0").tools(tools![ask_roots])).await;
+    let revision = "2025-11-25";
+    let spec = Spec::of(revision);
+    let session = endpoint.initialize(revision).await;
+    let post = |message: Value| endpoint.legacy(&session, revision).json(&message).send();
+
+    let call = post(json!({ "jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": { "name": "ask_roots", "arguments": {} } }))
+        .await
+        .unwrap();
+    assert_eq!(call.status(), StatusCode::OK);
+    let mut stream = Events::of(call);
+    let asked = stream.next().await.unwrap();
+    assert_eq!(
+        asked,
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "roots/list", "params": {} })
+    );
+    spec.assert_valid("ListRootsRequest", &asked);
+
+    // A response to no request of the server's is taken (202) and dropped.
+    let stray = post(json!({ "jsonrpc": "2.0", "id": 42, "result": { "roots": [] } }))
+        .await
+        .unwrap();
+    assert_eq!(stray.status(), StatusCode::ACCEPTED);
+    assert_eq!(stray.text().await.unwrap(), "");
+
+    let roots = json!({ "roots": [{ "uri": "file:///srv/app" }] });
+    let answered = post(json!({ "jsonrpc": "2.0", "id": 1, "result": roots }))
+        .await
+        .unwrap();
+    assert_eq!(answered.status(), StatusCode::ACCEPTED);
+    let result = stream.next().await.unwrap();
+    assert_eq!(
+        result,
+        json!({ "jsonrpc": "2.0", "id": 7, "result": { "content": [{ "type": "text", "text": format!("roots: {roots}") }] } })
+    );
+    spec.assert_valid("JSONRPCResultResponse", &result);
+    assert_eq!(
+        stream.next().await,
+        None,
+        "the stream ends with the call's answer"
+    );
+
+    // The same answer again: the call is over, so it is dropped; the session serves on.
+    let again = post(json!({ "jsonrpc": "2.0", "id": 1, "result": roots }))
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::ACCEPTED);
+    let ping = post(json!({ "jsonrpc": "2.0", "id": 8, "method": "ping" }))
+        .await
+        .unwrap();
+    assert_eq!(
+        json_of(ping).await.2,
+        json!({ "jsonrpc": "2.0", "id": 8, "result": {} })
+    );
+    endpoint.stop().await.unwrap();
 }

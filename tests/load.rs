@@ -175,10 +175,11 @@ fn a_million_calls_leave_memory_flat() {
     drop(stdin);
     child.wait().unwrap();
     // After warm-up, memory stays within a small band: no growth per call.
+    assert!(rss.len() >= 3, "too few memory readings to judge growth: {rss:?}");
     let settled = &rss[1..];
     let (low, high) = (
-        settled.iter().min().copied().unwrap_or(0),
-        settled.iter().max().copied().unwrap_or(0),
+        settled.iter().min().copied().unwrap_or_default(),
+        settled.iter().max().copied().unwrap_or_default(),
     );
     eprintln!(
         "{TOTAL} calls in {:.1} s; RSS from 200k calls on: {low}..{high} KiB",
@@ -187,14 +188,15 @@ fn a_million_calls_leave_memory_flat() {
     assert!(high - low <= 512, "RSS grew from {low} to {high} KiB");
 }
 
+/// The server's resident memory, from `/proc`; a soak that cannot read it fails, since it
+/// could not tell growth from none.
 fn resident_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
+    let path = format!("/proc/{pid}/status");
+    let status = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("the soak reads memory from {path}, which cannot be read here: {e}"));
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        .unwrap_or_else(|| panic!("{path} has no readable `VmRSS:` line:\n{status}"))
 }

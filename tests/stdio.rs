@@ -794,7 +794,7 @@ fn an_oversized_message_is_refused_and_the_next_is_served() {
 
 #[test]
 fn pagination_with_an_opaque_cursor() {
-    // The fixture lists all seven tools in one page; ask for a bad cursor.
+    // The fixture lists all its tools in one page; ask for a bad cursor.
     let mut peer = Peer::spawn(FIXTURE);
     initialize(&mut peer, "2025-11-25");
     let list = peer.request(json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }));
@@ -815,7 +815,8 @@ fn pagination_with_an_opaque_cursor() {
             "toggle",
             "explode",
             "read_config",
-            "hang"
+            "hang",
+            "ask_roots"
         ]
     );
     assert!(list["result"].get("nextCursor").is_none());

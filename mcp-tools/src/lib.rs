@@ -249,7 +249,7 @@
 //! fn add(a: i64, b: i64) -> i64 { a + b }
 //!
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), String> {
+//! # async fn main() -> Result<(), mcp_tools::ExportError> {
 //! let server = Server::new("calc", "1.0.0").tools(tools![add]);
 //! let definitions = server.openai_tools()?; // the request's `tools`
 //! assert_eq!(definitions[0]["function"]["name"], "add");

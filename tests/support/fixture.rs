@@ -10,7 +10,7 @@ mod common;
 #[path = "tools.rs"]
 mod tools;
 
-use tools::{block, echo, explode, log, progress, sleep};
+use tools::{ask_roots, block, echo, explode, log, progress, sleep};
 
 /// Enables or disables a tool.
 #[tool]
@@ -45,9 +45,9 @@ async fn hang() -> String {
 }
 
 #[tokio::main(flavor = "current_thread")]
-async fn main() -> Result<(), mcp_tools::Error> {
+async fn main() -> std::process::ExitCode {
     common::log_to_stderr();
-    Server::new("fixture", "1.0.0")
+    let served = Server::new("fixture", "1.0.0")
         .max_message_size(64 * 1024)
         .tool_timeout("hang", Duration::from_millis(300))
         .max_concurrent_calls(20_000)
@@ -60,8 +60,10 @@ async fn main() -> Result<(), mcp_tools::Error> {
             toggle,
             explode,
             read_config,
-            hang
+            hang,
+            ask_roots
         ])
         .serve_stdio()
-        .await
+        .await;
+    common::exit(served)
 }

@@ -3,6 +3,7 @@
 
 use mcp_tools::protocol::LoggingLevel;
 use mcp_tools::{Context, tool};
+use serde_json::json;
 use std::time::Duration;
 
 /// Echoes the text back.
@@ -72,4 +73,13 @@ pub async fn log(
 #[tool]
 pub async fn explode() -> String {
     panic!("the secret is 42")
+}
+
+/// Asks the client for its roots (a request of the server's own) and says what came back.
+#[tool]
+pub async fn ask_roots(cx: Context) -> Result<String, String> {
+    match cx.send_request("roots/list", json!({})).await {
+        Ok(result) => Ok(format!("roots: {result}")),
+        Err(error) => Err(error.to_string()),
+    }
 }

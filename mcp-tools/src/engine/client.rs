@@ -14,11 +14,14 @@ use serde_json::value::RawValue;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
 
 /// The way to the client of one call.
 pub(crate) struct CallChannel {
     pub(crate) conn: Arc<Connection>,
     pub(crate) out: Outbox,
+    /// Cancelled when the call ends early: an answer after that finds nobody waiting.
+    pub(crate) call: CancellationToken,
 }
 
 impl ClientChannel for CallChannel {
@@ -27,7 +30,7 @@ impl ClientChannel for CallChannel {
         method: &str,
         params: Value,
     ) -> Pin<Box<dyn Future<Output = Result<Value, ClientRequestError>> + Send>> {
-        let (id, answered) = self.conn.ask();
+        let (id, answered) = self.conn.ask(self.call.clone());
         // Whatever ends the wait (an answer, the call's end), the id is forgotten with it,
         // so a late answer finds nobody waiting and is dropped.
         let waiting = Waiting {

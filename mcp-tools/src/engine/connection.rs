@@ -61,7 +61,7 @@ pub(crate) struct Connection {
     unsolicited: Mutex<Option<Outbox>>,
     in_flight: Mutex<HashMap<RequestId, InFlight>>,
     /// Requests of the server's own, waiting for the client's answer, by id.
-    asked: Mutex<HashMap<i64, oneshot::Sender<ClientAnswer>>>,
+    asked: Mutex<HashMap<i64, Asker>>,
     /// The id of the server's next request.
     next_ask: AtomicI64,
     tasks: TaskTracker,
@@ -253,14 +253,15 @@ impl Connection {
         self.closed.cancelled()
     }
 
-    /// Records a request of the server's own; returns its id and where the answer arrives.
-    pub(crate) fn ask(&self) -> (i64, oneshot::Receiver<ClientAnswer>) {
+    /// Records a request of the server's own, made by the call that `call` cancels;
+    /// returns its id and where the answer arrives.
+    pub(crate) fn ask(&self, call: CancellationToken) -> (i64, oneshot::Receiver<ClientAnswer>) {
         let id = self.next_ask.fetch_add(1, Ordering::Relaxed);
         let (answer, answered) = oneshot::channel();
         self.asked
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(id, answer);
+            .insert(id, Asker { answer, call });
         (id, answered)
     }
 
@@ -284,9 +285,11 @@ impl Connection {
                 .remove(n),
             RequestId::String(_) => None,
         };
-        match waiting {
+        // A call cancelled before the answer came has ended, whether or not its task has
+        // stopped yet.
+        match waiting.filter(|asker| !asker.call.is_cancelled()) {
             Some(asker) => {
-                if asker.send(answer).is_err() {
+                if asker.answer.send(answer).is_err() {
                     tracing::debug!(%id, "dropped a client's answer: its call stopped waiting");
                 }
                 true
@@ -310,3 +313,10 @@ impl Connection {
 
 /// The client's answer to a request of the server's: its `result`, or why there is none.
 pub(crate) type ClientAnswer = Result<Value, ClientRequestError>;
+
+/// A call waiting on the client's answer to a request of the server's.
+struct Asker {
+    answer: oneshot::Sender<ClientAnswer>,
+    /// Cancelled when the call ends early.
+    call: CancellationToken,
+}

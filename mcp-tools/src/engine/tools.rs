@@ -186,6 +186,7 @@ impl Engine {
             Era::Legacy(_) => Some(Arc::new(CallChannel {
                 conn: Arc::clone(conn),
                 out: out.clone(),
+                call: cancel.clone(),
             }) as Arc<dyn ClientChannel>),
             Era::Modern(_) => None,
         };

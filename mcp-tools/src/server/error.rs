@@ -3,7 +3,7 @@
 use crate::error::DefinitionError;
 
 /// Why a server could not start or stopped. Everything a server checks before serving is
-/// checked by every way of serving it, [`Server::test_client`] included, so a test finds
+/// checked by every way of serving it, [`Server::test_client`](crate::Server::test_client) included, so a test finds
 /// these too.
 ///
 /// ```
@@ -53,7 +53,7 @@ impl Error {
     /// Says on standard error what went wrong, and gives the exit status a command line
     /// should end with: 2 for a command line that could not be run, 1 for a tool call that
     /// failed (its result is printed already, so nothing more is said) and for everything
-    /// else. For a program's `main` after [`Server::run`](crate::Server::run).
+    /// else. For a program's `main` after `Server::run` (feature `cli`).
     ///
     /// ```
     /// use std::process::ExitCode;

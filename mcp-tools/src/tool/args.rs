@@ -22,6 +22,9 @@ pub struct Arguments<'a> {
     is_argument: Vec<bool>,
     unknown: Vec<String>,
     errors: Vec<String>,
+    /// An injected parameter that failed with an internal error: its name and the detail,
+    /// which is the server's to log and no client's to read.
+    internal: Option<(&'static str, String)>,
 }
 
 impl<'a> Arguments<'a> {
@@ -34,6 +37,7 @@ impl<'a> Arguments<'a> {
             is_argument: vec![false; names.len()],
             unknown: Vec::new(),
             errors: Vec::new(),
+            internal: None,
         };
         let entries = match raw.into_received() {
             Received::Nothing => return Ok(args),
@@ -68,6 +72,11 @@ impl<'a> Arguments<'a> {
         match param.kind {
             Kind::Injected { extract, .. } => match extract(cx) {
                 Ok(value) => Some(value),
+                Err(error) if error.is_internal() => {
+                    self.internal
+                        .get_or_insert((self.names[index], error.message().to_owned()));
+                    None
+                }
                 Err(error) => {
                     self.errors.push(error.message().to_owned());
                     None
@@ -127,15 +136,22 @@ impl<'a> Arguments<'a> {
                     .push(format!("argument `{name}` is not accepted; {accepted}"));
             }
         }
-        if self.errors.is_empty() {
+        if self.errors.is_empty() && self.internal.is_none() {
             Ok(())
         } else {
             Err(Rejected)
         }
     }
 
-    /// The failed call's result: every problem, one per line.
+    /// The failed call's result: every problem, one per line; or, when an injected
+    /// parameter failed with an internal error, that error (masked for the client and
+    /// logged, as every internal error is).
     pub fn into_failure(self) -> Invocation {
+        if let Some((param, detail)) = self.internal {
+            return Invocation::Ready(CallToolResult::internal(format!(
+                "filling in parameter `{param}` failed: {detail}"
+            )));
+        }
         let message = match self.errors.as_slice() {
             [] => "internal error".to_owned(),
             [one] => one.clone(),
