@@ -45,26 +45,7 @@ use tokio_util::sync::CancellationToken;
 /// ```
 #[derive(Clone, Default)]
 pub struct Context {
-    inner: Arc<Inner>,
-}
-
-#[derive(Clone, Default)]
-struct Inner {
-    request_id: Option<RequestId>,
-    protocol_version: Option<ProtocolVersion>,
-    client_info: Option<Arc<Implementation>>,
-    client_capabilities: Option<Arc<Value>>,
-    progress_token: Option<ProgressToken>,
-    log_level: Option<LoggingLevel>,
-    lenient_arguments: bool,
-    cancellation: CancellationToken,
-    notifier: Option<Notifier>,
-    state: StateMap,
-    /// What the framework itself lends tools (the tool registry), by type.
-    services: StateMap,
-    principal: Option<Arc<Principal>>,
-    /// The way to the client for requests of the server's own; `None` outside a server.
-    client: Option<Arc<dyn ClientChannel>>,
+    inner: Arc<ContextParts>,
 }
 
 /// Carries a server's own requests to the client of a call and brings back the answers.
@@ -91,7 +72,7 @@ pub(crate) struct Notification {
 }
 
 /// What the engine knows of a request when it builds its [`Context`].
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct RequestInfo {
     pub(crate) request_id: Option<RequestId>,
     pub(crate) protocol_version: Option<ProtocolVersion>,
@@ -104,7 +85,7 @@ pub(crate) struct RequestInfo {
 }
 
 /// Everything a [`Context`] is made of, as the engine (or a test) assembles it.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct ContextParts {
     pub(crate) info: RequestInfo,
     pub(crate) cancellation: CancellationToken,
@@ -117,31 +98,8 @@ pub(crate) struct ContextParts {
 
 impl Context {
     pub(crate) fn from_parts(parts: ContextParts) -> Context {
-        let ContextParts {
-            info,
-            cancellation,
-            notifier,
-            state,
-            services,
-            principal,
-            client,
-        } = parts;
         Context {
-            inner: Arc::new(Inner {
-                request_id: info.request_id,
-                protocol_version: info.protocol_version,
-                client_info: info.client_info,
-                client_capabilities: info.client_capabilities,
-                progress_token: info.progress_token,
-                log_level: info.log_level,
-                lenient_arguments: info.lenient_arguments,
-                cancellation,
-                notifier,
-                state,
-                services,
-                principal,
-                client,
-            }),
+            inner: Arc::new(parts),
         }
     }
 
@@ -201,7 +159,7 @@ impl Context {
 
     /// Whether object and array arguments may arrive as JSON text (`Server::lenient_arguments`).
     pub(crate) fn lenient_arguments(&self) -> bool {
-        self.inner.lenient_arguments
+        self.inner.info.lenient_arguments
     }
 
     /// A service the framework lends tools (the tool registry, say), by type.
@@ -248,7 +206,7 @@ impl Context {
     /// # }
     /// ```
     pub fn request_id(&self) -> Option<&RequestId> {
-        self.inner.request_id.as_ref()
+        self.inner.info.request_id.as_ref()
     }
 
     /// The protocol revision of the request; `None` outside a server. A tool rarely needs
@@ -275,7 +233,7 @@ impl Context {
     /// # }
     /// ```
     pub fn protocol_version(&self) -> Option<ProtocolVersion> {
-        self.inner.protocol_version
+        self.inner.info.protocol_version
     }
 
     /// The client's self-reported name and version, when it gave them (`clientInfo`). Never
@@ -303,7 +261,7 @@ impl Context {
     /// # }
     /// ```
     pub fn client_info(&self) -> Option<&Implementation> {
-        self.inner.client_info.as_deref()
+        self.inner.info.client_info.as_deref()
     }
 
     /// The capabilities the client declared, as JSON (`{}` for none); `None` outside a
@@ -328,7 +286,7 @@ impl Context {
     /// # }
     /// ```
     pub fn client_capabilities(&self) -> Option<&Value> {
-        self.inner.client_capabilities.as_deref()
+        self.inner.info.client_capabilities.as_deref()
     }
 
     /// Whether the client asked for progress on this request (sent a `progressToken`), for a
@@ -353,7 +311,7 @@ impl Context {
     /// # }
     /// ```
     pub fn wants_progress(&self) -> bool {
-        self.inner.progress_token.is_some() && self.inner.notifier.is_some()
+        self.inner.info.progress_token.is_some() && self.inner.notifier.is_some()
     }
 
     /// Reports progress as `notifications/progress`, if the client asked for it; otherwise
@@ -390,7 +348,7 @@ impl Context {
     /// # }
     /// ```
     pub fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
-        let (Some(token), Some(notifier)) = (&self.inner.progress_token, &self.inner.notifier) else {
+        let (Some(token), Some(notifier)) = (&self.inner.info.progress_token, &self.inner.notifier) else {
             return;
         };
         let mut params = json!({ "progressToken": token, "progress": progress });
@@ -431,7 +389,7 @@ impl Context {
     /// # }
     /// ```
     pub fn logs_at(&self, level: LoggingLevel) -> bool {
-        self.inner.notifier.is_some() && self.inner.log_level.is_some_and(|min| level >= min)
+        self.inner.notifier.is_some() && self.inner.info.log_level.is_some_and(|min| level >= min)
     }
 
     /// Sends a log message (`notifications/message`) to the client, if it asked for messages
@@ -609,7 +567,7 @@ impl Context {
     /// ```
     pub async fn send_request(&self, method: &str, params: Value) -> Result<Value, ClientRequestError> {
         let Some(client) = &self.inner.client else {
-            return Err(match self.inner.protocol_version {
+            return Err(match self.inner.info.protocol_version {
                 Some(version) if version.is_modern() => ClientRequestError::NotInThisRevision(version),
                 _ => ClientRequestError::NoClient,
             });
@@ -657,11 +615,11 @@ impl Context {
 impl fmt::Debug for Context {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Context")
-            .field("request_id", &self.inner.request_id)
-            .field("protocol_version", &self.inner.protocol_version)
-            .field("client_info", &self.inner.client_info)
-            .field("progress_token", &self.inner.progress_token)
-            .field("log_level", &self.inner.log_level)
+            .field("request_id", &self.inner.info.request_id)
+            .field("protocol_version", &self.inner.info.protocol_version)
+            .field("client_info", &self.inner.info.client_info)
+            .field("progress_token", &self.inner.info.progress_token)
+            .field("log_level", &self.inner.info.log_level)
             .field("cancelled", &self.is_cancelled())
             .finish_non_exhaustive()
     }

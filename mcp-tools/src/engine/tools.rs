@@ -285,6 +285,21 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// The tools `execute` can run, in words: `` `add`, `divide` ``.
+    pub(crate) fn executable_tools(&self) -> String {
+        let names: Vec<String> = self
+            .tools
+            .snapshot()
+            .items()
+            .iter()
+            .filter(|tool| self.tool_visible(tool, None))
+            .map(|tool| format!("`{}`", tool.name()))
+            .collect();
+        names.join(", ")
+    }
+}
+
 /// `2 s`, `150 ms`, `1.5 s`.
 fn describe_duration(duration: Duration) -> String {
     match duration.as_millis() {

@@ -62,19 +62,8 @@ impl Server {
                     .map_err(|e| CliError::ArgumentsNotJson(e.to_string()))?;
                 let engine = self.into_engine()?;
                 let Some(result) = engine.execute(&name, &arguments).await else {
-                    let known: Vec<String> = engine
-                        .tools
-                        .snapshot()
-                        .items()
-                        .iter()
-                        .filter(|tool| engine.tool_visible(tool, None))
-                        .map(|t| format!("`{}`", t.name()))
-                        .collect();
-                    return Err(CliError::UnknownTool {
-                        name,
-                        known: known.join(", "),
-                    }
-                    .into());
+                    let known = engine.executable_tools();
+                    return Err(CliError::UnknownTool { name, known }.into());
                 };
                 print_json(&result)?;
                 if result.is_error() {

@@ -192,21 +192,11 @@ impl Server {
         };
         match engine.execute(&call.name, &call.arguments).await {
             Some(result) => result,
-            None => {
-                let known: Vec<String> = engine
-                    .tools
-                    .snapshot()
-                    .items()
-                    .iter()
-                    .filter(|tool| engine.tool_visible(tool, None))
-                    .map(|t| format!("`{}`", t.name()))
-                    .collect();
-                CallToolResult::error(format!(
-                    "there is no tool `{}`; the tools are {}",
-                    call.name,
-                    known.join(", ")
-                ))
-            }
+            None => CallToolResult::error(format!(
+                "there is no tool `{}`; the tools are {}",
+                call.name,
+                engine.executable_tools()
+            )),
         }
     }
 }

@@ -1,0 +1,226 @@
+//! The runtime's layers hold: every `crate::`/`super::` path in `mcp-tools/src` names a
+//! module of its own layer or a lower one (the order the README's architecture section
+//! draws), and no files import each other in a circle.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The top-level modules, lowest layer first.
+const LAYERS: &[&str] = &[
+    "protocol",
+    "content",
+    "error",
+    "result",
+    "context",
+    "tool",
+    "rate",
+    "registry",
+    "engine",
+    "wire_log",
+    "transport",
+    "server",
+];
+
+/// A source file and the module path it defines (`engine/tools.rs` is `["engine", "tools"]`).
+struct File {
+    module: Vec<String>,
+    text: String,
+}
+
+fn files() -> BTreeMap<String, File> {
+    fn walk(dir: &Path, root: &Path, out: &mut BTreeMap<String, File>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, root, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let relative = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                let mut module: Vec<String> = relative
+                    .trim_end_matches(".rs")
+                    .split('/')
+                    .map(str::to_owned)
+                    .collect();
+                if matches!(module.last().map(String::as_str), Some("mod" | "lib")) {
+                    module.pop();
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                // Unit tests may reach anywhere; comments name what they like.
+                let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+                let text: String = text
+                    .lines()
+                    .map(|line| line.split("//").next().unwrap_or_default())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                out.insert(relative, File { module, text });
+            }
+        }
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("mcp-tools/src");
+    let mut out = BTreeMap::new();
+    walk(&root, &root, &mut out);
+    out
+}
+
+/// The files each file names through `crate::`, `super::` and `self::` paths (including
+/// grouped `use crate::{a, b}`), resolved to the longest module path that is a file.
+fn edges(files: &BTreeMap<String, File>) -> BTreeMap<&str, BTreeSet<&str>> {
+    let by_module: BTreeMap<&[String], &str> = files
+        .iter()
+        .map(|(name, file)| (file.module.as_slice(), name.as_str()))
+        .collect();
+    let resolve = |path: &[String]| -> Option<&str> {
+        (0..=path.len())
+            .rev()
+            .find_map(|n| by_module.get(&path[..n]).copied())
+    };
+    let mut out: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for (name, file) in files {
+        let own = file.module.clone();
+        let parent = own[..own.len().saturating_sub(1)].to_vec();
+        let base = |keyword: &str| -> Vec<String> {
+            match keyword {
+                "crate" => Vec::new(),
+                "super" => parent.clone(),
+                _ => own.clone(),
+            }
+        };
+        let mut targets: Vec<Vec<String>> = Vec::new();
+        let bytes = file.text.as_bytes();
+        for keyword in ["crate", "super", "self"] {
+            let needle = format!("{keyword}::");
+            let mut from = 0;
+            while let Some(at) = file.text[from..].find(&needle) {
+                let start = from + at;
+                from = start + needle.len();
+                if start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_') {
+                    continue; // part of a longer name, such as `$crate::`
+                }
+                let rest = &file.text[from..];
+                if let Some(group) = rest.strip_prefix('{') {
+                    // `use crate::{a::B, c};`: each item's first segment.
+                    let group = &group[..group.find("};").unwrap_or(group.len())];
+                    for item in group.split(',') {
+                        let first = item.trim().split("::").next().unwrap_or_default().trim();
+                        if !first.is_empty()
+                            && first != "self"
+                            && first.chars().all(|c| c.is_alphanumeric() || c == '_')
+                        {
+                            let mut path = base(keyword);
+                            path.push(first.to_owned());
+                            targets.push(path);
+                        }
+                    }
+                    continue;
+                }
+                let segments: Vec<String> = rest
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                    .next()
+                    .unwrap_or_default()
+                    .split("::")
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+                    .collect();
+                let mut path = base(keyword);
+                path.extend(segments);
+                targets.push(path);
+            }
+        }
+        for target in targets {
+            if let Some(to) = resolve(&target)
+                && to != name
+                && to != "lib.rs"
+            {
+                out.entry(name.as_str()).or_default().insert(to);
+            }
+        }
+    }
+    out
+}
+
+fn layer_of(file: &File) -> Option<usize> {
+    let top = file.module.first()?;
+    LAYERS.iter().position(|layer| layer == top)
+}
+
+#[test]
+fn every_module_names_only_its_own_layer_or_lower_ones() {
+    let files = files();
+    for (name, file) in &files {
+        if name != "lib.rs" {
+            assert!(
+                layer_of(file).is_some(),
+                "`{name}` belongs to no layer; add its module to LAYERS"
+            );
+        }
+    }
+    let mut upward = Vec::new();
+    for (from, targets) in edges(&files) {
+        for to in targets {
+            let (Some(a), Some(b)) = (layer_of(&files[from]), layer_of(&files[to])) else {
+                continue;
+            };
+            if b > a {
+                upward.push(format!("{from} -> {to}"));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "modules that name a higher layer:\n{}",
+        upward.join("\n")
+    );
+}
+
+#[test]
+fn no_files_import_each_other_in_a_circle() {
+    let files = files();
+    let edges = edges(&files);
+    // Depth-first search; a file met again while still on the path closes a cycle.
+    fn visit<'a>(
+        file: &'a str,
+        edges: &BTreeMap<&'a str, BTreeSet<&'a str>>,
+        path: &mut Vec<&'a str>,
+        done: &mut BTreeSet<&'a str>,
+        cycles: &mut Vec<String>,
+    ) {
+        if let Some(at) = path.iter().position(|f| *f == file) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(file);
+            cycles.push(cycle.join(" -> "));
+            return;
+        }
+        if !done.insert(file) {
+            return;
+        }
+        path.push(file);
+        for next in edges.get(file).into_iter().flatten() {
+            visit(next, edges, path, done, cycles);
+        }
+        path.pop();
+    }
+    let mut cycles = Vec::new();
+    let mut done = BTreeSet::new();
+    for file in files.keys() {
+        visit(file, &edges, &mut Vec::new(), &mut done, &mut cycles);
+    }
+    assert!(
+        cycles.is_empty(),
+        "files in an import cycle:\n{}",
+        cycles.join("\n")
+    );
+}
+
+#[test]
+fn the_checker_finds_the_edges_that_are_there() {
+    // The checks above are only as good as the edges they find: pin what they find in
+    // files known to have them.
+    let files = files();
+    let edges = edges(&files);
+    assert!(edges["engine/tools.rs"].contains("engine/client.rs"));
+    assert!(
+        edges["engine/tools.rs"].contains("registry/catalog.rs")
+            || edges["engine/listing.rs"].contains("registry/catalog.rs")
+    );
+    assert!(edges["server/builder.rs"].contains("server/error.rs"));
+    assert!(edges["transport/http/endpoint.rs"].contains("protocol/messages.rs"));
+}
