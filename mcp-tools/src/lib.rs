@@ -477,45 +477,10 @@ pub mod __private {
         ToolBuilder, ToolFn,
     };
 
-    use crate::{CallToolResult, IntoCallToolResult, Tool};
-    use schemars::{Schema, SchemaGenerator};
+    pub use crate::tool::{Ret, ret};
 
-    /// How a tool's return type converts. Generated code builds it in one place, spanned at
-    /// the return type, so a type that does not convert is reported once, there.
-    pub struct Ret<R> {
-        convert: fn(R) -> CallToolResult,
-        schema: fn(&mut SchemaGenerator) -> Option<Schema>,
-    }
+    use crate::Tool;
 
-    /// The conversion of return type `R`.
-    pub const fn ret<R: IntoCallToolResult>() -> Ret<R> {
-        Ret {
-            convert: R::into_call_tool_result,
-            schema: R::output_schema,
-        }
-    }
-
-    impl<R> Ret<R> {
-        /// Converts a return value.
-        pub fn convert(self, value: R) -> CallToolResult {
-            (self.convert)(value)
-        }
-
-        /// The output schema of the return type.
-        pub fn schema(&self, generator: &mut SchemaGenerator) -> Option<Schema> {
-            (self.schema)(generator)
-        }
-    }
-
-    impl<R> Clone for Ret<R> {
-        fn clone(&self) -> Self {
-            *self
-        }
-    }
-
-    impl<R> Copy for Ret<R> {}
-
-    /// A tool of `tools![...]`: its name, for the duplicate check, and its constructor.
     pub type Entry = (&'static str, fn() -> Tool);
 
     /// The entry of a `#[tool]` fn.

@@ -17,6 +17,7 @@ use crate::error::DefinitionError;
 use crate::protocol::ProtocolVersion;
 use crate::result::{CallToolResult, IntoCallToolResult};
 use param::Kind;
+use schemars::{Schema, SchemaGenerator};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -822,6 +823,43 @@ pub trait ToolFn {
     fn tool() -> Tool;
 }
 
+/// How a tool's return type converts. Generated code builds it in one place, spanned at
+/// the return type, so a type that does not convert is reported once, there.
+pub struct Ret<R> {
+    convert: fn(R) -> CallToolResult,
+    schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+}
+
+/// The conversion of return type `R`.
+pub const fn ret<R: IntoCallToolResult>() -> Ret<R> {
+    Ret {
+        convert: R::into_call_tool_result,
+        schema: R::output_schema,
+    }
+}
+
+impl<R> Ret<R> {
+    /// Converts a return value.
+    pub fn convert(self, value: R) -> CallToolResult {
+        (self.convert)(value)
+    }
+
+    /// The output schema of the return type.
+    pub fn schema(&self, generator: &mut SchemaGenerator) -> Option<Schema> {
+        (self.schema)(generator)
+    }
+}
+
+impl<R> Clone for Ret<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for Ret<R> {}
+
+/// A tool of `tools![...]`: its name, for the duplicate check, and its constructor.
+
 /// Assembles a tool from what the macro read. Not public API.
 pub struct ToolBuilder {
     name: &'static str,
@@ -915,7 +953,7 @@ impl ToolBuilder {
     }
 
     /// Sets the output schema from the return type.
-    pub fn output<R>(mut self, ret: crate::__private::Ret<R>) -> ToolBuilder {
+    pub fn output<R>(mut self, ret: Ret<R>) -> ToolBuilder {
         let mut generator = schema::output_generator();
         self.output_schema = ret
             .schema(&mut generator)
