@@ -100,10 +100,14 @@ pub(crate) fn skeleton(s: Skeleton<'_>) -> TokenStream {
 /// macro has reported mistakes and the constructor is a stub after the same type checks.
 pub(crate) fn expand_tool(tool: &ToolFn, valid: bool) -> TokenStream {
     let name = tool.name();
+    let (checks, checked) = type_checks(tool);
     let body = if valid {
         Body::Build(build_tool(tool))
     } else {
-        Body::Stub(quote!(::mcp_tools::__private::unreachable_stub()))
+        Body::Stub(quote! {
+            let _ = (#( #checked, )*);
+            ::mcp_tools::__private::unreachable_stub()
+        })
     };
     skeleton(Skeleton {
         item: &tool.item,
@@ -112,7 +116,7 @@ pub(crate) fn expand_tool(tool: &ToolFn, valid: bool) -> TokenStream {
         consts: quote!(const NAME: &'static str = #name;),
         constructor: format_ident!("tool"),
         product: quote!(::mcp_tools::Tool),
-        checks: type_checks(tool),
+        checks,
         body,
     })
 }
@@ -158,32 +162,29 @@ fn param_var(index: usize) -> Ident {
 /// argument) and, through the probe's bound, that it can be one at all (`FromArgument`'s
 /// message otherwise); its `#[default(..)]`, at the value. Then the return type's
 /// conversion, at the return type. Types that cannot be named outside the fn are left out:
-/// they are mistakes the check phase has reported.
-fn type_checks(tool: &ToolFn) -> TokenStream {
-    let params = tool.params.iter().enumerate().map(|(index, p)| {
-        if !tool.param_stands_alone(p) {
-            return TokenStream::new();
-        }
-        let var = param_var(index);
-        let param = param_expr(p);
-        quote! {
-            #[allow(unused_variables)]
-            let #var = #param;
-        }
-    });
-    let output = tool.output_stands_alone().then(|| {
-        let ret = ret_expr(tool);
-        quote! {
-            #[allow(unused_variables)]
-            let __mcp_ret = #ret;
-        }
-    });
-    quote! {
+/// they are mistakes the check phase has reported. Returns the checks and the variables
+/// they bind (`__mcp_param_<index>`, `__mcp_ret`), which the real constructor reads.
+fn type_checks(tool: &ToolFn) -> (TokenStream, Vec<Ident>) {
+    let mut checks = quote! {
         #[allow(unused_imports)]
         use ::mcp_tools::__private::{InjectedProbe as _, OptionalProbe as _, RequiredProbe as _};
-        #( #params )*
-        #output
+    };
+    let mut bound = Vec::new();
+    for (index, p) in tool.params.iter().enumerate() {
+        if tool.param_stands_alone(p) {
+            let var = param_var(index);
+            let param = param_expr(p);
+            checks.extend(quote! { let #var = #param; });
+            bound.push(var);
+        }
     }
+    if tool.output_stands_alone() {
+        let var = format_ident!("__mcp_ret");
+        let ret = ret_expr(tool);
+        checks.extend(quote! { let #var = #ret; });
+        bound.push(var);
+    }
+    (checks, bound)
 }
 
 /// The expression that tells, by the parameter's type alone, whether it is injected

@@ -3,7 +3,8 @@
 //!
 //! The list is cut at its top-level commas first, so a malformed entry is recorded in the
 //! [`Ctxt`] and skipped up to the next comma: parsing never stops at the first mistake. What a
-//! value must be is for the caller to say, on the value's own tokens.
+//! value must be is for the caller to say, on the value's own tokens. A caller records what
+//! was written in [`Field`]s, every occurrence of a key with its tokens, for the check phase.
 
 use crate::ctxt::Ctxt;
 use proc_macro2::{Delimiter, Group, Ident, Spacing, TokenStream, TokenTree};
