@@ -5,8 +5,8 @@
 //! `cargo bench -p mcp-tools-macros --bench expand`
 //!
 //! A bench cannot link a proc-macro crate, so the pipeline's modules are compiled into the
-//! bench itself and it runs the steps `tool_impl` in `src/lib.rs` runs for a fn with no
-//! mistakes. Outside the compiler `proc_macro2` uses its own token types; inside, every token
+//! bench itself and it runs `pipeline::tool`, what `#[tool]` in `src/lib.rs` runs, on fns with
+//! no mistakes. Outside the compiler `proc_macro2` uses its own token types; inside, every token
 //! operation crosses the compiler's proc-macro bridge, so the figures are a lower bound of
 //! what `rustc` spends in the macro.
 
@@ -16,31 +16,33 @@
 
 #[path = "../src/attr.rs"]
 mod attr;
+#[path = "../src/check.rs"]
+mod check;
 #[path = "../src/ctxt.rs"]
 mod ctxt;
 #[path = "../src/docs.rs"]
 mod docs;
 #[path = "../src/expand.rs"]
 mod expand;
+#[path = "../src/list.rs"]
+mod list;
 #[path = "../src/model.rs"]
 mod model;
 #[path = "../src/name.rs"]
 mod name;
+#[path = "../src/pipeline.rs"]
+mod pipeline;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::hint::black_box;
 
-/// The happy path of `tool_impl` in `src/lib.rs`.
+/// What `#[tool]` in `src/lib.rs` runs, on input with no mistakes.
 fn tool_impl(args: TokenStream, input: TokenStream) -> TokenStream {
-    let mut cx = ctxt::Ctxt::default();
-    let tool = model::ToolFn::from_input(&mut cx, args, input).expect("the bench input is a fn");
-    assert!(
-        !cx.has_errors() && tool.callable,
-        "the bench input has no mistakes"
-    );
-    expand::expand(&tool)
+    let expansion = pipeline::tool(args, input);
+    assert!(expansion.errors.is_empty(), "the bench input has no mistakes");
+    expansion.into_tokens()
 }
 
 fn calculator() -> (TokenStream, TokenStream) {

@@ -1,256 +1,321 @@
-//! Parses the arguments of `#[tool(...)]` into [`ToolAttr`], keeping the tokens for spans.
+//! Parses the arguments of `#[tool(...)]` into [`ToolAttr`]: what was written, every
+//! occurrence of every key with its tokens, for the check phase (`check.rs`) to judge.
 //!
-//! Unknown keys and repeated keys are recorded in the [`Ctxt`] and parsing goes on, so every
-//! mistake in one attribute is reported together.
+//! Parsing never stops: an unknown key or a value of the wrong form is recorded in the
+//! [`Ctxt`] and parsing goes on with the next entry, so every mistake in one attribute is
+//! reported together. Repeated keys are not parsing's business: they are all kept, and the
+//! check phase reports them.
 
 use crate::ctxt::Ctxt;
-use proc_macro2::{Span, TokenStream};
-use syn::meta::ParseNestedMeta;
-use syn::parse::{ParseStream, Parser};
-use syn::{Expr, ExprArray, ExprLit, Ident, Lit, LitBool, LitStr, Token};
+use crate::list::{Entry, Field, Key, ListKind, Value, parse_list, shorten};
+use proc_macro2::TokenStream;
+use syn::{Expr, ExprArray, ExprLit, Lit, LitBool, LitStr};
 
 /// The keys `#[tool(...)]` accepts, in the order the error message lists them.
 const TOOL_KEYS: &[&str] = &["name", "title", "description", "annotations", "icons", "meta"];
 const ANNOTATION_KEYS: &[&str] = &["read_only", "destructive", "idempotent", "open_world", "title"];
 const ICON_KEYS: &[&str] = &["src", "mime_type", "sizes", "theme"];
 
+const KEY_VALUE: &str = "`key = value`";
+const TOOL: ListKind = ListKind {
+    scope: "#[tool(...)]",
+    entry: KEY_VALUE,
+};
+const ANNOTATIONS: ListKind = ListKind {
+    scope: "annotations(...)",
+    entry: "a hint such as `read_only` or `title = \"...\"`",
+};
+const ICONS: ListKind = ListKind {
+    scope: "icons(...)",
+    entry: AN_ICON,
+};
+const ICON: ListKind = ListKind {
+    scope: "icon(...)",
+    entry: KEY_VALUE,
+};
+const META: ListKind = ListKind {
+    scope: "meta(...)",
+    entry: "`key = value` or `\"key\" = value`",
+};
+const AN_ICON: &str = "an icon: a source string such as `\"https://example.com/icon.png\"` or `icon(src = \"...\", mime_type = \"...\", sizes = [\"48x48\"], theme = \"light\")`";
+
 #[derive(Default)]
 pub(crate) struct ToolAttr {
-    pub(crate) name: Option<LitStr>,
-    pub(crate) title: Option<LitStr>,
-    pub(crate) description: Option<LitStr>,
-    pub(crate) annotations: Annotations,
-    pub(crate) icons: Vec<Icon>,
-    pub(crate) meta: Vec<MetaEntry>,
+    pub(crate) name: Field<LitStr>,
+    pub(crate) title: Field<LitStr>,
+    pub(crate) description: Field<LitStr>,
+    pub(crate) annotations: Field<Annotations>,
+    pub(crate) icons: Field<Vec<Icon>>,
+    pub(crate) meta: Field<Vec<MetaEntry>>,
 }
 
 #[derive(Default)]
 pub(crate) struct Annotations {
-    pub(crate) title: Option<LitStr>,
-    pub(crate) read_only: Option<bool>,
-    pub(crate) destructive: Option<bool>,
-    pub(crate) idempotent: Option<bool>,
-    pub(crate) open_world: Option<bool>,
+    pub(crate) title: Field<LitStr>,
+    pub(crate) read_only: Field<bool>,
+    pub(crate) destructive: Field<bool>,
+    pub(crate) idempotent: Field<bool>,
+    pub(crate) open_world: Field<bool>,
 }
 
+/// `"https://..."` (a source alone) or `icon(src = .., mime_type = .., sizes = .., theme = ..)`.
 pub(crate) struct Icon {
-    pub(crate) src: LitStr,
-    pub(crate) mime_type: Option<LitStr>,
-    pub(crate) sizes: Vec<LitStr>,
-    pub(crate) theme: Option<LitStr>,
+    /// The string or the `icon` keyword: where a missing source is reported.
+    pub(crate) written: Key,
+    pub(crate) src: Field<LitStr>,
+    pub(crate) mime_type: Field<LitStr>,
+    pub(crate) sizes: Field<Vec<LitStr>>,
+    pub(crate) theme: Field<LitStr>,
 }
 
+/// One `key = value` of `meta(...)`: the key as written (an identifier or a string) and the
+/// value, any expression that serializes to JSON.
 pub(crate) struct MetaEntry {
-    pub(crate) key: String,
-    pub(crate) value: Expr,
+    pub(crate) key: Key,
+    pub(crate) value: Option<Expr>,
 }
 
 /// Parses the attribute's arguments; every problem goes into `cx`.
 pub(crate) fn parse_tool_attr(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
     let mut attr = ToolAttr::default();
-    let mut seen = Vec::new();
-    let parser = syn::meta::parser(|meta| {
-        let Some(key) = meta.path.get_ident().map(Ident::to_string) else {
-            cx.error_spanned_by(&meta.path, unknown_key_message("", TOOL_KEYS));
-            return skip_value(&meta);
-        };
-        if seen.contains(&key) {
-            cx.error_spanned_by(&meta.path, format!("duplicate key `{key}`"));
-            return skip_value(&meta);
-        }
-        seen.push(key.clone());
-        match key.as_str() {
-            "name" => attr.name = Some(meta.value()?.parse()?),
-            "title" => attr.title = Some(meta.value()?.parse()?),
-            "description" => attr.description = Some(meta.value()?.parse()?),
-            "annotations" => {
-                if !meta.input.peek(syn::token::Paren) {
-                    return Err(meta.error(
-                        "expected a list: `annotations(read_only, destructive, idempotent, open_world)`",
+    for entry in parse_list(cx, args, &TOOL) {
+        let key = &entry.key;
+        match known(key, TOOL_KEYS) {
+            Some("name") => attr.name.push(key, string(cx, &entry)),
+            Some("title") => attr.title.push(key, string(cx, &entry)),
+            Some("description") => attr.description.push(key, string(cx, &entry)),
+            Some("annotations") => {
+                let value = list(cx, &entry, "annotations(read_only, idempotent)")
+                    .map(|tokens| parse_annotations(cx, tokens));
+                attr.annotations.push(key, value);
+            }
+            Some("icons") => {
+                let value = list(cx, &entry, "icons(\"https://example.com/icon.png\")")
+                    .map(|tokens| parse_icons(cx, tokens));
+                attr.icons.push(key, value);
+            }
+            Some("meta") => {
+                let value = list(cx, &entry, "meta(priority = 3)").map(|tokens| parse_meta(cx, tokens));
+                attr.meta.push(key, value);
+            }
+            _ => {
+                let mut message = unknown_key_message(key, &TOOL, TOOL_KEYS);
+                if let (Key::Str(lit), Value::Flag) = (key, &entry.value) {
+                    message.push_str(&format!(
+                        "; to name the tool, write `name = {}`",
+                        quote::ToTokens::to_token_stream(lit)
                     ));
                 }
-                meta.parse_nested_meta(|inner| parse_annotation(cx, &mut attr.annotations, inner))?;
-            }
-            "icons" => {
-                let content;
-                syn::parenthesized!(content in meta.input);
-                attr.icons = parse_icons(cx, &content)?;
-            }
-            "meta" => {
-                let content;
-                syn::parenthesized!(content in meta.input);
-                attr.meta = parse_meta_entries(&content)?;
-            }
-            other => {
-                cx.error_spanned_by(&meta.path, unknown_key_message(other, TOOL_KEYS));
-                return skip_value(&meta);
+                cx.error_spanned_by(key, message);
             }
         }
-        Ok(())
-    });
-    if let Err(error) = parser.parse2(args) {
-        cx.syn_error(error);
     }
     attr
 }
 
-fn parse_annotation(cx: &mut Ctxt, annotations: &mut Annotations, meta: ParseNestedMeta) -> syn::Result<()> {
-    let key = meta.path.get_ident().map(Ident::to_string).unwrap_or_default();
-    let flag = match key.as_str() {
-        "read_only" => &mut annotations.read_only,
-        "destructive" => &mut annotations.destructive,
-        "idempotent" => &mut annotations.idempotent,
-        "open_world" => &mut annotations.open_world,
-        "title" => {
-            annotations.title = Some(meta.value()?.parse()?);
-            return Ok(());
+fn parse_annotations(cx: &mut Ctxt, tokens: TokenStream) -> Annotations {
+    let mut annotations = Annotations::default();
+    for entry in parse_list(cx, tokens, &ANNOTATIONS) {
+        let key = &entry.key;
+        match known(key, ANNOTATION_KEYS) {
+            Some("title") => annotations.title.push(key, string(cx, &entry)),
+            Some("read_only") => annotations.read_only.push(key, flag(cx, &entry)),
+            Some("destructive") => annotations.destructive.push(key, flag(cx, &entry)),
+            Some("idempotent") => annotations.idempotent.push(key, flag(cx, &entry)),
+            Some("open_world") => annotations.open_world.push(key, flag(cx, &entry)),
+            _ => cx.error_spanned_by(key, unknown_key_message(key, &ANNOTATIONS, ANNOTATION_KEYS)),
         }
-        other => {
-            cx.error_spanned_by(&meta.path, unknown_key_message(other, ANNOTATION_KEYS));
-            return skip_value(&meta);
-        }
-    };
-    if flag.is_some() {
-        cx.error_spanned_by(&meta.path, format!("duplicate annotation `{key}`"));
     }
-    *flag = Some(if meta.input.peek(Token![=]) {
-        meta.value()?.parse::<LitBool>()?.value
-    } else {
-        true
-    });
-    Ok(())
+    annotations
 }
 
 /// `icons("https://…/a.png", icon(src = "…", mime_type = "image/svg+xml", sizes = ["any"], theme = "dark"))`
-fn parse_icons(cx: &mut Ctxt, input: ParseStream) -> syn::Result<Vec<Icon>> {
+fn parse_icons(cx: &mut Ctxt, tokens: TokenStream) -> Vec<Icon> {
     let mut icons = Vec::new();
-    while !input.is_empty() {
-        if input.peek(LitStr) {
-            icons.push(Icon {
-                src: input.parse()?,
-                mime_type: None,
-                sizes: Vec::new(),
-                theme: None,
-            });
-        } else {
-            let ident: Ident = input.parse()?;
-            if ident != "icon" {
-                return Err(syn::Error::new(
-                    ident.span(),
-                    "expected an icon: a source string such as `\"https://example.com/icon.png\"` or `icon(src = \"...\", mime_type = \"...\", sizes = [\"48x48\"], theme = \"light\")`",
-                ));
+    for entry in parse_list(cx, tokens, &ICONS) {
+        let icon = match (&entry.key, &entry.value) {
+            (Key::Str(src), Value::Flag) => {
+                let mut icon = Icon::new(&entry.key);
+                icon.src.push(&entry.key, Some(src.clone()));
+                icon
             }
-            let content;
-            syn::parenthesized!(content in input);
-            icons.push(parse_icon(cx, ident.span(), &content)?);
-        }
-        if input.is_empty() {
-            break;
-        }
-        input.parse::<Token![,]>()?;
+            (Key::Ident(ident), Value::List(group)) if ident == "icon" => {
+                parse_icon(cx, &entry.key, group.stream())
+            }
+            _ => {
+                cx.error_spanned_by(entry.tokens(), format!("expected {AN_ICON}"));
+                continue;
+            }
+        };
+        icons.push(icon);
     }
-    Ok(icons)
+    icons
 }
 
-fn parse_icon(cx: &mut Ctxt, span: Span, input: ParseStream) -> syn::Result<Icon> {
-    let mut src = None;
-    let mut mime_type = None;
-    let mut sizes = Vec::new();
-    let mut theme = None;
-    syn::meta::parser(|meta| {
-        let key = meta.path.get_ident().map(Ident::to_string).unwrap_or_default();
-        match key.as_str() {
-            "src" => src = Some(meta.value()?.parse::<LitStr>()?),
-            "mime_type" => mime_type = Some(meta.value()?.parse::<LitStr>()?),
-            "theme" => {
-                let value: LitStr = meta.value()?.parse()?;
-                if !matches!(value.value().as_str(), "light" | "dark") {
-                    cx.error_spanned_by(&value, "unknown icon theme; expected `\"light\"` or `\"dark\"`");
-                }
-                theme = Some(value);
-            }
-            "sizes" => {
-                let value = meta.value()?;
-                if value.peek(LitStr) {
-                    sizes.push(value.parse()?);
-                } else {
-                    let array: ExprArray = value.parse()?;
-                    for elem in array.elems {
-                        match elem {
-                            Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) => sizes.push(s),
-                            other => cx.error_spanned_by(
-                                other,
-                                "expected a size string such as `\"48x48\"` or `\"any\"`",
-                            ),
-                        }
-                    }
-                }
-            }
-            other => {
-                cx.error_spanned_by(&meta.path, unknown_key_message(other, ICON_KEYS));
-                return skip_value(&meta);
-            }
+impl Icon {
+    fn new(written: &Key) -> Icon {
+        Icon {
+            written: written.clone(),
+            src: Field::default(),
+            mime_type: Field::default(),
+            sizes: Field::default(),
+            theme: Field::default(),
         }
-        Ok(())
-    })
-    .parse2(input.parse::<TokenStream>()?)?;
-    let Some(src) = src else {
-        return Err(syn::Error::new(
-            span,
-            "an icon needs a source: `icon(src = \"https://...\")`",
-        ));
-    };
-    Ok(Icon {
-        src,
-        mime_type,
-        sizes,
-        theme,
-    })
+    }
+}
+
+fn parse_icon(cx: &mut Ctxt, written: &Key, tokens: TokenStream) -> Icon {
+    let mut icon = Icon::new(written);
+    for entry in parse_list(cx, tokens, &ICON) {
+        let key = &entry.key;
+        match known(key, ICON_KEYS) {
+            Some("src") => icon.src.push(key, string(cx, &entry)),
+            Some("mime_type") => icon.mime_type.push(key, string(cx, &entry)),
+            Some("theme") => icon.theme.push(key, string(cx, &entry)),
+            Some("sizes") => icon.sizes.push(key, sizes(cx, &entry)),
+            _ => cx.error_spanned_by(key, unknown_key_message(key, &ICON, ICON_KEYS)),
+        }
+    }
+    icon
 }
 
 /// `meta(key = value, "com.example/key" = value)`: values are any expression that
 /// serializes to JSON.
-fn parse_meta_entries(input: ParseStream) -> syn::Result<Vec<MetaEntry>> {
-    let mut entries = Vec::new();
-    while !input.is_empty() {
-        let key = if input.peek(LitStr) {
-            input.parse::<LitStr>()?.value()
-        } else {
-            input.call(<Ident as syn::ext::IdentExt>::parse_any)?.to_string()
-        };
-        input.parse::<Token![=]>()?;
-        let value: Expr = input.parse()?;
-        entries.push(MetaEntry { key, value });
-        if input.is_empty() {
-            break;
+fn parse_meta(cx: &mut Ctxt, tokens: TokenStream) -> Vec<MetaEntry> {
+    parse_list(cx, tokens, &META)
+        .into_iter()
+        .map(|entry| {
+            let value = match &entry.value {
+                Value::Eq(tokens) => match syn::parse2::<Expr>(tokens.clone()) {
+                    Ok(expr) => Some(expr),
+                    Err(_) => {
+                        cx.error_spanned_by(
+                            tokens,
+                            format!(
+                                "expected an expression for `{}` in `meta(...)`, such as `{0} = 3` or `{0} = \"text\"`",
+                                entry.key.name()
+                            ),
+                        );
+                        None
+                    }
+                },
+                Value::Flag | Value::List(_) => {
+                    cx.error_spanned_by(
+                        entry.value_tokens(),
+                        format!(
+                            "expected a value for `{}` in `meta(...)`; write `{0} = value`, where the value serializes to JSON",
+                            entry.key.name()
+                        ),
+                    );
+                    None
+                }
+            };
+            MetaEntry {
+                key: entry.key,
+                value,
+            }
+        })
+        .collect()
+}
+
+/// The accepted key `key` is, if any. String keys are never accepted here.
+fn known(key: &Key, accepted: &[&'static str]) -> Option<&'static str> {
+    let Key::Ident(_) = key else { return None };
+    let name = key.name();
+    accepted.iter().copied().find(|k| *k == name)
+}
+
+/// `key = "..."`.
+fn string(cx: &mut Ctxt, entry: &Entry) -> Option<LitStr> {
+    if let Value::Eq(tokens) = &entry.value
+        && let Ok(lit) = syn::parse2::<LitStr>(tokens.clone())
+    {
+        return Some(lit);
+    }
+    let key = entry.key.name();
+    cx.error_spanned_by(
+        entry.value_tokens(),
+        format!("expected a string literal for `{key}`, such as `{key} = \"...\"`"),
+    );
+    None
+}
+
+/// `key`, `key = true` or `key = false`.
+fn flag(cx: &mut Ctxt, entry: &Entry) -> Option<bool> {
+    match &entry.value {
+        Value::Flag => return Some(true),
+        Value::Eq(tokens) => {
+            if let Ok(lit) = syn::parse2::<LitBool>(tokens.clone()) {
+                return Some(lit.value);
+            }
         }
-        input.parse::<Token![,]>()?;
+        Value::List(_) => {}
     }
-    Ok(entries)
+    let key = entry.key.name();
+    cx.error_spanned_by(
+        entry.value_tokens(),
+        format!("expected `{key}`, `{key} = true` or `{key} = false`"),
+    );
+    None
 }
 
-/// Consumes whatever follows an unknown key so parsing can go on to the next one.
-fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
-    if meta.input.peek(Token![=]) {
-        meta.value()?.parse::<Expr>()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        let _content;
-        syn::parenthesized!(_content in meta.input);
-        _content.parse::<TokenStream>()?;
+/// `key(...)`: the tokens inside the parentheses.
+fn list(cx: &mut Ctxt, entry: &Entry, example: &str) -> Option<TokenStream> {
+    if let Value::List(group) = &entry.value {
+        return Some(group.stream());
     }
-    Ok(())
+    let key = entry.key.name();
+    cx.error_spanned_by(
+        entry.value_tokens(),
+        format!("expected a list for `{key}`, such as `{example}`"),
+    );
+    None
 }
 
-fn unknown_key_message(key: &str, accepted: &[&str]) -> String {
-    let list = accepted
-        .iter()
-        .map(|k| format!("`{k}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    if key.is_empty() {
-        format!("unknown key; expected one of {list}")
-    } else {
-        format!("unknown key `{key}`; expected one of {list}")
+/// `sizes = "48x48"` or `sizes = ["48x48", "any"]`. A bad element is reported on its own
+/// and the others are kept.
+fn sizes(cx: &mut Ctxt, entry: &Entry) -> Option<Vec<LitStr>> {
+    if let Value::Eq(tokens) = &entry.value {
+        if let Ok(lit) = syn::parse2::<LitStr>(tokens.clone()) {
+            return Some(vec![lit]);
+        }
+        if let Ok(array) = syn::parse2::<ExprArray>(tokens.clone()) {
+            let mut sizes = Vec::new();
+            for elem in array.elems {
+                match elem {
+                    Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) => sizes.push(s),
+                    other => {
+                        cx.error_spanned_by(other, "expected a size string such as `\"48x48\"` or `\"any\"`")
+                    }
+                }
+            }
+            return Some(sizes);
+        }
+    }
+    cx.error_spanned_by(
+        entry.value_tokens(),
+        "expected a size string or an array of them for `sizes`, such as `sizes = [\"48x48\", \"any\"]`",
+    );
+    None
+}
+
+/// An identifier that is not one of `accepted`, or a string where only identifiers go.
+fn unknown_key_message(key: &Key, kind: &ListKind, accepted: &[&str]) -> String {
+    match key {
+        Key::Ident(_) => {
+            let list = accepted
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!("unknown key `{}`; expected one of {list}", key.name())
+        }
+        Key::Str(lit) => format!(
+            "expected {} in `{}`, found `{}`",
+            kind.entry,
+            kind.scope,
+            shorten(&quote::ToTokens::to_token_stream(lit).to_string())
+        ),
     }
 }
 
@@ -260,15 +325,13 @@ mod tests {
     use quote::quote;
 
     fn parse(tokens: TokenStream) -> (ToolAttr, Vec<String>) {
-        let mut cx = Ctxt::default();
+        let mut cx = Ctxt::new();
         let attr = parse_tool_attr(&mut cx, tokens);
-        let errors = cx.into_compile_errors().to_string();
-        let messages = errors
-            .split("compile_error !")
-            .skip(1)
-            .map(|s| s.trim().to_owned())
-            .collect();
-        (attr, messages)
+        let errors = match cx.check() {
+            Ok(()) => Vec::new(),
+            Err(errors) => errors.into_iter().map(|e| e.to_string()).collect(),
+        };
+        (attr, errors)
     }
 
     #[test]
@@ -280,13 +343,16 @@ mod tests {
             meta(priority = 3, "com.example/flag" = true)
         });
         assert!(errors.is_empty(), "{errors:?}");
-        assert_eq!(attr.name.unwrap().value(), "text_analyzer");
-        assert_eq!(attr.annotations.read_only, Some(true));
-        assert_eq!(attr.annotations.destructive, Some(false));
-        assert_eq!(attr.annotations.idempotent, None);
-        assert_eq!(attr.icons.len(), 2);
-        assert_eq!(attr.icons[1].sizes.len(), 2);
-        let keys: Vec<_> = attr.meta.iter().map(|m| m.key.as_str()).collect();
+        assert_eq!(attr.name.get().unwrap().value(), "text_analyzer");
+        let annotations = attr.annotations.get().unwrap();
+        assert_eq!(annotations.read_only.get(), Some(&true));
+        assert_eq!(annotations.destructive.get(), Some(&false));
+        assert_eq!(annotations.idempotent.get(), None);
+        let icons = attr.icons.get().unwrap();
+        assert_eq!(icons.len(), 2);
+        assert_eq!(icons[0].src.get().unwrap().value(), "https://x/a.png");
+        assert_eq!(icons[1].sizes.get().unwrap().len(), 2);
+        let keys: Vec<_> = attr.meta.get().unwrap().iter().map(|m| m.key.name()).collect();
         assert_eq!(keys, ["priority", "com.example/flag"]);
     }
 
@@ -294,16 +360,69 @@ mod tests {
     fn reports_every_unknown_key() {
         let (attr, errors) = parse(quote! { nmae = "x", title = "T", annotations(readonly), colour(red) });
         assert_eq!(errors.len(), 3, "{errors:?}");
-        assert!(errors[0].contains("unknown key `nmae`"));
-        assert!(errors[1].contains("unknown key `readonly`"));
-        assert!(errors[2].contains("unknown key `colour`"));
-        assert_eq!(attr.title.unwrap().value(), "T");
+        assert!(errors[0].starts_with("unknown key `nmae`"));
+        assert!(errors[1].starts_with("unknown key `readonly`"));
+        assert!(errors[2].starts_with("unknown key `colour`"));
+        assert_eq!(attr.title.get().unwrap().value(), "T");
     }
 
     #[test]
-    fn reports_duplicates() {
-        let (_, errors) = parse(quote! { name = "a", name = "b" });
-        assert_eq!(errors.len(), 1);
-        assert!(errors[0].contains("duplicate key `name`"));
+    fn a_string_where_a_key_goes_is_not_an_unknown_key() {
+        let (_, errors) = parse(quote! { "add", "title" = "Add", annotations("x") });
+        assert_eq!(
+            errors,
+            [
+                "expected `key = value` in `#[tool(...)]`, found `\"add\"`; to name the tool, write `name = \"add\"`",
+                "expected `key = value` in `#[tool(...)]`, found `\"title\"`",
+                "expected a hint such as `read_only` or `title = \"...\"` in `annotations(...)`, found `\"x\"`",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_malformed_value_does_not_stop_parsing() {
+        let (attr, errors) = parse(quote! {
+            name = 1, title = "T" "U", description = "D",
+            annotations(read_only = yes, title = 2, idempotent),
+            icons(icon(src = 3, theme = "dark"), 4, "https://x/a.png"),
+            meta(a, b = 1)
+        });
+        assert_eq!(
+            errors,
+            [
+                "expected a string literal for `name`, such as `name = \"...\"`",
+                "expected a string literal for `title`, such as `title = \"...\"`",
+                "expected `read_only`, `read_only = true` or `read_only = false`",
+                "expected a string literal for `title`, such as `title = \"...\"`",
+                "expected an icon: a source string such as `\"https://example.com/icon.png\"` or `icon(src = \"...\", mime_type = \"...\", sizes = [\"48x48\"], theme = \"light\")` in `icons(...)`, found `4`",
+                "expected a string literal for `src`, such as `src = \"...\"`",
+                "expected a value for `a` in `meta(...)`; write `a = value`, where the value serializes to JSON",
+            ]
+        );
+        // The occurrence is kept without its value; the well-formed values around it are kept.
+        assert_eq!(attr.name.occurrences.len(), 1);
+        assert!(attr.name.get().is_none());
+        assert_eq!(attr.description.get().unwrap().value(), "D");
+        let annotations = attr.annotations.get().unwrap();
+        assert_eq!(annotations.idempotent.get(), Some(&true));
+        assert_eq!(annotations.read_only.occurrences.len(), 1);
+        let icons = attr.icons.get().unwrap();
+        assert_eq!(icons.len(), 2);
+        assert_eq!(icons[0].theme.get().unwrap().value(), "dark");
+        assert_eq!(attr.meta.get().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn keeps_every_occurrence_of_a_repeated_key() {
+        let (attr, errors) = parse(quote! {
+            name = "a", name = "b", annotations(title = "x", title = "y"), annotations(read_only),
+            meta(k = 1, "k" = 2)
+        });
+        assert!(errors.is_empty(), "duplicates are the check phase's: {errors:?}");
+        let names: Vec<_> = attr.name.values().map(LitStr::value).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert_eq!(attr.annotations.occurrences.len(), 2);
+        assert_eq!(attr.annotations.get().unwrap().title.occurrences.len(), 2);
+        assert_eq!(attr.meta.get().unwrap().len(), 2);
     }
 }

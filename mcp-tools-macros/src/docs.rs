@@ -1,15 +1,15 @@
 //! Turns `///` doc comments into the text a model reads.
 //!
-//! A tool's description is the doc comment up to its first argument section (rustdoc's
-//! `# Arguments`, Google's `Args:`) or Rust-only section (`# Examples`, `# Panics`,
-//! `# Safety`), dedented and trimmed, with soft-wrapped lines joined. The argument section
-//! yields one description per parameter.
+//! The description of a fn (a tool's, and the prompts' and resources' to come) is its doc
+//! comment up to its first argument section (rustdoc's `# Arguments`, Google's `Args:`) or
+//! Rust-only section (`# Examples`, `# Panics`, `# Safety`), dedented and trimmed, with
+//! soft-wrapped lines joined. The argument section yields one description per parameter.
 
 use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 
-/// What a doc comment says about a tool.
+/// What a fn's doc comment says about it and its parameters.
 #[derive(Debug, Default, PartialEq)]
-pub(crate) struct ToolDocs {
+pub(crate) struct Docs {
     /// The description, or `None` when the comment has no text before its sections.
     pub(crate) description: Option<String>,
     /// `(parameter name, description)` from the argument section, in order.
@@ -41,12 +41,12 @@ pub(crate) fn param_description(attrs: &[Attribute]) -> Option<String> {
     non_empty(join_soft_wraps(&lines))
 }
 
-/// Splits a tool's doc comment into its description and argument descriptions.
-pub(crate) fn tool_docs(attrs: &[Attribute]) -> ToolDocs {
-    parse_tool_docs(&doc_lines(attrs))
+/// Splits a fn's doc comment into its description and argument descriptions.
+pub(crate) fn item_docs(attrs: &[Attribute]) -> Docs {
+    parse_docs(&doc_lines(attrs))
 }
 
-fn parse_tool_docs(raw: &[String]) -> ToolDocs {
+fn parse_docs(raw: &[String]) -> Docs {
     let lines = dedent(raw);
     let mut description = Vec::new();
     let mut arguments = Vec::new();
@@ -89,7 +89,7 @@ fn parse_tool_docs(raw: &[String]) -> ToolDocs {
             description.push(line.to_owned());
         }
     }
-    ToolDocs {
+    Docs {
         description: non_empty(join_soft_wraps(&description)),
         arguments,
     }
@@ -267,9 +267,9 @@ fn non_empty(s: String) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn docs(text: &str) -> ToolDocs {
+    fn docs(text: &str) -> Docs {
         let lines: Vec<String> = text.lines().map(|l| format!(" {l}")).collect();
-        parse_tool_docs(&lines)
+        parse_docs(&lines)
     }
 
     fn args(pairs: &[(&str, &str)]) -> Vec<(String, String)> {

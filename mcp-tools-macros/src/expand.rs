@@ -1,57 +1,124 @@
-//! Turns a checked [`ToolFn`] into tokens.
+//! Turns a [`ToolFn`] into tokens, with or without mistakes, through one [`Skeleton`].
 //!
 //! The user's fn is emitted as written (minus the parameter attributes the macro consumed),
 //! so it stays callable from their own tests. Beside it, in the type namespace, a braced
-//! struct with the fn's name implements `ToolFn`, which `tools![...]` uses. All generated
-//! code names things through `::mcp_tools::__private`, never the user's imports.
+//! struct with the fn's name implements `ToolFn`, which `tools![...]` uses; for a `&self`
+//! method, a hidden associated fn builds the tool from an `Arc` of the instance. The body
+//! that builds the tool starts with one spanned type check per parameter and one for the
+//! return type; then comes the real builder, or a stub when the macro found mistakes. Only
+//! that tail differs between the two outputs, so the error output cannot drift from the
+//! normal one, and one mistake does not cascade into errors about missing items.
+//!
+//! All generated code names things through `::mcp_tools::__private`, never the user's
+//! imports.
 
 use crate::model::{Param, ToolFn};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
+use syn::{Ident, ItemFn};
 
-/// The full expansion of a tool with no mistakes.
-pub(crate) fn expand(tool: &ToolFn) -> TokenStream {
-    if tool.method {
-        return expand_method(tool, build_tool(tool));
-    }
-    let item = &tool.item;
-    let ident = &item.sig.ident;
+/// What every capability macro (`#[tool]`, and the `#[resource]` and `#[prompt]` to come)
+/// emits: the user's fn, and the item that builds the capability from it.
+pub(crate) struct Skeleton<'a> {
+    /// The user's fn, emitted as it is.
+    pub(crate) item: &'a ItemFn,
+    /// `"tool"`: names the hidden builder of a method (`__mcp_tool_<fn>`).
+    pub(crate) kind: &'static str,
+    /// The trait the hidden struct of a free fn implements (`::mcp_tools::__private::ToolFn`).
+    pub(crate) trait_path: TokenStream,
+    /// The trait's items other than the constructor (`const NAME: &'static str = "add";`).
+    pub(crate) consts: TokenStream,
+    /// The trait's constructor (`tool`) and what it returns (`::mcp_tools::Tool`).
+    pub(crate) constructor: Ident,
+    pub(crate) product: TokenStream,
+    /// The statements both outputs start the constructor with: the spanned type checks.
+    pub(crate) checks: TokenStream,
+    /// The rest of the constructor.
+    pub(crate) body: Body,
+}
+
+pub(crate) enum Body {
+    /// The real constructor.
+    Build(TokenStream),
+    /// A stand-in, when the macro has reported mistakes and the crate will not compile; the
+    /// expression has the constructor's type and never runs.
+    Stub(TokenStream),
+}
+
+/// The one shape of the output, with or without mistakes.
+pub(crate) fn skeleton(s: Skeleton<'_>) -> TokenStream {
+    let Skeleton {
+        item,
+        kind,
+        trait_path,
+        consts,
+        constructor,
+        product,
+        checks,
+        body,
+    } = s;
+    let body = match body {
+        Body::Build(tokens) | Body::Stub(tokens) => tokens,
+    };
     let vis = &item.vis;
-    let name = &tool.name;
-    let build = build_tool(tool);
-    quote! {
-        #item
+    let ident = &item.sig.ident;
+    if item.sig.receiver().is_some() {
+        // A method: only associated items may sit beside it in its impl block.
+        let builder = method_builder(kind, ident);
+        quote! {
+            #item
 
-        #[allow(non_camel_case_types, dead_code)]
-        #[doc(hidden)]
-        #vis struct #ident {}
+            #[doc(hidden)]
+            #[allow(non_snake_case)]
+            #vis fn #builder(self: &::std::sync::Arc<Self>) -> #product {
+                #checks
+                #body
+            }
+        }
+    } else {
+        quote! {
+            #item
 
-        impl ::mcp_tools::__private::ToolFn for #ident {
-            const NAME: &'static str = #name;
+            #[allow(non_camel_case_types, dead_code)]
+            #[doc(hidden)]
+            #vis struct #ident {}
 
-            fn tool() -> ::mcp_tools::Tool {
-                #build
+            impl #trait_path for #ident {
+                #consts
+
+                fn #constructor() -> #product {
+                    #checks
+                    #body
+                }
             }
         }
     }
 }
 
-/// A `&self` method: the method as written and, beside it in the impl, a hidden associated
-/// fn that builds the tool from an `Arc` of the instance (`tools![instance => method]`).
-fn expand_method(tool: &ToolFn, build: TokenStream) -> TokenStream {
-    let item = &tool.item;
-    let vis = &item.vis;
-    let builder = method_builder(&item.sig.ident);
-    quote! {
-        #item
-
-        #[doc(hidden)]
-        #[allow(non_snake_case)]
-        #vis fn #builder(self: &::std::sync::Arc<Self>) -> ::mcp_tools::Tool {
-            #build
-        }
-    }
+/// The expansion of a tool. With `valid`, the constructor builds the tool; without, the
+/// macro has reported mistakes and the constructor is a stub after the same type checks.
+pub(crate) fn expand_tool(tool: &ToolFn, valid: bool) -> TokenStream {
+    let name = tool.name();
+    let (checks, checked) = type_checks(tool);
+    let body = if valid {
+        Body::Build(build_tool(tool))
+    } else {
+        Body::Stub(quote! {
+            let _ = (#( #checked, )*);
+            ::mcp_tools::__private::unreachable_stub()
+        })
+    };
+    skeleton(Skeleton {
+        item: &tool.item,
+        kind: "tool",
+        trait_path: quote!(::mcp_tools::__private::ToolFn),
+        consts: quote!(const NAME: &'static str = #name;),
+        constructor: format_ident!("tool"),
+        product: quote!(::mcp_tools::Tool),
+        checks,
+        body,
+    })
 }
 
 /// `instance => a, b` to `vec![instance.__mcp_tool_a(), instance.__mcp_tool_b()]`, each call
@@ -70,7 +137,7 @@ pub(crate) fn method_tools(input: TokenStream) -> TokenStream {
     match parsed {
         Ok((instance, methods)) => {
             let calls = methods.iter().map(|method| {
-                let builder = method_builder(method);
+                let builder = method_builder("tool", method);
                 let builder = syn::Ident::new(&builder.to_string(), method.span());
                 quote_spanned! {method.span()=> #instance.#builder() }
             });
@@ -80,157 +147,141 @@ pub(crate) fn method_tools(input: TokenStream) -> TokenStream {
     }
 }
 
-/// The hidden associated fn that builds a method's tool.
-pub(crate) fn method_builder(ident: &syn::Ident) -> syn::Ident {
+/// The hidden associated fn that builds a method's capability: `__mcp_tool_<method>`.
+pub(crate) fn method_builder(kind: &str, ident: &Ident) -> Ident {
     let name = ident.to_string();
-    format_ident!("__mcp_tool_{}", name.strip_prefix("r#").unwrap_or(&name))
+    format_ident!("__mcp_{}_{}", kind, name.strip_prefix("r#").unwrap_or(&name))
 }
 
-/// What is emitted beside the errors: the user's fn, a stub the rest of the crate can name,
-/// and the type checks that can still run, so one mistake does not hide or cascade into
-/// others.
-pub(crate) fn expand_stub(tool: Option<&ToolFn>) -> TokenStream {
-    let Some(tool) = tool else {
-        return TokenStream::new();
-    };
-    if tool.method || has_receiver(tool) {
-        let checks = stub_checks(tool);
-        return expand_method(
-            tool,
-            quote! {
-                #checks
-                ::mcp_tools::__private::unreachable_stub()
-            },
-        );
-    }
-    let item = &tool.item;
-    let ident = &item.sig.ident;
-    let vis = &item.vis;
-    let name = &tool.name;
-    let checks = stub_checks(tool);
-    quote! {
-        #item
-
-        #[allow(non_camel_case_types, dead_code)]
-        #[doc(hidden)]
-        #vis struct #ident {}
-
-        impl ::mcp_tools::__private::ToolFn for #ident {
-            const NAME: &'static str = #name;
-
-            fn tool() -> ::mcp_tools::Tool {
-                #checks
-                ::mcp_tools::__private::unreachable_stub()
-            }
-        }
-    }
+/// The variable holding parameter `index`'s checked description.
+fn param_var(index: usize) -> Ident {
+    format_ident!("__mcp_param_{}", index)
 }
 
-/// The type checks of the parameters and the return type that can run on their own.
-fn stub_checks(tool: &ToolFn) -> TokenStream {
-    let param_checks = tool
-        .params
-        .iter()
-        .filter(|p| p.checkable)
-        .map(|p| param_kind(p, false));
-    let output_check = tool.output_checkable().then(|| {
-        let output = tool.output_type();
-        quote_spanned! {tool.output_span()=>
-            let _ = ::mcp_tools::__private::ret::<#output>();
-        }
-    });
-    quote! {
+/// One check per parameter, at its type: what it is (injected, optional or required
+/// argument) and, through the probe's bound, that it can be one at all (`FromArgument`'s
+/// message otherwise); its `#[default(..)]`, at the value. Then the return type's
+/// conversion, at the return type. Types that cannot be named outside the fn are left out:
+/// they are mistakes the check phase has reported. Returns the checks and the variables
+/// they bind (`__mcp_param_<index>`, `__mcp_ret`), which the real constructor reads.
+fn type_checks(tool: &ToolFn) -> (TokenStream, Vec<Ident>) {
+    let mut checks = quote! {
         #[allow(unused_imports)]
         use ::mcp_tools::__private::{InjectedProbe as _, OptionalProbe as _, RequiredProbe as _};
-        #( let _ = #param_checks; )*
-        #output_check
+    };
+    let mut bound = Vec::new();
+    for (index, p) in tool.params.iter().enumerate() {
+        if tool.param_stands_alone(p) {
+            let var = param_var(index);
+            let param = param_expr(p);
+            checks.extend(quote! { let #var = #param; });
+            bound.push(var);
+        }
+    }
+    if tool.output_stands_alone() {
+        let var = format_ident!("__mcp_ret");
+        let ret = ret_expr(tool);
+        checks.extend(quote! { let #var = #ret; });
+        bound.push(var);
+    }
+    (checks, bound)
+}
+
+/// The expression that tells, by the parameter's type alone, whether it is injected
+/// (`Context`, `State<T>`, anything `FromContext`), an optional argument (`Option<T>`) or a
+/// required one, with its default. It is spanned at the type, so a type that is none of
+/// these is reported there. The handler repeats the same tokens; rustc reports the same
+/// error at the same place once.
+fn param_expr(p: &Param) -> TokenStream {
+    let ty = &p.ty;
+    let default = p.default().map(|expr| {
+        // `#[default(Vec::new())]` is what users write; the closure around it is ours.
+        quote_spanned! {expr.span()=> .with_default({
+            #[allow(clippy::redundant_closure)]
+            let default = || #expr;
+            default
+        }) }
+    });
+    quote_spanned! {ty.span()=>
+        (&&&::mcp_tools::__private::Slot::<#ty>::new()).__mcp_param() #default
     }
 }
 
-/// Whether the fn has any `self` parameter, right or wrong: it is then inside an impl block,
-/// where only associated items may be emitted.
-fn has_receiver(tool: &ToolFn) -> bool {
-    tool.item
-        .sig
-        .inputs
-        .iter()
-        .any(|input| matches!(input, syn::FnArg::Receiver(_)))
+/// The conversion of the return type, spanned at it.
+fn ret_expr(tool: &ToolFn) -> TokenStream {
+    let output = tool.output_type();
+    quote_spanned! {tool.output_span()=> ::mcp_tools::__private::ret::<#output>() }
 }
 
+/// The real constructor: the definition, then `.build(handler)`. Reads the checks'
+/// variables.
 fn build_tool(tool: &ToolFn) -> TokenStream {
-    let name = &tool.name;
-    let description = tool.description.as_deref().unwrap_or_default();
-    let title = &tool.title;
-    let output = tool.output_type();
-    let output_span = tool.output_span();
-
+    let name = tool.name();
+    let description = tool.description().unwrap_or_default();
+    let title = tool.title();
     let annotations = annotations(tool);
-    let icons = tool.attr.icons.iter().map(|icon| {
-        let src = &icon.src;
-        let mime = icon.mime_type.iter();
-        let sizes = &icon.sizes;
-        let theme = icon.theme.iter();
-        quote! {
+    let icons = tool.attr.icons.get().into_iter().flatten().filter_map(|icon| {
+        let src = icon.src.get()?;
+        let mime = icon.mime_type.get().into_iter();
+        let sizes = icon.sizes.get().into_iter().flatten();
+        let theme = icon.theme.get().into_iter();
+        Some(quote! {
             .icon(::mcp_tools::Icon::new(#src)
                 #( .with_mime_type(#mime) )*
                 #( .with_size(#sizes) )*
                 #( .with_theme(#theme) )*)
-        }
+        })
     });
-    let meta = tool.attr.meta.iter().map(|entry| {
-        let key = &entry.key;
-        let value = &entry.value;
-        quote_spanned! {value.span()=> .meta(#key, &#value) }
+    let meta = tool.attr.meta.get().into_iter().flatten().filter_map(|entry| {
+        let key = entry.key.name();
+        let value = entry.value.as_ref()?;
+        Some(quote_spanned! {value.span()=> .meta(#key, &#value) })
     });
-    let params = tool.params.iter().map(|p| {
-        let arg_name = &p.name;
-        let description = match &p.description {
+    let params = tool.params.iter().enumerate().map(|(index, p)| {
+        let arg_name = p.name().unwrap_or_default();
+        let description = match tool.param_description(p) {
             Some(d) => quote!(::core::option::Option::Some(#d)),
             None => quote!(::core::option::Option::None),
         };
-        let kind = param_kind(p, true);
-        quote! { .param(#arg_name, #description, #kind) }
+        let var = param_var(index);
+        quote! { .param(#arg_name, #description, #var) }
     });
-    let output_schema = quote_spanned! {output_span=> .output(::mcp_tools::__private::ret::<#output>()) };
     let handler = handler(tool);
-
     quote! {
-        #[allow(unused_imports)]
-        use ::mcp_tools::__private::{InjectedProbe as _, OptionalProbe as _, RequiredProbe as _};
         ::mcp_tools::__private::ToolBuilder::new(#name, #description)
             .title(#title)
             #annotations
             #( #icons )*
             #( #meta )*
             #( #params )*
-            #output_schema
+            .output(__mcp_ret)
             #handler
     }
 }
 
 fn annotations(tool: &ToolFn) -> Option<TokenStream> {
-    let a = &tool.attr.annotations;
-    let flag = |value: Option<bool>| match value {
-        Some(v) => quote!(::core::option::Option::Some(#v)),
-        None => quote!(::core::option::Option::None),
-    };
-    if a.title.is_none()
-        && a.read_only.is_none()
-        && a.destructive.is_none()
-        && a.idempotent.is_none()
-        && a.open_world.is_none()
+    let a = tool.attr.annotations.get()?;
+    if a.title.get().is_none()
+        && a.read_only.get().is_none()
+        && a.destructive.get().is_none()
+        && a.idempotent.get().is_none()
+        && a.open_world.get().is_none()
     {
         return None;
     }
-    let title = match &a.title {
+    let flag = |value: Option<&bool>| match value {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    };
+    let title = match a.title.get() {
         Some(t) => quote!(::core::option::Option::Some(::std::string::String::from(#t))),
         None => quote!(::core::option::Option::None),
     };
     let (read_only, destructive, idempotent, open_world) = (
-        flag(a.read_only),
-        flag(a.destructive),
-        flag(a.idempotent),
-        flag(a.open_world),
+        flag(a.read_only.get()),
+        flag(a.destructive.get()),
+        flag(a.idempotent.get()),
+        flag(a.open_world.get()),
     );
     Some(quote! {
         .annotations(::mcp_tools::ToolAnnotations {
@@ -243,45 +294,24 @@ fn annotations(tool: &ToolFn) -> Option<TokenStream> {
     })
 }
 
-/// The expression that tells, by the parameter's type alone, whether it is injected
-/// (`Context`, `State<T>`, anything `FromContext`), an optional argument (`Option<T>`) or a
-/// required one. It is spanned at the type, so a type that is none of these is reported
-/// there.
-fn param_kind(p: &Param, with_default: bool) -> TokenStream {
-    let ty = &p.ty;
-    let default = match (&p.default, with_default) {
-        (Some(expr), true) => {
-            // `#[default(Vec::new())]` is what users write; the closure around it is ours.
-            quote_spanned! {expr.span()=> .with_default({
-                #[allow(clippy::redundant_closure)]
-                let default = || #expr;
-                default
-            }) }
-        }
-        _ => TokenStream::new(),
-    };
-    quote_spanned! {ty.span()=>
-        (&&&::mcp_tools::__private::Slot::<#ty>::new()).__mcp_param() #default
-    }
-}
-
 /// `.build(handler)`, where the handler decodes the arguments and calls the user's fn:
 /// `fn(&Context, RawArguments<'_>) -> Invocation`; for a method, `.build_with(closure)`
-/// where the closure holds the instance.
+/// where the closure holds the instance. A fn pointer cannot capture the checks'
+/// variables, so the handler describes each parameter again, with the same spanned tokens.
 fn handler(tool: &ToolFn) -> TokenStream {
     let ident = &tool.item.sig.ident;
-    let names = tool.params.iter().map(|p| &p.name);
+    let method = tool.is_method();
+    let names = tool.params.iter().map(|p| p.name().unwrap_or_default());
     let vars: Vec<_> = (0..tool.params.len())
         .map(|i| format_ident!("__mcp_arg_{}", i))
         .collect();
     let takes = tool.params.iter().enumerate().map(|(index, p)| {
         let var = &vars[index];
-        let kind = param_kind(p, true);
-        quote! { let #var = __args.take(#index, #kind, __cx); }
+        let param = param_expr(p);
+        quote! { let #var = __args.take(#index, #param, __cx); }
     });
-    let output = tool.output_type();
-    let ret = quote_spanned! {tool.output_span()=> ::mcp_tools::__private::ret::<#output>() };
-    let (callee, this) = if tool.method {
+    let ret = ret_expr(tool);
+    let (callee, this) = if method {
         (
             quote! { __this.#ident },
             quote! { let __this = ::std::sync::Arc::clone(&__instance); },
@@ -312,8 +342,6 @@ fn handler(tool: &ToolFn) -> TokenStream {
         move |__cx: &::mcp_tools::Context,
          __raw: ::mcp_tools::__private::RawArguments<'_>|
          -> ::mcp_tools::__private::Invocation {
-            #[allow(unused_imports)]
-            use ::mcp_tools::__private::{InjectedProbe as _, OptionalProbe as _, RequiredProbe as _};
             const __NAMES: &[&str] = &[#(#names),*];
             let mut __args = match ::mcp_tools::__private::Arguments::parse(__raw, __NAMES) {
                 ::core::result::Result::Ok(args) => args,
@@ -328,7 +356,7 @@ fn handler(tool: &ToolFn) -> TokenStream {
             #call
         }
     };
-    if tool.method {
+    if method {
         quote! {
             .build_with({
                 let __instance = ::std::sync::Arc::clone(self);

@@ -1,45 +1,50 @@
 //! The small AST of one `#[tool]` fn: what the attribute, the doc comment and the signature
-//! say, checked, with the original tokens kept for spans.
+//! say, as written, with the original tokens kept for spans. Nothing here judges: the check
+//! phase (`check.rs`) does, and expansion reads the same model.
 
 use crate::attr::{ToolAttr, parse_tool_attr};
 use crate::ctxt::Ctxt;
-use crate::docs;
-use crate::name::{check_tool_name, title_from_name};
+use crate::docs::{self, Docs};
+use crate::name::title_from_name;
 use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, FnArg, Ident, ItemFn, Pat, ReturnType, Type};
+use syn::{Attribute, Expr, FnArg, Ident, ItemFn, LitStr, Pat, ReturnType, Type};
 
-/// One `#[tool]` function, ready to expand.
+/// One `#[tool]` function.
 pub(crate) struct ToolFn {
-    /// The user's fn, with the attributes the macro consumed removed from its parameters.
+    /// The user's fn, with the attributes the macro consumed removed from its parameters
+    /// (the compiler rejects `///` there); otherwise unchanged.
     pub(crate) item: ItemFn,
     pub(crate) attr: ToolAttr,
-    /// The name clients see.
-    pub(crate) name: String,
-    pub(crate) title: String,
-    /// `None` only when that is an error, already reported.
-    pub(crate) description: Option<String>,
+    /// What the fn's own doc comment says.
+    pub(crate) docs: Docs,
+    /// The parameters other than `self`, in order.
     pub(crate) params: Vec<Param>,
-    /// `true` when the signature is fit to generate a handler for (no generics, receivers
-    /// other than `&self`, or patterns). Type checks still run when it is not.
-    pub(crate) callable: bool,
-    /// A method taking `&self`: the tool is built from an instance (`Arc<Self>`).
-    pub(crate) method: bool,
 }
 
 pub(crate) struct Param {
-    /// The argument name clients send (the ident without `r#`).
-    pub(crate) name: String,
+    /// The pattern as written; a tool parameter must be a plain name.
+    pub(crate) pat: Pat,
     pub(crate) ty: Type,
-    pub(crate) description: Option<String>,
-    pub(crate) default: Option<Expr>,
-    /// The type can be checked on its own (no `impl Trait`, no generic parameter).
-    pub(crate) checkable: bool,
+    /// The parameter's own `///` comment.
+    pub(crate) doc: Option<String>,
+    /// Every `#[default(..)]` as written, with its value when it parsed.
+    pub(crate) defaults: Vec<(Attribute, Option<Expr>)>,
+}
+
+/// Where the tool's name comes from.
+pub(crate) enum NameSource<'a> {
+    /// `#[tool(name = "...")]`.
+    Attr(&'a LitStr),
+    /// The fn's identifier.
+    Ident(&'a Ident),
 }
 
 impl ToolFn {
-    /// Parses and checks the attribute and the fn; problems go into `cx`.
-    pub(crate) fn from_input(cx: &mut Ctxt, args: TokenStream, input: TokenStream) -> Option<ToolFn> {
+    /// Parses the attribute and the fn into the model. Problems of form go into `cx`; `None`
+    /// when the item is not a fn (also recorded).
+    pub(crate) fn parse(cx: &mut Ctxt, args: TokenStream, input: TokenStream) -> Option<ToolFn> {
         let attr = parse_tool_attr(cx, args);
         let mut item: ItemFn = match syn::parse2(input.clone()) {
             Ok(item) => item,
@@ -48,162 +53,76 @@ impl ToolFn {
                 return None;
             }
         };
-        let sig = &item.sig;
-        let mut callable = true;
-
-        let name = match &attr.name {
-            Some(lit) => {
-                let name = lit.value();
-                if let Err(message) = check_tool_name(&name) {
-                    cx.error_spanned_by(lit, message);
-                }
-                name
-            }
-            None => {
-                let name = unraw(&sig.ident);
-                if let Err(message) = check_tool_name(&name) {
-                    cx.error_at(
-                        sig.ident.span(),
-                        format!("{message}\nhelp: keep the fn name and give the tool another: `#[tool(name = \"...\")]`"),
-                    );
-                }
-                name
-            }
-        };
-
-        if !sig.generics.params.is_empty() {
-            cx.error_spanned_by(
-                &sig.generics,
-                "a tool fn cannot be generic: its input schema is built from concrete parameter types; use concrete types",
-            );
-            callable = false;
-        }
-        if let Some(clause) = &sig.generics.where_clause {
-            cx.error_spanned_by(
-                clause,
-                "a tool fn cannot have a `where` clause; use concrete types",
-            );
-            callable = false;
-        }
-        if let syn::Safety::Unsafe(token) = &sig.safety {
-            cx.error_spanned_by(token, "a tool fn cannot be `unsafe`: clients call it with arguments nobody has checked for its safety contract");
-            callable = false;
-        }
-        if let Some(abi) = &sig.abi {
-            cx.error_spanned_by(abi, "a tool fn cannot have an `extern` ABI");
-            callable = false;
-        }
-        if let Some(variadic) = &sig.variadic {
-            cx.error_spanned_by(variadic, "a tool fn cannot be variadic");
-            callable = false;
-        }
-
-        let docs = docs::tool_docs(&item.attrs);
-        let description = match (&attr.description, docs.description) {
-            (Some(lit), _) if lit.value().trim().is_empty() => {
-                cx.error_spanned_by(
-                    lit,
-                    "the description is empty; say what the tool does, for the model that will choose it",
-                );
-                None
-            }
-            (Some(lit), _) => Some(lit.value().trim().to_owned()),
-            (None, Some(text)) => Some(text),
-            (None, None) => {
-                cx.error_at(
-                    sig.ident.span(),
-                    format!(
-                        "tool `{name}` has no description; models choose tools by it\nhelp: add a doc comment above the fn (`/// Says what the tool does.`) or `#[tool(description = \"...\")]`"
-                    ),
-                );
-                None
-            }
-        };
-
+        let docs = docs::item_docs(&item.attrs);
         let mut params = Vec::new();
-        let mut method = false;
-        let generic_names: Vec<String> = sig.generics.type_params().map(|p| p.ident.to_string()).collect();
         for input in item.sig.inputs.iter_mut() {
-            let typed = match input {
-                FnArg::Receiver(receiver) => {
-                    match &receiver.kind {
-                        syn::ReceiverKind::Reference(_, _, None) => method = true,
-                        syn::ReceiverKind::Reference(_, _, Some(_)) => {
-                            cx.error_spanned_by(
-                                &*receiver,
-                                "a tool method takes `&self`, not `&mut self`: calls run concurrently, so keep what changes behind a `Mutex` or an atomic",
-                            );
-                            callable = false;
-                        }
-                        _ => {
-                            cx.error_spanned_by(
-                                &*receiver,
-                                "a tool method takes `&self`: the tool is built from an `Arc` of the instance and each call borrows it",
-                            );
-                            callable = false;
-                        }
-                    }
-                    continue;
-                }
-                FnArg::Typed(typed) => typed,
-            };
-            let ident = match &*typed.pat {
-                Pat::Ident(pat) if pat.subpat.is_none() => Some(pat.ident.clone()),
-                other => {
-                    cx.error_spanned_by(
-                        other,
-                        "a tool parameter must be a plain name such as `text: String`, because the name is the argument's name; destructure it in the body",
-                    );
-                    callable = false;
-                    None
-                }
-            };
-            let (description, default) = take_param_attrs(cx, &mut typed.attrs);
-            let checkable = check_param_type(cx, &typed.ty, &generic_names);
-            params.push(Param {
-                name: ident.as_ref().map(unraw).unwrap_or_default(),
-                ty: (*typed.ty).clone(),
-                description,
-                default,
-                checkable,
-            });
-        }
-
-        for (arg, text) in docs.arguments {
-            match params.iter_mut().find(|p| p.name == arg) {
-                Some(param) => {
-                    if param.description.is_none() {
-                        param.description = Some(text);
-                    }
-                }
-                None => {
-                    let known: Vec<String> = params.iter().map(|p| format!("`{}`", p.name)).collect();
-                    cx.error_at(
-                        doc_span(&item.attrs).unwrap_or_else(|| item.sig.ident.span()),
-                        format!(
-                            "the doc comment describes an argument `{arg}`, but the fn has no such parameter; its parameters are {}",
-                            if known.is_empty() { "none".to_owned() } else { known.join(", ") }
-                        ),
-                    );
-                }
+            if let FnArg::Typed(typed) = input {
+                let doc = docs::param_description(&typed.attrs);
+                let defaults = take_defaults(cx, &mut typed.attrs);
+                typed.attrs.retain(|a| !a.path().is_ident("doc"));
+                params.push(Param {
+                    pat: (*typed.pat).clone(),
+                    ty: (*typed.ty).clone(),
+                    doc,
+                    defaults,
+                });
             }
         }
-
-        let title = attr
-            .title
-            .as_ref()
-            .map(|t| t.value())
-            .unwrap_or_else(|| title_from_name(&name));
         Some(ToolFn {
             item,
             attr,
-            name,
-            title,
-            description,
+            docs,
             params,
-            callable,
-            method,
         })
+    }
+
+    pub(crate) fn name_source(&self) -> NameSource<'_> {
+        match self.attr.name.get() {
+            Some(lit) => NameSource::Attr(lit),
+            None => NameSource::Ident(&self.item.sig.ident),
+        }
+    }
+
+    /// The name clients see.
+    pub(crate) fn name(&self) -> String {
+        match self.name_source() {
+            NameSource::Attr(lit) => lit.value(),
+            NameSource::Ident(ident) => unraw(ident),
+        }
+    }
+
+    pub(crate) fn title(&self) -> String {
+        match self.attr.title.get() {
+            Some(lit) => lit.value(),
+            None => title_from_name(&self.name()),
+        }
+    }
+
+    /// `#[tool(description = "...")]`, else the doc comment's description. An explicit
+    /// attribute always beats the comment.
+    pub(crate) fn description(&self) -> Option<String> {
+        match self.attr.description.get() {
+            Some(lit) => Some(lit.value().trim().to_owned()),
+            None => self.docs.description.clone(),
+        }
+    }
+
+    /// A parameter's own `///` comment, else its entry in the fn's argument section.
+    pub(crate) fn param_description(&self, param: &Param) -> Option<String> {
+        let name = param.name()?;
+        param.doc.clone().or_else(|| {
+            self.docs
+                .arguments
+                .iter()
+                .find(|(arg, _)| *arg == name)
+                .map(|(_, text)| text.clone())
+        })
+    }
+
+    /// A method: the fn takes `self` in some form, so it sits in an impl block, where only
+    /// associated items may be emitted beside it.
+    pub(crate) fn is_method(&self) -> bool {
+        self.item.sig.receiver().is_some()
     }
 
     /// The return type as written, `()` when there is none.
@@ -221,71 +140,91 @@ impl ToolFn {
         }
     }
 
-    pub(crate) fn output_checkable(&self) -> bool {
-        let generic_names: Vec<String> = self
+    /// Whether a parameter's type can be named outside the fn: no borrow, no `impl Trait`,
+    /// no generic parameter of the fn. Only such types get a type check of their own; the
+    /// others are mistakes the check phase reports.
+    pub(crate) fn param_stands_alone(&self, param: &Param) -> bool {
+        !matches!(param.ty, Type::Reference(_)) && self.stands_alone(&param.ty)
+    }
+
+    /// Whether the return type can be named outside the fn (a borrow can: its lifetime is
+    /// inferred where it is named).
+    pub(crate) fn output_stands_alone(&self) -> bool {
+        match &self.item.sig.output {
+            ReturnType::Default => true,
+            ReturnType::Type(_, ty) => self.stands_alone(ty),
+        }
+    }
+
+    fn stands_alone(&self, ty: &Type) -> bool {
+        let generics: Vec<String> = self
             .item
             .sig
             .generics
-            .type_params()
-            .map(|p| p.ident.to_string())
+            .params
+            .iter()
+            .map(|p| match p {
+                syn::GenericParam::Type(t) => t.ident.to_string(),
+                syn::GenericParam::Lifetime(l) => l.lifetime.ident.to_string(),
+                syn::GenericParam::Const(c) => c.ident.to_string(),
+            })
             .collect();
-        match &self.item.sig.output {
-            ReturnType::Default => true,
-            ReturnType::Type(_, ty) => !contains_impl_trait(ty) && !mentions_any(ty, &generic_names),
-        }
+        !contains_impl_trait(ty) && !mentions_any(ty, &generics)
     }
 }
 
-/// Removes `///` and `#[default(..)]` from a parameter (the compiler rejects doc comments on
-/// parameters) and returns what they said.
-fn take_param_attrs(cx: &mut Ctxt, attrs: &mut Vec<Attribute>) -> (Option<String>, Option<Expr>) {
-    let description = docs::param_description(attrs);
-    let mut default = None;
-    for attr in attrs.iter() {
-        if attr.path().is_ident("default") {
-            match attr.parse_args::<Expr>() {
-                Ok(expr) if default.is_none() => default = Some(expr),
-                Ok(_) => cx.error_spanned_by(attr, "duplicate `#[default(..)]`"),
-                Err(_) => cx.error_spanned_by(
+impl Param {
+    /// The plain name, when the pattern is one.
+    pub(crate) fn ident(&self) -> Option<&Ident> {
+        match &self.pat {
+            Pat::Ident(pat) if pat.subpat.is_none() => Some(&pat.ident),
+            _ => None,
+        }
+    }
+
+    /// The argument name clients send (the ident without `r#`).
+    pub(crate) fn name(&self) -> Option<String> {
+        self.ident().map(unraw)
+    }
+
+    /// The default value: the first well-formed `#[default(..)]`.
+    pub(crate) fn default(&self) -> Option<&Expr> {
+        self.defaults.iter().find_map(|(_, expr)| expr.as_ref())
+    }
+}
+
+/// Removes every `#[default(..)]` from a parameter and returns them as written.
+fn take_defaults(cx: &mut Ctxt, attrs: &mut Vec<Attribute>) -> Vec<(Attribute, Option<Expr>)> {
+    let mut defaults = Vec::new();
+    attrs.retain(|attr| {
+        if !attr.path().is_ident("default") {
+            return true;
+        }
+        let expr = match attr.parse_args::<Expr>() {
+            Ok(expr) => Some(expr),
+            Err(_) => {
+                cx.error_spanned_by(
                     attr,
                     "expected `#[default(value)]`, such as `#[default(10)]` or `#[default(\"en\".to_string())]`",
-                ),
+                );
+                None
             }
-        }
-    }
-    attrs.retain(|a| !a.path().is_ident("doc") && !a.path().is_ident("default"));
-    (description, default)
-}
-
-/// Rejects parameter types no client can send, at the type. Returns whether the type can be
-/// checked by the compiler on its own.
-fn check_param_type(cx: &mut Ctxt, ty: &Type, generic_names: &[String]) -> bool {
-    if let Type::Reference(reference) = ty {
-        let owned = match &*reference.elem {
-            Type::Path(p) if p.path.is_ident("str") => "String".to_owned(),
-            Type::Slice(slice) => format!("Vec<{}>", quote::ToTokens::to_token_stream(&slice.elem)),
-            other => quote::ToTokens::to_token_stream(other).to_string(),
         };
-        cx.error_spanned_by(
-            ty,
-            format!("a tool parameter must own its value, because arguments are decoded from the request; use `{owned}`"),
-        );
-        return false;
-    }
-    if contains_impl_trait(ty) {
-        cx.error_spanned_by(
-            ty,
-            "a tool parameter cannot be `impl Trait`: its schema is built from a concrete type",
-        );
-        return false;
-    }
-    !mentions_any(ty, generic_names)
+        defaults.push((attr.clone(), expr));
+        false
+    });
+    defaults
 }
 
-fn contains_impl_trait(ty: &Type) -> bool {
-    quote::ToTokens::to_token_stream(ty)
-        .into_iter()
-        .any(|t| matches!(t, proc_macro2::TokenTree::Ident(i) if i == "impl"))
+pub(crate) fn contains_impl_trait(ty: &Type) -> bool {
+    fn walk(stream: TokenStream) -> bool {
+        stream.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == "impl",
+            proc_macro2::TokenTree::Group(g) => walk(g.stream()),
+            _ => false,
+        })
+    }
+    walk(ty.to_token_stream())
 }
 
 fn mentions_any(ty: &Type, names: &[String]) -> bool {
@@ -296,14 +235,10 @@ fn mentions_any(ty: &Type, names: &[String]) -> bool {
             _ => false,
         })
     }
-    !names.is_empty() && walk(quote::ToTokens::to_token_stream(ty), names)
+    !names.is_empty() && walk(ty.to_token_stream(), names)
 }
 
-fn doc_span(attrs: &[Attribute]) -> Option<Span> {
-    attrs.iter().find(|a| a.path().is_ident("doc")).map(Spanned::span)
-}
-
-fn unraw(ident: &Ident) -> String {
+pub(crate) fn unraw(ident: &Ident) -> String {
     let s = ident.to_string();
     s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
 }

@@ -1,20 +1,22 @@
-//! The tool-name rule of the MCP specification, checked at compile time, and the title a
-//! name implies.
+//! The name rule of the MCP specification, checked at compile time, and the title a name
+//! implies.
 //!
 //! The runtime crate holds the same rule for tools built from data
-//! (`mcp_tools::validate_tool_name`); both are tested against the same cases.
+//! (`mcp_tools::validate_tool_name`); both are tested against one table of cases,
+//! `name_cases.rs`, so they cannot drift.
 
 /// The longest name the specification allows.
 pub(crate) const MAX_NAME_LEN: usize = 128;
 
-/// Checks a tool name: 1 to 128 characters, each of `A-Z a-z 0-9 _ - .`.
+/// Checks the name of a `kind` (`"tool"`): 1 to 128 characters, each of
+/// `A-Z a-z 0-9 _ - .`.
 ///
 /// The error says what is wrong and what is allowed; every offending character is named.
-pub(crate) fn check_tool_name(name: &str) -> Result<(), String> {
+pub(crate) fn check_name(kind: &str, name: &str) -> Result<(), String> {
     const ALLOWED: &str = "`A-Z`, `a-z`, `0-9`, `_`, `-` and `.`";
     if name.is_empty() {
         return Err(format!(
-            "tool name is empty; a name has 1 to {MAX_NAME_LEN} characters from {ALLOWED}"
+            "{kind} name is empty; a name has 1 to {MAX_NAME_LEN} characters from {ALLOWED}"
         ));
     }
     let mut bad: Vec<char> = Vec::new();
@@ -31,13 +33,13 @@ pub(crate) fn check_tool_name(name: &str) -> Result<(), String> {
             [] => unreachable!("`bad` is not empty"),
         };
         return Err(format!(
-            "tool name `{name}` contains the {noun} {list}; a name may only contain {ALLOWED}"
+            "{kind} name `{name}` contains the {noun} {list}; a name may only contain {ALLOWED}"
         ));
     }
     let len = name.chars().count();
     if len > MAX_NAME_LEN {
         return Err(format!(
-            "tool name is {len} characters long; a name has at most {MAX_NAME_LEN} characters"
+            "{kind} name is {len} characters long; a name has at most {MAX_NAME_LEN} characters"
         ));
     }
     Ok(())
@@ -99,36 +101,51 @@ pub(crate) fn title_from_name(name: &str) -> String {
 mod tests {
     use super::*;
 
+    include!("name_cases.rs");
+
     #[test]
-    fn accepts_spec_examples() {
-        for name in [
-            "getUser",
-            "DATA_EXPORT_v2",
-            "admin.tools.list",
-            "a",
-            &"x".repeat(128),
-        ] {
-            assert_eq!(check_tool_name(name), Ok(()), "{name}");
+    fn follows_the_shared_cases() {
+        for &(name, culprit) in NAME_CASES {
+            match (check_name("tool", name), culprit) {
+                (Ok(()), None) => {}
+                (Err(error), Some(culprit)) => {
+                    assert!(error.contains(culprit), "{name:?}: {error}");
+                    assert!(error.contains("name"), "{name:?}: {error}");
+                }
+                (result, _) => panic!("{name:?}: {result:?}, expected {culprit:?}"),
+            }
         }
     }
 
     #[test]
-    fn rejects_with_a_reason() {
+    fn says_what_is_allowed() {
         let cases = [
-            ("", "tool name is empty"),
-            ("my tool", "contains the character ` ` (a space)"),
-            ("a,b", "contains the character `,`"),
-            ("a/b@c", "contains the characters `/` and `@`"),
-            ("café", "`é` (U+00E9, not ASCII)"),
+            (
+                "",
+                "tool name is empty; a name has 1 to 128 characters from `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`",
+            ),
+            (
+                "my tool",
+                "tool name `my tool` contains the character ` ` (a space); a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`",
+            ),
+            (
+                "a/b@c",
+                "tool name `a/b@c` contains the characters `/` and `@`; a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`",
+            ),
+            (
+                "a\tb\u{7}",
+                "tool name `a\tb\u{7}` contains the characters a tab and U+0007 (a control character); a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`",
+            ),
+            (
+                "café",
+                "tool name `café` contains the character `é` (U+00E9, not ASCII); a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`",
+            ),
         ];
         for (name, expected) in cases {
-            let error = check_tool_name(name).unwrap_err();
-            assert!(error.contains(expected), "{name}: {error}");
-            assert!(error.contains("`A-Z`") || name.is_empty() == error.contains("1 to 128"));
+            assert_eq!(check_name("tool", name).unwrap_err(), expected);
         }
-        let long = "x".repeat(129);
         assert_eq!(
-            check_tool_name(&long).unwrap_err(),
+            check_name("tool", &"x".repeat(129)).unwrap_err(),
             "tool name is 129 characters long; a name has at most 128 characters"
         );
     }

@@ -994,3 +994,28 @@ impl ToolBuilder {
         }
     }
 }
+
+/// The rule is written twice, here and in `#[tool]`'s compile-time check; both are tested
+/// against one table of cases so they cannot drift.
+#[cfg(test)]
+mod name_rule_tests {
+    use super::validate_tool_name;
+
+    // Only for the tests: the published crate does not need the macro crate's sources.
+    include!("../../../mcp-tools-macros/src/name_cases.rs");
+
+    #[test]
+    fn follows_the_shared_cases() {
+        for &(name, culprit) in NAME_CASES {
+            match (validate_tool_name(name), culprit) {
+                (Ok(()), None) => {}
+                (Err(error), Some(culprit)) => {
+                    let error = error.to_string();
+                    assert!(error.starts_with("invalid tool name: "), "{name:?}: {error}");
+                    assert!(error.contains(culprit), "{name:?}: {error}");
+                }
+                (result, _) => panic!("{name:?}: {result:?}, expected {culprit:?}"),
+            }
+        }
+    }
+}

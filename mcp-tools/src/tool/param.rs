@@ -4,8 +4,9 @@
 //! The macro emits `(&&&Slot::<T>::new()).__mcp_param()` for every parameter. Method lookup
 //! tries the receiver `&&&Slot<T>` first, then `&&Slot<T>`, then `&Slot<T>`: the first probe
 //! whose `where` clauses hold wins (autoref specialization). The types alone decide, so
-//! aliases and paths work, and a type that is none of the three is reported at the
-//! parameter with the bound it lacks.
+//! aliases and paths work. The argument probes require [`FromArgument`], so a type that is
+//! none of the three is reported at the parameter with one message that says what a
+//! parameter can be, instead of every bound it lacks and every type that has them.
 
 use crate::ToolError;
 use crate::context::{Context, FromContext, StateKey};
@@ -82,6 +83,23 @@ fn schema_of<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
     generator.subschema_for::<T>()
 }
 
+/// A type a client can send as an argument: it decodes from JSON (`serde::Deserialize`),
+/// describes itself in the input schema (`schemars::JsonSchema`), and can move to the task
+/// that runs the tool. Implemented for every such type; derive the two traits rather than
+/// implementing this one.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter",
+    label = "not an argument a client can send, nor a value the server injects",
+    note = "an argument's type implements `serde::Deserialize` and `schemars::JsonSchema` (derive both) and is `Send + 'static`; `Option<T>` of one is an optional argument",
+    note = "an injected parameter's type implements `FromContext`, such as `Context` or `State<T>`"
+)]
+pub trait FromArgument: DeserializeOwned + JsonSchema + Send + 'static {}
+
+// Not recommended, so that the compiler reports `FromArgument` itself, with its message,
+// rather than each of the bounds below and every type that meets them.
+#[diagnostic::do_not_recommend]
+impl<T: DeserializeOwned + JsonSchema + Send + 'static> FromArgument for T {}
+
 /// First choice: a type the framework injects.
 pub trait InjectedProbe<T> {
     /// Describes the parameter.
@@ -104,13 +122,13 @@ pub trait OptionalProbe<U> {
     /// Describes the parameter.
     fn __mcp_param(&self) -> Param<Option<U>>
     where
-        U: DeserializeOwned + JsonSchema + Send + 'static;
+        U: FromArgument;
 }
 
 impl<U> OptionalProbe<U> for &Slot<Option<U>> {
     fn __mcp_param(&self) -> Param<Option<U>>
     where
-        U: DeserializeOwned + JsonSchema + Send + 'static,
+        U: FromArgument,
     {
         Param {
             kind: Kind::Argument(Argument {
@@ -129,13 +147,13 @@ pub trait RequiredProbe<T> {
     /// Describes the parameter.
     fn __mcp_param(&self) -> Param<T>
     where
-        T: DeserializeOwned + JsonSchema + Send + 'static;
+        T: FromArgument;
 }
 
 impl<T> RequiredProbe<T> for Slot<T> {
     fn __mcp_param(&self) -> Param<T>
     where
-        T: DeserializeOwned + JsonSchema + Send + 'static,
+        T: FromArgument,
     {
         Param {
             kind: Kind::Argument(Argument {

@@ -1,0 +1,451 @@
+//! The macros' pipelines on `proc_macro2` tokens (serde_derive's `internals/`): parse the
+//! attribute and the item into a model that keeps the tokens (`attr`, `model`), check it
+//! (`check`), expand it (`expand`), with one [`Ctxt`] collecting every mistake on the way.
+//! `lib.rs` only converts tokens; the unit tests below and the bench run these directly.
+
+use crate::check;
+use crate::ctxt::Ctxt;
+use crate::expand;
+use crate::model::ToolFn;
+use proc_macro2::TokenStream;
+
+/// What a macro produces: the mistakes it reports and the code it emits either way.
+pub(crate) struct Expansion {
+    pub(crate) errors: Vec<syn::Error>,
+    pub(crate) code: TokenStream,
+}
+
+impl Expansion {
+    fn new(checked: syn::Result<()>, code: TokenStream) -> Expansion {
+        let errors = match checked {
+            Ok(()) => Vec::new(),
+            Err(errors) => errors.into_iter().collect(),
+        };
+        Expansion { errors, code }
+    }
+
+    /// The `compile_error!`s, then the code.
+    pub(crate) fn into_tokens(self) -> TokenStream {
+        if self.errors.is_empty() {
+            return self.code;
+        }
+        let mut tokens: TokenStream = self.errors.iter().map(syn::Error::to_compile_error).collect();
+        tokens.extend(self.code);
+        tokens
+    }
+}
+
+/// `#[tool(args)] input`.
+pub(crate) fn tool(args: TokenStream, input: TokenStream) -> Expansion {
+    let mut cx = Ctxt::new();
+    let Some(tool) = ToolFn::parse(&mut cx, args, input.clone()) else {
+        // Not a fn: keep the item as written so the rest of the crate still compiles.
+        return Expansion::new(cx.check(), input);
+    };
+    check::check_tool(&mut cx, &tool);
+    let checked = cx.check();
+    let code = expand::expand_tool(&tool, checked.is_ok());
+    Expansion::new(checked, code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::{ToTokens, quote};
+    use std::str::FromStr;
+
+    /// Runs `#[tool(args)] item` from source text, so that spans have locations.
+    fn run(args: &str, item: &str) -> Expansion {
+        tool(
+            TokenStream::from_str(args).expect("args lex"),
+            TokenStream::from_str(item).expect("item lexes"),
+        )
+    }
+
+    fn messages(expansion: &Expansion) -> Vec<String> {
+        expansion.errors.iter().map(ToString::to_string).collect()
+    }
+
+    /// The column (0-based, in its line) where an error starts.
+    fn column(error: &syn::Error) -> usize {
+        error.span().start().column
+    }
+
+    /// The items of the code, without the user's fn: kind and name, in order.
+    fn shape(code: &TokenStream) -> Vec<String> {
+        let file: syn::File = syn::parse2(code.clone()).expect("the expansion parses as items");
+        file.items
+            .iter()
+            .map(|item| match item {
+                syn::Item::Fn(f) => format!("fn {}", f.sig.ident),
+                syn::Item::Struct(s) => format!("struct {}", s.ident),
+                syn::Item::Impl(i) => format!(
+                    "impl {} for {}",
+                    i.trait_
+                        .as_ref()
+                        .map(|(path, _)| path.to_token_stream().to_string())
+                        .unwrap_or_default(),
+                    i.self_ty.to_token_stream()
+                ),
+                other => other.to_token_stream().to_string(),
+            })
+            .collect()
+    }
+
+    /// The first item of the code, which must be the user's fn.
+    fn user_fn(code: &TokenStream) -> String {
+        let file: syn::File = syn::parse2(code.clone()).expect("the expansion parses as items");
+        match &file.items[0] {
+            syn::Item::Fn(f) => f.to_token_stream().to_string(),
+            other => panic!("the first item is not the user's fn: {}", other.to_token_stream()),
+        }
+    }
+
+    const ADD: &str = r#"
+        /// Adds two numbers.
+        ///
+        /// # Arguments
+        /// * `b` - The second
+        pub async fn add(
+            /// The first
+            a: i64,
+            #[default(2)]
+            b: i64,
+        ) -> i64 {
+            a + b
+        }
+    "#;
+
+    #[test]
+    fn a_valid_fn_expands_to_its_tool() {
+        let expansion = run(r#"annotations(read_only), meta(cost = 3)"#, ADD);
+        assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
+        let code = expansion.code.to_string();
+        for expected in [
+            r#"const NAME : & 'static str = "add" ;"#,
+            r#"ToolBuilder :: new ("add" , "Adds two numbers.")"#,
+            r#". title ("Add")"#,
+            r#"read_only_hint : :: core :: option :: Option :: Some (true)"#,
+            r#". meta ("cost" , & 3)"#,
+            r#". param ("a" , :: core :: option :: Option :: Some ("The first") , __mcp_param_0)"#,
+            r#". param ("b" , :: core :: option :: Option :: Some ("The second") , __mcp_param_1)"#,
+            r#"Slot :: < i64 > :: new ()) . __mcp_param () . with_default"#,
+            r#"ret :: < i64 > ()"#,
+            r#"const __NAMES : & [& str] = & ["a" , "b"]"#,
+            r#"Invocation :: future"#,
+            r#". build ("#,
+        ] {
+            assert!(code.contains(expected), "missing `{expected}` in\n{code}");
+        }
+        assert!(!code.contains("unreachable_stub"), "{code}");
+        assert_eq!(
+            shape(&expansion.code),
+            [
+                "fn add",
+                "struct add",
+                "impl :: mcp_tools :: __private :: ToolFn for add"
+            ]
+        );
+        // The user's fn, as written but for the parameter attributes the macro consumed.
+        let expected = TokenStream::from_str(
+            "/// Adds two numbers.\n///\n/// # Arguments\n/// * `b` - The second\npub async fn add(a: i64, b: i64,) -> i64 { a + b }",
+        )
+        .unwrap();
+        let expected: syn::ItemFn = syn::parse2(expected).unwrap();
+        assert_eq!(user_fn(&expansion.code), expected.to_token_stream().to_string());
+    }
+
+    #[test]
+    fn every_malformed_value_is_reported_at_once() {
+        let args = r#"name = 1, colour = "x""#;
+        let expansion = run(args, ADD);
+        assert_eq!(
+            messages(&expansion),
+            [
+                "expected a string literal for `name`, such as `name = \"...\"`",
+                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`",
+            ]
+        );
+        assert_eq!(column(&expansion.errors[0]), args.find('1').unwrap());
+        assert_eq!(column(&expansion.errors[1]), args.find("colour").unwrap());
+    }
+
+    #[test]
+    fn malformed_values_in_nested_lists_are_all_reported() {
+        let args =
+            r#"annotations(title = 1, read_only = "yes"), icons(icon(src = x, theme = 2)), meta(a, b = 1)"#;
+        let expansion = run(args, ADD);
+        assert_eq!(
+            messages(&expansion),
+            [
+                "expected a string literal for `title`, such as `title = \"...\"`",
+                "expected `read_only`, `read_only = true` or `read_only = false`",
+                "expected a string literal for `src`, such as `src = \"...\"`",
+                "expected a string literal for `theme`, such as `theme = \"...\"`",
+                "expected a value for `a` in `meta(...)`; write `a = value`, where the value serializes to JSON",
+            ]
+        );
+    }
+
+    /// Each duplicate is reported once, at its second occurrence, with its list's name.
+    #[test]
+    fn duplicates_are_reported_at_the_second_occurrence() {
+        let cases = [
+            (r#"name = "a", name = "b""#, "name", "#[tool(...)]"),
+            (r#"title = "a", title = "b""#, "title", "#[tool(...)]"),
+            (
+                r#"description = "a", description = "b""#,
+                "description",
+                "#[tool(...)]",
+            ),
+            (
+                r#"annotations(read_only), annotations(idempotent)"#,
+                "annotations",
+                "#[tool(...)]",
+            ),
+            (r#"icons("a"), icons("b")"#, "icons", "#[tool(...)]"),
+            (r#"meta(a = 1), meta(b = 2)"#, "meta", "#[tool(...)]"),
+            (
+                r#"annotations(title = "a", title = "b")"#,
+                "title",
+                "annotations(...)",
+            ),
+            (
+                r#"annotations(read_only, read_only = false)"#,
+                "read_only",
+                "annotations(...)",
+            ),
+            (
+                r#"annotations(destructive = false, destructive)"#,
+                "destructive",
+                "annotations(...)",
+            ),
+            (
+                r#"annotations(idempotent, idempotent)"#,
+                "idempotent",
+                "annotations(...)",
+            ),
+            (
+                r#"annotations(open_world, open_world)"#,
+                "open_world",
+                "annotations(...)",
+            ),
+            (r#"icons(icon(src = "a", src = "b"))"#, "src", "icon(...)"),
+            (
+                r#"icons(icon(src = "a", mime_type = "image/png", mime_type = "image/svg+xml"))"#,
+                "mime_type",
+                "icon(...)",
+            ),
+            (
+                r#"icons(icon(src = "a", sizes = "48x48", sizes = ["any"]))"#,
+                "sizes",
+                "icon(...)",
+            ),
+            (
+                r#"icons(icon(src = "a", theme = "dark", theme = "light"))"#,
+                "theme",
+                "icon(...)",
+            ),
+            (r#"meta(cost = 1, cost = 2)"#, "cost", "meta(...)"),
+        ];
+        for (args, key, scope) in cases {
+            let expansion = run(args, ADD);
+            assert_eq!(
+                messages(&expansion),
+                [format!("duplicate key `{key}` in `{scope}`; give each key once")],
+                "{args}"
+            );
+            assert_eq!(column(&expansion.errors[0]), args.rfind(key).unwrap(), "{args}");
+        }
+    }
+
+    #[test]
+    fn a_meta_key_is_the_same_written_as_a_name_or_a_string() {
+        let args = r#"meta(cost = 1, "cost" = 2, "com.example/a" = 1, "com.example/a" = 2)"#;
+        let expansion = run(args, ADD);
+        assert_eq!(
+            messages(&expansion),
+            [
+                "duplicate key `cost` in `meta(...)`; give each key once",
+                "duplicate key `com.example/a` in `meta(...)`; give each key once",
+            ]
+        );
+        assert_eq!(column(&expansion.errors[0]), args.find("\"cost\"").unwrap());
+        assert_eq!(
+            column(&expansion.errors[1]),
+            args.rfind("\"com.example/a\"").unwrap()
+        );
+    }
+
+    #[test]
+    fn a_duplicate_default_is_reported_at_the_second() {
+        let item = "/// Adds.\nfn add(#[default(1)] #[default(2)] a: i64) -> i64 { a }";
+        let expansion = run("", item);
+        assert_eq!(
+            messages(&expansion),
+            ["duplicate `#[default(..)]` on `a`; give one default"]
+        );
+        let line = item.lines().nth(1).unwrap();
+        assert_eq!(column(&expansion.errors[0]), line.rfind("#[default").unwrap());
+    }
+
+    #[test]
+    fn icon_checks_run_on_every_icon() {
+        let args = r#"icons(icon(mime_type = "image/png"), icon(src = "a", theme = "dim"))"#;
+        let expansion = run(args, ADD);
+        assert_eq!(
+            messages(&expansion),
+            [
+                "an icon needs a source: `icon(src = \"https://...\")`",
+                "unknown icon theme; expected `\"light\"` or `\"dark\"`",
+            ]
+        );
+        assert_eq!(column(&expansion.errors[0]), args.find("icon(").unwrap());
+        assert_eq!(column(&expansion.errors[1]), args.find("\"dim\"").unwrap());
+    }
+
+    /// The error output is the normal output with a stub for a constructor: same items, the
+    /// user's fn unchanged, and the type checks still there.
+    #[test]
+    fn the_error_output_has_the_normal_shape() {
+        let valid = run("", ADD);
+        let broken = run(r#"colour = "red""#, ADD);
+        assert_eq!(messages(&broken).len(), 1);
+        assert_eq!(shape(&broken.code), shape(&valid.code));
+        assert_eq!(user_fn(&broken.code), user_fn(&valid.code));
+        let code = broken.code.to_string();
+        assert!(
+            code.contains("let _ = (__mcp_param_0 , __mcp_param_1 , __mcp_ret ,) ; :: mcp_tools :: __private :: unreachable_stub ()"),
+            "{code}"
+        );
+        assert!(!code.contains("ToolBuilder"), "{code}");
+        for check in [
+            "let __mcp_param_0 = (&& & :: mcp_tools :: __private :: Slot :: < i64 > :: new ()) . __mcp_param () ;",
+            "let __mcp_param_1 = (&& & :: mcp_tools :: __private :: Slot :: < i64 > :: new ()) . __mcp_param () . with_default",
+            "let __mcp_ret = :: mcp_tools :: __private :: ret :: < i64 > () ;",
+        ] {
+            assert!(code.contains(check), "missing `{check}` in\n{code}");
+        }
+        // Both constructors start with the same checks, token for token.
+        let constructor = &code[code.find("fn tool").unwrap()..code.find("let _ = (").unwrap()];
+        assert!(
+            valid.code.to_string().contains(constructor),
+            "the valid constructor does not start with the checks of the error one:\n{constructor}"
+        );
+    }
+
+    #[test]
+    fn a_method_keeps_its_shape_with_and_without_mistakes() {
+        let method = |receiver: &str| {
+            format!("/// Counts.\npub fn count(&{receiver} self, step: u64) -> u64 {{ step }}")
+        };
+        let valid = run("", &method(""));
+        assert!(valid.errors.is_empty(), "{:?}", messages(&valid));
+        assert_eq!(shape(&valid.code), ["fn count", "fn __mcp_tool_count"]);
+        assert!(valid.code.to_string().contains(". build_with ("));
+
+        let broken = run("", &method("mut"));
+        assert_eq!(
+            messages(&broken),
+            [
+                "a tool method takes `&self`, not `&mut self`: calls run concurrently, so keep what changes behind a `Mutex` or an atomic"
+            ]
+        );
+        assert_eq!(shape(&broken.code), shape(&valid.code));
+        assert_eq!(
+            column(&broken.errors[0]),
+            method("mut").lines().nth(1).unwrap().find("&mut").unwrap()
+        );
+    }
+
+    #[test]
+    fn types_that_cannot_stand_alone_get_no_check() {
+        let expansion = run(
+            "",
+            "/// Echoes.\nfn echo<T>(value: T, text: &str, other: impl Sized, n: u8) -> impl Sized { n }",
+        );
+        assert_eq!(
+            messages(&expansion),
+            [
+                "a tool fn cannot be generic: its input schema is built from concrete parameter types; use concrete types",
+                "a tool parameter must own its value, because arguments are decoded from the request; use `String`",
+                "a tool parameter cannot be `impl Trait`: its schema is built from a concrete type",
+                "a tool fn cannot return `impl Trait`: the type decides the output schema and the conversion; name the type",
+            ]
+        );
+        let code = expansion.code.to_string();
+        assert!(
+            code.contains("let __mcp_param_3 = (&& & :: mcp_tools :: __private :: Slot :: < u8 >"),
+            "{code}"
+        );
+        for absent in ["__mcp_param_0", "__mcp_param_1", "__mcp_param_2", "__mcp_ret"] {
+            assert!(!code.contains(absent), "`{absent}` in {code}");
+        }
+    }
+
+    #[test]
+    fn every_mistake_arrives_at_once() {
+        let expansion = run(
+            r#"name = "bad name!", colour = "red", annotations(title = "a", title = "b")"#,
+            "fn measure((x, y): (f64, f64), label: &str) -> f64 { x + y }",
+        );
+        assert_eq!(
+            messages(&expansion),
+            [
+                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`",
+                "duplicate key `title` in `annotations(...)`; give each key once",
+                "tool name `bad name!` contains the characters ` ` (a space) and `!`; a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`",
+                "tool `bad name!` has no description; models choose tools by it\nhelp: add a doc comment above the fn (`/// Says what the tool does.`) or `#[tool(description = \"...\")]`",
+                "a tool parameter must be a plain name such as `text: String`, because the name is the argument's name; destructure it in the body",
+                "a tool parameter must own its value, because arguments are decoded from the request; use `String`",
+            ]
+        );
+        assert_eq!(user_fn(&expansion.code), {
+            let item: syn::ItemFn =
+                syn::parse_str("fn measure((x, y): (f64, f64), label: &str) -> f64 { x + y }").unwrap();
+            item.to_token_stream().to_string()
+        });
+    }
+
+    #[test]
+    fn a_malformed_description_is_not_also_missing() {
+        let expansion = run("description = 3", "fn add(a: i64) -> i64 { a }");
+        assert_eq!(
+            messages(&expansion),
+            ["expected a string literal for `description`, such as `description = \"...\"`"]
+        );
+    }
+
+    #[test]
+    fn not_a_fn_is_kept_as_written() {
+        let item = "struct Calculator { precision: u8 }";
+        let expansion = run("", item);
+        assert_eq!(
+            messages(&expansion),
+            [
+                "`#[tool]` goes on a fn, not on a struct: write `#[tool] async fn name(arg: Type) -> Output { ... }`"
+            ]
+        );
+        assert_eq!(
+            expansion.code.to_string(),
+            TokenStream::from_str(item).unwrap().to_string()
+        );
+    }
+
+    #[test]
+    fn errors_come_first_in_the_tokens() {
+        let tokens = tool(
+            quote!(colour = 1),
+            quote!(
+                /// Adds.
+                fn add(a: i64) -> i64 {
+                    a
+                }
+            ),
+        )
+        .into_tokens()
+        .to_string();
+        assert!(tokens.starts_with(":: core :: compile_error !"), "{tokens}");
+        assert!(tokens.contains("fn add (a : i64) -> i64 { a }"), "{tokens}");
+    }
+}

@@ -1,0 +1,9 @@
+use mcp_tools::tool;
+
+/// Reads a file.
+#[tool(annotations(read_only = "yes", idempotent))]
+fn read(path: String) -> String {
+    path
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_tools::tool;
+
+/// Deletes a file.
+#[tool(annotations(title = "Delete", destructive, title = "Remove"))]
+fn delete(path: String) -> String {
+    path
+}
+
+fn main() {}

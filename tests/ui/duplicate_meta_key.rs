@@ -1,0 +1,9 @@
+use mcp_tools::tool;
+
+/// Adds two numbers.
+#[tool(meta(cost = 1, "cost" = 2))]
+fn add(a: i32, b: i32) -> i32 {
+    a + b
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_tools::tool;
+
+/// Adds two numbers.
+#[tool(meta(priority, cost = 3))]
+fn add(a: i32, b: i32) -> i32 {
+    a + b
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_tools::tool;
+
+/// Adds two numbers.
+#[tool(name "add")]
+fn plus(a: i32, b: i32) -> i32 {
+    a + b
+}
+
+fn main() {}

@@ -1,0 +1,15 @@
+use mcp_tools::tool;
+
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+/// Measures the distance from the origin, or from a given point.
+#[tool]
+fn distance(x: f64, y: f64, from: Option<Point>) -> f64 {
+    let (fx, fy) = from.map_or((0.0, 0.0), |p| (p.x, p.y));
+    (x - fx).hypot(y - fy)
+}
+
+fn main() {}

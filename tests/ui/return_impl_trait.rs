@@ -1,0 +1,9 @@
+use mcp_tools::tool;
+
+/// Greets someone.
+#[tool]
+fn greet(name: String) -> impl std::fmt::Display {
+    format!("Hello, {name}!")
+}
+
+fn main() {}
