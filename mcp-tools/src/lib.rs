@@ -473,8 +473,8 @@ pub mod __private {
     pub use mcp_tools_macros::method_tools;
 
     pub use crate::tool::{
-        Arguments, InjectedProbe, Invocation, OptionalProbe, Param, RawArguments, RequiredProbe, Slot,
-        ToolBuilder, ToolFn,
+        Arguments, FromArgument, InjectedProbe, Invocation, OptionalProbe, Param, RawArguments,
+        RequiredProbe, Slot, ToolBuilder, ToolFn,
     };
 
     pub use crate::tool::{Ret, ret};

@@ -10,7 +10,7 @@ mod validate;
 
 pub use crate::protocol::arguments::RawArguments;
 pub use args::Arguments;
-pub use param::{InjectedProbe, OptionalProbe, Param, RequiredProbe, Slot};
+pub use param::{FromArgument, InjectedProbe, OptionalProbe, Param, RequiredProbe, Slot};
 
 use crate::context::{Context, StateKey};
 use crate::error::DefinitionError;
