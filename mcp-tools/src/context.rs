@@ -48,10 +48,13 @@ pub struct Context {
     inner: Arc<ContextParts>,
 }
 
-/// Carries a server's own requests to the client of a call and brings back the answers.
-/// The engine implements it for each call; it is a trait so this layer need not know the
-/// engine.
+/// The way back to the client of one call: the notifications the tool sends while it runs,
+/// and the requests of the server's own it makes. The engine implements it for each call;
+/// it is a trait so this layer need not know the engine.
 pub(crate) trait ClientChannel: Send + Sync {
+    /// Sends a notification on the call's way out (nothing once the call is cancelled).
+    fn notify(&self, notification: Notification);
+
     /// Sends `method` with `params` to the client and waits for its answer: the `result`,
     /// or why there is none.
     fn request(
@@ -60,9 +63,6 @@ pub(crate) trait ClientChannel: Send + Sync {
         params: Value,
     ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, ClientRequestError>> + Send>>;
 }
-
-/// Where a tool's notifications go: the transport's outgoing stream for this request.
-pub(crate) type Notifier = Arc<dyn Fn(Notification) + Send + Sync>;
 
 /// A notification a tool sends while it runs.
 #[derive(Debug, Clone, PartialEq)]
@@ -89,7 +89,6 @@ pub(crate) struct RequestInfo {
 pub(crate) struct ContextParts {
     pub(crate) info: RequestInfo,
     pub(crate) cancellation: CancellationToken,
-    pub(crate) notifier: Option<Notifier>,
     pub(crate) state: StateMap,
     pub(crate) services: StateMap,
     pub(crate) principal: Option<Arc<Principal>>,
@@ -311,7 +310,7 @@ impl Context {
     /// # }
     /// ```
     pub fn wants_progress(&self) -> bool {
-        self.inner.info.progress_token.is_some() && self.inner.notifier.is_some()
+        self.inner.info.progress_token.is_some() && self.inner.client.is_some()
     }
 
     /// Reports progress as `notifications/progress`, if the client asked for it; otherwise
@@ -348,7 +347,7 @@ impl Context {
     /// # }
     /// ```
     pub fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
-        let (Some(token), Some(notifier)) = (&self.inner.info.progress_token, &self.inner.notifier) else {
+        let (Some(token), Some(client)) = (&self.inner.info.progress_token, &self.inner.client) else {
             return;
         };
         let mut params = json!({ "progressToken": token, "progress": progress });
@@ -358,7 +357,7 @@ impl Context {
         if let Some(message) = message {
             params["message"] = json!(message);
         }
-        notifier(Notification {
+        client.notify(Notification {
             method: "notifications/progress",
             params,
         });
@@ -389,7 +388,7 @@ impl Context {
     /// # }
     /// ```
     pub fn logs_at(&self, level: LoggingLevel) -> bool {
-        self.inner.notifier.is_some() && self.inner.info.log_level.is_some_and(|min| level >= min)
+        self.inner.client.is_some() && self.inner.info.log_level.is_some_and(|min| level >= min)
     }
 
     /// Sends a log message (`notifications/message`) to the client, if it asked for messages
@@ -431,8 +430,8 @@ impl Context {
         if !self.logs_at(level) {
             return;
         }
-        if let Some(notifier) = &self.inner.notifier {
-            notifier(Notification {
+        if let Some(client) = &self.inner.client {
+            client.notify(Notification {
                 method: "notifications/message",
                 params: json!({ "level": level, "data": data.into() }),
             });
@@ -567,10 +566,7 @@ impl Context {
     /// ```
     pub async fn send_request(&self, method: &str, params: Value) -> Result<Value, ClientRequestError> {
         let Some(client) = &self.inner.client else {
-            return Err(match self.inner.info.protocol_version {
-                Some(version) if version.is_modern() => ClientRequestError::NotInThisRevision(version),
-                _ => ClientRequestError::NoClient,
-            });
+            return Err(ClientRequestError::NoClient);
         };
         tokio::select! {
             answer = client.request(method, params) => answer,

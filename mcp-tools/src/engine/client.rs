@@ -1,14 +1,15 @@
-//! Requests of the server's own to a client, in the `initialize` era: each goes out on the
-//! way of the call that makes it (stdout; the call's HTTP event stream), and the client's
-//! response, arriving as a message of its own, is routed back by id.
+//! The way back to the client of one call: its notifications, and requests of the
+//! server's own. In the `initialize` era a request goes out on the way of the call that
+//! makes it (stdout; the call's HTTP event stream), and the client's response, arriving as
+//! a message of its own, is routed back by id; revision 2026-07-28 has no such requests.
 
 use super::connection::{ClientAnswer, Connection};
 use super::encode;
 use super::outbox::Outbox;
-use crate::context::ClientChannel;
+use crate::context::{ClientChannel, Notification};
 use crate::error::ClientRequestError;
-use crate::protocol::RequestId;
 use crate::protocol::jsonrpc::WireError;
+use crate::protocol::{ProtocolVersion, RequestId};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::future::Future;
@@ -20,16 +21,30 @@ use tokio_util::sync::CancellationToken;
 pub(crate) struct CallChannel {
     pub(crate) conn: Arc<Connection>,
     pub(crate) out: Outbox,
-    /// Cancelled when the call ends early: an answer after that finds nobody waiting.
+    /// Cancelled when the call ends early: nothing more goes out for it, and an answer
+    /// after that finds nobody waiting.
     pub(crate) call: CancellationToken,
+    /// The call's revision: 2026-07-28 carries no requests of the server's own.
+    pub(crate) version: ProtocolVersion,
 }
 
 impl ClientChannel for CallChannel {
+    fn notify(&self, notification: Notification) {
+        if !self.call.is_cancelled() {
+            self.out
+                .notify(encode::notification(notification.method, &notification.params));
+        }
+    }
+
     fn request(
         &self,
         method: &str,
         params: Value,
     ) -> Pin<Box<dyn Future<Output = Result<Value, ClientRequestError>> + Send>> {
+        if self.version.is_modern() {
+            let version = self.version;
+            return Box::pin(async move { Err(ClientRequestError::NotInThisRevision(version)) });
+        }
         let (id, answered) = self.conn.ask(self.call.clone());
         // Whatever ends the wait (an answer, the call's end), the id is forgotten with it,
         // so a late answer finds nobody waiting and is dropped.

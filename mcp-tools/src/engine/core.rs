@@ -3,7 +3,7 @@
 
 use super::connection::Connection;
 use super::era::Client;
-use crate::context::{ClientChannel, Context, ContextParts, Notifier, Principal, RequestInfo, StateMap};
+use crate::context::{ClientChannel, Context, ContextParts, Principal, RequestInfo, StateMap};
 use crate::protocol::{Implementation, ProgressToken, ProtocolVersion, RequestId};
 use crate::rate::{ClientKey, RateLimit, RateLimiters};
 use crate::registry::ToolRegistry;
@@ -176,7 +176,6 @@ pub(crate) struct CallParts {
     pub(crate) client: Client,
     pub(crate) progress_token: Option<ProgressToken>,
     pub(crate) cancel: CancellationToken,
-    pub(crate) notifier: Option<Notifier>,
     pub(crate) principal: Option<Arc<Principal>>,
     pub(crate) channel: Option<Arc<dyn ClientChannel>>,
 }
@@ -236,7 +235,6 @@ impl Engine {
                 lenient_arguments: self.options.lenient_arguments,
             },
             cancellation: parts.cancel,
-            notifier: parts.notifier,
             state: self.state.clone(),
             services: self.services.clone(),
             principal: parts.principal,

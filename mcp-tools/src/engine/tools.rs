@@ -10,7 +10,7 @@ use super::era::{Era, era_of};
 use super::failure::{Failure, Outcome, strip_position};
 use super::listing::{self, ListRequest};
 use super::outbox::Outbox;
-use crate::context::{ClientChannel, Notification, Notifier};
+use crate::context::ClientChannel;
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::{CallToolParams, RawCall};
 use crate::protocol::{ProtocolVersion, RequestId};
@@ -170,35 +170,20 @@ impl Engine {
             .as_ref()
             .and_then(|meta| meta.progress_token)
             .and_then(|raw| serde_json::from_str::<RequestId>(raw.get()).ok());
-        let notifier: Notifier = {
-            let out = out.clone();
-            let cancel = cancel.clone();
-            Arc::new(move |n: Notification| {
-                // Nothing more goes out for a cancelled request.
-                if !cancel.is_cancelled() {
-                    out.notify(encode::notification(n.method, &n.params));
-                }
-            })
-        };
-        // The `initialize` era carries requests of the server's own on the call's way out;
-        // 2026-07-28 has none.
-        let channel = match &era {
-            Era::Legacy(_) => Some(Arc::new(CallChannel {
-                conn: Arc::clone(conn),
-                out: out.clone(),
-                call: cancel.clone(),
-            }) as Arc<dyn ClientChannel>),
-            Era::Modern(_) => None,
-        };
+        let channel: Arc<dyn ClientChannel> = Arc::new(CallChannel {
+            conn: Arc::clone(conn),
+            out: out.clone(),
+            call: cancel.clone(),
+            version,
+        });
         let cx = self.context(CallParts {
             request_id: Some(request_id.clone()),
             version: Some(version),
             client: era.into_client(),
             progress_token,
             cancel: cancel.clone(),
-            notifier: Some(notifier),
             principal: auth.cloned(),
-            channel,
+            channel: Some(channel),
         });
         let wraps = tool.wraps_structured_output(version);
         let work = match start(tool.invoke(&cx, call.arguments)) {
@@ -268,7 +253,6 @@ impl Engine {
             client: Engine::local_client(),
             progress_token: None,
             cancel: CancellationToken::new(),
-            notifier: None,
             principal: None,
             channel: None,
         });
