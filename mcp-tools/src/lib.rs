@@ -481,6 +481,7 @@ pub mod __private {
 
     use crate::Tool;
 
+    /// A tool of `tools![...]`: its name, for the duplicate check, and its constructor.
     pub type Entry = (&'static str, fn() -> Tool);
 
     /// The entry of a `#[tool]` fn.

@@ -858,8 +858,6 @@ impl<R> Clone for Ret<R> {
 
 impl<R> Copy for Ret<R> {}
 
-/// A tool of `tools![...]`: its name, for the duplicate check, and its constructor.
-
 /// Assembles a tool from what the macro read. Not public API.
 pub struct ToolBuilder {
     name: &'static str,
