@@ -92,11 +92,12 @@ fn responses_to_no_request_are_dropped_and_disturb_nothing() {
     assert_eq!(peer.silent_for(Duration::from_millis(200)), None);
     still_serves(&mut peer, 3);
 
-    // A call cancelled while it waits: its request is abandoned, and the late answer dropped.
+    // A call cancelled while it waits: its request is withdrawn, and the late answer dropped.
     peer.send(call_ask_roots(4));
     let asked = peer.recv();
     assert_eq!(asked["id"], 2);
     peer.send(json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": 4 } }));
+    assert_eq!(peer.recv(), withdrawn(2));
     peer.send(json!({ "jsonrpc": "2.0", "id": 2, "result": { "roots": [] } }));
     assert_eq!(
         peer.silent_for(Duration::from_millis(200)),
@@ -116,8 +117,13 @@ fn responses_to_no_request_are_dropped_and_disturb_nothing() {
     assert!(rest.is_empty(), "{rest:?}");
 }
 
+/// The server's notice that it no longer waits for the answer to its request `id`.
+fn withdrawn(id: i64) -> Value {
+    json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": id, "reason": "the call that asked has ended" } })
+}
+
 #[test]
-fn a_client_that_never_answers_holds_the_call_only_until_it_is_cancelled() {
+fn a_client_that_never_answers_holds_the_call_only_until_it_is_cancelled_or_times_out() {
     let mut peer = legacy_peer();
     for id in 1..=3 {
         peer.send(call_ask_roots(id));
@@ -127,9 +133,25 @@ fn a_client_that_never_answers_holds_the_call_only_until_it_is_cancelled() {
         peer.send(
             json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": id } }),
         );
+        assert_eq!(peer.recv(), withdrawn(id));
     }
     assert_eq!(peer.silent_for(Duration::from_millis(200)), None);
     still_serves(&mut peer, 4);
+
+    // No answer and no cancellation: the tool's time limit (2 s in the fixture) ends the
+    // call, and the request is withdrawn before the call's answer goes out.
+    peer.send(call_ask_roots(5));
+    assert_eq!(peer.recv()["id"], 4);
+    let notice = peer.recv();
+    assert_eq!(notice, withdrawn(4));
+    Spec::of(REVISION).assert_valid("CancelledNotification", &notice);
+    let stopped = peer.recv();
+    assert_eq!(stopped["id"], 5);
+    assert_eq!(
+        stopped["result"],
+        json!({ "content": [{ "type": "text", "text": "the tool `ask_roots` did not finish within 2 s and was stopped" }], "isError": true })
+    );
+    still_serves(&mut peer, 6);
     let (status, rest) = peer.finish();
     assert!(status.success(), "{status}");
     assert!(rest.is_empty(), "{rest:?}");

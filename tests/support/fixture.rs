@@ -50,6 +50,7 @@ async fn main() -> std::process::ExitCode {
     let served = Server::new("fixture", "1.0.0")
         .max_message_size(64 * 1024)
         .tool_timeout("hang", Duration::from_millis(300))
+        .tool_timeout("ask_roots", Duration::from_secs(2))
         .max_concurrent_calls(20_000)
         .tools(tools![
             echo,

@@ -10,8 +10,8 @@ use crate::context::{ClientChannel, Notification};
 use crate::error::ClientRequestError;
 use crate::protocol::jsonrpc::WireError;
 use crate::protocol::{ProtocolVersion, RequestId};
-use serde_json::Value;
 use serde_json::value::RawValue;
+use serde_json::{Value, json};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -45,11 +45,13 @@ impl ClientChannel for CallChannel {
             let version = self.version;
             return Box::pin(async move { Err(ClientRequestError::NotInThisRevision(version)) });
         }
-        let (id, answered) = self.conn.ask(self.call.clone());
+        let (id, answered) = self.conn.ask(self.call.clone(), self.out.clone());
         // Whatever ends the wait (an answer, the call's end), the id is forgotten with it,
-        // so a late answer finds nobody waiting and is dropped.
+        // so a late answer finds nobody waiting and is dropped; a request still unanswered
+        // is withdrawn.
         let waiting = Waiting {
             conn: Arc::clone(&self.conn),
+            out: self.out.clone(),
             id,
         };
         self.out.notify(encode::request(id, method, &params));
@@ -60,15 +62,31 @@ impl ClientChannel for CallChannel {
     }
 }
 
+/// A request of the server's own that a call waits on.
 struct Waiting {
     conn: Arc<Connection>,
+    out: Outbox,
     id: i64,
 }
 
 impl Drop for Waiting {
+    /// The wait is over. If no answer came (the call was cancelled, ran out of time, or its
+    /// client went away), the client is told the request is withdrawn, so it can stop asking
+    /// its user or its model.
     fn drop(&mut self) {
-        self.conn.forget_ask(self.id);
+        if self.conn.forget_ask(self.id) {
+            withdraw(self.id, &self.out);
+        }
     }
+}
+
+/// Tells the client that a request of the server's own is withdrawn: the call that made
+/// it has ended.
+pub(crate) fn withdraw(id: i64, out: &Outbox) {
+    out.notify(encode::notification(
+        "notifications/cancelled",
+        &json!({ "requestId": id, "reason": "the call that asked has ended" }),
+    ));
 }
 
 /// A client's response to a request of the server's: hands it to the call waiting on it,

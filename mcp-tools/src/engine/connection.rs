@@ -174,8 +174,9 @@ impl Connection {
     }
 
     /// `notifications/cancelled`: stops the request's work; no response goes out for it.
-    /// Unknown and finished ids are ignored.
-    pub(crate) fn cancel(&self, id: &RequestId) {
+    /// Unknown and finished ids are ignored. Returns the requests of the server's own that
+    /// the call was waiting on, withdrawn, for the caller to tell the client.
+    pub(crate) fn cancel(&self, id: &RequestId) -> Vec<Withdrawn> {
         let request = self
             .in_flight
             .lock()
@@ -188,9 +189,27 @@ impl Connection {
                     abort.abort();
                 }
                 tracing::debug!(%id, "cancelled a request");
+                self.withdraw_ended()
             }
-            None => tracing::debug!(%id, "ignored the cancellation of a request not in flight"),
+            None => {
+                tracing::debug!(%id, "ignored the cancellation of a request not in flight");
+                Vec::new()
+            }
         }
+    }
+
+    /// Removes the requests of the server's own whose calls have ended (were cancelled).
+    fn withdraw_ended(&self) -> Vec<Withdrawn> {
+        let mut asked = self.asked.lock().unwrap_or_else(PoisonError::into_inner);
+        let ended: Vec<i64> = asked
+            .iter()
+            .filter(|(_, asker)| asker.call.is_cancelled())
+            .map(|(id, _)| *id)
+            .collect();
+        ended
+            .into_iter()
+            .filter_map(|id| asked.remove(&id).map(|asker| Withdrawn { id, out: asker.out }))
+            .collect()
     }
 
     /// Sets where messages that answer no request go.
@@ -253,24 +272,26 @@ impl Connection {
         self.closed.cancelled()
     }
 
-    /// Records a request of the server's own, made by the call that `call` cancels;
-    /// returns its id and where the answer arrives.
-    pub(crate) fn ask(&self, call: CancellationToken) -> (i64, oneshot::Receiver<ClientAnswer>) {
+    /// Records a request of the server's own, made by the call that `call` cancels and
+    /// sent on `out`; returns its id and where the answer arrives.
+    pub(crate) fn ask(&self, call: CancellationToken, out: Outbox) -> (i64, oneshot::Receiver<ClientAnswer>) {
         let id = self.next_ask.fetch_add(1, Ordering::Relaxed);
         let (answer, answered) = oneshot::channel();
         self.asked
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(id, Asker { answer, call });
+            .insert(id, Asker { answer, call, out });
         (id, answered)
     }
 
-    /// Forgets a request of the server's own whose asker stopped waiting.
-    pub(crate) fn forget_ask(&self, id: i64) {
+    /// Forgets a request of the server's own whose asker stopped waiting; `true` when it
+    /// was still unanswered.
+    pub(crate) fn forget_ask(&self, id: i64) -> bool {
         self.asked
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .remove(&id);
+            .remove(&id)
+            .is_some()
     }
 
     /// Hands the client's answer to the request it answers. A response to an id the server
@@ -319,4 +340,12 @@ struct Asker {
     answer: oneshot::Sender<ClientAnswer>,
     /// Cancelled when the call ends early.
     call: CancellationToken,
+    /// Where the request went, and where its withdrawal goes.
+    out: Outbox,
+}
+
+/// A request of the server's own withdrawn because the call that made it ended.
+pub(crate) struct Withdrawn {
+    pub(crate) id: i64,
+    pub(crate) out: Outbox,
 }

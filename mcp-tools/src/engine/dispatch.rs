@@ -2,7 +2,7 @@
 //! handler (`lifecycle`, `tools`, `subscriptions`), a client's response to the call
 //! waiting on it (`client`), and a notification to its effect.
 
-use super::client::route_response;
+use super::client::{route_response, withdraw};
 use super::connection::Connection;
 use super::core::{Auth, Engine};
 use super::encode;
@@ -271,7 +271,11 @@ fn notification(conn: &Arc<Connection>, method: &str, params: Option<&RawValue>)
     match method {
         "notifications/initialized" => conn.mark_initialized(),
         "notifications/cancelled" => match parse::<CancelledParams>(params) {
-            Ok(p) => conn.cancel(&p.request_id),
+            Ok(p) => {
+                for withdrawn in conn.cancel(&p.request_id) {
+                    withdraw(withdrawn.id, &withdrawn.out);
+                }
+            }
             Err(error) => tracing::debug!(%error, "ignored a malformed cancellation"),
         },
         other => tracing::debug!(method = other, "ignored a notification"),
