@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Paired comparison of our example servers with a no-framework floor and with rmcp 3.9.
+# Paired comparison of our example servers with the echo floors (the transport's physical
+# limit), a no-framework serde_json floor, and rmcp 3.11.
 #
 #   bash bench/peers/compare.sh [--rounds N] [--quick] [--build-times]
 #
-# For every measure, each round runs ours, floor, rmcp stdio_pipes(), rmcp stdio() in that
-# order (A B C D A B C D ...), client and server pinned together on CPU 0; the table shows
-# the median of the rounds. See README.md beside this script.
+# For every measure, each round runs ours, echo, floor, rmcp stdio_pipes(), rmcp stdio() in
+# that order (A B C D E A B C D E ...), client and server pinned together on CPU 0; the table
+# shows the median of the rounds. See README.md beside this script.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -43,12 +44,13 @@ CARGO_TARGET_DIR=$target/mcp-load build --manifest-path "$load_dir/Cargo.toml"
 (cd "$root" && CARGO_TARGET_DIR=$target build --bin calculator --bin text_analyzer)
 CARGO_TARGET_DIR=$peers_target build --manifest-path "$here/Cargo.toml"
 
-programs=(ours floor rmcp-pipes rmcp-stdio)
+programs=(ours echo floor rmcp-pipes rmcp-stdio)
 
 # The stdio command of `program` serving `tool` (ours has one binary per tool).
 server() {
     case $1 in
         ours) echo "$target/release/$2" ;;
+        echo) echo "$peers_target/release/echo-floor" ;;
         floor) echo "$peers_target/release/floor" ;;
         rmcp-pipes) echo "$peers_target/release/rmcp-peer pipes" ;;
         rmcp-stdio) echo "$peers_target/release/rmcp-peer stdio" ;;
@@ -78,9 +80,11 @@ stdio_measure() {
 stdio_measure call calculator call -n "$calls"
 stdio_measure pipeline calculator pipeline -n "$pipelined" -k 64
 stdio_measure startup calculator startup -r "$startups"
+programs=(ours floor rmcp-pipes rmcp-stdio) # the echo floor does not count characters
 stdio_measure big text_analyzer big -n "$bigs" --expect '"characters":1048576'
+programs=(ours echo floor rmcp-pipes rmcp-stdio)
 
-# Streamable HTTP: ours and rmcp (the floor has none), server pinned beside the client.
+# Streamable HTTP: ours, the HTTP floor (bare hyper) and rmcp, server pinned beside the client.
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 wait_for_port() {
     for _ in $(seq 100); do
@@ -91,11 +95,13 @@ wait_for_port() {
 }
 echo "measuring http ..." >&2
 for ((round = 1; round <= rounds; round++)); do
-    for program in ours rmcp; do
+    for program in ours echo rmcp rmcp-stateless; do
         port=$(free_port)
         case $program in
             ours) command=("$target/release/calculator" --http "127.0.0.1:$port") ;;
+            echo) command=("$peers_target/release/http-floor" --http "127.0.0.1:$port") ;;
             rmcp) command=("$peers_target/release/rmcp-peer" --http "127.0.0.1:$port") ;;
+            rmcp-stateless) command=("$peers_target/release/rmcp-peer" --http-stateless "127.0.0.1:$port") ;;
         esac
         taskset -c 0 "${command[@]}" 2>"$out/http-server.$program.$round.err" &
         pid=$!
@@ -111,9 +117,10 @@ done
 
 # Stripped release binary size, and with --build-times the wall time of a clean release build.
 echo "measuring binaries ..." >&2
-for program in ours floor rmcp; do
+for program in ours echo floor rmcp; do
     case $program in
         ours) binary=$target/release/calculator ;;
+        echo) binary=$peers_target/release/echo-floor ;;
         floor) binary=$peers_target/release/floor ;;
         rmcp) binary=$peers_target/release/rmcp-peer ;;
     esac
@@ -141,7 +148,7 @@ python3 - "$out" "$rounds" <<'EOF'
 import glob, json, os, statistics, sys
 
 out, rounds = sys.argv[1], int(sys.argv[2])
-programs = ["ours", "floor", "rmcp-pipes", "rmcp-stdio"]
+programs = ["ours", "echo", "floor", "rmcp-pipes", "rmcp-stdio"]
 notes = {}  # ordered and without repeats: several measures read the same run
 
 def runs(name, program):
@@ -184,30 +191,37 @@ add("peak RSS after 20k calls", False, lambda v: f"{v:.1f} MiB",
     per("call", lambda d: d["server_peak_rss_kib"] / 1024))
 add("1 MiB text_analyzer call", False, lambda v: f"{v:.2f} ms",
     per("big", lambda d: d["latency_us"]["p50"] / 1000))
-http_rmcp = median("http", "rmcp", lambda d: d["throughput_per_s"])
+# rmcp's best HTTP configuration of the two (sessions; stateless with JSON answers).
+http_rmcp = max((x for x in (median("http", c, lambda d: d["throughput_per_s"]) for c in ("rmcp", "rmcp-stateless"))
+                 if x is not None), default=None)
 add("HTTP sequential tools/call", True, lambda v: f"{v / 1000:.1f}k/s",
-    {"ours": median("http", "ours", lambda d: d["throughput_per_s"]), "floor": None,
+    {"ours": median("http", "ours", lambda d: d["throughput_per_s"]),
+     "echo": median("http", "echo", lambda d: d["throughput_per_s"]), "floor": None,
      "rmcp-pipes": http_rmcp, "rmcp-stdio": http_rmcp})
 size = lambda p: from_file("size", p, 1 / 1024)
 add("stripped binary", False, lambda v: f"{v / 1024:.2f} MiB" if v >= 1024 else f"{v:.0f} KiB",
-    {"ours": size("ours"), "floor": size("floor"), "rmcp-pipes": size("rmcp"), "rmcp-stdio": size("rmcp")})
+    {"ours": size("ours"), "echo": size("echo"), "floor": size("floor"), "rmcp-pipes": size("rmcp"),
+     "rmcp-stdio": size("rmcp")})
 build = lambda p: from_file("build", p, 1 / 1000)
 if build("ours") is not None:
     add("clean release build", False, lambda v: f"{v:.1f} s",
-        {"ours": build("ours"), "floor": build("floor"), "rmcp-pipes": build("rmcp"), "rmcp-stdio": build("rmcp")})
+        {"ours": build("ours"), "echo": None, "floor": build("floor"), "rmcp-pipes": build("rmcp"),
+         "rmcp-stdio": build("rmcp")})
 
 def ratio(a, b):
     return f"{a / b:.2f}×" if a is not None and b else "—"
 
 print(f"\nMedian of {rounds} paired rounds, client and server on CPU 0.\n")
-print("| measure | ours | floor | rmcp stdio_pipes() | rmcp stdio() | ours÷floor | ours÷rmcp best |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+print("| measure | ours | echo floor | serde floor | rmcp stdio_pipes() | rmcp stdio() | ours÷echo | ours÷floor | ours÷rmcp best |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for label, higher, fmt, v in measures:
     cells = [fmt(v[p]) if v[p] is not None else "—" for p in programs]
     rmcp = [x for x in (v["rmcp-pipes"], v["rmcp-stdio"]) if x is not None]
     best = (max(rmcp) if higher else min(rmcp)) if rmcp else None
-    print(f"| {label} | " + " | ".join(cells) + f" | {ratio(v['ours'], v['floor'])} | {ratio(v['ours'], best)} |")
-print("\nHTTP: one rmcp server (the stdio transport does not apply), shown in both rmcp columns.")
+    print(f"| {label} | " + " | ".join(cells)
+          + f" | {ratio(v['ours'], v['echo'])} | {ratio(v['ours'], v['floor'])} | {ratio(v['ours'], best)} |")
+print("\nHTTP: the echo column is the HTTP floor (bare hyper, canned answers); rmcp's better HTTP")
+print("configuration (default sessions, or stateless with JSON answers) fills both rmcp columns.")
 print("Sizes and build times: one rmcp-peer binary serves both rmcp columns.")
 if notes:
     print("\nFailed runs:")

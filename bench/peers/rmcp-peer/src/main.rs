@@ -116,23 +116,27 @@ async fn main() -> Result<(), Error> {
                 .waiting()
                 .await?;
         }
-        ["--http", addr] => serve_http(addr).await?,
+        ["--http", addr] => serve_http(addr, StreamableHttpServerConfig::default()).await?,
+        ["--http-stateless", addr] => {
+            // rmcp's fastest configuration: no sessions, plain JSON answers.
+            let mut config = StreamableHttpServerConfig::default();
+            config.legacy_session_mode = false;
+            config.json_response = true;
+            serve_http(addr, config).await?
+        }
         _ => {
-            eprintln!("usage: rmcp-peer [stdio | pipes | --http ADDR]");
+            eprintln!("usage: rmcp-peer [stdio | pipes | --http ADDR | --http-stateless ADDR]");
             std::process::exit(2);
         }
     }
     Ok(())
 }
 
-/// Streamable HTTP on `/mcp` with rmcp's default configuration (sessions for the
-/// `initialize` handshake), TCP_NODELAY set on every accepted socket.
-async fn serve_http(addr: &str) -> std::io::Result<()> {
-    let service = StreamableHttpService::new(
-        || Ok(Peer::new()),
-        LocalSessionManager::default().into(),
-        StreamableHttpServerConfig::default(),
-    );
+/// Streamable HTTP on `/mcp` with `config` (rmcp's default keeps a session per
+/// `initialize`), TCP_NODELAY set on every accepted socket.
+async fn serve_http(addr: &str, config: StreamableHttpServerConfig) -> std::io::Result<()> {
+    let service =
+        StreamableHttpService::new(|| Ok(Peer::new()), LocalSessionManager::default().into(), config);
     let router = axum::Router::new().route_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(addr).await?.tap_io(|tcp| {
         if let Err(error) = tcp.set_nodelay(true) {
