@@ -160,23 +160,19 @@ impl Engine {
         // Responses are collected into one array; notifications go out as they happen.
         let (batch_out, mut responses) = out.batch();
         for element in elements {
-            if element.get().starts_with('[') {
+            let text = element.get().as_bytes();
+            match Incoming::parse(text).parsed {
+                Parsed::One(Ok(envelope)) => self.handle_envelope(conn, envelope, &batch_out, auth),
+                Parsed::One(Err(error)) => reject_unparsable(text, &error, &batch_out),
                 // Batches do not nest.
-                respond_failure(
+                Parsed::Batch => respond_failure(
                     &batch_out,
                     None,
                     Failure::new(
                         INVALID_REQUEST,
                         "a JSON-RPC message must be an object, not an array",
                     ),
-                );
-                continue;
-            }
-            let text = element.get().as_bytes();
-            match Incoming::parse(text).parsed {
-                Parsed::One(Ok(envelope)) => self.handle_envelope(conn, envelope, &batch_out, auth),
-                Parsed::One(Err(error)) => reject_unparsable(text, &error, &batch_out),
-                Parsed::Batch => unreachable!("nested batches are refused above"),
+                ),
             }
         }
         drop(batch_out);
