@@ -14,6 +14,8 @@
 // when `--all-targets` builds this bench with `cfg(test)`.
 #![allow(dead_code, unused_imports)]
 
+#[path = "../src/asks.rs"]
+mod asks;
 #[path = "../src/attr.rs"]
 mod attr;
 #[path = "../src/check.rs"]

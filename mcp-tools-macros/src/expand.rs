@@ -14,7 +14,7 @@
 
 use crate::model::{Param, ToolFn};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Ident, ItemFn};
 
@@ -246,6 +246,9 @@ fn build_tool(tool: &ToolFn) -> TokenStream {
         let var = param_var(index);
         quote! { .param(#arg_name, #description, #var) }
     });
+    let forms = crate::asks::forms_asked(tool.item.block.to_token_stream())
+        .into_iter()
+        .map(|ty| quote_spanned! {ty.span()=> .asks_form::<#ty>() });
     let handler = handler(tool);
     quote! {
         ::mcp_tools::__private::ToolBuilder::new(#name, #description)
@@ -254,6 +257,7 @@ fn build_tool(tool: &ToolFn) -> TokenStream {
             #( #icons )*
             #( #meta )*
             #( #params )*
+            #( #forms )*
             .output(__mcp_ret)
             #handler
     }

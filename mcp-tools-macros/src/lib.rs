@@ -10,6 +10,7 @@
 //! every mistake on the way, so all are reported in one compile; with mistakes, the user's
 //! fn and a stub are still emitted so one error does not cascade.
 
+mod asks;
 mod attr;
 mod check;
 mod ctxt;

@@ -55,12 +55,15 @@ pub(crate) trait ClientChannel: Send + Sync {
     /// Sends a notification on the call's way out (nothing once the call is cancelled).
     fn notify(&self, notification: Notification);
 
-    /// Sends `method` with `params` to the client and waits for its answer: the `result`,
-    /// or why there is none.
+    /// Asks the client `method` with `params` and waits for its answer: the `result`, or why
+    /// there is none. In the `initialize` era this is a request on the call's way out; in
+    /// revision 2026-07-28 it is an input request of the call's round, under `key` (one the
+    /// channel makes up when `None`), answered when the client retries the call.
     fn request(
         &self,
         method: &str,
         params: Value,
+        key: Option<&str>,
     ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, ClientRequestError>> + Send>>;
 }
 
@@ -534,14 +537,16 @@ impl Context {
     /// Sends a request of the server's own to the client that made this call, and waits for
     /// its answer: the JSON `result`, or a [`ClientRequestError`] saying why there is none.
     ///
-    /// This is the low-level way: `roots/list`, `sampling/createMessage`,
-    /// `elicitation/create` and `ping` are the methods clients answer. Only the
-    /// `initialize`-era revisions (2024-11-05 to 2025-11-25) carry such requests: over stdio
-    /// they go out on standard output and the answer comes back on standard input; over HTTP
-    /// they go out on the call's event stream and the answer comes back in a POST of its
-    /// own. Revision 2026-07-28 has no server-to-client requests, and this returns
-    /// [`ClientRequestError::NotInThisRevision`]. If the call ends first (cancelled, timed
-    /// out, the client gone), the request is abandoned and a late answer is dropped.
+    /// This is the low-level way, with no capability check and no typed answer:
+    /// [`elicit`](Context::elicit), [`sample`](Context::sample) and
+    /// [`list_roots`](Context::list_roots) are the usual ones. In the `initialize`-era
+    /// revisions (2024-11-05 to 2025-11-25) the request goes out on standard output (over
+    /// stdio) or on the call's event stream (over HTTP), and the answer comes back as a
+    /// message of its own. In revision 2026-07-28 it becomes an input request of the call's
+    /// `input_required` result, and the answer arrives when the client calls again (see
+    /// [`elicit`](Context::elicit) for what that means for the tool's code). If the call
+    /// ends first (cancelled, timed out, the client gone), the request is abandoned and a
+    /// late answer is dropped.
     ///
     /// ```
     /// use mcp_tools::{tool, tools, ClientRequestError, Context, Server};
@@ -549,27 +554,38 @@ impl Context {
     ///
     /// /// Counts the client's roots.
     /// #[tool]
-    /// async fn count_roots(cx: Context) -> Result<String, String> {
-    ///     match cx.send_request("roots/list", json!({})).await {
-    ///         Ok(result) => Ok(format!("{} roots", result["roots"].as_array().map_or(0, Vec::len))),
-    ///         Err(ClientRequestError::NotInThisRevision(version)) => Ok(format!("no roots in {version}")),
-    ///         Err(error) => Err(error.to_string()),
-    ///     }
+    /// async fn count_roots(cx: Context) -> Result<String, ClientRequestError> {
+    ///     let result = cx.send_request("roots/list", json!({})).await?;
+    ///     Ok(format!("{} roots", result["roots"].as_array().map_or(0, Vec::len)))
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> Result<(), mcp_tools::ClientError> {
-    /// let client = Server::new("roots", "1.0.0").tools(tools![count_roots]).test_client()?;
-    /// assert_eq!(client.call("count_roots", json!({})).await?.text(), Some("no roots in 2026-07-28"));
+    /// let client = Server::new("roots", "1.0.0")
+    ///     .tools(tools![count_roots])
+    ///     .test_client()?
+    ///     .with_roots([("file:///home/ada/src", "src")]);
+    /// assert_eq!(client.call("count_roots", json!({})).await?.text(), Some("1 roots"));
     /// # Ok(())
     /// # }
     /// ```
     pub async fn send_request(&self, method: &str, params: Value) -> Result<Value, ClientRequestError> {
+        self.request_keyed(method, params, None).await
+    }
+
+    /// [`send_request`](Context::send_request) under a key of the tool's choosing for
+    /// revision 2026-07-28's input requests.
+    pub(crate) async fn request_keyed(
+        &self,
+        method: &str,
+        params: Value,
+        key: Option<&str>,
+    ) -> Result<Value, ClientRequestError> {
         let Some(client) = &self.inner.client else {
             return Err(ClientRequestError::NoClient);
         };
         tokio::select! {
-            answer = client.request(method, params) => answer,
+            answer = client.request(method, params, key) => answer,
             () = self.inner.cancellation.cancelled() => Err(ClientRequestError::CallEnded),
         }
     }

@@ -42,7 +42,18 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolError {
     message: String,
-    internal: bool,
+    kind: Kind,
+}
+
+/// What kind of failure a [`ToolError`] is, which decides what the client reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A message for the model, sent as it is.
+    Told,
+    /// A detail for the server's log.
+    Internal,
+    /// The call needs a capability the client did not declare.
+    NeedsCapability(ClientCapability),
 }
 
 impl ToolError {
@@ -71,7 +82,7 @@ impl ToolError {
     pub fn new(message: impl Into<String>) -> Self {
         ToolError {
             message: message.into(),
-            internal: false,
+            kind: Kind::Told,
         }
     }
 
@@ -99,7 +110,7 @@ impl ToolError {
     pub fn internal(detail: impl Into<String>) -> Self {
         ToolError {
             message: detail.into(),
-            internal: true,
+            kind: Kind::Internal,
         }
     }
 
@@ -127,7 +138,212 @@ impl ToolError {
     /// assert!(ToolError::from(std::io::Error::other("disk /dev/sda2 failed")).is_internal());
     /// ```
     pub fn is_internal(&self) -> bool {
-        self.internal
+        self.kind == Kind::Internal
+    }
+
+    /// The client capability the call needed and the client did not declare, when that is
+    /// why it failed: an ask ([`Context::elicit`](crate::Context::elicit),
+    /// [`sample`](crate::Context::sample), [`list_roots`](crate::Context::list_roots)) the
+    /// tool let propagate with `?`. The server answers such a failure with the protocol's
+    /// missing-capability error (`-32021`) in revision 2026-07-28, and with an error result
+    /// naming the capability in earlier ones.
+    ///
+    /// ```
+    /// use mcp_tools::{AskError, ClientCapability, ToolError};
+    ///
+    /// let error = ToolError::from(AskError::MissingCapability(ClientCapability::Sampling));
+    /// assert_eq!(error.missing_capability(), Some(ClientCapability::Sampling));
+    /// assert_eq!(error.message(), "this tool needs the client capability `sampling`, which the client did not declare");
+    /// assert_eq!(ToolError::new("no").missing_capability(), None);
+    /// ```
+    pub fn missing_capability(&self) -> Option<ClientCapability> {
+        match self.kind {
+            Kind::NeedsCapability(capability) => Some(capability),
+            _ => None,
+        }
+    }
+}
+
+/// A capability a client declares so a server may ask it things: the asks of
+/// [`Context`](crate::Context) each need one.
+///
+/// ```
+/// use mcp_tools::ClientCapability;
+/// use serde_json::json;
+///
+/// assert_eq!(ClientCapability::ElicitationForm.to_string(), "elicitation.form");
+/// assert_eq!(ClientCapability::SamplingTools.as_json(), json!({"sampling": {"tools": {}}}));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ClientCapability {
+    /// `elicitation.form` (or `elicitation` alone, which means the same): forms.
+    ElicitationForm,
+    /// `elicitation.url`: sending the user to a URL (revision 2025-11-25 on).
+    ElicitationUrl,
+    /// `sampling`: asking the client's model for a message.
+    Sampling,
+    /// `sampling.tools`: offering the client's model tools while sampling.
+    SamplingTools,
+    /// `roots`: asking for the client's roots.
+    Roots,
+}
+
+impl ClientCapability {
+    /// The capability's path in the client's `capabilities`: `"sampling.tools"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClientCapability::ElicitationForm => "elicitation.form",
+            ClientCapability::ElicitationUrl => "elicitation.url",
+            ClientCapability::Sampling => "sampling",
+            ClientCapability::SamplingTools => "sampling.tools",
+            ClientCapability::Roots => "roots",
+        }
+    }
+
+    /// The capability as a `ClientCapabilities` object that declares it and nothing else:
+    /// what `requiredCapabilities` of the missing-capability error carries.
+    pub fn as_json(self) -> serde_json::Value {
+        let (outer, inner) = match self.as_str().split_once('.') {
+            Some((outer, inner)) => (outer, Some(inner)),
+            None => (self.as_str(), None),
+        };
+        let declared = match inner {
+            Some(inner) => serde_json::json!({ inner: {} }),
+            None => serde_json::json!({}),
+        };
+        serde_json::json!({ outer: declared })
+    }
+
+    /// Whether `capabilities` (a client's declared `ClientCapabilities`) include this one.
+    ///
+    /// ```
+    /// use mcp_tools::ClientCapability;
+    /// use serde_json::json;
+    ///
+    /// assert!(ClientCapability::ElicitationForm.declared_in(&json!({"elicitation": {}})));
+    /// assert!(!ClientCapability::ElicitationUrl.declared_in(&json!({"elicitation": {}})));
+    /// assert!(!ClientCapability::ElicitationForm.declared_in(&json!({"elicitation": {"url": {}}})));
+    /// assert!(ClientCapability::Roots.declared_in(&json!({"roots": {"listChanged": true}})));
+    /// ```
+    pub fn declared_in(self, capabilities: &serde_json::Value) -> bool {
+        fn object(value: Option<&serde_json::Value>) -> Option<&serde_json::Value> {
+            value.filter(|v| v.is_object())
+        }
+        match self {
+            // An empty `elicitation` declares forms, as it did before modes existed.
+            ClientCapability::ElicitationForm => object(capabilities.get("elicitation"))
+                .is_some_and(|e| e.get("form").is_some() || e.get("url").is_none()),
+            ClientCapability::ElicitationUrl => object(capabilities.pointer("/elicitation/url")).is_some(),
+            ClientCapability::Sampling => object(capabilities.get("sampling")).is_some(),
+            ClientCapability::SamplingTools => object(capabilities.pointer("/sampling/tools")).is_some(),
+            ClientCapability::Roots => object(capabilities.get("roots")).is_some(),
+        }
+    }
+}
+
+impl fmt::Display for ClientCapability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why an ask of a tool's ([`Context::elicit`](crate::Context::elicit),
+/// [`sample`](crate::Context::sample), [`list_roots`](crate::Context::list_roots),
+/// [`elicit_url`](crate::Context::elicit_url)) got no answer it can use.
+///
+/// `?` turns it into a [`ToolError`]: a missing capability stays one (the server answers
+/// it as the protocol says, see [`ToolError::missing_capability`]); content that does not
+/// fit a form is a message for the model; anything else is an internal error. Like
+/// `ToolError`, it does not implement `std::error::Error`, which is what lets it convert.
+///
+/// ```
+/// use mcp_tools::{AskError, ClientCapability, ToolError};
+///
+/// let missing = AskError::MissingCapability(ClientCapability::Roots);
+/// assert_eq!(missing.to_string(), "this tool needs the client capability `roots`, which the client did not declare");
+/// let unfit = AskError::InvalidContent { field: Some("age".into()), reason: "expected an integer, received the string \"x\"".into() };
+/// assert_eq!(ToolError::from(unfit).message(), "the form's answer does not fit: field `age`: expected an integer, received the string \"x\"");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum AskError {
+    /// The client did not declare the capability the ask needs, so nothing was asked. A
+    /// tool can fall back (do without the answer); with `?` the call fails as the protocol
+    /// says.
+    MissingCapability(ClientCapability),
+    /// The request could not be made or was not answered: see [`ClientRequestError`].
+    Client(ClientRequestError),
+    /// The client's answer is not a valid result for the request (a `roots/list` result
+    /// without `roots`, say).
+    InvalidAnswer {
+        /// The request's method.
+        method: &'static str,
+        /// What is wrong with the answer.
+        reason: String,
+    },
+    /// The user accepted a form with content that does not fit it.
+    InvalidContent {
+        /// The field that does not fit, when one is to blame.
+        field: Option<String>,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The type asked for is not a form the protocol can carry (a nested struct, a map):
+    /// a mistake in the tool, also reported when the server starts.
+    NotAForm {
+        /// The Rust type.
+        type_name: &'static str,
+        /// Why, naming the field.
+        reason: String,
+    },
+}
+
+impl fmt::Display for AskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AskError::MissingCapability(capability) => write!(
+                f,
+                "this tool needs the client capability `{capability}`, which the client did not declare"
+            ),
+            AskError::Client(error) => fmt::Display::fmt(error, f),
+            AskError::InvalidAnswer { method, reason } => {
+                write!(f, "the client's answer to `{method}` is not valid: {reason}")
+            }
+            AskError::InvalidContent {
+                field: Some(field),
+                reason,
+            } => {
+                write!(f, "the form's answer does not fit: field `{field}`: {reason}")
+            }
+            AskError::InvalidContent { field: None, reason } => {
+                write!(f, "the form's answer does not fit: {reason}")
+            }
+            AskError::NotAForm { type_name, reason } => {
+                write!(f, "`{type_name}` cannot be asked for as a form: {reason}")
+            }
+        }
+    }
+}
+
+impl From<ClientRequestError> for AskError {
+    fn from(error: ClientRequestError) -> AskError {
+        AskError::Client(error)
+    }
+}
+
+/// `?` on an ask's error: see [`AskError`].
+impl From<AskError> for ToolError {
+    fn from(error: AskError) -> ToolError {
+        let kind = match &error {
+            AskError::MissingCapability(capability) => Kind::NeedsCapability(*capability),
+            AskError::InvalidContent { .. } => Kind::Told,
+            _ => Kind::Internal,
+        };
+        ToolError {
+            message: error.to_string(),
+            kind,
+        }
     }
 }
 
@@ -185,6 +401,15 @@ pub enum DefinitionError {
     /// Two tools have one name.
     #[error("duplicate tool name `{0}`: every tool of a server needs its own name")]
     DuplicateName(String),
+    /// A tool asks for a form ([`Context::elicit`](crate::Context::elicit)) with a type the
+    /// protocol cannot carry as one.
+    #[error("tool `{tool}` asks for a form it cannot send: {reason}")]
+    NotAForm {
+        /// The tool.
+        tool: String,
+        /// Which type and field, and why.
+        reason: String,
+    },
 }
 
 /// Why a request of the server's own ([`Context::send_request`](crate::Context::send_request))

@@ -286,31 +286,38 @@
 
 // The layers, bottom up; a module names only those above it in this list (see the
 // README's architecture section).
+pub mod ask;
 pub mod content;
 mod context;
 mod engine;
 mod error;
+mod form;
 pub mod protocol;
 mod rate;
 mod registry;
 mod result;
+mod seal;
 mod server;
 mod tool;
 mod transport;
 mod wire_log;
 
 #[doc(inline)]
+pub use ask::{Elicitation, Root, SamplingMessage, SamplingRequest, SamplingResponse, UrlElicitation};
+#[doc(inline)]
 pub use content::Content;
 #[doc(inline)]
 pub use context::{Context, FromContext, Principal, State};
 #[doc(inline)]
-pub use error::{ClientRequestError, DefinitionError, ExportError, ToolError};
+pub use error::{AskError, ClientCapability, ClientRequestError, DefinitionError, ExportError, ToolError};
 #[doc(inline)]
 pub use rate::RateLimit;
 #[doc(inline)]
 pub use registry::ToolRegistry;
 #[doc(inline)]
 pub use result::{CallToolResult, IntoCallToolResult, Json};
+#[doc(inline)]
+pub use seal::{KeyRing, SealKey, SealKeyError};
 #[cfg(feature = "cli")]
 #[doc(inline)]
 pub use server::CliError;

@@ -2,7 +2,7 @@
 //! tool's return type goes through.
 
 use crate::content::Content;
-use crate::error::ToolError;
+use crate::error::{AskError, ClientCapability, ToolError};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
@@ -36,6 +36,8 @@ pub struct CallToolResult {
     meta: Option<Box<Map<String, Value>>>,
     /// What went wrong, for the server's log, when the client reads only `internal error`.
     internal: Option<Box<str>>,
+    /// The client capability the call needed and lacked, when that is why it failed.
+    missing: Option<ClientCapability>,
 }
 
 impl CallToolResult {
@@ -154,6 +156,12 @@ impl CallToolResult {
     /// ```
     pub fn internal_detail(&self) -> Option<&str> {
         self.internal.as_deref()
+    }
+
+    /// The client capability the call needed and the client lacked, when that is why it
+    /// failed (see [`ToolError::missing_capability`]).
+    pub(crate) fn missing_capability(&self) -> Option<ClientCapability> {
+        self.missing
     }
 
     /// The result as sent when details are exposed: the internal detail replaces the
@@ -465,7 +473,16 @@ impl<T: IntoCallToolResult, E: Display + 'static> IntoCallToolResult for Result<
 /// error` with the detail kept otherwise.
 fn error_result<E: Display + 'static>(error: &E) -> CallToolResult {
     let any: &dyn Any = error;
+    if let Some(error) = any.downcast_ref::<AskError>() {
+        return error_result(&ToolError::from(error.clone()));
+    }
     if let Some(error) = any.downcast_ref::<ToolError>() {
+        if let Some(capability) = error.missing_capability() {
+            return CallToolResult {
+                missing: Some(capability),
+                ..CallToolResult::error(error.message())
+            };
+        }
         return if error.is_internal() {
             CallToolResult::internal(error.message())
         } else {

@@ -1,11 +1,13 @@
 //! The way back to the client of one call: its notifications, and requests of the
 //! server's own. In the `initialize` era a request goes out on the way of the call that
 //! makes it (stdout; the call's HTTP event stream), and the client's response, arriving as
-//! a message of its own, is routed back by id; revision 2026-07-28 has no such requests.
+//! a message of its own, is routed back by id. Revision 2026-07-28 has no such requests:
+//! there an ask is a question of the call's round (see `rounds`).
 
 use super::connection::{ClientAnswer, Connection};
 use super::encode;
 use super::outbox::Outbox;
+use super::rounds::Round;
 use crate::context::{ClientChannel, Notification};
 use crate::error::ClientRequestError;
 use crate::protocol::jsonrpc::WireError;
@@ -24,7 +26,10 @@ pub(crate) struct CallChannel {
     /// Cancelled when the call ends early: nothing more goes out for it, and an answer
     /// after that finds nobody waiting.
     pub(crate) call: CancellationToken,
-    /// The call's revision: 2026-07-28 carries no requests of the server's own.
+    /// The round of a call in revision 2026-07-28, which carries no requests of the
+    /// server's own: asks are answered from it, or become its questions.
+    pub(crate) round: Option<Arc<Round>>,
+    /// The call's revision.
     pub(crate) version: ProtocolVersion,
 }
 
@@ -40,10 +45,23 @@ impl ClientChannel for CallChannel {
         &self,
         method: &str,
         params: Value,
+        key: Option<&str>,
     ) -> Pin<Box<dyn Future<Output = Result<Value, ClientRequestError>> + Send>> {
+        if let Some(round) = &self.round {
+            // Answered in an earlier round, or a question of this one: the tool waits, and
+            // the round ends with the questions asked so far.
+            return match round.ask(method, params, key) {
+                Some(answer) => Box::pin(std::future::ready(Ok(answer))),
+                None => Box::pin(std::future::pending()),
+            };
+        }
         if self.version.is_modern() {
+            // A call of a tool that takes nothing from its context has no round (and no way
+            // to ask); nothing goes on the wire.
             let version = self.version;
-            return Box::pin(async move { Err(ClientRequestError::NotInThisRevision(version)) });
+            return Box::pin(std::future::ready(Err(ClientRequestError::NotInThisRevision(
+                version,
+            ))));
         }
         let (id, answered) = self.conn.ask(self.call.clone(), self.out.clone());
         // Whatever ends the wait (an answer, the call's end), the id is forgotten with it,

@@ -8,6 +8,7 @@ use crate::protocol::{Implementation, ProgressToken, ProtocolVersion, RequestId}
 use crate::rate::{ClientKey, RateLimit, RateLimiters};
 use crate::registry::ToolRegistry;
 use crate::result::CallToolResult;
+use crate::seal::{KeyRing, SealKey};
 use crate::tool::{Icon, Tool};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
@@ -99,6 +100,10 @@ pub(crate) struct Options {
     pub(crate) rate_limit: Option<RateLimit>,
     /// Calls each client may make.
     pub(crate) client_rate_limit: Option<RateLimit>,
+    /// The keys that seal `requestState`; `None` makes one for this process.
+    pub(crate) request_state_keys: Option<KeyRing>,
+    /// How long a `requestState` stays good.
+    pub(crate) request_state_ttl: Duration,
 }
 
 impl Default for Options {
@@ -115,6 +120,8 @@ impl Default for Options {
             expose_internal_errors: false,
             rate_limit: None,
             client_rate_limit: None,
+            request_state_keys: None,
+            request_state_ttl: Duration::from_secs(600),
         }
     }
 }
@@ -166,6 +173,9 @@ pub(crate) struct Engine {
     pub(crate) calls: Arc<Semaphore>,
     /// The rate limits on calls.
     pub(crate) limiters: RateLimiters,
+    /// The keys that seal `requestState`; `None` only if the system had no randomness for
+    /// a key of the process's own (rounds then fail with an internal error).
+    pub(crate) keys: Option<KeyRing>,
 }
 
 /// What a call's [`Context`] is made of, besides what the engine itself holds.
@@ -193,7 +203,18 @@ impl Engine {
         let permits = options.max_concurrent_calls.min(Semaphore::MAX_PERMITS);
         let mut services = StateMap::default();
         services.insert(tools.clone());
+        let keys = options
+            .request_state_keys
+            .clone()
+            .or_else(|| match SealKey::generate() {
+                Ok(key) => Some(KeyRing::new(key)),
+                Err(error) => {
+                    tracing::error!(%error, "no key to seal requestState with; tools that ask will fail");
+                    None
+                }
+            });
         Engine {
+            keys,
             limiters: RateLimiters::new(options.rate_limit, options.client_rate_limit),
             info,
             tools,

@@ -5,10 +5,10 @@
 use super::client::{route_response, withdraw};
 use super::connection::Connection;
 use super::core::{Auth, Engine};
-use super::encode;
+use super::encode::{self, respond_failure};
 use super::era::{Era, era_of};
 use super::failure::{Failure, Outcome, parse, parse_with_meta, strip_position};
-use super::outbox::{ErrorInfo, Outbox};
+use super::outbox::Outbox;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{
     self, Envelope, INVALID_REQUEST, Id, METHOD_NOT_FOUND, Message, PARSE_ERROR, Params,
@@ -29,6 +29,8 @@ pub(crate) struct Incoming<'a> {
     parsed: Parsed<'a>,
 }
 
+// Boxing the envelope would cost every message an allocation; `Batch` is the rare one.
+#[allow(clippy::large_enum_variant)]
 enum Parsed<'a> {
     /// A JSON-RPC batch: its elements are parsed one by one as they are served.
     Batch,
@@ -249,18 +251,6 @@ impl Engine {
             }
         }
     }
-}
-
-/// Sends a failure as an error response, tagged for the transport.
-pub(crate) fn respond_failure(out: &Outbox, id: Option<&RawValue>, failure: Failure) {
-    let info = ErrorInfo {
-        code: failure.code,
-        before_dispatch: failure.before_dispatch,
-    };
-    out.respond_error(
-        encode::error(id, failure.code, &failure.message, failure.data),
-        info,
-    );
 }
 
 fn notification(conn: &Arc<Connection>, method: &str, params: Option<&RawValue>) {

@@ -5,6 +5,9 @@
 
 use super::core::ServerInfo;
 use super::era::supported_versions;
+use super::failure::Failure;
+use super::outbox::{ErrorInfo, Outbox};
+use super::rounds::InputRequest;
 use crate::content::Content;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{self, ErrorObject};
@@ -273,6 +276,44 @@ pub(crate) fn listen_closed(id: &RawValue, subscription: &Value, identity: &RawV
         &json!({
             "resultType": "complete",
             "_meta": { META_SUBSCRIPTION_ID: subscription, META_SERVER_INFO: identity },
+        }),
+    );
+    out
+}
+
+/// Sends a failure as an error response, tagged for the transport.
+pub(crate) fn respond_failure(out: &Outbox, id: Option<&RawValue>, failure: Failure) {
+    let info = ErrorInfo {
+        code: failure.code,
+        before_dispatch: failure.before_dispatch,
+    };
+    out.respond_error(error(id, failure.code, &failure.message, failure.data), info);
+}
+
+/// An `input_required` result (2026-07-28): the round's questions by key, and its sealed
+/// state.
+pub(crate) fn input_required(
+    id: &RawValue,
+    asked: &[InputRequest],
+    state: &str,
+    identity: &RawValue,
+) -> Vec<u8> {
+    let requests: serde_json::Map<String, Value> = asked
+        .iter()
+        .map(|request| {
+            let body = json!({ "method": request.method, "params": request.params });
+            (request.key.clone(), body)
+        })
+        .collect();
+    let mut out = Vec::with_capacity(256);
+    jsonrpc::write_result(
+        &mut out,
+        id,
+        &json!({
+            "resultType": "input_required",
+            "inputRequests": requests,
+            "requestState": state,
+            "_meta": { META_SERVER_INFO: identity },
         }),
     );
     out

@@ -10,7 +10,9 @@
 //! One module per concern, each depending only on those listed before it:
 //! `failure`, `outbox`, `connection`, `era`, `encode` (the parts), `core` (the engine's
 //! state and the contexts it makes), `listing` (pages and change feeds of any catalog),
-//! `client` (requests of the server's own), then one module per method family:
+//! `rounds` (the `input_required` rounds of 2026-07-28 and their sealed state), `client`
+//! (asks: requests of the server's own, or questions of a round), then one module per
+//! method family:
 //! `lifecycle`, `tools`, `subscriptions`; and `dispatch`, which routes to them.
 
 mod client;
@@ -23,6 +25,7 @@ mod failure;
 mod lifecycle;
 mod listing;
 mod outbox;
+mod rounds;
 mod subscriptions;
 mod tools;
 

@@ -5,20 +5,22 @@
 use super::client::CallChannel;
 use super::connection::Connection;
 use super::core::{Auth, CallParts, Engine};
-use super::encode;
+use super::encode::{self, respond_failure};
 use super::era::{Era, era_of};
 use super::failure::{Failure, Outcome, strip_position};
 use super::listing::{self, ListRequest};
 use super::outbox::Outbox;
+use super::rounds::{self, Binding, Finished, Round, Rounds};
 use crate::context::ClientChannel;
-use crate::protocol::jsonrpc::Id;
+use crate::protocol::jsonrpc::{Id, MISSING_CAPABILITY};
 use crate::protocol::messages::{CallToolParams, RawCall};
 use crate::protocol::{ProtocolVersion, RequestId};
 use crate::rate::ClientKey;
 use crate::result::CallToolResult;
 use crate::tool::{Invocation, RawArguments, Tool};
-use serde_json::Value;
 use serde_json::value::RawValue;
+use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -29,21 +31,31 @@ use tokio_util::sync::CancellationToken;
 
 /// A call's work once started: finished already (most tools), or still to wait for.
 enum Started {
-    Done(CallToolResult),
-    Waiting(Pin<Box<dyn Future<Output = CallToolResult> + Send>>),
+    Done(Finished),
+    Waiting(Work),
 }
+
+/// A call's work: the tool's, ended early when it waits on a question of its round.
+type Work = Rounds<Pin<Box<dyn Future<Output = CallToolResult> + Send>>>;
 
 /// Starts a call's work and polls it once, so a tool that finishes without waiting is
 /// answered at once, with no task spawned.
-fn start(invocation: Invocation) -> Started {
-    let mut work = Box::pin(invocation.run());
-    match work
-        .as_mut()
-        .poll(&mut std::task::Context::from_waker(Waker::noop()))
-    {
-        Poll::Ready(result) => Started::Done(result),
+fn start(invocation: Invocation, round: Option<Arc<Round>>) -> Started {
+    let mut work = Rounds {
+        work: Box::pin(invocation.run()) as Pin<Box<dyn Future<Output = CallToolResult> + Send>>,
+        round,
+    };
+    match Pin::new(&mut work).poll(&mut std::task::Context::from_waker(Waker::noop())) {
+        Poll::Ready(finished) => Started::Done(finished),
         Poll::Pending => Started::Waiting(work),
     }
+}
+
+/// What a round (revision 2026-07-28) of a call of a tool that may ask needs to seal its
+/// state: the call it belongs to.
+struct Sealing {
+    arguments: String,
+    caller: Option<String>,
 }
 
 impl Engine {
@@ -123,21 +135,95 @@ impl Engine {
     }
 
     /// Waits for a call's work within its tool's time limit, and finishes its result.
-    async fn within_limit(
-        &self,
-        tool: &Tool,
-        work: Pin<Box<dyn Future<Output = CallToolResult> + Send>>,
-    ) -> CallToolResult {
+    async fn within_limit(&self, tool: &Tool, work: Work) -> Finished {
         let limit = self.options.timeout_of(tool.name());
         match tokio::time::timeout(limit, work).await {
-            Ok(result) => self.options.finish(tool, result),
+            Ok(Finished::Complete(result)) => Finished::Complete(self.options.finish(tool, result)),
+            Ok(asked) => asked,
             Err(_) => {
                 let name = tool.name();
                 tracing::warn!(tool = name, ?limit, "a call ran out of time and was stopped");
-                CallToolResult::error(format!(
+                Finished::Complete(CallToolResult::error(format!(
                     "the tool `{name}` did not finish within {} and was stopped",
                     describe_duration(limit)
-                ))
+                )))
+            }
+        }
+    }
+
+    /// The round of a call in revision 2026-07-28, for a tool that may ask or a call that
+    /// brings answers: the answers it knows (from a `requestState` that must open for this
+    /// very call, and its `inputResponses`), and what sealing the next state needs.
+    fn round_of(
+        &self,
+        tool: &Tool,
+        call: &CallToolParams<'_>,
+        auth: Auth<'_>,
+    ) -> Result<Option<(Arc<Round>, Sealing)>, Failure> {
+        let brings_answers = call.request_state.is_some() || call.input_responses.is_some();
+        if !tool.may_ask() && !brings_answers {
+            return Ok(None);
+        }
+        let sealing = Sealing {
+            arguments: call.arguments.canonical(),
+            caller: auth.map(|principal| principal.subject.clone()),
+        };
+        let answers = match &self.keys {
+            Some(keys) => {
+                let binding = sealing.binding(tool.name());
+                rounds::answers(
+                    keys,
+                    &binding,
+                    call.request_state.as_deref(),
+                    call.input_responses,
+                )
+                .map_err(Failure::invalid_params)?
+            }
+            None if call.request_state.is_some() => return Err(Failure::invalid_params(rounds::BAD_STATE)),
+            None => HashMap::new(),
+        };
+        Ok(Some((Arc::new(Round::new(answers)), sealing)))
+    }
+
+    /// The response to a call's work: its result, its questions (2026-07-28), or the
+    /// missing-capability error a tool let propagate (2026-07-28).
+    fn respond_finished(&self, out: &Outbox, id: &RawValue, finished: Finished, ending: &Ending<'_>) {
+        match finished {
+            Finished::Complete(result) => match result.missing_capability() {
+                Some(capability) if ending.modern => {
+                    let message = result
+                        .content()
+                        .first()
+                        .and_then(|c| c.as_text())
+                        .unwrap_or_default();
+                    respond_failure(
+                        out,
+                        Some(id),
+                        Failure::new(MISSING_CAPABILITY, message)
+                            .with_data(json!({ "requiredCapabilities": capability.as_json() })),
+                    );
+                }
+                _ => out.respond(self.encode_call(id, &result, ending.version, ending.wraps, ending.modern)),
+            },
+            Finished::InputRequired(asked) => {
+                let sealed = match (&self.keys, ending.round) {
+                    (Some(keys), Some((round, sealing))) => rounds::seal(
+                        keys,
+                        &sealing.binding(ending.tool),
+                        self.options.request_state_ttl,
+                        round.answers(),
+                        &asked,
+                    ),
+                    _ => Err("no key to seal requestState with".to_owned()),
+                };
+                match sealed {
+                    Ok(state) => out.respond(encode::input_required(id, &asked, &state, &self.identity)),
+                    Err(error) => {
+                        tracing::error!(tool = ending.tool, %error, "a round's state could not be sealed");
+                        let result = CallToolResult::internal_error();
+                        out.respond(self.encode_call(id, &result, ending.version, false, ending.modern));
+                    }
+                }
             }
         }
     }
@@ -156,6 +242,11 @@ impl Engine {
         };
         let version = era.version();
         let modern = era.is_modern();
+        let round = if modern {
+            self.round_of(&tool, &call, auth)?
+        } else {
+            None
+        };
         let raw_id: Box<RawValue> = id.raw.to_owned();
         let permit = match self.admit(&call.name, || Engine::client_key(conn, auth)) {
             Ok(permit) => permit,
@@ -174,6 +265,7 @@ impl Engine {
             conn: Arc::clone(conn),
             out: out.clone(),
             call: cancel.clone(),
+            round: round.as_ref().map(|(round, _)| Arc::clone(round)),
             version,
         });
         let cx = self.context(CallParts {
@@ -186,12 +278,23 @@ impl Engine {
             channel: Some(channel),
         });
         let wraps = tool.wraps_structured_output(version);
-        let work = match start(tool.invoke(&cx, call.arguments)) {
-            Started::Done(result) => {
+        let asks = round.as_ref().map(|(round, _)| Arc::clone(round));
+        let work = match start(tool.invoke(&cx, call.arguments), asks) {
+            Started::Done(finished) => {
                 conn.finish(&request_id);
                 drop(permit);
-                let result = self.options.finish(&tool, result);
-                out.respond(self.encode_call(&raw_id, &result, version, wraps, modern));
+                let finished = match finished {
+                    Finished::Complete(result) => Finished::Complete(self.options.finish(&tool, result)),
+                    asked => asked,
+                };
+                let ending = Ending {
+                    tool: tool.name(),
+                    version,
+                    wraps,
+                    modern,
+                    round: round.as_ref(),
+                };
+                self.respond_finished(out, &raw_id, finished, &ending);
                 return Ok(());
             }
             Started::Waiting(work) => work,
@@ -201,12 +304,19 @@ impl Engine {
         let out = out.clone();
         let key = request_id.clone();
         let task = conn.tasks().spawn(async move {
-            let result = engine.within_limit(&tool, work).await;
+            let finished = engine.within_limit(&tool, work).await;
             drop(permit);
             let cancelled = cancel.is_cancelled();
             conn2.finish(&key);
             if !cancelled {
-                out.respond(engine.encode_call(&raw_id, &result, version, wraps, modern));
+                let ending = Ending {
+                    tool: tool.name(),
+                    version,
+                    wraps,
+                    modern,
+                    round: round.as_ref(),
+                };
+                engine.respond_finished(&out, &raw_id, finished, &ending);
             }
         });
         conn.set_abort(&request_id, task.abort_handle());
@@ -260,12 +370,21 @@ impl Engine {
         let Ok(raw) = RawArguments::from_json(&text) else {
             return Some(CallToolResult::error("the arguments are not valid JSON"));
         };
-        let result = match start(tool.invoke(&cx, raw)) {
-            Started::Done(result) => self.options.finish(&tool, result),
+        let finished = match start(tool.invoke(&cx, raw), None) {
+            Started::Done(Finished::Complete(result)) => {
+                Finished::Complete(self.options.finish(&tool, result))
+            }
+            Started::Done(asked) => asked,
             Started::Waiting(work) => self.within_limit(&tool, work).await,
         };
         drop(permit);
-        Some(result)
+        Some(match finished {
+            Finished::Complete(result) => result,
+            // Outside the protocol there is no round: asks are refused before they are made.
+            Finished::InputRequired(_) => {
+                CallToolResult::internal("a call outside the protocol asked for input")
+            }
+        })
     }
 }
 
@@ -281,6 +400,27 @@ impl Engine {
             .map(|tool| format!("`{}`", tool.name()))
             .collect();
         names.join(", ")
+    }
+}
+
+/// How a call ends: what its response needs to know.
+struct Ending<'a> {
+    tool: &'a str,
+    version: ProtocolVersion,
+    wraps: bool,
+    modern: bool,
+    round: Option<&'a (Arc<Round>, Sealing)>,
+}
+
+impl Sealing {
+    /// The call this round's state belongs to.
+    fn binding<'a>(&'a self, tool: &'a str) -> Binding<'a> {
+        Binding {
+            method: "tools/call",
+            name: tool,
+            arguments: &self.arguments,
+            caller: self.caller.as_deref(),
+        }
     }
 }
 

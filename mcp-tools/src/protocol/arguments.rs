@@ -35,6 +35,25 @@ impl<'a> RawArguments<'a> {
         self.0
     }
 
+    /// The arguments in one canonical form (members sorted by key at every level, no
+    /// spaces), so two encodings of the same arguments compare equal.
+    pub(crate) fn canonical(&self) -> String {
+        let value = match &self.0 {
+            Received::Nothing => Value::Object(serde_json::Map::new()),
+            Received::Object(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(key, raw)| {
+                        let value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
+                        (key.clone().into_owned(), value)
+                    })
+                    .collect(),
+            ),
+            Received::Other(value) => value.clone(),
+        };
+        canonical_json(&value)
+    }
+
     /// The arguments as a JSON object: `Err` describes what came instead.
     pub(crate) fn into_map(self) -> Result<serde_json::Map<String, Value>, String> {
         match self.0 {
@@ -141,6 +160,44 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
     }
 }
 
+/// JSON in one canonical form: object members sorted by key, no spaces, numbers as
+/// serde_json prints them. Two texts of one value (members reordered, spaced differently)
+/// give the same form, so a client that re-encodes its arguments still matches its state.
+pub(crate) fn canonical_json(value: &Value) -> String {
+    fn write(value: &Value, out: &mut String) {
+        match value {
+            Value::Object(map) => {
+                let mut members: Vec<(&String, &Value)> = map.iter().collect();
+                members.sort_by_key(|(key, _)| *key);
+                out.push('{');
+                for (at, (key, value)) in members.into_iter().enumerate() {
+                    if at > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&Value::String(key.clone()).to_string());
+                    out.push(':');
+                    write(value, out);
+                }
+                out.push('}');
+            }
+            Value::Array(items) => {
+                out.push('[');
+                for (at, item) in items.iter().enumerate() {
+                    if at > 0 {
+                        out.push(',');
+                    }
+                    write(item, out);
+                }
+                out.push(']');
+            }
+            scalar => out.push_str(&scalar.to_string()),
+        }
+    }
+    let mut out = String::new();
+    write(value, &mut out);
+    out
+}
+
 /// What a client sent, in words: `the string "x"`, `the number 1.5`, `an array`.
 pub(crate) fn describe_value(value: &Value) -> String {
     match value {
@@ -160,5 +217,19 @@ pub(crate) fn describe_value(value: &Value) -> String {
         Value::Array(_) => "an array".to_owned(),
         Value::Object(map) if map.is_empty() => "an empty object".to_owned(),
         Value::Object(_) => "an object".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_form_ignores_member_order_and_spacing() {
+        let a = RawArguments::from_json(r#"{"b": [1, {"y": 2, "x": 1}], "a": "é"}"#).unwrap();
+        let b = RawArguments::from_json(r#"{"a":"é","b":[1,{"x":1,"y":2}]}"#).unwrap();
+        assert_eq!(a.canonical(), b.canonical());
+        assert_eq!(a.canonical(), r#"{"a":"é","b":[1,{"x":1,"y":2}]}"#);
+        assert_eq!(RawArguments::from_json("null").unwrap().canonical(), "{}");
     }
 }

@@ -22,6 +22,8 @@ pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
 /// An HTTP header does not match the body (2026-07-28).
 #[allow(dead_code)] // used by the HTTP transport
 pub(crate) const HEADER_MISMATCH: i32 = -32020;
+/// A request needs a client capability the client did not declare (2026-07-28).
+pub(crate) const MISSING_CAPABILITY: i32 = -32021;
 
 /// One JSON-RPC message as it arrived, every member borrowed from the input.
 ///

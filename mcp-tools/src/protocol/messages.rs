@@ -48,6 +48,12 @@ pub(crate) struct RawCall<'a> {
     arguments: RawArguments<'a>,
     #[serde(rename = "_meta", borrow, default)]
     meta: Option<&'a RawValue>,
+    /// Revision 2026-07-28: the answers to the questions of the call's last round.
+    #[serde(rename = "inputResponses", borrow, default)]
+    input_responses: Option<&'a RawValue>,
+    /// Revision 2026-07-28: the state the last round handed the client.
+    #[serde(rename = "requestState", borrow, default)]
+    request_state: Option<&'a RawValue>,
 }
 
 impl<'a> RawCall<'a> {
@@ -71,10 +77,21 @@ impl<'a> RawCall<'a> {
             Some(meta) => Option::<RequestMeta<'a>>::deserialize(meta).map_err(|e| e.to_string())?,
             None => None,
         };
+        let request_state = match self.request_state {
+            Some(state) => match <&'a str>::deserialize(state) {
+                Ok(state) => Some(Cow::Borrowed(state)),
+                Err(_) => Some(Cow::Owned(
+                    String::deserialize(state).map_err(|_| "`requestState` must be a string".to_owned())?,
+                )),
+            },
+            None => None,
+        };
         Ok(CallToolParams {
             name,
             arguments: self.arguments,
             meta,
+            input_responses: self.input_responses.filter(|raw| raw.get() != "null"),
+            request_state,
         })
     }
 }
@@ -84,6 +101,8 @@ pub(crate) struct CallToolParams<'a> {
     pub(crate) name: Cow<'a, str>,
     pub(crate) arguments: RawArguments<'a>,
     pub(crate) meta: Option<RequestMeta<'a>>,
+    pub(crate) input_responses: Option<&'a RawValue>,
+    pub(crate) request_state: Option<Cow<'a, str>>,
 }
 
 /// `tools/list`.

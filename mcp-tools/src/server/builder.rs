@@ -9,6 +9,7 @@ use crate::engine::{Engine, Options, ServerInfo, Visibility};
 use crate::error::DefinitionError;
 use crate::rate::RateLimit;
 use crate::registry::ToolRegistry;
+use crate::seal::KeyRing;
 use crate::tool::{Icon, Tool};
 #[cfg(feature = "http")]
 use crate::transport::http::HttpOptions;
@@ -497,6 +498,40 @@ impl Server {
         self
     }
 
+    /// The keys that seal `requestState`, the state a call that asks hands the client
+    /// between rounds in revision 2026-07-28 (see [the asks](crate::ask)): the first key
+    /// seals, every key opens. Instances that serve the same clients (behind a load
+    /// balancer) must share them, or a round that lands on another instance is refused.
+    /// Without it, the server makes a random key at start, good for one process.
+    ///
+    /// ```
+    /// use mcp_tools::{KeyRing, SealKey, Server};
+    ///
+    /// # std::env::set_var("STATE_KEY", "q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=");
+    /// let key = SealKey::from_base64(&std::env::var("STATE_KEY").unwrap()).unwrap();
+    /// let server = Server::new("shop", "1.0.0").request_state_keys(KeyRing::new(key));
+    /// ```
+    pub fn request_state_keys(mut self, keys: KeyRing) -> Server {
+        self.executor.take();
+        self.options.request_state_keys = Some(keys);
+        self
+    }
+
+    /// How long a `requestState` stays good: a client that answers later is refused and
+    /// must start the call again. Ten minutes by default.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// use std::time::Duration;
+    ///
+    /// let server = Server::new("shop", "1.0.0").request_state_ttl(Duration::from_secs(120));
+    /// ```
+    pub fn request_state_ttl(mut self, ttl: Duration) -> Server {
+        self.executor.take();
+        self.options.request_state_ttl = ttl;
+        self
+    }
+
     /// Decides, per caller, which tools are listed and callable: the tool list may depend on
     /// authorization (see [`Server::bearer_auth`]). Lists then go out with
     /// `cacheScope: "private"`.
@@ -543,7 +578,18 @@ impl Server {
 
     /// Checks the configuration: every definition problem, then the state each tool needs.
     fn check(&self) -> Result<(), Error> {
-        match self.problems.as_slice() {
+        let mut problems = self.problems.clone();
+        for tool in self.registry.tools() {
+            problems.extend(
+                tool.form_errors()
+                    .into_iter()
+                    .map(|reason| DefinitionError::NotAForm {
+                        tool: tool.name().to_owned(),
+                        reason,
+                    }),
+            );
+        }
+        match problems.as_slice() {
             [] => {}
             [problem] => return Err(Error::Definition(problem.clone())),
             problems => return Err(Error::Definitions(problems.to_vec())),

@@ -20,6 +20,8 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -136,7 +138,63 @@ pub struct TestClient {
     /// The level asked for with `set_log_level`, sent with each modern request.
     log_level: Mutex<Option<LoggingLevel>>,
     last_response: Mutex<Option<Value>>,
+    /// How the client answers the server's asks; its capabilities follow from them.
+    answers: Answers,
+    /// Whether the connection must (again) be initialized before the next request: the
+    /// capabilities changed since the handshake (legacy revisions).
+    reinitialize: Mutex<bool>,
 }
+
+/// A handler for one kind of ask: the request's `params` in, the `result` out.
+type AskHandler = Arc<dyn Fn(Value) -> Pin<Box<dyn Future<Output = Value> + Send>> + Send + Sync>;
+
+/// How a [`TestClient`] answers the server's asks.
+#[derive(Clone, Default)]
+struct Answers {
+    elicit: Option<AskHandler>,
+    sample: Option<AskHandler>,
+    roots: Option<Vec<Value>>,
+}
+
+impl Answers {
+    /// The capabilities a client with these answers declares.
+    fn capabilities(&self) -> Value {
+        let mut capabilities = Map::new();
+        if self.elicit.is_some() {
+            capabilities.insert("elicitation".into(), json!({ "form": {}, "url": {} }));
+        }
+        if self.sample.is_some() {
+            capabilities.insert("sampling".into(), json!({ "tools": {} }));
+        }
+        if self.roots.is_some() {
+            capabilities.insert("roots".into(), json!({ "listChanged": true }));
+        }
+        Value::Object(capabilities)
+    }
+
+    /// The result for an ask: `Err` is a JSON-RPC error (no handler for it).
+    async fn answer(&self, method: &str, params: Value) -> Result<Value, (i64, String)> {
+        let handler = match method {
+            "elicitation/create" => self.elicit.as_ref(),
+            "sampling/createMessage" => self.sample.as_ref(),
+            "roots/list" => {
+                return match &self.roots {
+                    Some(roots) => Ok(json!({ "roots": roots })),
+                    None => Err((-32601, "the test client was given no roots".into())),
+                };
+            }
+            "ping" => return Ok(json!({})),
+            _ => None,
+        };
+        match handler {
+            Some(handler) => Ok(handler(params).await),
+            None => Err((-32601, format!("the test client has no handler for `{method}`"))),
+        }
+    }
+}
+
+/// The most rounds a call may take before the test client gives up on it (2026-07-28).
+const MAX_ROUNDS: usize = 32;
 
 /// What the engine wrote for one request.
 struct Answer {
@@ -155,7 +213,69 @@ impl TestClient {
             next_id: AtomicI64::new(1),
             log_level: Mutex::new(None),
             last_response: Mutex::new(None),
+            answers: Answers::default(),
+            reinitialize: Mutex::new(false),
         }
+    }
+
+    /// Answers the server's form and URL elicitations (`elicitation/create`) with
+    /// `handler`: it gets the request's `params` and returns the `ElicitResult`. The client
+    /// then declares the `elicitation` capability (forms and URLs). In the legacy
+    /// revisions, the connection is initialized again with the new capabilities before the
+    /// next request.
+    ///
+    /// The example on [`Context::elicit`](crate::Context::elicit) uses it.
+    pub fn on_elicit<F, Fut>(mut self, handler: F) -> TestClient
+    where
+        F: Fn(Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Value> + Send + 'static,
+    {
+        self.answers.elicit = Some(Arc::new(move |params| Box::pin(handler(params))));
+        self.capabilities_changed()
+    }
+
+    /// Answers the server's sampling requests (`sampling/createMessage`) with `handler`:
+    /// it gets the request's `params` and returns the `CreateMessageResult`. The client
+    /// then declares `sampling` (with `tools`).
+    ///
+    /// The example on [`Context::sample`](crate::Context::sample) uses it.
+    pub fn on_sample<F, Fut>(mut self, handler: F) -> TestClient
+    where
+        F: Fn(Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Value> + Send + 'static,
+    {
+        self.answers.sample = Some(Arc::new(move |params| Box::pin(handler(params))));
+        self.capabilities_changed()
+    }
+
+    /// The roots the client shares, as `(uri, name)` pairs, answered to `roots/list`. The
+    /// client then declares `roots`.
+    ///
+    /// The example on [`Context::list_roots`](crate::Context::list_roots) uses it.
+    pub fn with_roots<U: Into<String>, N: Into<String>>(
+        mut self,
+        roots: impl IntoIterator<Item = (U, N)>,
+    ) -> TestClient {
+        let roots = roots
+            .into_iter()
+            .map(|(uri, name)| json!({ "uri": uri.into(), "name": name.into() }))
+            .collect();
+        self.answers.roots = Some(roots);
+        self.capabilities_changed()
+    }
+
+    /// In the legacy revisions, capabilities are declared once per connection: a new one
+    /// is made, to be initialized before the next request.
+    fn capabilities_changed(mut self) -> TestClient {
+        if !self.version.is_modern() {
+            self.conn.cancel_all();
+            self.conn = Arc::new(Connection::new());
+            *self
+                .reinitialize
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner) = true;
+        }
+        self
     }
 
     /// The protocol revision the client speaks.
@@ -396,10 +516,43 @@ impl TestClient {
         let id = self.next_id();
         // The request's id is unique among the requests in flight, as a token must be.
         let token = progress.then_some(id);
-        let params = json!({ "name": name, "arguments": arguments });
-        let answer = self
-            .exchange(id, "tools/call", self.params(params, token))
+        let mut params = json!({ "name": name, "arguments": arguments });
+        let mut answer = self
+            .exchange(id, "tools/call", self.params(params.clone(), token))
             .await?;
+        // 2026-07-28: answer each round's questions and call again, as a client does.
+        let mut rounds = 0;
+        let mut notifications = Vec::new();
+        while answer.response["result"]["resultType"] == "input_required" {
+            rounds += 1;
+            if rounds > MAX_ROUNDS {
+                return Err(ClientError::InvalidResponse(format!(
+                    "the call of `{name}` still asks for input after {MAX_ROUNDS} rounds"
+                )));
+            }
+            let result = &answer.response["result"];
+            let mut responses = Map::new();
+            if let Some(requests) = result["inputRequests"].as_object() {
+                for (key, request) in requests {
+                    let method = request["method"].as_str().unwrap_or_default();
+                    let answered = self.answers.answer(method, request["params"].clone()).await;
+                    let answered = answered.map_err(|(_, message)| ClientError::InvalidResponse(message))?;
+                    responses.insert(key.clone(), answered);
+                }
+            }
+            params["inputResponses"] = Value::Object(responses);
+            match result.get("requestState") {
+                Some(state) => params["requestState"] = state.clone(),
+                None => drop(params.as_object_mut().map(|p| p.remove("requestState"))),
+            }
+            notifications.append(&mut answer.notifications);
+            let id = self.next_id();
+            answer = self
+                .exchange(id, "tools/call", self.params(params.clone(), token.map(|_| id)))
+                .await?;
+        }
+        notifications.append(&mut answer.notifications);
+        answer.notifications = notifications;
         let wire: WireCallResult = self.read_result("tools/call", &answer)?;
         Ok(CallResponse {
             content: wire.content,
@@ -411,6 +564,7 @@ impl TestClient {
             notifications: answer.notifications,
             response: answer.response,
             version: self.version,
+            rounds,
         })
     }
 
@@ -418,7 +572,7 @@ impl TestClient {
     async fn initialize(&self) -> Result<(), ClientError> {
         let params = json!({
             "protocolVersion": self.version.as_str(),
-            "capabilities": {},
+            "capabilities": self.answers.capabilities(),
             "clientInfo": client_info(),
         });
         let answer = self.exchange(self.next_id(), "initialize", Some(params)).await?;
@@ -445,7 +599,7 @@ impl TestClient {
         if self.version.is_modern() {
             meta.insert(META_PROTOCOL_VERSION.into(), json!(self.version.as_str()));
             meta.insert(META_CLIENT_INFO.into(), client_info());
-            meta.insert(META_CLIENT_CAPABILITIES.into(), json!({}));
+            meta.insert(META_CLIENT_CAPABILITIES.into(), self.answers.capabilities());
             if let Some(level) = *self.log_level.lock().unwrap_or_else(PoisonError::into_inner) {
                 meta.insert(META_LOG_LEVEL.into(), json!(level));
             }
@@ -470,6 +624,11 @@ impl TestClient {
 
     /// Sends a request and reads what the engine writes for it, up to the response.
     async fn exchange(&self, id: i64, method: &str, params: Option<Value>) -> Result<Answer, ClientError> {
+        let reinitialize =
+            std::mem::take(&mut *self.reinitialize.lock().unwrap_or_else(PoisonError::into_inner));
+        if reinitialize && method != "initialize" {
+            Box::pin(self.initialize()).await?;
+        }
         let mut request = json!({ "jsonrpc": "2.0", "id": id, "method": method });
         if let Some(params) = params {
             request["params"] = params;
@@ -494,7 +653,19 @@ impl TestClient {
                     "a message lacks `\"jsonrpc\": \"2.0\"`: {message}"
                 )));
             }
-            if message.get("method").is_some() {
+            if let Some(asked) = message.get("method").and_then(Value::as_str) {
+                // A request of the server's own (legacy revisions): answered as a client
+                // would, in a message of its own.
+                if let Some(request_id) = message.get("id") {
+                    let answer = match self.answers.answer(asked, message["params"].clone()).await {
+                        Ok(result) => json!({ "jsonrpc": "2.0", "id": request_id, "result": result }),
+                        Err((code, text)) => {
+                            json!({ "jsonrpc": "2.0", "id": request_id, "error": { "code": code, "message": text } })
+                        }
+                    };
+                    let (answers, _) = Outbox::channel();
+                    self.send(&answer, &answers);
+                }
                 notifications.push(message);
                 continue;
             }
@@ -639,9 +810,38 @@ pub struct CallResponse {
     notifications: Vec<Value>,
     response: Value,
     version: ProtocolVersion,
+    rounds: usize,
 }
 
 impl CallResponse {
+    /// How many `input_required` rounds the call took before this result (revision
+    /// 2026-07-28): 0 for a call that asked nothing, 1 for one that asked once.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server, ToolError};
+    /// use serde_json::json;
+    ///
+    /// /// Counts the client's roots.
+    /// #[tool]
+    /// async fn count_roots(cx: Context) -> Result<String, ToolError> {
+    ///     Ok(cx.list_roots().await?.len().to_string())
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("roots", "1.0.0")
+    ///     .tools(tools![count_roots])
+    ///     .test_client()?
+    ///     .with_roots([("file:///srv", "srv")]);
+    /// let result = client.call("count_roots", json!({})).await?;
+    /// assert_eq!((result.text(), result.rounds()), (Some("1"), 1));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn rounds(&self) -> usize {
+        self.rounds
+    }
+
     /// The content blocks.
     ///
     /// ```

@@ -84,6 +84,11 @@ struct Definition {
     icons: Vec<Icon>,
     meta: Option<Map<String, Value>>,
     required_state: Vec<StateKey>,
+    /// Whether a call can ask the client things: the tool takes something from its
+    /// context (a `Context`, its own `FromContext` type), the only way to an ask.
+    may_ask: bool,
+    /// The forms the tool's body asks for (`elicit::<T>`), checked when a server starts.
+    forms: Vec<FormCheck>,
     /// The output schema, compiled on first use.
     #[cfg(feature = "validate-output")]
     output_validator: validate::OutputValidator,
@@ -170,6 +175,8 @@ impl Tool {
                 icons: Vec::new(),
                 meta: None,
                 required_state: Vec::new(),
+                may_ask: true,
+                forms: Vec::new(),
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),
@@ -465,6 +472,22 @@ impl Tool {
     #[doc(hidden)]
     pub fn required_state(&self) -> &[StateKey] {
         &self.def.required_state
+    }
+
+    /// Whether a call of this tool can ask the client things (it takes something from its
+    /// context): only such calls need a round in revision 2026-07-28.
+    pub(crate) fn may_ask(&self) -> bool {
+        self.def.may_ask
+    }
+
+    /// What is wrong with the forms the tool asks for: one message per type that is not a
+    /// form the protocol can carry, naming the field.
+    pub(crate) fn form_errors(&self) -> Vec<String> {
+        self.def
+            .forms
+            .iter()
+            .filter_map(|form| (form.check)(form.type_name).err())
+            .collect()
     }
 
     /// Starts a call: decodes the arguments and, if they are good, returns the work to run.
@@ -858,6 +881,13 @@ impl<R> Clone for Ret<R> {
 
 impl<R> Copy for Ret<R> {}
 
+/// A form a tool asks for, and how to check that it is one.
+#[derive(Clone, Copy)]
+struct FormCheck {
+    type_name: &'static str,
+    check: fn(&str) -> Result<(), String>,
+}
+
 /// Assembles a tool from what the macro read. Not public API.
 pub struct ToolBuilder {
     name: &'static str,
@@ -868,6 +898,8 @@ pub struct ToolBuilder {
     meta: Option<Map<String, Value>>,
     properties: Vec<schema::Property>,
     required_state: Vec<StateKey>,
+    may_ask: bool,
+    forms: Vec<FormCheck>,
     input: schemars::SchemaGenerator,
     output_schema: Option<Value>,
 }
@@ -884,6 +916,8 @@ impl ToolBuilder {
             meta: None,
             properties: Vec::new(),
             required_state: Vec::new(),
+            may_ask: false,
+            forms: Vec::new(),
             input: schema::input_generator(),
             output_schema: None,
         }
@@ -930,7 +964,10 @@ impl ToolBuilder {
         param: Param<T>,
     ) -> ToolBuilder {
         match param.kind {
-            Kind::Injected { state, .. } => self.required_state.extend(state()),
+            Kind::Injected { state, .. } => {
+                self.may_ask = true;
+                self.required_state.extend(state());
+            }
             Kind::Argument(argument) => {
                 let mut schema = (argument.schema)(&mut self.input).to_value();
                 schema::tidy(&mut schema);
@@ -947,6 +984,20 @@ impl ToolBuilder {
                 });
             }
         }
+        self
+    }
+
+    /// Records a form the tool's body asks for (`elicit::<T>`), for the server to check
+    /// when it starts.
+    pub fn asks_form<T: schemars::JsonSchema>(mut self) -> ToolBuilder {
+        self.forms.push(FormCheck {
+            type_name: std::any::type_name::<T>(),
+            check: |name| {
+                crate::form::requested_schema::<T>()
+                    .map(drop)
+                    .map_err(|error| format!("`{name}` cannot be asked for as a form: {error}"))
+            },
+        });
         self
     }
 
@@ -985,6 +1036,8 @@ impl ToolBuilder {
                 icons: self.icons,
                 meta: self.meta,
                 required_state: self.required_state,
+                may_ask: self.may_ask,
+                forms: self.forms,
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),

@@ -2,7 +2,7 @@
 //! calls for, and event streams.
 
 use crate::engine::{Connection, ErrorInfo, Outgoing, Queue, encode_error};
-use crate::protocol::jsonrpc::{INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR};
+use crate::protocol::jsonrpc::{INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_CAPABILITY, PARSE_ERROR};
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
@@ -40,7 +40,8 @@ pub(super) fn answer_response(conn: u64, answer: Outgoing, flow: Flow) -> Respon
 }
 
 /// The status of an answer, from what the engine says it was: a message that is not
-/// JSON-RPC is 400; so, in 2026-07-28, is a request refused for its revision or metadata,
+/// JSON-RPC is 400; so, in 2026-07-28, is a request refused for its revision or metadata
+/// or for a client capability it lacks,
 /// and an unknown method is 404 there (so the body tells it from a missing endpoint); other
 /// JSON-RPC errors travel with 200.
 fn status_of(error: Option<ErrorInfo>, flow: Flow) -> StatusCode {
@@ -51,6 +52,10 @@ fn status_of(error: Option<ErrorInfo>, flow: Flow) -> StatusCode {
         }) => StatusCode::BAD_REQUEST,
         Some(ErrorInfo {
             before_dispatch: true,
+            ..
+        }) if flow == Flow::Modern => StatusCode::BAD_REQUEST,
+        Some(ErrorInfo {
+            code: MISSING_CAPABILITY,
             ..
         }) if flow == Flow::Modern => StatusCode::BAD_REQUEST,
         Some(ErrorInfo {

@@ -1,0 +1,271 @@
+//! `elicitation/create`: a form for the user to fill, or a URL for the user to visit.
+
+use super::answer_as;
+use crate::context::Context;
+use crate::error::{AskError, ClientCapability};
+use crate::form;
+use crate::protocol::ProtocolVersion;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use std::future::{Future, IntoFuture};
+use std::marker::PhantomData;
+use std::pin::Pin;
+
+/// What the user did with a form ([`Context::elicit`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Elicitation<T> {
+    /// The user filled the form and submitted it: the content, decoded.
+    Accept(T),
+    /// The user said no.
+    Decline,
+    /// The user dismissed the form without saying yes or no.
+    Cancel,
+}
+
+/// What the user did when sent to a URL ([`Context::elicit_url`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UrlElicitation {
+    /// The user agreed to open the URL. What happens there happens out of band: the tool
+    /// learns the outcome its own way (its service calls back, say).
+    Accept,
+    /// The user said no.
+    Decline,
+    /// The user dismissed the request without saying yes or no.
+    Cancel,
+}
+
+/// `ElicitResult`.
+#[derive(Deserialize)]
+struct ElicitResult {
+    action: Action,
+    #[serde(default)]
+    content: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Action {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+/// An ask for a form, made by [`Context::elicit`]; `.await` it.
+#[must_use = "an ask does nothing until it is awaited"]
+pub struct Elicit<'a, T> {
+    cx: &'a Context,
+    message: String,
+    key: Option<String>,
+    form: PhantomData<fn() -> T>,
+}
+
+impl<T> Elicit<'_, T> {
+    /// The key of this ask among the call's input requests in revision 2026-07-28
+    /// (`elicit_N` by default, N its place among the call's asks). Keys must differ within
+    /// a call.
+    pub fn key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
+    }
+}
+
+impl<'a, T: DeserializeOwned + JsonSchema + Send + 'static> IntoFuture for Elicit<'a, T> {
+    type Output = Result<Elicitation<T>, AskError>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move {
+            let requested = form::requested_schema::<T>().map_err(|error| AskError::NotAForm {
+                type_name: std::any::type_name::<T>(),
+                reason: error.to_string(),
+            })?;
+            let params = json!({ "message": self.message, "requestedSchema": requested });
+            let needs = [ClientCapability::ElicitationForm];
+            let answer = self
+                .cx
+                .ask(&needs, "elicitation/create", params, self.key.as_deref())
+                .await?;
+            let answer: ElicitResult = answer_as("elicitation/create", answer)?;
+            match answer.action {
+                Action::Decline => Ok(Elicitation::Decline),
+                Action::Cancel => Ok(Elicitation::Cancel),
+                Action::Accept => {
+                    let content = answer.content.unwrap_or_else(|| json!({}));
+                    let unfit = |error: form::ContentError| AskError::InvalidContent {
+                        field: error.field,
+                        reason: error.reason,
+                    };
+                    form::check_content(&requested, &content).map_err(unfit)?;
+                    // Fields the form did not ask for (a client's extras) are not the
+                    // type's business: a `deny_unknown_fields` type still decodes.
+                    let mut content = content;
+                    if let (Value::Object(values), Some(fields)) =
+                        (&mut content, requested["properties"].as_object())
+                    {
+                        values.retain(|name, _| fields.contains_key(name));
+                    }
+                    Ok(Elicitation::Accept(form::decode::<T>(content).map_err(unfit)?))
+                }
+            }
+        })
+    }
+}
+
+/// An ask to send the user to a URL, made by [`Context::elicit_url`]; `.await` it.
+#[must_use = "an ask does nothing until it is awaited"]
+pub struct ElicitUrl<'a> {
+    cx: &'a Context,
+    url: String,
+    message: String,
+    key: Option<String>,
+}
+
+impl ElicitUrl<'_> {
+    /// The key of this ask among the call's input requests in revision 2026-07-28
+    /// (`elicit_N` by default). Keys must differ within a call.
+    pub fn key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
+    }
+}
+
+impl<'a> IntoFuture for ElicitUrl<'a> {
+    type Output = Result<UrlElicitation, AskError>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move {
+            let mut params = json!({ "mode": "url", "message": self.message, "url": self.url });
+            // 2025-11-25 names each URL elicitation, for its completion notice; 2026-07-28
+            // ties it to the call's round instead.
+            if self.cx.protocol_version() == Some(ProtocolVersion::V2025_11_25) {
+                params["elicitationId"] = json!(elicitation_id());
+            }
+            let needs = [ClientCapability::ElicitationUrl];
+            let answer = self
+                .cx
+                .ask(&needs, "elicitation/create", params, self.key.as_deref())
+                .await?;
+            Ok(
+                match answer_as::<ElicitResult>("elicitation/create", answer)?.action {
+                    Action::Accept => UrlElicitation::Accept,
+                    Action::Decline => UrlElicitation::Decline,
+                    Action::Cancel => UrlElicitation::Cancel,
+                },
+            )
+        })
+    }
+}
+
+/// A fresh, unguessable elicitation id: 128 random bits in hex.
+fn elicitation_id() -> String {
+    let mut bytes = [0_u8; 16];
+    // Without randomness, a counter-free id still differs per process and call.
+    if getrandom::fill(&mut bytes).is_err() {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        bytes = nanos.to_le_bytes();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Context {
+    /// Asks the user to fill a form whose fields are those of `T`, with `message` saying
+    /// why. `T`'s doc comments become the fields' descriptions, `#[serde(default)]` values
+    /// their defaults, unit enums their choices (a `Vec` of one for several).
+    ///
+    /// A form is flat: strings, numbers, integers, booleans and enums of strings. A `T`
+    /// with a nested struct, a map or a list of structs cannot be asked for; a server
+    /// whose tool asks for one refuses to start, naming the field (`#[tool]` records the
+    /// types a tool asks for), and the ask fails with [`AskError::NotAForm`]. Content the
+    /// client accepts is checked against the form and decoded; content that does not fit
+    /// is [`AskError::InvalidContent`], naming the field.
+    ///
+    /// Needs the client's `elicitation` capability (forms). See [the asks](crate::ask)
+    /// for how this works in each protocol era: in revision 2026-07-28 the tool runs
+    /// again from the top once the user has answered.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Elicitation, Server, ToolError};
+    /// use serde_json::json;
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Confirm {
+    ///     /// Delete them all?
+    ///     confirm: bool,
+    /// }
+    ///
+    /// /// Deletes every draft, once the user confirms.
+    /// #[tool]
+    /// async fn clear_drafts(cx: Context) -> Result<&'static str, ToolError> {
+    ///     match cx.elicit::<Confirm>("Delete all 3 drafts?").await? {
+    ///         Elicitation::Accept(Confirm { confirm: true }) => Ok("deleted"),
+    ///         _ => Ok("kept"),
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("drafts", "1.0.0")
+    ///     .tools(tools![clear_drafts])
+    ///     .test_client()?
+    ///     .on_elicit(|request| async move {
+    ///         assert_eq!(request["message"], "Delete all 3 drafts?");
+    ///         json!({"action": "accept", "content": {"confirm": true}})
+    ///     });
+    /// assert_eq!(client.call("clear_drafts", json!({})).await?.text(), Some("deleted"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn elicit<T: DeserializeOwned + JsonSchema + Send + 'static>(
+        &self,
+        message: impl Into<String>,
+    ) -> Elicit<'_, T> {
+        Elicit {
+            cx: self,
+            message: message.into(),
+            key: None,
+            form: PhantomData,
+        }
+    }
+
+    /// Asks the user to visit `url` (to sign in somewhere, say, or pay), with `message`
+    /// saying why: for what must not pass through the client. Needs the client's
+    /// `elicitation.url` capability (revision 2025-11-25 on).
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server, ToolError, UrlElicitation};
+    /// use serde_json::json;
+    ///
+    /// /// Connects the user's calendar.
+    /// #[tool]
+    /// async fn connect_calendar(cx: Context) -> Result<&'static str, ToolError> {
+    ///     let asked = cx.elicit_url("https://calendar.example/authorize?state=7", "Sign in to your calendar").await?;
+    ///     Ok(if asked == UrlElicitation::Accept { "waiting for the sign-in" } else { "not connected" })
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("calendar", "1.0.0")
+    ///     .tools(tools![connect_calendar])
+    ///     .test_client()?
+    ///     .on_elicit(|request| async move {
+    ///         assert_eq!(request["mode"], "url");
+    ///         json!({"action": "accept"})
+    ///     });
+    /// assert_eq!(client.call("connect_calendar", json!({})).await?.text(), Some("waiting for the sign-in"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn elicit_url(&self, url: impl Into<String>, message: impl Into<String>) -> ElicitUrl<'_> {
+        ElicitUrl {
+            cx: self,
+            url: url.into(),
+            message: message.into(),
+            key: None,
+        }
+    }
+}
