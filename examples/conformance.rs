@@ -2,6 +2,10 @@
 //! it implements the `test_*` tools its tool scenarios call, with the fixture values they
 //! expect. Run it with `--http 127.0.0.1:PORT` and point the suite at `/mcp`.
 //!
+//! The tools that ask (elicitation, sampling, roots) serve both eras with one body: in
+//! 2025-11-25 the asks are requests sent while the call runs; in 2026-07-28 they end a
+//! round with an `input_required` result, under the keys the scenarios expect.
+//!
 //! ```text
 //! cargo run --bin conformance -- --http 127.0.0.1:3001
 //! ```
@@ -9,7 +13,11 @@
 mod common;
 
 use mcp_tools::protocol::LoggingLevel;
-use mcp_tools::{CallToolResult, Content, Context, Server, ToolRegistry, tool, tools};
+use mcp_tools::{
+    AskError, CallToolResult, Content, Context, Elicitation, Server, ToolError, ToolRegistry, tool, tools,
+};
+use serde::{Deserialize, Serialize};
+use std::future::IntoFuture;
 use std::time::Duration;
 
 /// A 1×1 red PNG.
@@ -113,6 +121,335 @@ fn test_trigger_tool_change(registry: ToolRegistry) -> &'static str {
     "Tool list changed"
 }
 
+// --- Tools that ask, for the 2025-11-25 scenarios (requests of the server's own) ----------
+
+/// What the user did with a form, as the scenarios print it: `action=accept, content={..}`.
+fn outcome<T: Serialize>(answer: &Elicitation<T>) -> String {
+    match answer {
+        Elicitation::Accept(content) => {
+            let content = serde_json::to_string(content).unwrap_or_default();
+            format!("action=accept, content={content}")
+        }
+        Elicitation::Decline => "action=decline, content={}".into(),
+        Elicitation::Cancel => "action=cancel, content={}".into(),
+    }
+}
+
+/// Asks the client's model to answer a prompt.
+#[tool]
+async fn test_sampling(
+    cx: Context,
+    /// The prompt to send to the LLM
+    prompt: String,
+) -> Result<String, ToolError> {
+    let answer = cx.sample(prompt).max_tokens(100).await?;
+    Ok(format!("LLM response: {}", answer.text().unwrap_or_default()))
+}
+
+/// The form of `test_elicitation`.
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
+struct Contact {
+    /// User's response
+    username: String,
+    /// User's email address
+    email: String,
+}
+
+/// Asks the user for a name and an email address.
+#[tool]
+async fn test_elicitation(
+    cx: Context,
+    /// The message to show the user
+    message: String,
+) -> Result<String, ToolError> {
+    let answer = cx.elicit::<Contact>(message).await?;
+    Ok(format!("User response: {}", outcome(&answer)))
+}
+
+/// A user's status.
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    Active,
+    Inactive,
+    Pending,
+}
+
+/// The form of `test_elicitation_sep1034_defaults`: a default for every kind of field.
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default)]
+struct Profile {
+    /// User name
+    name: String,
+    /// User age
+    age: u32,
+    /// User score
+    score: f64,
+    /// User status
+    status: Status,
+    /// Verification status
+    verified: bool,
+}
+
+impl Default for Profile {
+    fn default() -> Profile {
+        Profile {
+            name: "John Doe".into(),
+            age: 30,
+            score: 95.5,
+            status: Status::Active,
+            verified: true,
+        }
+    }
+}
+
+/// Asks for a profile whose fields all have defaults (SEP-1034).
+#[tool]
+async fn test_elicitation_sep1034_defaults(cx: Context) -> Result<String, ToolError> {
+    let answer = cx
+        .elicit::<Profile>("Please review and update the form fields with defaults")
+        .await?;
+    Ok(format!("Elicitation completed: {}", outcome(&answer)))
+}
+
+/// Choices without labels.
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Untitled {
+    Option1,
+    Option2,
+    Option3,
+}
+
+/// Choices with labels, for one.
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum TitledOne {
+    #[schemars(title = "First Option")]
+    Value1,
+    #[schemars(title = "Second Option")]
+    Value2,
+    #[schemars(title = "Third Option")]
+    Value3,
+}
+
+/// Choices with labels, for several.
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum TitledMany {
+    #[schemars(title = "First Choice")]
+    Value1,
+    #[schemars(title = "Second Choice")]
+    Value2,
+    #[schemars(title = "Third Choice")]
+    Value3,
+}
+
+/// The choices of `legacyEnum`: the scenario wants them labelled by `enumNames`, a
+/// deprecated keyword no type produces, so they go out unlabelled.
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Legacy {
+    Opt1,
+    Opt2,
+    Opt3,
+}
+
+/// The form of `test_elicitation_sep1330_enums`: every kind of choice.
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Choices {
+    /// Select one option
+    untitled_single: Untitled,
+    /// Select one option with titles
+    titled_single: TitledOne,
+    /// Select one option (legacy)
+    legacy_enum: Legacy,
+    /// Select multiple options
+    #[schemars(length(min = 1, max = 3))]
+    untitled_multi: Vec<Untitled>,
+    /// Select multiple options with titles
+    #[schemars(length(min = 1, max = 3))]
+    titled_multi: Vec<TitledMany>,
+}
+
+/// Asks for choices of every kind: one or several, with labels or without (SEP-1330).
+#[tool]
+async fn test_elicitation_sep1330_enums(cx: Context) -> Result<String, ToolError> {
+    let answer = cx
+        .elicit::<Choices>("Please select options from the enum fields")
+        .await?;
+    Ok(format!("Elicitation completed: {}", outcome(&answer)))
+}
+
+// --- Tools that ask, for the 2026-07-28 scenarios (input_required rounds) -----------------
+
+/// A name.
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Name {
+    name: String,
+}
+
+/// A favorite color.
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Color {
+    color: String,
+}
+
+/// A yes or no.
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Confirm {
+    ok: bool,
+}
+
+/// Any text.
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Text {
+    value: String,
+}
+
+/// Asks the user's name (key `user_name`), then greets them.
+#[tool]
+async fn test_input_required_result_elicitation(cx: Context) -> Result<String, ToolError> {
+    let name = cx.elicit::<Name>("What is your name?").key("user_name").await?;
+    Ok(match name {
+        Elicitation::Accept(Name { name }) => format!("Hello, {name}!"),
+        _ => "Hello, stranger!".into(),
+    })
+}
+
+/// Asks the client's model a question (key `capital_question`).
+#[tool]
+async fn test_input_required_result_sampling(cx: Context) -> Result<String, ToolError> {
+    let answer = cx
+        .sample("What is the capital of France?")
+        .max_tokens(100)
+        .key("capital_question")
+        .await?;
+    Ok(format!("Sampling result: {}", answer.text().unwrap_or_default()))
+}
+
+/// Asks the client's roots (key `client_roots`), and lists them.
+#[tool]
+async fn test_input_required_result_list_roots(cx: Context) -> Result<String, ToolError> {
+    let roots = cx.list_roots().key("client_roots").await?;
+    let uris: Vec<&str> = roots.iter().map(|root| root.uri.as_str()).collect();
+    Ok(format!("Found {} root(s): {}", roots.len(), uris.join(", ")))
+}
+
+/// Asks for a confirmation (key `confirm`); the answer comes back with the sealed state.
+#[tool]
+async fn test_input_required_result_request_state(cx: Context) -> Result<&'static str, ToolError> {
+    let answer = cx.elicit::<Confirm>("Please confirm").key("confirm").await?;
+    Ok(match answer {
+        Elicitation::Accept(Confirm { ok: true }) => "state-ok: requestState validated",
+        _ => "state-ok: not confirmed",
+    })
+}
+
+/// Asks a form, the client's model and its roots, all in one round.
+#[tool]
+async fn test_input_required_result_multiple_inputs(cx: Context) -> Result<String, ToolError> {
+    let (name, greeting, roots) = tokio::join!(
+        cx.elicit::<Name>("What is your name?")
+            .key("user_name")
+            .into_future(),
+        cx.sample("Generate a greeting")
+            .max_tokens(50)
+            .key("greeting")
+            .into_future(),
+        cx.list_roots().key("client_roots").into_future(),
+    );
+    let name = match name? {
+        Elicitation::Accept(Name { name }) => name,
+        _ => "stranger".into(),
+    };
+    let greeting = greeting?.text().unwrap_or_default();
+    Ok(format!(
+        "Name: {name}; Greeting: {greeting}; Roots: {}",
+        roots?.len()
+    ))
+}
+
+/// Asks the user's name (key `step1`), then, in a second round, a color (key `step2`).
+#[tool]
+async fn test_input_required_result_multi_round(cx: Context) -> Result<String, ToolError> {
+    let Elicitation::Accept(Name { name }) = cx
+        .elicit::<Name>("Step 1: What is your name?")
+        .key("step1")
+        .await?
+    else {
+        return Ok("No name given".into());
+    };
+    let Elicitation::Accept(Color { color }) = cx
+        .elicit::<Color>("Step 2: What is your favorite color?")
+        .key("step2")
+        .await?
+    else {
+        return Ok(format!("No color given by {name}"));
+    };
+    Ok(format!("Multi-round complete for {name} who likes {color}"))
+}
+
+/// Asks for a confirmation (key `confirm`); a retry whose state was altered is refused.
+#[tool]
+async fn test_input_required_result_tampered_state(cx: Context) -> Result<&'static str, ToolError> {
+    cx.elicit::<Confirm>("Please confirm").key("confirm").await?;
+    Ok("integrity-ok: state verified")
+}
+
+/// `Some` answer, or `None` when the client cannot be asked.
+fn unless_missing<T>(asked: Result<T, AskError>) -> Result<Option<T>, AskError> {
+    match asked {
+        Err(AskError::MissingCapability(_)) => Ok(None),
+        asked => asked.map(Some),
+    }
+}
+
+/// Asks a form and the client's model, each only if the client declared it can answer.
+#[tool]
+async fn test_input_required_result_capabilities(cx: Context) -> Result<String, ToolError> {
+    let (text, sample) = tokio::join!(
+        cx.elicit::<Text>("Elicitation input")
+            .key("elicit_input")
+            .into_future(),
+        cx.sample("Sample request")
+            .max_tokens(50)
+            .key("sample_input")
+            .into_future(),
+    );
+    let mut received = Vec::new();
+    if let Some(text) = unless_missing(text)? {
+        let value = match text {
+            Elicitation::Accept(Text { value }) => value,
+            _ => "none".into(),
+        };
+        received.push(format!("elicit_input={value}"));
+    }
+    if let Some(sample) = unless_missing(sample)? {
+        received.push(format!("sample_input={}", sample.text().unwrap_or_default()));
+    }
+    Ok(match received.as_slice() {
+        [] => "No supported capabilities declared".into(),
+        received => format!("capabilities-ok: received {}", received.join(", ")),
+    })
+}
+
+/// Needs sampling: a client that did not declare it gets -32021.
+#[tool]
+async fn test_missing_capability(cx: Context) -> Result<&'static str, ToolError> {
+    cx.sample("Say yes").max_tokens(10).await?;
+    Ok("Success")
+}
+
+/// Asks for a confirmation: its round ends with `input_required` on the call's own
+/// response, never with a request of the server's.
+#[tool]
+async fn test_streaming_elicitation(cx: Context) -> Result<&'static str, ToolError> {
+    cx.elicit::<Confirm>("Continue streaming?").key("confirm").await?;
+    Ok("Streaming complete")
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
     common::log_to_stderr();
@@ -128,6 +465,20 @@ async fn main() -> std::process::ExitCode {
             test_error_handling,
             test_tool_with_progress,
             test_trigger_tool_change,
+            test_sampling,
+            test_elicitation,
+            test_elicitation_sep1034_defaults,
+            test_elicitation_sep1330_enums,
+            test_input_required_result_elicitation,
+            test_input_required_result_sampling,
+            test_input_required_result_list_roots,
+            test_input_required_result_request_state,
+            test_input_required_result_multiple_inputs,
+            test_input_required_result_multi_round,
+            test_input_required_result_tampered_state,
+            test_input_required_result_capabilities,
+            test_missing_capability,
+            test_streaming_elicitation,
         ])
         .run()
         .await;

@@ -5,7 +5,12 @@
 //! - progress from a tool that works through every note;
 //! - annotations: read-only searches, a destructive delete;
 //! - a tool added and removed while serving: `restore_note` exists only while the trash
-//!   holds something, and clients are told with `notifications/tools/list_changed`.
+//!   holds something, and clients are told with `notifications/tools/list_changed`;
+//! - tools that ask the client: `clear_notes` asks the user to confirm (a form),
+//!   `suggest_title` asks the client's model, `export_notes` asks for the folders the
+//!   client shares. In revision 2026-07-28 such a tool runs again from the top once the
+//!   client has answered, so each counts or reads before it asks and changes nothing
+//!   until after.
 //!
 //! ```text
 //! cargo run --bin notes                           # stdio, as clients launch it
@@ -15,7 +20,7 @@
 
 mod common;
 
-use mcp_tools::{Context, Json, Server, State, ToolError, ToolRegistry, tool, tools};
+use mcp_tools::{Context, Elicitation, Json, Server, State, ToolError, ToolRegistry, tool, tools};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -50,6 +55,13 @@ struct Summary {
     words: usize,
     /// Each tag with how many notes carry it.
     tags: BTreeMap<String, usize>,
+}
+
+/// What `clear_notes` asks the user.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct ConfirmClear {
+    /// Delete every note?
+    confirm: bool,
 }
 
 /// Every note, and the trash.
@@ -197,6 +209,91 @@ async fn summarize_notes(notes: State<Notes>, cx: Context) -> Json<Summary> {
     Json(summary)
 }
 
+/// Delete every note, after asking the user to confirm. Unlike `delete_note`, this does
+/// not use the trash: the notes cannot be restored. Nothing is deleted unless the user
+/// says yes.
+#[tool(annotations(destructive, idempotent, open_world = false))]
+async fn clear_notes(notes: State<Notes>, cx: Context) -> Result<String, ToolError> {
+    // Count before asking, change nothing until answered: in revision 2026-07-28 the tool
+    // runs again from the top once the user has answered.
+    let count = notes.store().notes.len();
+    if count == 0 {
+        return Ok("there are no notes to delete".to_owned());
+    }
+    let message = format!("Delete all {count} notes? This cannot be undone.");
+    match cx.elicit::<ConfirmClear>(message).await? {
+        Elicitation::Accept(ConfirmClear { confirm: true }) => {
+            let deleted = std::mem::take(&mut notes.store().notes).len();
+            Ok(format!("deleted {deleted} notes"))
+        }
+        Elicitation::Accept(_) | Elicitation::Decline | Elicitation::Cancel => {
+            Ok(format!("kept {count} notes"))
+        }
+    }
+}
+
+/// Suggest a title for a note, asked of the client's model. The note is not changed:
+/// pass the title to `add_note` to use it.
+#[tool(annotations(read_only, open_world = false))]
+async fn suggest_title(
+    /// The note's id
+    id: u64,
+    notes: State<Notes>,
+    cx: Context,
+) -> Result<String, ToolError> {
+    let text = match notes.store().notes.get(&id) {
+        Some(note) => note.body.clone(),
+        None => return Err(ToolError::new(format!("there is no note {id}"))),
+    };
+    let answer = cx
+        .sample(format!(
+            "Suggest a title of at most six words for this note:\n\n{text}"
+        ))
+        .system_prompt("You name notes. Answer with the title only.")
+        .max_tokens(30)
+        .await?;
+    let title = answer.text().map(|text| text.trim().to_owned());
+    match title {
+        Some(title) if !title.is_empty() => Ok(format!("suggested title for note {id}: {title}")),
+        _ => Err(ToolError::new("the model gave no text to take a title from")),
+    }
+}
+
+/// Write every note to `notes.md` in the first folder the client shares with the server
+/// (its first `file://` root): a Markdown list, one line per note, oldest first. An
+/// existing `notes.md` there is replaced.
+#[tool(annotations(destructive, idempotent, open_world = false))]
+async fn export_notes(notes: State<Notes>, cx: Context) -> Result<String, ToolError> {
+    let roots = cx.list_roots().await?;
+    let Some(folder) = roots.iter().find_map(|root| root.path()) else {
+        return Err(ToolError::new(
+            "the client shares no file:// root to export to; share a folder with the server",
+        ));
+    };
+    let (count, markdown) = {
+        let store = notes.store();
+        let mut markdown = String::from("# Notes\n\n");
+        for note in store.notes.values() {
+            markdown.push_str(&markdown_line(note));
+        }
+        (store.notes.len(), markdown)
+    };
+    let file = folder.join("notes.md");
+    std::fs::write(&file, markdown)?;
+    Ok(format!("exported {count} notes to {}", file.display()))
+}
+
+/// A note as one line of a Markdown list: `- title: text (tags: a, b)`.
+fn markdown_line(note: &Note) -> String {
+    let text = note.body.lines().collect::<Vec<_>>().join(" ");
+    let mut line = format!("- {}: {text}", note.title);
+    if !note.tags.is_empty() {
+        line.push_str(&format!(" (tags: {})", note.tags.join(", ")));
+    }
+    line.push('\n');
+    line
+}
+
 // One thread for tasks is plenty: stdio serves one client, and its reader answers most
 // calls on a thread of its own.
 #[tokio::main(flavor = "current_thread")]
@@ -206,7 +303,15 @@ async fn main() -> std::process::ExitCode {
         .title("Notes")
         .instructions("Search before adding, so notes are not duplicated. Deleted notes can be restored with `restore_note` while they are in the trash.")
         .state(Notes::default())
-        .tools(tools![add_note, search_notes, delete_note, summarize_notes])
+        .tools(tools![
+            add_note,
+            search_notes,
+            delete_note,
+            summarize_notes,
+            clear_notes,
+            suggest_title,
+            export_notes
+        ])
         .run()
         .await;
     common::exit(served)

@@ -46,7 +46,15 @@ fn tools_prints_the_definitions_as_json() {
         .collect();
     assert_eq!(
         names,
-        ["add_note", "search_notes", "delete_note", "summarize_notes"]
+        [
+            "add_note",
+            "search_notes",
+            "delete_note",
+            "summarize_notes",
+            "clear_notes",
+            "suggest_title",
+            "export_notes"
+        ]
     );
 }
 

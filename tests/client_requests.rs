@@ -2,7 +2,7 @@
 //! in the `initialize` era they go out on stdout and the client's response, arriving on
 //! stdin, is routed back to the call waiting on it. Responses to no request (an unknown id,
 //! a second response, a response after the call ended) are logged and dropped, and nothing
-//! else is disturbed. Revision 2026-07-28 has no such requests.
+//! else is disturbed. In revision 2026-07-28 a request becomes a question of the call's round.
 
 mod support;
 
@@ -158,16 +158,36 @@ fn a_client_that_never_answers_holds_the_call_only_until_it_is_cancelled_or_time
 }
 
 #[test]
-fn revision_2026_07_28_has_no_requests_from_the_server() {
+fn in_revision_2026_07_28_a_request_becomes_a_question_of_the_calls_round() {
     let mut peer = Peer::spawn(FIXTURE);
-    let answer = peer.request(json!({
-        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": { "name": "ask_roots", "arguments": {}, "_meta": modern_meta(json!({})) }
-    }));
+    let spec = Spec::of("2026-07-28");
+    let call = |extra: Value| {
+        let mut params = json!({ "name": "ask_roots", "arguments": {}, "_meta": modern_meta(json!({})) });
+        if let (Value::Object(params), Value::Object(extra)) = (&mut params, extra) {
+            params.extend(extra);
+        }
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params })
+    };
+    let asked = peer.request(call(json!({})));
+    let result = &asked["result"];
+    assert_eq!(result["resultType"], "input_required");
     assert_eq!(
-        answer["result"]["content"][0]["text"],
-        "protocol revision 2026-07-28 has no requests from the server to the client"
+        result["inputRequests"],
+        json!({ "roots_1": { "method": "roots/list", "params": {} } })
     );
-    assert_eq!(answer["result"]["isError"], true);
-    Spec::of("2026-07-28").assert_valid("CallToolResultResponse", &answer);
+    spec.assert_valid("InputRequiredResult", result);
+    // Nothing went out but the response: the server sends no requests in this revision.
+    assert_eq!(peer.silent_for(Duration::from_millis(100)), None);
+
+    let roots = json!({ "roots": [{ "uri": "file:///srv" }] });
+    let answered = peer.request(call(json!({
+        "inputResponses": { "roots_1": roots },
+        "requestState": result["requestState"],
+    })));
+    assert_eq!(
+        answered["result"]["content"][0]["text"],
+        format!("roots: {roots}")
+    );
+    assert_eq!(answered["result"]["resultType"], "complete");
+    spec.assert_valid("CallToolResultResponse", &answered);
 }

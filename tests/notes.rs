@@ -1,14 +1,34 @@
 //! The notes example over real pipes: state shared by its tools, structured output,
 //! progress, and `restore_note` appearing and disappearing while it serves. Every message
 //! is checked against the official schema of revision 2025-11-25.
+//!
+//! Then its tools that ask the client (`clear_notes` a form, `suggest_title` the client's
+//! model, `export_notes` the roots), each over stdio and Streamable HTTP in both eras: in
+//! 2025-11-25 the server's requests are answered on the wire, with a response of the same
+//! id; in 2026-07-28 the call ends with `input_required` and is sent again with
+//! `inputResponses` and the `requestState`. What the server sends is checked against the
+//! schema of the era.
 
 mod support;
 
 use serde_json::{Value, json};
-use support::{Peer, Spec, initialize};
+use std::path::PathBuf;
+use support::{HttpProcess, Peer, Spec, initialize, modern_meta};
 
 const NOTES: &str = env!("CARGO_BIN_EXE_notes");
 const REVISION: &str = "2025-11-25";
+const MODERN: &str = "2026-07-28";
+
+/// The tools the server starts with.
+const TOOLS: [&str; 7] = [
+    "add_note",
+    "search_notes",
+    "delete_note",
+    "summarize_notes",
+    "clear_notes",
+    "suggest_title",
+    "export_notes",
+];
 
 fn call(peer: &mut Peer, id: u64, name: &str, arguments: Value) -> Value {
     let response = peer.request(json!({
@@ -59,10 +79,7 @@ fn call_announcing_a_change(peer: &mut Peer, id: u64, name: &str, arguments: Val
 fn notes_are_added_found_deleted_and_restored_with_the_tool_list_following() {
     let mut peer = Peer::spawn(NOTES);
     initialize(&mut peer, REVISION);
-    assert_eq!(
-        tool_names(&mut peer, 1),
-        ["add_note", "search_notes", "delete_note", "summarize_notes"]
-    );
+    assert_eq!(tool_names(&mut peer, 1), TOOLS);
 
     let first = call(
         &mut peer,
@@ -97,21 +114,12 @@ fn notes_are_added_found_deleted_and_restored_with_the_tool_list_following() {
         deleted["content"][0]["text"],
         "moved note 1 (\"Rust traits\") to the trash"
     );
-    assert_eq!(
-        tool_names(&mut peer, 8),
-        [
-            "add_note",
-            "search_notes",
-            "delete_note",
-            "summarize_notes",
-            "restore_note"
-        ]
-    );
+    assert_eq!(tool_names(&mut peer, 8), [&TOOLS[..], &["restore_note"]].concat());
     let gone = call(&mut peer, 9, "search_notes", json!({"query": "traits"}));
     assert_eq!(gone["structuredContent"]["total"], 0);
     let restored = call_announcing_a_change(&mut peer, 10, "restore_note", json!({"id": 1}));
     assert_eq!(restored["structuredContent"]["title"], "Rust traits");
-    assert_eq!(tool_names(&mut peer, 11).len(), 4);
+    assert_eq!(tool_names(&mut peer, 11), TOOLS);
     let missing = call(&mut peer, 12, "delete_note", json!({"id": 99}));
     assert_eq!(missing["isError"], true);
     assert_eq!(missing["content"][0]["text"], "there is no note 99");
@@ -182,4 +190,668 @@ fn the_definitions_carry_annotations_and_output_schemas() {
         by_name("search_notes")["inputSchema"]["properties"]["limit"]["default"],
         10
     );
+    assert_eq!(
+        by_name("clear_notes")["annotations"],
+        json!({"destructiveHint": true, "idempotentHint": true, "openWorldHint": false})
+    );
+    assert_eq!(
+        by_name("suggest_title")["annotations"],
+        json!({"readOnlyHint": true, "openWorldHint": false})
+    );
+    assert_eq!(
+        by_name("export_notes")["annotations"],
+        json!({"destructiveHint": true, "idempotentHint": true, "openWorldHint": false})
+    );
+}
+
+// ---- Tools that ask, over both transports in both eras ----------------------------------
+
+/// Every capability the notes server's asks need.
+fn all_capabilities() -> Value {
+    json!({ "elicitation": {}, "sampling": {}, "roots": {} })
+}
+
+/// What a call asked the client, in order: each request's method and params.
+type Asked = Vec<(String, Value)>;
+
+/// The end of a call: what it asked, its final JSON-RPC response, and the HTTP status of
+/// that response (`None` over stdio).
+struct Called {
+    asked: Asked,
+    response: Value,
+    status: Option<u16>,
+}
+
+impl Called {
+    /// The result's one text, for a call that has a result.
+    fn text(&self) -> &str {
+        let result = &self.response["result"];
+        assert_eq!(result["content"].as_array().map(Vec::len), Some(1), "{result}");
+        result["content"][0]["text"].as_str().unwrap()
+    }
+
+    fn is_error(&self) -> bool {
+        self.response["result"]["isError"] == true
+    }
+}
+
+/// A client of the notes server over one transport in one era, with the capabilities it
+/// declares. It answers each ask of the server's with `answer(method, params)`.
+trait Wire {
+    /// Which transport and era, for failure messages.
+    fn label(&self) -> &'static str;
+
+    fn call(&mut self, name: &str, arguments: Value, answer: &mut dyn FnMut(&str, &Value) -> Value)
+    -> Called;
+
+    /// A call whose tool must ask nothing.
+    fn call_plain(&mut self, name: &str, arguments: Value) -> Called {
+        let label = self.label();
+        self.call(name, arguments, &mut |method, _| {
+            panic!("{label}: `{name}` asked `{method}`")
+        })
+    }
+}
+
+/// The schema type of a request the server sends.
+fn request_type(method: &str) -> &'static str {
+    match method {
+        "elicitation/create" => "ElicitRequest",
+        "sampling/createMessage" => "CreateMessageRequest",
+        "roots/list" => "ListRootsRequest",
+        other => panic!("the server asked the unexpected `{other}`"),
+    }
+}
+
+/// Checks a legacy call's final response against the 2025-11-25 schema.
+fn check_legacy_response(response: &Value) {
+    let spec = Spec::of(REVISION);
+    spec.assert_valid("JSONRPCResultResponse", response);
+    spec.assert_valid("CallToolResult", &response["result"]);
+}
+
+fn legacy_call(id: u64, name: &str, arguments: Value) -> Value {
+    json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": { "name": name, "arguments": arguments }
+    })
+}
+
+/// If `message` is a request of the server's: checks it, records it and returns the
+/// response to send (with its id).
+fn answer_legacy_request(
+    message: &Value,
+    asked: &mut Asked,
+    answer: &mut dyn FnMut(&str, &Value) -> Value,
+) -> Option<Value> {
+    let method = message.get("method")?.as_str()?;
+    message.get("id")?;
+    Spec::of(REVISION).assert_valid(request_type(method), message);
+    let params = message["params"].clone();
+    let result = answer(method, &params);
+    asked.push((method.to_owned(), params));
+    Some(json!({ "jsonrpc": "2.0", "id": message["id"], "result": result }))
+}
+
+/// 2025-11-25 over stdio: the server's requests arrive on stdout, the answers go to stdin.
+struct LegacyStdio {
+    peer: Peer,
+    next_id: u64,
+}
+
+impl LegacyStdio {
+    fn start(capabilities: Value) -> LegacyStdio {
+        let mut peer = Peer::spawn(NOTES);
+        let init = peer.request(json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": { "protocolVersion": REVISION, "capabilities": capabilities, "clientInfo": { "name": "tests", "version": "1.0.0" } }
+        }));
+        assert_eq!(init["result"]["protocolVersion"], REVISION);
+        peer.send(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+        LegacyStdio { peer, next_id: 1 }
+    }
+}
+
+impl Wire for LegacyStdio {
+    fn label(&self) -> &'static str {
+        "2025-11-25 over stdio"
+    }
+
+    fn call(
+        &mut self,
+        name: &str,
+        arguments: Value,
+        answer: &mut dyn FnMut(&str, &Value) -> Value,
+    ) -> Called {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.peer.send(legacy_call(id, name, arguments));
+        let mut asked = Vec::new();
+        loop {
+            let message = self.peer.recv();
+            if let Some(reply) = answer_legacy_request(&message, &mut asked, answer) {
+                self.peer.send(reply);
+            } else if message.get("id") == Some(&json!(id)) {
+                check_legacy_response(&message);
+                return Called {
+                    asked,
+                    response: message,
+                    status: None,
+                };
+            } else {
+                panic!("unexpected message during the call: {message}");
+            }
+        }
+    }
+}
+
+/// The notes server serving Streamable HTTP, and a runtime to talk to it from a sync test.
+struct Http {
+    server: HttpProcess,
+    runtime: tokio::runtime::Runtime,
+    client: reqwest::Client,
+}
+
+impl Http {
+    fn start() -> Http {
+        Http {
+            server: HttpProcess::spawn(NOTES),
+            runtime: tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap(),
+            client: reqwest::Client::builder().no_proxy().build().unwrap(),
+        }
+    }
+
+    fn post(&self, headers: &[(&str, &str)], message: &Value) -> reqwest::Response {
+        let mut request = self
+            .client
+            .post(&self.server.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let send = request.json(message).send();
+        self.runtime
+            .block_on(async { tokio::time::timeout(support::PATIENCE, send).await })
+            .expect("an answer in time")
+            .unwrap()
+    }
+}
+
+/// A response's messages as they arrive: one JSON body, or the events of an SSE stream.
+enum Body {
+    Json(Option<Value>),
+    Events {
+        response: reqwest::Response,
+        buffer: String,
+        ready: std::collections::VecDeque<Value>,
+    },
+}
+
+impl Body {
+    fn of(response: reqwest::Response, http: &Http) -> Body {
+        let content_type = response.headers()["content-type"].to_str().unwrap().to_owned();
+        if content_type.starts_with("text/event-stream") {
+            return Body::Events {
+                response,
+                buffer: String::new(),
+                ready: Default::default(),
+            };
+        }
+        assert!(content_type.starts_with("application/json"), "{content_type}");
+        let text = http.runtime.block_on(response.text()).unwrap();
+        let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+        Body::Json(Some(value))
+    }
+
+    /// The next message; `None` when the body ends.
+    fn next(&mut self, http: &Http) -> Option<Value> {
+        match self {
+            Body::Json(value) => value.take(),
+            Body::Events {
+                response,
+                buffer,
+                ready,
+            } => {
+                while ready.is_empty() {
+                    let chunk = http
+                        .runtime
+                        .block_on(async { tokio::time::timeout(support::PATIENCE, response.chunk()).await })
+                        .expect("an event in time")
+                        .unwrap()?;
+                    buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+                    while let Some(end) = buffer.find("\n\n") {
+                        let event: String = buffer.drain(..end + 2).collect();
+                        for line in event.lines() {
+                            if let Some(data) = line.strip_prefix("data: ") {
+                                ready.push_back(serde_json::from_str(data).unwrap());
+                            }
+                        }
+                    }
+                }
+                ready.pop_front()
+            }
+        }
+    }
+}
+
+/// 2025-11-25 over HTTP: the server's requests arrive on the call's event stream, the
+/// answers go in POSTs of their own.
+struct LegacyHttp {
+    http: Http,
+    session: String,
+    next_id: u64,
+}
+
+impl LegacyHttp {
+    fn start(capabilities: Value) -> LegacyHttp {
+        let http = Http::start();
+        let init = http.post(
+            &[],
+            &json!({
+                "jsonrpc": "2.0", "id": 0, "method": "initialize",
+                "params": { "protocolVersion": REVISION, "capabilities": capabilities, "clientInfo": { "name": "tests", "version": "1.0.0" } }
+            }),
+        );
+        assert_eq!(init.status(), 200);
+        let session = init.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+        let wire = LegacyHttp {
+            http,
+            session,
+            next_id: 1,
+        };
+        let initialized = wire.post(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+        assert_eq!(initialized.status(), 202);
+        wire
+    }
+
+    fn post(&self, message: &Value) -> reqwest::Response {
+        let headers = [
+            ("mcp-session-id", self.session.as_str()),
+            ("mcp-protocol-version", REVISION),
+        ];
+        self.http.post(&headers, message)
+    }
+}
+
+impl Wire for LegacyHttp {
+    fn label(&self) -> &'static str {
+        "2025-11-25 over HTTP"
+    }
+
+    fn call(
+        &mut self,
+        name: &str,
+        arguments: Value,
+        answer: &mut dyn FnMut(&str, &Value) -> Value,
+    ) -> Called {
+        let id = self.next_id;
+        self.next_id += 1;
+        let response = self.post(&legacy_call(id, name, arguments));
+        let status = response.status().as_u16();
+        assert_eq!(status, 200);
+        let mut body = Body::of(response, &self.http);
+        let mut asked = Vec::new();
+        loop {
+            let message = body
+                .next(&self.http)
+                .expect("the call's answer before its stream ends");
+            if let Some(reply) = answer_legacy_request(&message, &mut asked, answer) {
+                assert_eq!(self.post(&reply).status(), 202);
+            } else if message.get("id") == Some(&json!(id)) {
+                check_legacy_response(&message);
+                return Called {
+                    asked,
+                    response: message,
+                    status: Some(status),
+                };
+            } else {
+                panic!("unexpected message during the call: {message}");
+            }
+        }
+    }
+}
+
+/// Moves one 2026-07-28 request and its response.
+trait Link {
+    fn label(&self) -> &'static str;
+    /// Sends a request; returns its response and, over HTTP, the status.
+    fn request(&mut self, request: &Value) -> (Value, Option<u16>);
+}
+
+impl Link for Peer {
+    fn label(&self) -> &'static str {
+        "2026-07-28 over stdio"
+    }
+
+    fn request(&mut self, request: &Value) -> (Value, Option<u16>) {
+        (Peer::request(self, request.clone()), None)
+    }
+}
+
+impl Link for Http {
+    fn label(&self) -> &'static str {
+        "2026-07-28 over HTTP"
+    }
+
+    fn request(&mut self, request: &Value) -> (Value, Option<u16>) {
+        let name = request["params"]["name"].as_str().unwrap_or_default();
+        let headers = [
+            ("mcp-protocol-version", MODERN),
+            ("mcp-method", request["method"].as_str().unwrap()),
+            ("mcp-name", name),
+        ];
+        let response = self.post(&headers, request);
+        let status = response.status().as_u16();
+        let mut body = Body::of(response, self);
+        loop {
+            let message = body.next(self).expect("a response before the body ends");
+            if message.get("id") == request.get("id") {
+                return (message, Some(status));
+            }
+        }
+    }
+}
+
+/// 2026-07-28: every call stands alone, with the client's capabilities in `_meta`; a call
+/// that asks ends with `input_required` and is sent again with the answers.
+struct Modern<L> {
+    link: L,
+    capabilities: Value,
+    next_id: u64,
+}
+
+impl<L: Link> Modern<L> {
+    fn new(link: L, capabilities: Value) -> Modern<L> {
+        Modern {
+            link,
+            capabilities,
+            next_id: 1,
+        }
+    }
+}
+
+impl<L: Link> Wire for Modern<L> {
+    fn label(&self) -> &'static str {
+        self.link.label()
+    }
+
+    fn call(
+        &mut self,
+        name: &str,
+        arguments: Value,
+        answer: &mut dyn FnMut(&str, &Value) -> Value,
+    ) -> Called {
+        let spec = Spec::of(MODERN);
+        let meta = modern_meta(json!({ "io.modelcontextprotocol/clientCapabilities": self.capabilities }));
+        let mut params = json!({ "name": name, "arguments": arguments, "_meta": meta });
+        let mut asked = Vec::new();
+        for _round in 0..5 {
+            let id = self.next_id;
+            self.next_id += 1;
+            let request = json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params });
+            spec.assert_valid("CallToolRequest", &request);
+            let (response, status) = self.link.request(&request);
+            if response.get("error").is_some() {
+                spec.assert_valid("JSONRPCErrorResponse", &response);
+                return Called {
+                    asked,
+                    response,
+                    status,
+                };
+            }
+            spec.assert_valid("CallToolResultResponse", &response);
+            assert_eq!(status.unwrap_or(200), 200);
+            let result = &response["result"];
+            if result["resultType"] != "input_required" {
+                assert_eq!(result["resultType"], "complete");
+                spec.assert_valid("CallToolResult", result);
+                return Called {
+                    asked,
+                    response,
+                    status,
+                };
+            }
+            spec.assert_valid("InputRequiredResult", result);
+            let mut responses = serde_json::Map::new();
+            for (key, request) in result["inputRequests"].as_object().unwrap() {
+                spec.assert_valid("InputRequest", request);
+                let method = request["method"].as_str().unwrap();
+                let asked_params = request.get("params").cloned().unwrap_or(json!({}));
+                responses.insert(key.clone(), answer(method, &asked_params));
+                asked.push((method.to_owned(), asked_params));
+            }
+            params["inputResponses"] = Value::Object(responses);
+            params["requestState"] = result["requestState"].clone();
+            assert!(params["requestState"].is_string(), "{result}");
+        }
+        panic!("`{name}` still asked after five rounds");
+    }
+}
+
+/// The notes server in each transport and era, each with a client that declares
+/// `capabilities`.
+fn wires(capabilities: Value) -> Vec<Box<dyn Wire>> {
+    vec![
+        Box::new(LegacyStdio::start(capabilities.clone())),
+        Box::new(LegacyHttp::start(capabilities.clone())),
+        Box::new(Modern::new(Peer::spawn(NOTES), capabilities.clone())),
+        Box::new(Modern::new(Http::start(), capabilities)),
+    ]
+}
+
+/// Adds a note; returns its id.
+fn add(wire: &mut dyn Wire, title: &str, body: &str, tags: &[&str]) -> u64 {
+    let added = wire.call_plain("add_note", json!({ "title": title, "body": body, "tags": tags }));
+    added.response["result"]["structuredContent"]["id"]
+        .as_u64()
+        .unwrap()
+}
+
+fn count_notes(wire: &mut dyn Wire) -> u64 {
+    let found = wire.call_plain("search_notes", json!({ "query": "" }));
+    found.response["result"]["structuredContent"]["total"]
+        .as_u64()
+        .unwrap()
+}
+
+/// The form `clear_notes` asks for.
+fn confirm_form(count: u64) -> Value {
+    json!({
+        "message": format!("Delete all {count} notes? This cannot be undone."),
+        "requestedSchema": {
+            "type": "object",
+            "properties": { "confirm": { "type": "boolean", "description": "Delete every note?" } },
+            "required": ["confirm"]
+        }
+    })
+}
+
+#[test]
+fn clearing_notes_asks_the_user_and_deletes_only_on_yes() {
+    for mut wire in wires(all_capabilities()) {
+        let wire = wire.as_mut();
+        let label = wire.label();
+        let empty = wire.call_plain("clear_notes", json!({}));
+        assert_eq!(empty.text(), "there are no notes to delete", "{label}");
+
+        add(wire, "one", "first", &[]);
+        add(wire, "two", "second", &["t"]);
+        let answers = [
+            (json!({ "action": "decline" }), "kept 2 notes"),
+            (json!({ "action": "cancel" }), "kept 2 notes"),
+            (
+                json!({ "action": "accept", "content": { "confirm": false } }),
+                "kept 2 notes",
+            ),
+            (
+                json!({ "action": "accept", "content": { "confirm": true } }),
+                "deleted 2 notes",
+            ),
+        ];
+        for (reply, said) in answers {
+            let called = wire.call("clear_notes", json!({}), &mut |_, _| reply.clone());
+            assert_eq!(
+                called.asked,
+                [("elicitation/create".to_owned(), confirm_form(2))],
+                "{label}"
+            );
+            assert!(!called.is_error(), "{label}: {}", called.response);
+            assert_eq!(called.text(), said, "{label}");
+        }
+        assert_eq!(count_notes(wire), 0, "{label}");
+    }
+}
+
+#[test]
+fn suggesting_a_title_asks_the_clients_model() {
+    let body = "Each value has one owner.\nBorrowing lends it.";
+    let expected_request = json!({
+        "messages": [{
+            "role": "user",
+            "content": { "type": "text", "text": format!("Suggest a title of at most six words for this note:\n\n{body}") }
+        }],
+        "maxTokens": 30,
+        "systemPrompt": "You name notes. Answer with the title only."
+    });
+    for mut wire in wires(all_capabilities()) {
+        let wire = wire.as_mut();
+        let label = wire.label();
+        let id = add(wire, "draft", body, &[]);
+        let called = wire.call("suggest_title", json!({ "id": id }), &mut |_, _| {
+            json!({ "role": "assistant", "model": "test-model", "content": { "type": "text", "text": "  Ownership in Rust\n" } })
+        });
+        assert_eq!(
+            called.asked,
+            [("sampling/createMessage".to_owned(), expected_request.clone())],
+            "{label}"
+        );
+        assert!(!called.is_error(), "{label}: {}", called.response);
+        assert_eq!(
+            called.text(),
+            format!("suggested title for note {id}: Ownership in Rust"),
+            "{label}"
+        );
+
+        // An answer with no text is an error the model can read.
+        let imaged = wire.call("suggest_title", json!({ "id": id }), &mut |_, _| {
+            json!({ "role": "assistant", "model": "test-model", "content": { "type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png" } })
+        });
+        assert!(imaged.is_error(), "{label}");
+        assert_eq!(
+            imaged.text(),
+            "the model gave no text to take a title from",
+            "{label}"
+        );
+
+        // An unknown note is refused before anything is asked.
+        let unknown = wire.call_plain("suggest_title", json!({ "id": 99 }));
+        assert!(unknown.is_error(), "{label}");
+        assert_eq!(unknown.text(), "there is no note 99", "{label}");
+    }
+}
+
+/// A fresh, empty directory under the system's temporary one; removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let dir = std::env::temp_dir().join(format!("notes-{name}-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn exporting_writes_notes_md_into_the_first_folder_the_client_shares() {
+    for (at, mut wire) in wires(all_capabilities()).into_iter().enumerate() {
+        let wire = wire.as_mut();
+        let label = wire.label();
+        let folder = TempDir::new(&format!("export-{at}"));
+        add(
+            wire,
+            "Rust traits",
+            "Traits define\nshared behaviour.",
+            &["rust", "lang"],
+        );
+        add(wire, "Groceries", "eggs, rice, tea", &[]);
+
+        // The first root is not a local folder: the second one is used.
+        let roots = json!({ "roots": [
+            { "uri": "https://example.com/notes", "name": "web" },
+            { "uri": format!("file://{}", folder.0.display()), "name": "exports" }
+        ] });
+        let called = wire.call("export_notes", json!({}), &mut |_, _| roots.clone());
+        assert_eq!(called.asked, [("roots/list".to_owned(), json!({}))], "{label}");
+        let file = folder.0.join("notes.md");
+        assert!(!called.is_error(), "{label}: {}", called.response);
+        assert_eq!(
+            called.text(),
+            format!("exported 2 notes to {}", file.display()),
+            "{label}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            "# Notes\n\n- Rust traits: Traits define shared behaviour. (tags: rust, lang)\n- Groceries: eggs, rice, tea\n",
+            "{label}"
+        );
+
+        // No file:// root: nothing to write to.
+        let web = json!({ "roots": [{ "uri": "https://example.com/notes" }] });
+        let refused = wire.call("export_notes", json!({}), &mut |_, _| web.clone());
+        assert!(refused.is_error(), "{label}");
+        assert_eq!(
+            refused.text(),
+            "the client shares no file:// root to export to; share a folder with the server",
+            "{label}"
+        );
+    }
+}
+
+#[test]
+fn a_client_without_the_capability_is_not_asked() {
+    // Sampling and roots, but no forms.
+    let capabilities = json!({ "sampling": {}, "roots": {} });
+    let message =
+        "this tool needs the client capability `elicitation.form`, which the client did not declare";
+    for mut wire in wires(capabilities) {
+        let wire = wire.as_mut();
+        let label = wire.label();
+        add(wire, "one", "first", &[]);
+        let called = wire.call_plain("clear_notes", json!({}));
+        if label.starts_with(REVISION) {
+            assert_eq!(
+                called.response["result"],
+                json!({ "content": [{ "type": "text", "text": message }], "isError": true }),
+                "{label}"
+            );
+        } else {
+            let error = &called.response["error"];
+            Spec::of(MODERN).assert_valid("MissingRequiredClientCapabilityError", &called.response);
+            assert_eq!(error["code"], -32021, "{label}");
+            assert_eq!(error["message"], message, "{label}");
+            assert_eq!(
+                error["data"]["requiredCapabilities"],
+                json!({ "elicitation": { "form": {} } }),
+                "{label}"
+            );
+            if label.ends_with("HTTP") {
+                assert_eq!(called.status, Some(400), "{label}");
+            }
+        }
+        assert_eq!(count_notes(wire), 1, "{label}: nothing was deleted");
+    }
 }

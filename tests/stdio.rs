@@ -816,7 +816,10 @@ fn pagination_with_an_opaque_cursor() {
             "explode",
             "read_config",
             "hang",
-            "ask_roots"
+            "ask_roots",
+            "order_book",
+            "ask_two",
+            "roots_if_any"
         ]
     );
     assert!(list["result"].get("nextCursor").is_none());

@@ -35,11 +35,23 @@ fn result_type(method: &str) -> Option<&'static str> {
     })
 }
 
+/// The schema type of a request the server sends the client.
+fn server_request_type(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "elicitation/create" => "ElicitRequest",
+        "sampling/createMessage" => "CreateMessageRequest",
+        "roots/list" => "ListRootsRequest",
+        "ping" => "PingRequest",
+        _ => return None,
+    })
+}
+
 fn notification_type(method: &str) -> Option<&'static str> {
     Some(match method {
         "notifications/progress" => "ProgressNotification",
         "notifications/message" => "LoggingMessageNotification",
         "notifications/tools/list_changed" => "ToolListChangedNotification",
+        "notifications/cancelled" => "CancelledNotification",
         "notifications/subscriptions/acknowledged" => "SubscriptionsAcknowledgedNotification",
         _ => return None,
     })
@@ -67,7 +79,12 @@ fn check(conn: &mut Conn, message: &Value) -> String {
     if let Some(method) = message.get("method").and_then(Value::as_str) {
         let revision = conn.latest.clone().unwrap_or(default);
         let spec = Spec::of(&revision);
-        let kind = notification_type(method).unwrap_or("JSONRPCNotification");
+        // A request of the server's own (legacy revisions) has an id; a notification none.
+        let kind = if message.get("id").is_some() {
+            server_request_type(method).unwrap_or("JSONRPCRequest")
+        } else {
+            notification_type(method).unwrap_or("JSONRPCNotification")
+        };
         spec.assert_valid(kind, message);
         return format!("{kind} ({revision})");
     }
@@ -97,6 +114,11 @@ fn check(conn: &mut Conn, message: &Value) -> String {
         return format!("error ({revision})");
     }
     spec.assert_valid(envelope(spec, true), message);
+    // 2026-07-28: a call that needs input ends its round with questions, not a result.
+    if message["result"]["resultType"] == "input_required" {
+        spec.assert_valid("InputRequiredResult", &message["result"]);
+        return format!("InputRequiredResult ({revision})");
+    }
     match result_type(&method) {
         Some(kind) => {
             spec.assert_valid(kind, &message["result"]);

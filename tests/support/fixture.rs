@@ -10,7 +10,7 @@ mod common;
 #[path = "tools.rs"]
 mod tools;
 
-use tools::{ask_roots, block, echo, explode, log, progress, sleep};
+use tools::{ask_roots, ask_two, block, echo, explode, log, order_book, progress, roots_if_any, sleep};
 
 /// Enables or disables a tool.
 #[tool]
@@ -51,6 +51,7 @@ async fn main() -> std::process::ExitCode {
         .max_message_size(64 * 1024)
         .tool_timeout("hang", Duration::from_millis(300))
         .tool_timeout("ask_roots", Duration::from_secs(2))
+        .tool_timeout("order_book", Duration::from_secs(2))
         .max_concurrent_calls(20_000)
         .tools(tools![
             echo,
@@ -62,7 +63,10 @@ async fn main() -> std::process::ExitCode {
             explode,
             read_config,
             hang,
-            ask_roots
+            ask_roots,
+            order_book,
+            ask_two,
+            roots_if_any
         ])
         .serve_stdio()
         .await;

@@ -83,3 +83,59 @@ pub async fn ask_roots(cx: Context) -> Result<String, String> {
         Err(error) => Err(error.to_string()),
     }
 }
+
+/// Where to ship a book: the form `order_book` asks for.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Shipping {
+    /// Street and number
+    pub street: String,
+    /// Express delivery
+    #[serde(default)]
+    pub express: bool,
+}
+
+/// Orders a book, asking where to ship it, for a blurb, and for the client's roots.
+#[tool]
+pub async fn order_book(ctx: Context, title: String) -> Result<String, mcp_tools::ToolError> {
+    let shipping = match ctx.elicit::<Shipping>("Where should the book go?").await? {
+        mcp_tools::Elicitation::Accept(shipping) => shipping,
+        mcp_tools::Elicitation::Decline | mcp_tools::Elicitation::Cancel => return Ok("not ordered".into()),
+    };
+    let blurb = ctx
+        .sample(format!("One line about {title}"))
+        .max_tokens(60)
+        .await?;
+    let roots = ctx.list_roots().await?;
+    let speed = if shipping.express { "express" } else { "standard" };
+    Ok(format!(
+        "{title} to {} ({speed}, {} roots): {}",
+        shipping.street,
+        roots.len(),
+        blurb.text().unwrap_or_default()
+    ))
+}
+
+/// Asks for a form and for the roots at once: one round in revision 2026-07-28.
+#[tool]
+pub async fn ask_two(ctx: Context) -> Result<String, mcp_tools::ToolError> {
+    use std::future::IntoFuture;
+    let (form, roots) = tokio::join!(
+        ctx.elicit::<Shipping>("Where to?").key("where").into_future(),
+        ctx.list_roots().key("roots").into_future()
+    );
+    let street = match form? {
+        mcp_tools::Elicitation::Accept(shipping) => shipping.street,
+        _ => "nowhere".into(),
+    };
+    Ok(format!("{street}, {} roots", roots?.len()))
+}
+
+/// Asks for the roots if it may, and does without them otherwise.
+#[tool]
+pub async fn roots_if_any(ctx: Context) -> Result<String, mcp_tools::ToolError> {
+    match ctx.list_roots().await {
+        Ok(roots) => Ok(format!("{} roots", roots.len())),
+        Err(mcp_tools::AskError::MissingCapability(capability)) => Ok(format!("no `{capability}`: no roots")),
+        Err(error) => Err(error.into()),
+    }
+}

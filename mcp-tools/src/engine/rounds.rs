@@ -60,8 +60,15 @@ impl Round {
                 None => format!("{}_{count}", short_name(method)),
             }
         };
-        if let Some(answer) = self.answers.get(&key) {
-            return Some(answer.clone());
+        match self.answers.get(&key) {
+            Some(answer) if fits(method, answer) => return Some(answer.clone()),
+            // Not an answer to this question: asked again, as if none had come.
+            Some(_) => tracing::debug!(
+                key,
+                method,
+                "an input response that is not a result of its request; asking again"
+            ),
+            None => {}
         }
         let mut asked = self.asked.lock().unwrap_or_else(|e| e.into_inner());
         if !asked.iter().any(|request| request.key == key) {
@@ -82,6 +89,24 @@ impl Round {
     /// The answers the round was given.
     pub(crate) fn answers(&self) -> &HashMap<String, Value> {
         &self.answers
+    }
+}
+
+/// Whether `answer` has the shape of a result of `method`, so the ask can read it.
+fn fits(method: &str, answer: &Value) -> bool {
+    let text = |key: &str| answer.get(key).is_some_and(Value::is_string);
+    match method {
+        "elicitation/create" => {
+            matches!(answer["action"].as_str(), Some("accept" | "decline" | "cancel"))
+                && answer.get("content").is_none_or(Value::is_object)
+        }
+        "sampling/createMessage" => {
+            text("role") && text("model") && (answer["content"].is_object() || answer["content"].is_array())
+        }
+        "roots/list" => answer["roots"]
+            .as_array()
+            .is_some_and(|roots| roots.iter().all(|root| root["uri"].is_string())),
+        _ => answer.is_object(),
     }
 }
 
@@ -134,7 +159,7 @@ impl<F: Future<Output = CallToolResult> + Unpin> Future for Rounds<F> {
 /// What a `requestState` holds, sealed.
 #[derive(Serialize, Deserialize)]
 struct Sealed {
-    /// Seconds since the Unix epoch after which the state is refused.
+    /// Milliseconds since the Unix epoch after which the state is refused.
     exp: u64,
     /// Every answer so far, by key.
     answers: Map<String, Value>,
@@ -174,7 +199,7 @@ pub(crate) fn seal(
     answers: &HashMap<String, Value>,
     asked: &[InputRequest],
 ) -> Result<String, String> {
-    let exp = now().saturating_add(ttl.as_secs().max(1));
+    let exp = now().saturating_add(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
     let mut sorted: Vec<(&String, &Value)> = answers.iter().collect();
     sorted.sort_by_key(|(key, _)| *key);
     let state = Sealed {
@@ -216,10 +241,11 @@ pub(crate) fn answers(
     Ok(answers)
 }
 
+/// Milliseconds since the Unix epoch.
 fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |since| since.as_secs())
+        .map_or(0, |since| u64::try_from(since.as_millis()).unwrap_or(u64::MAX))
 }
 
 #[cfg(test)]
@@ -311,7 +337,7 @@ mod tests {
             answers(&keys(), &bind, Some(&sealed), None).unwrap_err(),
             BAD_STATE
         );
-        state.exp = now() + 60;
+        state.exp = now() + 60_000;
         let sealed = keys()
             .seal(&bind.bytes(), &serde_json::to_vec(&state).unwrap())
             .unwrap();
@@ -319,13 +345,29 @@ mod tests {
     }
 
     #[test]
+    fn an_answer_that_is_not_a_result_of_its_request_is_asked_again() {
+        let round = Round::new(HashMap::from([
+            ("a".to_owned(), json!(12345)),
+            ("b".to_owned(), json!({ "action": "maybe" })),
+            ("c".to_owned(), json!({ "roots": [{ "name": "no uri" }] })),
+            ("d".to_owned(), json!({ "action": "decline" })),
+        ]));
+        assert_eq!(round.ask("elicitation/create", json!({}), Some("a")), None);
+        assert_eq!(round.ask("elicitation/create", json!({}), Some("b")), None);
+        assert_eq!(round.ask("roots/list", json!({}), Some("c")), None);
+        let declined = round.ask("elicitation/create", json!({}), Some("d"));
+        assert_eq!(declined, Some(json!({ "action": "decline" })));
+        let keys: Vec<String> = round.take_asked().into_iter().map(|r| r.key).collect();
+        assert_eq!(keys, ["a", "b", "c"]);
+    }
+
+    #[test]
     fn asks_without_keys_are_numbered_in_the_order_asked() {
-        let round = Round::new(HashMap::from([("sample_2".to_owned(), json!("yes"))]));
+        let answer =
+            json!({ "role": "assistant", "model": "m", "content": { "type": "text", "text": "yes" } });
+        let round = Round::new(HashMap::from([("sample_2".to_owned(), answer.clone())]));
         assert_eq!(round.ask("roots/list", json!({}), None), None);
-        assert_eq!(
-            round.ask("sampling/createMessage", json!({}), None),
-            Some(json!("yes"))
-        );
+        assert_eq!(round.ask("sampling/createMessage", json!({}), None), Some(answer));
         assert_eq!(round.ask("elicitation/create", json!({}), Some("name")), None);
         let keys: Vec<String> = round.take_asked().into_iter().map(|r| r.key).collect();
         assert_eq!(keys, ["roots_1", "name"]);

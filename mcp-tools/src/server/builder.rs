@@ -507,9 +507,10 @@ impl Server {
     /// ```
     /// use mcp_tools::{KeyRing, SealKey, Server};
     ///
-    /// # std::env::set_var("STATE_KEY", "q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=");
-    /// let key = SealKey::from_base64(&std::env::var("STATE_KEY").unwrap()).unwrap();
+    /// // In production, from a secret: `SealKey::from_base64(&std::env::var("STATE_KEY")?)?`.
+    /// let key = SealKey::from_base64("q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=")?;
     /// let server = Server::new("shop", "1.0.0").request_state_keys(KeyRing::new(key));
+    /// # Ok::<(), mcp_tools::SealKeyError>(())
     /// ```
     pub fn request_state_keys(mut self, keys: KeyRing) -> Server {
         self.executor.take();

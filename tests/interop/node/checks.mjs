@@ -1,5 +1,9 @@
 // The checks shared by client-v1.mjs and client-v2.mjs: the same cases and output as
 // ../python/client.py. Each client connects with its SDK and hands the connected client here.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 
 export const MODERN = "2026-07-28";
@@ -50,8 +54,8 @@ export function check(name, ok, detail = "") {
 }
 
 /** Parses `--server S (--stdio BINARY [--server-arg ARG]... | --http URL) [--mode M]`; exits with usage on error. */
-export function cli(modes, defaultMode) {
-  const usage = `usage: ${process.argv[1]} --server calculator|text_analyzer (--stdio BINARY [--server-arg ARG]... | --http URL) [--mode ${modes.join("|")}]`;
+export function cli(modes, defaultMode, servers = Object.keys(CASES)) {
+  const usage = `usage: ${process.argv[1]} --server ${servers.join("|")} (--stdio BINARY [--server-arg ARG]... | --http URL) [--mode ${modes.join("|")}]`;
   let values;
   try {
     ({ values } = parseArgs({
@@ -68,7 +72,7 @@ export function cli(modes, defaultMode) {
     process.exit(2);
   }
   values.mode ??= defaultMode;
-  if (!(values.server in CASES) || !values.stdio === !values.http || !modes.includes(values.mode)) {
+  if (!servers.includes(values.server) || !values.stdio === !values.http || !modes.includes(values.mode)) {
     console.error(usage);
     process.exit(2);
   }
@@ -133,4 +137,100 @@ export async function main(body) {
   }
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
+}
+
+// The notes server's tools that ask (elicitation, sampling, roots), answered by the client's
+// handlers: legacy servers send real requests, 2026-07-28 ones answer `input_required` and the
+// SDK retries with the answers. `notesHandlers()` makes the handlers (and records what they
+// were asked); `runNotesChecks` drives the tools once they are registered.
+const NOTES_TOOLS = ["clear_notes", "suggest_title", "export_notes"];
+const TITLE = "Ownership in Rust"; // what the sampling handler's "model" answers (with spaces to trim)
+const SYSTEM_PROMPT = "You name notes. Answer with the title only.";
+
+export function notesHandlers() {
+  const asked = { sampling: [], elicitation: [], roots: 0 };
+  const answers = ["decline", "accept"]; // clear_notes: declined first, then accepted
+  const folder = mkdtempSync(join(tmpdir(), "mcp-notes-"));
+  return {
+    asked,
+    folder,
+    sampling: async (request) => {
+      asked.sampling.push(request.params);
+      return { role: "assistant", model: "interop-model", content: { type: "text", text: `  ${TITLE}\n` } };
+    },
+    elicitation: async (request) => {
+      asked.elicitation.push(request.params);
+      const action = answers.shift() ?? "cancel";
+      return action === "accept" ? { action, content: { confirm: true } } : { action };
+    },
+    roots: async () => {
+      asked.roots++;
+      return { roots: [{ uri: pathToFileURL(folder).href, name: "export" }] };
+    },
+  };
+}
+
+export async function runNotesChecks(client, version, expectedVersion, { asked, folder }) {
+  try {
+    check("protocol version", version === expectedVersion, `${version}, expected ${expectedVersion}`);
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    check("tools/list has the tools that ask", NOTES_TOOLS.every((n) => names.includes(n)), JSON.stringify(names));
+
+    const body = "Each value has one owner; borrowing lends it without moving it.";
+    let res = await client.callTool({ name: "add_note", arguments: { title: "draft", body, tags: ["rust"] } });
+    const note = JSON.parse(texts(res)[0] ?? "{}");
+    check("add_note", !res.isError && note.body === body, JSON.stringify(texts(res)));
+
+    // The server's state is per process: over HTTP, earlier runs may have left notes.
+    const found = await client.callTool({ name: "search_notes", arguments: { query: "", limit: 1000 } });
+    const notes = JSON.parse(texts(found)[0]).notes;
+    const count = notes.length;
+
+    // suggest_title: sampling, with the exact request.
+    res = await client.callTool({ name: "suggest_title", arguments: { id: note.id } });
+    let want = `suggested title for note ${note.id}: ${TITLE}`;
+    check("suggest_title: the model's text, trimmed", !res.isError && isDeepStrictEqual(texts(res), [want]), `isError=${res.isError}, text=${JSON.stringify(texts(res))}, expected ${JSON.stringify(want)}`);
+    const params = asked.sampling.at(-1);
+    const expected = {
+      messages: [{ role: "user", content: { type: "text", text: `Suggest a title of at most six words for this note:\n\n${body}` } }],
+      maxTokens: 30,
+      systemPrompt: SYSTEM_PROMPT,
+    };
+    const { _meta, ...sent } = params ?? {};
+    check("suggest_title: sampling request (messages, systemPrompt, maxTokens)", isDeepStrictEqual(sent, expected), JSON.stringify(params));
+    res = await client.callTool({ name: "suggest_title", arguments: { id: 999999 } });
+    check("suggest_title unknown id -> isError", res.isError === true && isDeepStrictEqual(texts(res), ["there is no note 999999"]), JSON.stringify(texts(res)));
+
+    // export_notes: roots, then a file in the shared folder.
+    res = await client.callTool({ name: "export_notes", arguments: {} });
+    const path = join(folder, "notes.md");
+    want = `exported ${count} notes to ${path}`;
+    check("export_notes: answer", isDeepStrictEqual(texts(res), [want]), `${JSON.stringify(texts(res))}, expected ${JSON.stringify(want)}`);
+    check("export_notes: roots/list asked", asked.roots >= 1, `${asked.roots} times`);
+    const lines = ["# Notes", ""].concat(
+      [...notes].sort((a, b) => a.id - b.id).map((n) => `- ${n.title}: ${n.body}` + (n.tags.length ? ` (tags: ${n.tags.join(", ")})` : "")),
+    );
+    const written = existsSync(path) ? readFileSync(path, "utf8") : undefined;
+    check("export_notes: notes.md", written === lines.join("\n") + "\n", JSON.stringify(written));
+
+    // clear_notes: a form; declined keeps every note, accepted deletes them.
+    res = await client.callTool({ name: "clear_notes", arguments: {} });
+    check("clear_notes declined", isDeepStrictEqual(texts(res), [`kept ${count} notes`]), JSON.stringify(texts(res)));
+    const form = asked.elicitation[0];
+    const schema = form?.requestedSchema ?? {};
+    const formOk = form?.message === `Delete all ${count} notes? This cannot be undone.` &&
+      schema.properties?.confirm?.type === "boolean" && isDeepStrictEqual(schema.required, ["confirm"]);
+    check("clear_notes: elicitation request (message, requestedSchema)", formOk, JSON.stringify(form));
+    res = await client.callTool({ name: "clear_notes", arguments: {} });
+    check("clear_notes accepted", isDeepStrictEqual(texts(res), [`deleted ${count} notes`]), JSON.stringify(texts(res)));
+    const after = await client.callTool({ name: "search_notes", arguments: { query: "" } });
+    const total = JSON.parse(texts(after)[0]).total;
+    check("search_notes finds nothing after clear_notes", total === 0, `total ${total}`);
+    res = await client.callTool({ name: "clear_notes", arguments: {} });
+    check("clear_notes with no notes asks nothing", isDeepStrictEqual(texts(res), ["there are no notes to delete"]) && asked.elicitation.length === 2,
+      `${JSON.stringify(texts(res))}, ${asked.elicitation.length} forms`);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }

@@ -4,7 +4,11 @@
 Runs with mcp==1.30.0 (initialize handshake only) or mcp==2.3.0 (its high-level `Client`,
 mode "auto" probes server/discover and so speaks 2026-07-28 with us, "legacy" uses initialize).
 
-    client.py --server calculator|text_analyzer (--stdio BINARY [--server-arg ARG]... | --http URL) [--mode legacy|auto|pin]
+    client.py --server calculator|text_analyzer|notes (--stdio BINARY [--server-arg ARG]... | --http URL) [--mode legacy|auto|pin]
+
+With `--server notes` it drives the tools that ask the client (elicitation, sampling, roots)
+through the SDK's callbacks: legacy servers send real requests, 2026-07-28 ones answer
+`input_required` and the client retries with the answers.
 
 Prints one line per check and ends with "N passed, M failed"; exits 1 if any check failed.
 """
@@ -14,7 +18,9 @@ import asyncio
 import contextlib
 import importlib.metadata
 import json
+import pathlib
 import sys
+import tempfile
 
 MCP_VERSION = importlib.metadata.version("mcp")
 V2 = int(MCP_VERSION.split(".")[0]) >= 2
@@ -71,8 +77,11 @@ def field(obj, snake, camel):
 
 
 @contextlib.asynccontextmanager
-async def connect(args):
-    """Yields (session-like object with list_tools/call_tool, negotiated protocol version)."""
+async def connect(args, **callbacks):
+    """Yields (session-like object with list_tools/call_tool, negotiated protocol version).
+
+    `callbacks`: sampling_callback, elicitation_callback, list_roots_callback (same names in
+    both SDK lines; each declares its capability)."""
     from mcp import StdioServerParameters
 
     stdio = StdioServerParameters(command=args.stdio, args=args.server_arg) if args.stdio else None
@@ -80,7 +89,7 @@ async def connect(args):
         from mcp import Client
 
         mode = MODERN if args.mode == "pin" else args.mode
-        async with Client(stdio or args.http, mode=mode) as client:
+        async with Client(stdio or args.http, mode=mode, **callbacks) as client:
             yield client, client.protocol_version
     else:
         from mcp import ClientSession
@@ -89,7 +98,7 @@ async def connect(args):
 
         transport = stdio_client(stdio) if stdio else streamable_http_client(args.http)
         async with transport as streams:  # stdio: (read, write); 1.x HTTP: (read, write, get_session_id)
-            async with ClientSession(streams[0], streams[1]) as session:
+            async with ClientSession(streams[0], streams[1], **callbacks) as session:
                 init = await session.initialize()
                 yield session, init.protocolVersion
 
@@ -99,6 +108,8 @@ def texts(result):
 
 
 async def run(args):
+    if args.server == "notes":
+        return await run_notes(args)
     cases = CASES[args.server]
     async with connect(args) as (session, version):
         print(f"mcp {MCP_VERSION}, mode {args.mode}, negotiated protocol version {version}")
@@ -148,9 +159,113 @@ async def run(args):
             check("unknown tool raises", ok, f"{type(e).__name__}: code={code}, message={message!r}")
 
 
+NOTES_TOOLS = ["clear_notes", "suggest_title", "export_notes"]  # besides add_note, search_notes, ...
+TITLE = "Ownership in Rust"  # what the sampling callback's "model" answers (with spaces to trim)
+SYSTEM_PROMPT = "You name notes. Answer with the title only."
+
+
+async def run_notes(args):
+    """The notes server's tools that ask: each ask is answered by an SDK callback."""
+    from mcp import types
+
+    asked = {"sampling": [], "elicitation": [], "roots": 0}
+    answers = ["decline", "accept"]  # clear_notes: declined first, then accepted
+    folder = tempfile.TemporaryDirectory(prefix="mcp-notes-")
+
+    async def sampling(context, params):
+        asked["sampling"].append(params)
+        return types.CreateMessageResult(
+            role="assistant", model="interop-model",
+            content=types.TextContent(type="text", text=f"  {TITLE}\n"),
+        )
+
+    async def elicitation(context, params):
+        asked["elicitation"].append(params)
+        action = answers.pop(0) if answers else "cancel"
+        content = {"confirm": True} if action == "accept" else None
+        return types.ElicitResult(action=action, content=content)
+
+    async def list_roots(context):
+        asked["roots"] += 1
+        uri = pathlib.Path(folder.name).as_uri()
+        return types.ListRootsResult(roots=[types.Root(uri=uri, name="export")])
+
+    callbacks = {"sampling_callback": sampling, "elicitation_callback": elicitation,
+                 "list_roots_callback": list_roots}
+    with folder:
+        async with connect(args, **callbacks) as (session, version):
+            print(f"mcp {MCP_VERSION}, mode {args.mode}, negotiated protocol version {version}")
+            expected_version = LEGACY if args.mode == "legacy" else MODERN
+            check("protocol version", version == expected_version, f"{version!r}, expected {expected_version!r}")
+
+            names = [t.name for t in (await session.list_tools()).tools]
+            check("tools/list has the tools that ask", all(n in names for n in NOTES_TOOLS), f"{names}")
+
+            body = "Each value has one owner; borrowing lends it without moving it."
+            res = await session.call_tool("add_note", {"title": "draft", "body": body, "tags": ["rust"]})
+            note = json.loads(texts(res)[0]) if texts(res) else {}
+            check("add_note", not field(res, "is_error", "isError") and note.get("body") == body, f"{texts(res)}")
+            note_id = note.get("id")
+
+            # The server's state is per process: over HTTP, earlier runs may have left notes.
+            found = await session.call_tool("search_notes", {"query": "", "limit": 1000})
+            notes = json.loads(texts(found)[0])["notes"]
+            count = len(notes)
+
+            # suggest_title: sampling, with the exact request.
+            res = await session.call_tool("suggest_title", {"id": note_id})
+            want = f"suggested title for note {note_id}: {TITLE}"
+            check("suggest_title: the model's text, trimmed", texts(res) == [want] and not field(res, "is_error", "isError"),
+                  f"isError={field(res, 'is_error', 'isError')}, text={texts(res)}, expected {want!r}")
+            params = asked["sampling"][-1] if asked["sampling"] else None
+            message = params and params.messages[0]
+            content = message and message.content
+            ok = (params is not None and len(params.messages) == 1 and message.role == "user"
+                  and content.type == "text"
+                  and content.text == f"Suggest a title of at most six words for this note:\n\n{body}"
+                  and field(params, "system_prompt", "systemPrompt") == SYSTEM_PROMPT
+                  and field(params, "max_tokens", "maxTokens") == 30)
+            check("suggest_title: sampling request (messages, systemPrompt, maxTokens)", ok, repr(params))
+            res = await session.call_tool("suggest_title", {"id": 999999})
+            check("suggest_title unknown id -> isError", field(res, "is_error", "isError") is True
+                  and texts(res) == ["there is no note 999999"], f"{texts(res)}")
+
+            # export_notes: roots, then a file in the shared folder.
+            res = await session.call_tool("export_notes", {})
+            path = pathlib.Path(folder.name) / "notes.md"
+            want = f"exported {count} notes to {path}"
+            check("export_notes: answer", texts(res) == [want], f"{texts(res)}, expected {want!r}")
+            check("export_notes: roots/list asked", asked["roots"] >= 1, f"{asked['roots']} times")
+            lines = ["# Notes", ""] + [
+                f"- {n['title']}: {n['body']}" + (f" (tags: {', '.join(n['tags'])})" if n["tags"] else "")
+                for n in sorted(notes, key=lambda n: n["id"])
+            ]
+            written = path.read_text() if path.exists() else None
+            check("export_notes: notes.md", written == "\n".join(lines) + "\n", repr(written))
+
+            # clear_notes: a form; declined keeps every note, accepted deletes them.
+            res = await session.call_tool("clear_notes", {})
+            check("clear_notes declined", texts(res) == [f"kept {count} notes"], f"{texts(res)}")
+            form = asked["elicitation"][0] if asked["elicitation"] else None
+            schema = form and field(form, "requested_schema", "requestedSchema")
+            schema = schema.model_dump() if hasattr(schema, "model_dump") else schema
+            ok = (form is not None and form.message == f"Delete all {count} notes? This cannot be undone."
+                  and schema.get("properties", {}).get("confirm", {}).get("type") == "boolean"
+                  and schema.get("required") == ["confirm"])
+            check("clear_notes: elicitation request (message, requestedSchema)", ok, repr(form))
+            res = await session.call_tool("clear_notes", {})
+            check("clear_notes accepted", texts(res) == [f"deleted {count} notes"], f"{texts(res)}")
+            found = await session.call_tool("search_notes", {"query": ""})
+            total = json.loads(texts(found)[0])["total"]
+            check("search_notes finds nothing after clear_notes", total == 0, f"total {total}")
+            res = await session.call_tool("clear_notes", {})
+            check("clear_notes with no notes asks nothing", texts(res) == ["there are no notes to delete"]
+                  and len(asked["elicitation"]) == 2, f"{texts(res)}, {len(asked['elicitation'])} forms")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--server", required=True, choices=sorted(CASES))
+    parser.add_argument("--server", required=True, choices=sorted([*CASES, "notes"]))
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument("--stdio", metavar="BINARY", help="launch this server binary and talk over its stdio")
     target.add_argument("--http", metavar="URL", help="Streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp")
