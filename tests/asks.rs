@@ -348,6 +348,48 @@ fn legacy_answers_that_do_not_fit_reach_the_tool_as_errors() {
     );
 }
 
+#[test]
+fn a_tool_that_needs_the_user_at_a_url_says_so_as_each_revision_can() {
+    let url = "https://calendar.example/authorize?state=7";
+    let call = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": { "name": "needs_sign_in", "arguments": {} } });
+    let as_result = json!({ "content": [{ "type": "text", "text": format!("Sign in to your calendar: {url}") }], "isError": true });
+
+    // 2025-11-25, a client that opens URLs: the URL-required error.
+    let mut peer = Peer::spawn(FIXTURE);
+    let init = peer.request(json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": { "protocolVersion": LEGACY, "capabilities": { "elicitation": { "url": {} } }, "clientInfo": { "name": "t", "version": "1" } }
+    }));
+    assert_eq!(init["result"]["protocolVersion"], LEGACY);
+    let answer = peer.request(call.clone());
+    let elicitation = &answer["error"]["data"]["elicitations"][0];
+    assert_eq!(answer["error"]["code"], -32042);
+    assert_eq!(answer["error"]["message"], "Sign in to your calendar");
+    assert_eq!(
+        (elicitation["mode"].clone(), elicitation["url"].clone()),
+        (json!("url"), json!(url))
+    );
+    assert_eq!(elicitation["elicitationId"].as_str().map(str::len), Some(32));
+    Spec::of(LEGACY).assert_valid("URLElicitationRequiredError", &answer);
+
+    // A client that does not: an error result with the URL in it.
+    let mut peer = Peer::spawn(FIXTURE);
+    initialize(&mut peer, LEGACY);
+    assert_eq!(peer.request(call.clone())["result"], as_result);
+
+    // 2026-07-28: a round whose question is the URL.
+    let mut peer = Peer::spawn(FIXTURE);
+    let with_url = json!({ "elicitation": { "url": {} } });
+    let answer = peer.request(modern_call(1, "needs_sign_in", json!({}), with_url, json!({})));
+    assert_eq!(
+        answer["result"]["inputRequests"],
+        json!({ "url_required": { "method": "elicitation/create", "params": { "mode": "url", "message": "Sign in to your calendar", "url": url } } })
+    );
+    Spec::of(MODERN).assert_valid("InputRequiredResult", &answer["result"]);
+    let answer = peer.request(modern_call(2, "needs_sign_in", json!({}), json!({}), json!({})));
+    assert_eq!(answer["result"]["content"], as_result["content"]);
+}
+
 // In process: instances, callers, expiry and forms.
 
 fn book_server(keys: KeyRing) -> Server {

@@ -819,7 +819,8 @@ fn pagination_with_an_opaque_cursor() {
             "ask_roots",
             "order_book",
             "ask_two",
-            "roots_if_any"
+            "roots_if_any",
+            "needs_sign_in"
         ]
     );
     assert!(list["result"].get("nextCursor").is_none());

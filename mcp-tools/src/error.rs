@@ -43,6 +43,8 @@ use std::fmt;
 pub struct ToolError {
     message: String,
     kind: Kind,
+    /// For [`ToolError::url_required`]: the URL.
+    url: Option<Box<str>>,
 }
 
 /// What kind of failure a [`ToolError`] is, which decides what the client reads.
@@ -54,6 +56,8 @@ enum Kind {
     Internal,
     /// The call needs a capability the client did not declare.
     NeedsCapability(ClientCapability),
+    /// The call needs the user to visit a URL first.
+    NeedsUrl,
 }
 
 impl ToolError {
@@ -83,6 +87,7 @@ impl ToolError {
         ToolError {
             message: message.into(),
             kind: Kind::Told,
+            url: None,
         }
     }
 
@@ -111,6 +116,7 @@ impl ToolError {
         ToolError {
             message: detail.into(),
             kind: Kind::Internal,
+            url: None,
         }
     }
 
@@ -161,6 +167,54 @@ impl ToolError {
             Kind::NeedsCapability(capability) => Some(capability),
             _ => None,
         }
+    }
+
+    /// The call cannot go on until the user has visited `url` (to sign in to a third
+    /// party, say), with `message` saying why: what a tool returns when it learns this
+    /// only once it runs, where [`Context::elicit_url`](crate::Context::elicit_url) would
+    /// wait for the user instead.
+    ///
+    /// The server answers as each revision says: in 2025-11-25, the URL-required error
+    /// (`-32042`, the elicitation in its `data`), for a client that declared
+    /// `elicitation.url`; in 2026-07-28, an `input_required` round whose question is that
+    /// URL, after which the tool runs again (by then it should find the user's sign-in
+    /// done); otherwise an error result with the message and the URL.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Context, Server, ToolError};
+    /// use serde_json::json;
+    ///
+    /// /// Lists the user's calendar events.
+    /// #[tool]
+    /// async fn events(cx: Context) -> Result<String, ToolError> {
+    ///     let signed_in = false; // the tool's own record of the user's authorization
+    ///     if !signed_in {
+    ///         return Err(ToolError::url_required("https://calendar.example/authorize", "Sign in to your calendar"));
+    ///     }
+    ///     Ok("no events".into())
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// // A client that cannot open URLs reads the URL in the error result.
+    /// let client = Server::new("calendar", "1.0.0").tools(tools![events]).test_client()?;
+    /// let result = client.call("events", json!({})).await?;
+    /// assert!(result.is_error());
+    /// assert_eq!(result.text(), Some("Sign in to your calendar: https://calendar.example/authorize"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn url_required(url: impl Into<String>, message: impl Into<String>) -> Self {
+        ToolError {
+            message: message.into(),
+            kind: Kind::NeedsUrl,
+            url: Some(url.into().into_boxed_str()),
+        }
+    }
+
+    /// The URL the user must visit, for an error made with [`ToolError::url_required`].
+    pub fn required_url(&self) -> Option<&str> {
+        self.url.as_deref()
     }
 }
 
@@ -343,6 +397,7 @@ impl From<AskError> for ToolError {
         ToolError {
             message: error.to_string(),
             kind,
+            url: None,
         }
     }
 }

@@ -38,6 +38,8 @@ pub struct CallToolResult {
     internal: Option<Box<str>>,
     /// The client capability the call needed and lacked, when that is why it failed.
     missing: Option<ClientCapability>,
+    /// The URL the user must visit before the call can go on, when that is why it failed.
+    url_required: Option<Box<str>>,
 }
 
 impl CallToolResult {
@@ -162,6 +164,18 @@ impl CallToolResult {
     /// failed (see [`ToolError::missing_capability`]).
     pub(crate) fn missing_capability(&self) -> Option<ClientCapability> {
         self.missing
+    }
+
+    /// The URL the user must visit, and the message saying why, when that is why the call
+    /// failed (see [`ToolError::url_required`]).
+    pub(crate) fn required_url(&self) -> Option<(&str, &str)> {
+        let url = self.url_required.as_deref()?;
+        let text = self.content.first().and_then(Content::as_text)?;
+        let message = text
+            .strip_suffix(url)
+            .and_then(|m| m.strip_suffix(": "))
+            .unwrap_or(text);
+        Some((url, message))
     }
 
     /// The result as sent when details are exposed: the internal detail replaces the
@@ -477,6 +491,12 @@ fn error_result<E: Display + 'static>(error: &E) -> CallToolResult {
         return error_result(&ToolError::from(error.clone()));
     }
     if let Some(error) = any.downcast_ref::<ToolError>() {
+        if let Some(url) = error.required_url() {
+            return CallToolResult {
+                url_required: Some(url.into()),
+                ..CallToolResult::error(format!("{}: {url}", error.message()))
+            };
+        }
         if let Some(capability) = error.missing_capability() {
             return CallToolResult {
                 missing: Some(capability),

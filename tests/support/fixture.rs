@@ -10,7 +10,9 @@ mod common;
 #[path = "tools.rs"]
 mod tools;
 
-use tools::{ask_roots, ask_two, block, echo, explode, log, order_book, progress, roots_if_any, sleep};
+use tools::{
+    ask_roots, ask_two, block, echo, explode, log, needs_sign_in, order_book, progress, roots_if_any, sleep,
+};
 
 /// Enables or disables a tool.
 #[tool]
@@ -66,7 +68,8 @@ async fn main() -> std::process::ExitCode {
             ask_roots,
             order_book,
             ask_two,
-            roots_if_any
+            roots_if_any,
+            needs_sign_in
         ])
         .serve_stdio()
         .await;

@@ -139,3 +139,15 @@ pub async fn roots_if_any(ctx: Context) -> Result<String, mcp_tools::ToolError> 
         Err(error) => Err(error.into()),
     }
 }
+
+/// Needs the user to sign in at a URL first.
+#[tool]
+pub async fn needs_sign_in(ctx: Context) -> Result<String, mcp_tools::ToolError> {
+    // A real tool would check its own record of the sign-in here (in revision 2026-07-28
+    // it runs again once the user has been to the URL).
+    let _asker = ctx;
+    Err(mcp_tools::ToolError::url_required(
+        "https://calendar.example/authorize?state=7",
+        "Sign in to your calendar",
+    ))
+}

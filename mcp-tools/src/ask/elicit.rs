@@ -160,7 +160,7 @@ impl<'a> IntoFuture for ElicitUrl<'a> {
 }
 
 /// A fresh, unguessable elicitation id: 128 random bits in hex.
-fn elicitation_id() -> String {
+pub(crate) fn elicitation_id() -> String {
     let mut bytes = [0_u8; 16];
     // Without randomness, a counter-free id still differs per process and call.
     if getrandom::fill(&mut bytes).is_err() {

@@ -19,6 +19,7 @@ mod elicit;
 mod roots;
 mod sampling;
 
+pub(crate) use elicit::elicitation_id;
 pub use elicit::{Elicit, ElicitUrl, Elicitation, UrlElicitation};
 pub use roots::{ListRoots, Root};
 pub use sampling::{ModelPreferences, Sample, SamplingMessage, SamplingRequest, SamplingResponse};

@@ -264,6 +264,9 @@ fn notification(conn: &Arc<Connection>, method: &str, params: Option<&RawValue>)
             }
             Err(error) => tracing::debug!(%error, "ignored a malformed cancellation"),
         },
+        // Tools ask for the roots when they need them (`Context::list_roots`), never from a
+        // copy kept here, so a change needs nothing more than the next ask.
+        "notifications/roots/list_changed" => tracing::debug!("the client's roots changed"),
         other => tracing::debug!(method = other, "ignored a notification"),
     }
 }

@@ -10,9 +10,10 @@ use super::era::{Era, era_of};
 use super::failure::{Failure, Outcome, strip_position};
 use super::listing::{self, ListRequest};
 use super::outbox::Outbox;
-use super::rounds::{self, Binding, Finished, Round, Rounds};
+use super::rounds::{self, Binding, Finished, InputRequest, Round, Rounds};
 use crate::context::ClientChannel;
-use crate::protocol::jsonrpc::{Id, MISSING_CAPABILITY};
+use crate::error::ClientCapability;
+use crate::protocol::jsonrpc::{Id, MISSING_CAPABILITY, URL_ELICITATION_REQUIRED};
 use crate::protocol::messages::{CallToolParams, RawCall};
 use crate::protocol::{ProtocolVersion, RequestId};
 use crate::rate::ClientKey;
@@ -189,22 +190,51 @@ impl Engine {
     /// missing-capability error a tool let propagate (2026-07-28).
     fn respond_finished(&self, out: &Outbox, id: &RawValue, finished: Finished, ending: &Ending<'_>) {
         match finished {
-            Finished::Complete(result) => match result.missing_capability() {
-                Some(capability) if ending.modern => {
-                    let message = result
-                        .content()
-                        .first()
-                        .and_then(|c| c.as_text())
-                        .unwrap_or_default();
-                    respond_failure(
-                        out,
-                        Some(id),
-                        Failure::new(MISSING_CAPABILITY, message)
-                            .with_data(json!({ "requiredCapabilities": capability.as_json() })),
-                    );
+            Finished::Complete(result) => {
+                if let Some((url, message)) = result.required_url()
+                    && ending.url_mode
+                {
+                    let params = json!({ "mode": "url", "message": message, "url": url });
+                    if ending.modern && ending.round.is_some() {
+                        // The URL becomes the round's question; the tool runs again after.
+                        let asked = vec![InputRequest {
+                            key: "url_required".to_owned(),
+                            method: "elicitation/create".to_owned(),
+                            params,
+                        }];
+                        return self.respond_finished(out, id, Finished::InputRequired(asked), ending);
+                    }
+                    if ending.version == ProtocolVersion::V2025_11_25 {
+                        let mut elicitation = params;
+                        elicitation["elicitationId"] = json!(crate::ask::elicitation_id());
+                        let failure = Failure::new(URL_ELICITATION_REQUIRED, message)
+                            .with_data(json!({ "elicitations": [elicitation] }));
+                        return respond_failure(out, Some(id), failure);
+                    }
                 }
-                _ => out.respond(self.encode_call(id, &result, ending.version, ending.wraps, ending.modern)),
-            },
+                match result.missing_capability() {
+                    Some(capability) if ending.modern => {
+                        let message = result
+                            .content()
+                            .first()
+                            .and_then(|c| c.as_text())
+                            .unwrap_or_default();
+                        respond_failure(
+                            out,
+                            Some(id),
+                            Failure::new(MISSING_CAPABILITY, message)
+                                .with_data(json!({ "requiredCapabilities": capability.as_json() })),
+                        );
+                    }
+                    _ => out.respond(self.encode_call(
+                        id,
+                        &result,
+                        ending.version,
+                        ending.wraps,
+                        ending.modern,
+                    )),
+                }
+            }
             Finished::InputRequired(asked) => {
                 let sealed = match (&self.keys, ending.round) {
                     (Some(keys), Some((round, sealing))) => rounds::seal(
@@ -278,6 +308,9 @@ impl Engine {
             channel: Some(channel),
         });
         let wraps = tool.wraps_structured_output(version);
+        let url_mode = cx
+            .client_capabilities()
+            .is_some_and(|declared| ClientCapability::ElicitationUrl.declared_in(declared));
         let asks = round.as_ref().map(|(round, _)| Arc::clone(round));
         let work = match start(tool.invoke(&cx, call.arguments), asks) {
             Started::Done(finished) => {
@@ -289,6 +322,7 @@ impl Engine {
                 };
                 let ending = Ending {
                     tool: tool.name(),
+                    url_mode,
                     version,
                     wraps,
                     modern,
@@ -311,6 +345,7 @@ impl Engine {
             if !cancelled {
                 let ending = Ending {
                     tool: tool.name(),
+                    url_mode,
                     version,
                     wraps,
                     modern,
@@ -406,6 +441,8 @@ impl Engine {
 /// How a call ends: what its response needs to know.
 struct Ending<'a> {
     tool: &'a str,
+    /// Whether the client declared URL elicitation, for a tool that needs the user at a URL.
+    url_mode: bool,
     version: ProtocolVersion,
     wraps: bool,
     modern: bool,
