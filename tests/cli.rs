@@ -1,12 +1,15 @@
 //! Every server's command line (`Server::run`, feature `cli`), driven as a process: the
-//! example binaries' `tools`, `call`, `--help`, `--version` and a wrong flag. Serving stdio
-//! (no arguments) and `--http` are driven in `tests/stdio.rs` and `tests/http.rs`.
+//! example binaries' `tools`, `call` (of tools that ask, too), `--help`, `--version` and a
+//! wrong flag. Serving stdio (no arguments) and `--http` are driven in `tests/stdio.rs` and
+//! `tests/http.rs`. The terminal's prompts are tested in `mcp-tools/src/server/terminal.rs`:
+//! here standard input is never a terminal.
 
 use serde_json::{Value, json};
 use std::process::{Command, Output};
 
 const CALCULATOR: &str = env!("CARGO_BIN_EXE_calculator");
 const NOTES: &str = env!("CARGO_BIN_EXE_notes");
+const CONFORMANCE: &str = env!("CARGO_BIN_EXE_conformance");
 
 fn run(binary: &str, args: &[&str]) -> Output {
     Command::new(binary).args(args).output().expect("the binary runs")
@@ -133,4 +136,77 @@ fn help_version_and_wrong_flags() {
         "{}",
         stderr(&wrong)
     );
+}
+
+#[test]
+fn call_says_sampling_is_unavailable_from_the_command_line() {
+    let output = run(CONFORMANCE, &["call", "test_sampling", r#"{"prompt": "Hi"}"#]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(
+        stdout_json(&output),
+        json!({
+            "content": [{ "type": "text", "text": "this tool needs the client capability `sampling`, which the client did not declare" }],
+            "isError": true
+        })
+    );
+    assert_eq!(
+        stderr(&output).trim_end(),
+        "note: `test_sampling` needs the client capability `sampling`, which the command line \
+         cannot offer (it has no model to ask); call it from an MCP client"
+    );
+}
+
+#[test]
+fn call_without_a_terminal_asks_for_no_form() {
+    // Standard input is not a terminal here: nobody could answer, so `elicitation` is not
+    // declared and the tool's ask fails before anything is asked.
+    let output = run(
+        CONFORMANCE,
+        &["call", "test_elicitation", r#"{"message": "Who are you?"}"#],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(
+        stdout_json(&output),
+        json!({
+            "content": [{ "type": "text", "text": "this tool needs the client capability `elicitation.form`, which the client did not declare" }],
+            "isError": true
+        })
+    );
+    assert_eq!(
+        stderr(&output).trim_end(),
+        "note: `test_elicitation` needs the client capability `elicitation.form`, which the command \
+         line offers only when standard input and standard error are a terminal, to prompt on; \
+         run the command in one, or call the tool from an MCP client"
+    );
+}
+
+#[test]
+fn call_gives_the_current_directory_as_the_root() {
+    // A space and non-ASCII in the path: the root's URI percent-encodes them, and the tool
+    // (`Root::path`) decodes them back.
+    let dir = std::env::temp_dir().join(format!("mcp-tools cli roots {} é", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let output = Command::new(NOTES)
+        .args(["call", "export_notes"])
+        .current_dir(&dir)
+        .output()
+        .expect("the binary runs");
+    let file = dir.join("notes.md");
+    let written = std::fs::read_to_string(&file);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout_json(&output),
+        json!({ "content": [{ "type": "text", "text": format!("exported 0 notes to {}", file.display()) }] })
+    );
+    assert_eq!(written.unwrap(), "# Notes\n\n");
+    assert_eq!(stderr(&output), "");
+
+    let roots = run(CONFORMANCE, &["call", "test_input_required_result_list_roots"]);
+    assert_eq!(roots.status.code(), Some(0), "{}", stderr(&roots));
+    let text = stdout_json(&roots)["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(text.starts_with("Found 1 root(s): file:///"), "{text}");
 }

@@ -264,11 +264,12 @@ impl Engine {
     }
 
     /// The client of a call made outside any protocol exchange (`Server::execute`, the
-    /// command line's `call`): no client info, the newest revision's shapes.
-    pub(crate) fn local_client() -> Client {
+    /// command line's `call`): no client info, the newest revision's shapes, and the
+    /// `capabilities` of the local client that answers its asks (`None` when nothing does).
+    pub(crate) fn local_client(capabilities: Option<Arc<Value>>) -> Client {
         Client {
             info: None::<Arc<Implementation>>,
-            capabilities: None,
+            capabilities,
             log_level: None,
         }
     }

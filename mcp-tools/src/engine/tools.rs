@@ -385,21 +385,36 @@ impl Engine {
     /// Runs a call outside the protocol (`Server::execute`, the command line's `call`)
     /// exactly as a `tools/call` from an anonymous local client would run: the tool must be
     /// visible to it, the rate limits and the limit on calls in progress apply, and so do
-    /// the time limit and the output checks. `None` when no such tool is visible.
-    pub(crate) async fn execute(self: &Arc<Self>, name: &str, arguments: &Value) -> Option<CallToolResult> {
+    /// the time limit (which includes the time the local client takes to answer) and the
+    /// output checks. `None` when no such tool is visible.
+    ///
+    /// `local` is the client that answers the tool's asks, when there is one (the command
+    /// line's terminal): its channel, and the capabilities it declares, which the asks
+    /// check as they check a protocol client's. Without one, the call has no client:
+    /// `Context::client_capabilities` is `None` and an ask fails with `NoClient`.
+    pub(crate) async fn execute(
+        self: &Arc<Self>,
+        name: &str,
+        arguments: &Value,
+        local: Option<(Arc<dyn ClientChannel>, Value)>,
+    ) -> Option<CallToolResult> {
         let tool = self.visible_tool(name, None)?;
         let permit = match self.admit(name, || ClientKey::Local) {
             Ok(permit) => permit,
             Err(refused) => return Some(refused),
         };
+        let (channel, capabilities) = match local {
+            Some((channel, capabilities)) => (Some(channel), Some(Arc::new(capabilities))),
+            None => (None, None),
+        };
         let cx = self.context(CallParts {
             request_id: None,
             version: None,
-            client: Engine::local_client(),
+            client: Engine::local_client(capabilities),
             progress_token: None,
             cancel: CancellationToken::new(),
             principal: None,
-            channel: None,
+            channel,
         });
         let text = arguments.to_string();
         let Ok(raw) = RawArguments::from_json(&text) else {
@@ -415,7 +430,8 @@ impl Engine {
         drop(permit);
         Some(match finished {
             Finished::Complete(result) => result,
-            // Outside the protocol there is no round: asks are refused before they are made.
+            // Outside the protocol there is no round: an ask goes to the local client, or
+            // is refused before it is made.
             Finished::InputRequired(_) => {
                 CallToolResult::internal("a call outside the protocol asked for input")
             }

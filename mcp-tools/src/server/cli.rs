@@ -2,10 +2,12 @@
 
 use super::builder::Server;
 use super::error::{CliError, Error};
+use super::terminal::Terminal;
 use crate::protocol::ProtocolVersion;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 impl Server {
     /// Runs the server as its command line says:
@@ -18,6 +20,23 @@ impl Server {
     /// | `call NAME '{"a": 1}'` | runs one tool and prints its result as JSON; exits 1 if the tool failed |
     /// | `--wire-log FILE` | also records every message received and sent to FILE |
     /// | `--help`, `--version` | say so |
+    ///
+    /// A tool run by `call` may ask, as it would ask a client:
+    ///
+    /// - a form ([`Context::elicit`](crate::Context::elicit)) or a URL to visit
+    ///   ([`Context::elicit_url`](crate::Context::elicit_url)) is prompted for on the
+    ///   terminal, field by field, when standard input and standard error are both
+    ///   terminals (prompts go to standard error; standard output carries only the result).
+    ///   An empty line takes a field's default, or leaves an optional field out; Ctrl-D
+    ///   cancels. Otherwise `elicitation` is not declared, and the ask fails with
+    ///   [`AskError::MissingCapability`](crate::AskError::MissingCapability);
+    /// - the roots ([`Context::list_roots`](crate::Context::list_roots)) are the current
+    ///   directory, as one `file://` root (percent-encoded) named after it;
+    /// - sampling ([`Context::sample`](crate::Context::sample)) is never declared: the command
+    ///   line has no model to ask.
+    ///
+    /// A call that fails because the command line lacks a capability says so on standard
+    /// error, after the result. The call's time limit includes the time spent answering.
     ///
     /// ```no_run
     /// use mcp_tools::{tool, tools, Server};
@@ -61,11 +80,16 @@ impl Server {
                 let arguments: serde_json::Value = serde_json::from_str(arguments.as_deref().unwrap_or("{}"))
                     .map_err(|e| CliError::ArgumentsNotJson(e.to_string()))?;
                 let engine = self.into_engine()?;
-                let Some(result) = engine.execute(&name, &arguments).await else {
+                let terminal = Arc::new(Terminal::detect());
+                let local = Some(terminal.local_client());
+                let Some(result) = engine.execute(&name, &arguments, local).await else {
                     let known = engine.executable_tools();
                     return Err(CliError::UnknownTool { name, known }.into());
                 };
                 print_json(&result)?;
+                if let Some(capability) = result.missing_capability() {
+                    eprintln!("{}", terminal.missing_note(&name, capability));
+                }
                 if result.is_error() {
                     return Err(CliError::ToolFailed(name).into());
                 }
@@ -168,7 +192,8 @@ Usage: {name} [OPTIONS]
 Commands:
   tools  Print the tool definitions as JSON
   call   Run one tool and print its result as JSON (exit status 1 if the tool failed);
-         ARGUMENTS is a JSON object such as '{{\"a\": 1}}' (default {{}})
+         ARGUMENTS is a JSON object such as '{{\"a\": 1}}' (default {{}}). A form the tool
+         asks for is prompted for on the terminal; its roots are the current directory
 
 Options:
       --http <ADDR>      Serve Streamable HTTP on this address instead, such as 127.0.0.1:8080

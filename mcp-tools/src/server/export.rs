@@ -190,7 +190,7 @@ impl Server {
             Ok(engine) => engine,
             Err(error) => return CallToolResult::internal(format!("the server cannot run calls: {error}")),
         };
-        match engine.execute(&call.name, &call.arguments).await {
+        match engine.execute(&call.name, &call.arguments, None).await {
             Some(result) => result,
             None => CallToolResult::error(format!(
                 "there is no tool `{}`; the tools are {}",

@@ -1,6 +1,7 @@
 //! [`Server`] and what it does: the builder and stdio (`builder`), Streamable HTTP
 //! (`http`), the in-process test client (`testing`), model-API formats and calls outside the
-//! protocol (`export`), the command line (`cli`), and why serving fails (`error`).
+//! protocol (`export`), the command line (`cli`) and the terminal that answers the asks of
+//! its `call` (`terminal`), and why serving fails (`error`).
 
 mod builder;
 #[cfg(feature = "cli")]
@@ -9,6 +10,8 @@ mod error;
 mod export;
 #[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "cli")]
+mod terminal;
 mod testing;
 
 pub use builder::Server;
