@@ -2,33 +2,42 @@
 # Paired comparison of our example servers with the echo floors (the transport's physical
 # limit), a no-framework serde_json floor, and rmcp 3.11.
 #
-#   bash bench/peers/compare.sh [--rounds N] [--quick] [--build-times]
+#   bash bench/peers/compare.sh [--rounds N] [--quick] [--build-times] [--only MEASURES]
 #
 # For every measure, each round runs ours, echo, floor, rmcp stdio_pipes(), rmcp stdio() in
 # that order (A B C D E A B C D E ...), client and server pinned together on CPU 0; the table
-# shows the median of the rounds. See README.md beside this script.
+# shows the median of the rounds. --only takes a comma-separated list of call, pipeline,
+# startup, big, http, binaries, asks. See README.md beside this script.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-rounds=5 quick=0 build_times=0
+rounds=5 quick=0 build_times=0 only=call,pipeline,startup,big,http,binaries,asks
 while (($#)); do
     case $1 in
         --rounds) rounds=$2; shift ;;
         --quick) quick=1 ;;
         --build-times) build_times=1 ;;
-        -h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) echo "compare.sh: unknown option \`$1\`; expected --rounds N, --quick, --build-times" >&2; exit 2 ;;
+        --only) only=$2; shift ;;
+        -h | --help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "compare.sh: unknown option \`$1\`; expected --rounds N, --quick, --build-times, --only MEASURES" >&2; exit 2 ;;
     esac
     shift
 done
+for measure in ${only//,/ }; do
+    case $measure in
+        call | pipeline | startup | big | http | binaries | asks) ;;
+        *) echo "compare.sh: unknown measure \`$measure\` in --only; expected call, pipeline, startup, big, http, binaries, asks" >&2; exit 2 ;;
+    esac
+done
+want() { [[ ",$only," == *",$1,"* ]]; }
 
 # Requests per run: the sequential run doubles as the CPU and peak-RSS run (20k calls).
 calls=20000
 if ((quick)); then
-    pipelined=20000 startups=5 bigs=5 http_calls=3000
+    pipelined=20000 startups=5 bigs=5 http_calls=3000 asks=5000
 else
-    pipelined=100000 startups=20 bigs=20 http_calls=10000
+    pipelined=100000 startups=20 bigs=20 http_calls=10000 asks=20000
 fi
 
 target=${CARGO_TARGET_DIR:-$root/target}
@@ -41,8 +50,10 @@ build() { nice -n 10 cargo build --release --quiet "$@"; }
 
 echo "building (ours into $target, peers into $peers_target) ..." >&2
 CARGO_TARGET_DIR=$target/mcp-load build --manifest-path "$load_dir/Cargo.toml"
-(cd "$root" && CARGO_TARGET_DIR=$target build --bin calculator --bin text_analyzer)
-CARGO_TARGET_DIR=$peers_target build --manifest-path "$here/Cargo.toml"
+(cd "$root" && CARGO_TARGET_DIR=$target build --bin calculator --bin text_analyzer --bin notes)
+if [[ $only != asks ]]; then # every other measure runs the peers
+    CARGO_TARGET_DIR=$peers_target build --manifest-path "$here/Cargo.toml"
+fi
 
 programs=(ours echo floor rmcp-pipes rmcp-stdio)
 
@@ -77,14 +88,14 @@ stdio_measure() {
     done
 }
 
-stdio_measure call calculator call -n "$calls"
-stdio_measure pipeline calculator pipeline -n "$pipelined" -k 64
-stdio_measure startup calculator startup -r "$startups"
+want call && stdio_measure call calculator call -n "$calls"
+want pipeline && stdio_measure pipeline calculator pipeline -n "$pipelined" -k 64
+want startup && stdio_measure startup calculator startup -r "$startups"
 programs=(ours floor rmcp-pipes rmcp-stdio) # the echo floor does not count characters
-stdio_measure big text_analyzer big -n "$bigs" --expect '"characters":1048576'
+want big && stdio_measure big text_analyzer big -n "$bigs" --expect '"characters":1048576'
 programs=(ours echo floor rmcp-pipes rmcp-stdio)
 
-# Streamable HTTP: ours, the HTTP floor (bare hyper) and rmcp, server pinned beside the client.
+# Streamable HTTP: a fresh server per run, pinned beside the client.
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 wait_for_port() {
     for _ in $(seq 100); do
@@ -93,42 +104,85 @@ wait_for_port() {
     done
     return 1
 }
-echo "measuring http ..." >&2
-for ((round = 1; round <= rounds; round++)); do
-    for program in ours echo rmcp rmcp-stateless; do
-        port=$(free_port)
-        case $program in
-            ours) command=("$target/release/calculator" --http "127.0.0.1:$port") ;;
-            echo) command=("$peers_target/release/http-floor" --http "127.0.0.1:$port") ;;
-            rmcp) command=("$peers_target/release/rmcp-peer" --http "127.0.0.1:$port") ;;
-            rmcp-stateless) command=("$peers_target/release/rmcp-peer" --http-stateless "127.0.0.1:$port") ;;
-        esac
-        taskset -c 0 "${command[@]}" 2>"$out/http-server.$program.$round.err" &
-        pid=$!
-        if wait_for_port "$port"; then
-            measure http "$program" "$round" call -n "$http_calls" --http "http://127.0.0.1:$port/mcp"
-        else
-            echo "no server listening on port $port" >"$out/http.$program.$round.err"
-        fi
-        kill "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
+# `http_measure MEASURE PROGRAM ROUND SERVER... -- LOAD-ARGS...`: starts SERVER with a free
+# address appended, runs one mcp-load against it, and stops it.
+http_measure() {
+    local name=$1 program=$2 round=$3 server=() port pid
+    shift 3
+    while [[ $1 != -- ]]; do server+=("$1"); shift; done
+    shift
+    port=$(free_port)
+    taskset -c 0 "${server[@]}" "127.0.0.1:$port" 2>"$out/$name-server.$program.$round.err" &
+    pid=$!
+    if wait_for_port "$port"; then
+        measure "$name" "$program" "$round" "$@" --http "http://127.0.0.1:$port/mcp"
+    else
+        echo "no server listening on port $port" >"$out/$name.$program.$round.err"
+    fi
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+
+# Ours, the HTTP floor (bare hyper) and rmcp's two configurations.
+if want http; then
+    echo "measuring http ..." >&2
+    for ((round = 1; round <= rounds; round++)); do
+        for program in ours echo rmcp rmcp-stateless; do
+            case $program in
+                ours) server=("$target/release/calculator" --http) ;;
+                echo) server=("$peers_target/release/http-floor" --http) ;;
+                rmcp) server=("$peers_target/release/rmcp-peer" --http) ;;
+                rmcp-stateless) server=("$peers_target/release/rmcp-peer" --http-stateless) ;;
+            esac
+            http_measure http "$program" "$round" "${server[@]}" -- call -n "$http_calls"
+        done
     done
-done
+fi
+
+# One elicitation round vs a plain call, ours only: the notes example holding one note, the
+# client declaring elicitation. The plain call is `search_notes`; the asking one is
+# `clear_notes`, whose confirmation form is declined (one round, nothing deleted). Each
+# round runs the pair back to back on fresh servers, for each transport and era.
+if want asks; then
+    echo "measuring asks ..." >&2
+    notes=$target/release/notes
+    common=(--setup-call add_note '{"title":"a note","body":"to keep"}' --capabilities '{"elicitation":{}}')
+    for ((round = 1; round <= rounds; round++)); do
+        for transport in stdio http; do
+            for version in 2025-11-25 2026-07-28; do
+                for kind in plain ask; do
+                    case $kind in
+                        plain) args=(call --tool search_notes --args '{"query":"note"}') ;;
+                        ask) args=(ask --tool clear_notes) ;;
+                    esac
+                    args+=(--protocol-version "$version" "${common[@]}")
+                    if [[ $transport == stdio ]]; then
+                        measure asks "$kind-stdio-$version" "$round" "${args[@]}" -n "$asks" -- "$notes"
+                    else
+                        http_measure asks "$kind-http-$version" "$round" "$notes" --http -- "${args[@]}" -n "$http_calls"
+                    fi
+                done
+            done
+        done
+    done
+fi
 
 # Stripped release binary size, and with --build-times the wall time of a clean release build.
-echo "measuring binaries ..." >&2
-for program in ours echo floor rmcp; do
-    case $program in
-        ours) binary=$target/release/calculator ;;
-        echo) binary=$peers_target/release/echo-floor ;;
-        floor) binary=$peers_target/release/floor ;;
-        rmcp) binary=$peers_target/release/rmcp-peer ;;
-    esac
-    cp "$binary" "$out/$program.bin"
-    strip "$out/$program.bin"
-    stat -c %s "$out/$program.bin" >"$out/size.$program"
-    rm "$out/$program.bin"
-done
+if want binaries; then
+    echo "measuring binaries ..." >&2
+    for program in ours echo floor rmcp; do
+        case $program in
+            ours) binary=$target/release/calculator ;;
+            echo) binary=$peers_target/release/echo-floor ;;
+            floor) binary=$peers_target/release/floor ;;
+            rmcp) binary=$peers_target/release/rmcp-peer ;;
+        esac
+        cp "$binary" "$out/$program.bin"
+        strip "$out/$program.bin"
+        stat -c %s "$out/$program.bin" >"$out/size.$program"
+        rm "$out/$program.bin"
+    done
+fi
 if ((build_times)); then
     for program in ours floor rmcp; do
         echo "clean release build of $program ..." >&2
@@ -211,18 +265,37 @@ if build("ours") is not None:
 def ratio(a, b):
     return f"{a / b:.2f}×" if a is not None and b else "—"
 
-print(f"\nMedian of {rounds} paired rounds, client and server on CPU 0.\n")
-print("| measure | ours | echo floor | serde floor | rmcp stdio_pipes() | rmcp stdio() | ours÷echo | ours÷floor | ours÷rmcp best |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-for label, higher, fmt, v in measures:
-    cells = [fmt(v[p]) if v[p] is not None else "—" for p in programs]
-    rmcp = [x for x in (v["rmcp-pipes"], v["rmcp-stdio"]) if x is not None]
-    best = (max(rmcp) if higher else min(rmcp)) if rmcp else None
-    print(f"| {label} | " + " | ".join(cells)
-          + f" | {ratio(v['ours'], v['echo'])} | {ratio(v['ours'], v['floor'])} | {ratio(v['ours'], best)} |")
-print("\nHTTP: the echo column is the HTTP floor (bare hyper, canned answers); rmcp's better HTTP")
-print("configuration (default sessions, or stateless with JSON answers) fills both rmcp columns.")
-print("Sizes and build times: one rmcp-peer binary serves both rmcp columns.")
+print(f"\nMedian of {rounds} paired rounds, client and server on CPU 0.")
+measures = [m for m in measures if any(x is not None for x in m[3].values())]  # --only
+if measures:
+    print("\n| measure | ours | echo floor | serde floor | rmcp stdio_pipes() | rmcp stdio() | ours÷echo | ours÷floor | ours÷rmcp best |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for label, higher, fmt, v in measures:
+        cells = [fmt(v[p]) if v[p] is not None else "—" for p in programs]
+        rmcp = [x for x in (v["rmcp-pipes"], v["rmcp-stdio"]) if x is not None]
+        best = (max(rmcp) if higher else min(rmcp)) if rmcp else None
+        print(f"| {label} | " + " | ".join(cells)
+              + f" | {ratio(v['ours'], v['echo'])} | {ratio(v['ours'], v['floor'])} | {ratio(v['ours'], best)} |")
+    print("\nHTTP: the echo column is the HTTP floor (bare hyper, canned answers); rmcp's better HTTP")
+    print("configuration (default sessions, or stateless with JSON answers) fills both rmcp columns.")
+    print("Sizes and build times: one rmcp-peer binary serves both rmcp columns.")
+
+# One elicitation round vs a plain call (ours only): calls/s of each, and plain ÷ asking.
+rows = []
+for transport in ("stdio", "http"):
+    for version in ("2025-11-25", "2026-07-28"):
+        plain, ask = (median("asks", f"{kind}-{transport}-{version}", lambda d: d["throughput_per_s"])
+                      for kind in ("plain", "ask"))
+        if plain is not None or ask is not None:
+            rows.append((f"{'HTTP' if transport == 'http' else transport}, {version}", plain, ask))
+if rows:
+    rate = lambda v: f"{v / 1000:.2f}k/s" if v is not None else "—"
+    print("\nOne elicitation round vs a plain call (ours, the notes example holding one note):")
+    print("`search_notes` against `clear_notes` with its confirmation form declined.\n")
+    print("| transport, revision | plain call | call with one elicitation round | plain ÷ asking (goal ≤ 2×) |")
+    print("|---|---:|---:|---:|")
+    for label, plain, ask in rows:
+        print(f"| {label} | {rate(plain)} | {rate(ask)} | {ratio(plain, ask)} |")
 if notes:
     print("\nFailed runs:")
     for note in notes:

@@ -1,12 +1,13 @@
 //! The engine's hot paths, without a transport: decoding a message, dispatching it,
 //! decoding the arguments, calling the tool and encoding the answer, for `tools/call` and
-//! `tools/list`, in both eras, with 2 tools and with 10,000.
+//! `tools/list`, in both eras, with 2 tools and with 10,000; and the two rounds of a
+//! 2026-07-28 call whose tool asks the client once.
 //!
 //! `cargo bench -p mcp-tools --bench hot_paths`
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mcp_tools::__bench::LineEngine;
-use mcp_tools::{Json, Server, Tool, ToolError, tool, tools};
+use mcp_tools::{Context, Elicitation, Json, Server, Tool, ToolError, tool, tools};
 use serde_json::json;
 use std::hint::black_box;
 
@@ -56,6 +57,22 @@ async fn analyze(
     })
 }
 
+/// What `confirm` asks.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Confirmation {
+    /// Go ahead?
+    confirm: bool,
+}
+
+/// Ask the user to confirm, once.
+#[tool]
+async fn confirm(cx: Context) -> Result<&'static str, ToolError> {
+    match cx.elicit::<Confirmation>("Go ahead?").await? {
+        Elicitation::Accept(Confirmation { confirm: true }) => Ok("confirmed"),
+        Elicitation::Accept(_) | Elicitation::Decline | Elicitation::Cancel => Ok("not confirmed"),
+    }
+}
+
 /// A server with the two example tools and `extra` more built from data.
 fn engine(extra: usize) -> LineEngine {
     let mut server = Server::new("bench", "1.0.0").tools(tools![calculator, analyze]);
@@ -74,6 +91,40 @@ fn engine(extra: usize) -> LineEngine {
     let init = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}});
     assert_eq!(engine.handle(init.to_string().as_bytes()).len(), 1);
     engine
+}
+
+/// The two lines of a 2026-07-28 call of `confirm`: round 1, which the server answers
+/// with `input_required`, and round 2, which answers the form and echoes the
+/// `requestState` that round 1 returned (valid for 10 minutes, so it serves every
+/// iteration).
+fn asking_rounds(engine: &mut LineEngine) -> (String, String) {
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}"#;
+    let params = format!(r#""name":"confirm","arguments":{{}},{meta}"#);
+    let first = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{params}}}}}"#);
+    let answer = answer_of(engine, &first);
+    assert_eq!(answer["result"]["resultType"], "input_required", "{answer}");
+    let (key, _) = answer["result"]["inputRequests"]
+        .as_object()
+        .and_then(|asked| asked.iter().next())
+        .expect("one input request");
+    let responses = json!({ key: { "action": "accept", "content": { "confirm": true } } });
+    let state = &answer["result"]["requestState"];
+    let second = format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{{params},"inputResponses":{responses},"requestState":{state}}}}}"#
+    );
+    for _ in 0..2 {
+        let done = answer_of(engine, &second);
+        assert_eq!(done["result"]["resultType"], "complete", "{done}");
+        assert_eq!(done["result"]["content"][0]["text"], "confirmed", "{done}");
+    }
+    (first, second)
+}
+
+/// The one answer to `line`, parsed.
+fn answer_of(engine: &mut LineEngine, line: &str) -> serde_json::Value {
+    let answers = engine.handle(line.as_bytes());
+    assert_eq!(answers.len(), 1, "one answer, at once");
+    serde_json::from_slice(&answers[0]).expect("JSON")
 }
 
 fn bench(c: &mut Criterion) {
@@ -100,6 +151,15 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("tools/call calculator, 2026-07-28", |b| {
         b.iter(|| black_box(two.handle(black_box(modern_call.as_bytes()))))
+    });
+    let mut asking =
+        LineEngine::new(Server::new("bench", "1.0.0").tools(tools![confirm])).expect("a valid server");
+    let (round_1, round_2) = asking_rounds(&mut asking);
+    group.bench_function("tools/call asking, 2026-07-28: round 1 (input_required)", |b| {
+        b.iter(|| black_box(asking.handle(black_box(round_1.as_bytes()))))
+    });
+    group.bench_function("tools/call asking, 2026-07-28: round 2 (answered)", |b| {
+        b.iter(|| black_box(asking.handle(black_box(round_2.as_bytes()))))
     });
     group.bench_function("tools/call calculator, bad arguments", |b| {
         b.iter(|| black_box(two.handle(black_box(bad_args))))

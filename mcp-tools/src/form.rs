@@ -41,7 +41,10 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
+use std::any::TypeId;
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Arc, OnceLock, RwLock};
 
 /// What a form field may be, said in every refusal of a field.
 const ACCEPTED: &str = "a form field must be a string, number, integer, boolean, or an enum of strings \
@@ -110,6 +113,21 @@ pub(crate) fn requested_schema<T: JsonSchema>() -> Result<Value, FormError> {
         .for_deserialize()
         .into_generator();
     restrict(generator.into_root_schema_for::<T>().as_value())
+}
+
+/// [`requested_schema`], made once per type and kept: an ask sends the same form every
+/// time, and generating it costs more than the rest of a round.
+pub(crate) fn requested_schema_of<T: JsonSchema + 'static>() -> Result<Arc<Value>, FormError> {
+    type Forms = RwLock<HashMap<TypeId, Result<Arc<Value>, FormError>>>;
+    static FORMS: OnceLock<Forms> = OnceLock::new();
+    let forms = FORMS.get_or_init(Forms::default);
+    let key = TypeId::of::<T>();
+    if let Some(made) = forms.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return made.clone();
+    }
+    let made = requested_schema::<T>().map(Arc::new);
+    let mut forms = forms.write().unwrap_or_else(|e| e.into_inner());
+    forms.entry(key).or_insert(made).clone()
 }
 
 /// Turns a struct's JSON Schema into a form's `requestedSchema`:

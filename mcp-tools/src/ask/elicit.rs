@@ -77,11 +77,11 @@ impl<'a, T: DeserializeOwned + JsonSchema + Send + 'static> IntoFuture for Elici
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
-            let requested = form::requested_schema::<T>().map_err(|error| AskError::NotAForm {
+            let requested = form::requested_schema_of::<T>().map_err(|error| AskError::NotAForm {
                 type_name: std::any::type_name::<T>(),
                 reason: error.to_string(),
             })?;
-            let params = json!({ "message": self.message, "requestedSchema": requested });
+            let params = json!({ "message": self.message, "requestedSchema": *requested });
             let needs = [ClientCapability::ElicitationForm];
             let answer = self
                 .cx
