@@ -57,6 +57,13 @@ async fn analyze(
     })
 }
 
+/// Adds two numbers, logging at debug level: a tool with a `Context` that asks nothing.
+#[tool]
+async fn add_logged(cx: Context, a: f64, b: f64) -> f64 {
+    cx.debug("adding");
+    a + b
+}
+
 /// What `confirm` asks.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Confirmation {
@@ -152,9 +159,15 @@ fn bench(c: &mut Criterion) {
     group.bench_function("tools/call calculator, 2026-07-28", |b| {
         b.iter(|| black_box(two.handle(black_box(modern_call.as_bytes()))))
     });
-    let mut asking =
-        LineEngine::new(Server::new("bench", "1.0.0").tools(tools![confirm])).expect("a valid server");
+    let mut asking = LineEngine::new(Server::new("bench", "1.0.0").tools(tools![confirm, add_logged]))
+        .expect("a valid server");
     let (round_1, round_2) = asking_rounds(&mut asking);
+    let with_context = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{{meta},"name":"add_logged","arguments":{{"a":1,"b":2}}}}}}"#
+    );
+    group.bench_function("tools/call with a Context, 2026-07-28", |b| {
+        b.iter(|| black_box(asking.handle(black_box(with_context.as_bytes()))))
+    });
     group.bench_function("tools/call asking, 2026-07-28: round 1 (input_required)", |b| {
         b.iter(|| black_box(asking.handle(black_box(round_1.as_bytes()))))
     });

@@ -54,9 +54,16 @@ fn start(invocation: Invocation, round: Option<Arc<Round>>) -> Started {
 
 /// What a round (revision 2026-07-28) of a call of a tool that may ask needs to seal its
 /// state: the call it belongs to.
-struct Sealing {
-    arguments: String,
+struct Sealing<'a> {
+    arguments: Arguments<'a>,
     caller: Option<String>,
+}
+
+/// A call's arguments as its state is bound to them: put in canonical form only when a
+/// state is opened or sealed, which most calls of a tool that may ask never do.
+enum Arguments<'a> {
+    Canonical(String),
+    Received(RawArguments<'a>),
 }
 
 impl Engine {
@@ -155,23 +162,29 @@ impl Engine {
     /// The round of a call in revision 2026-07-28, for a tool that may ask or a call that
     /// brings answers: the answers it knows (from a `requestState` that must open for this
     /// very call, and its `inputResponses`), and what sealing the next state needs.
-    fn round_of(
+    fn round_of<'a>(
         &self,
         tool: &Tool,
-        call: &CallToolParams<'_>,
+        call: &CallToolParams<'a>,
         auth: Auth<'_>,
-    ) -> Result<Option<(Arc<Round>, Sealing)>, Failure> {
+    ) -> Result<Option<(Arc<Round>, Sealing<'a>)>, Failure> {
         let brings_answers = call.request_state.is_some() || call.input_responses.is_some();
         if !tool.may_ask() && !brings_answers {
             return Ok(None);
         }
+        let caller = auth.map(|principal| principal.subject.clone());
+        if !brings_answers {
+            let arguments = Arguments::Received(call.arguments.clone());
+            return Ok(Some((Arc::new(Round::default()), Sealing { arguments, caller })));
+        }
         let sealing = Sealing {
-            arguments: call.arguments.canonical(),
-            caller: auth.map(|principal| principal.subject.clone()),
+            arguments: Arguments::Canonical(call.arguments.canonical()),
+            caller,
         };
         let answers = match &self.keys {
             Some(keys) => {
-                let binding = sealing.binding(tool.name());
+                let arguments = sealing.canonical();
+                let binding = sealing.binding(tool.name(), &arguments);
                 rounds::answers(
                     keys,
                     &binding,
@@ -239,7 +252,7 @@ impl Engine {
                 let sealed = match (&self.keys, ending.round) {
                     (Some(keys), Some((round, sealing))) => rounds::seal(
                         keys,
-                        &sealing.binding(ending.tool),
+                        &sealing.binding(ending.tool, &sealing.canonical()),
                         self.options.request_state_ttl,
                         round.answers(),
                         &asked,
@@ -333,6 +346,7 @@ impl Engine {
             }
             Started::Waiting(work) => work,
         };
+        let round = round.map(|(round, sealing)| (round, sealing.into_owned()));
         let engine = Arc::clone(self);
         let conn2 = Arc::clone(conn);
         let out = out.clone();
@@ -462,17 +476,37 @@ struct Ending<'a> {
     version: ProtocolVersion,
     wraps: bool,
     modern: bool,
-    round: Option<&'a (Arc<Round>, Sealing)>,
+    round: Option<&'a (Arc<Round>, Sealing<'a>)>,
 }
 
-impl Sealing {
-    /// The call this round's state belongs to.
-    fn binding<'a>(&'a self, tool: &'a str) -> Binding<'a> {
+impl Sealing<'_> {
+    /// The call this round's state belongs to; `arguments` is [`Sealing::canonical`].
+    fn binding<'a>(&'a self, tool: &'a str, arguments: &'a str) -> Binding<'a> {
         Binding {
             method: "tools/call",
             name: tool,
-            arguments: &self.arguments,
+            arguments,
             caller: self.caller.as_deref(),
+        }
+    }
+
+    /// The arguments in canonical form.
+    fn canonical(&self) -> std::borrow::Cow<'_, str> {
+        match &self.arguments {
+            Arguments::Canonical(text) => text.as_str().into(),
+            Arguments::Received(raw) => raw.canonical().into(),
+        }
+    }
+
+    /// The same, owning what it needs: for a call whose work outlives its message.
+    fn into_owned(self) -> Sealing<'static> {
+        let arguments = match self.arguments {
+            Arguments::Canonical(text) => text,
+            Arguments::Received(raw) => raw.canonical(),
+        };
+        Sealing {
+            arguments: Arguments::Canonical(arguments),
+            caller: self.caller,
         }
     }
 }

@@ -13,9 +13,11 @@ use std::fmt;
 ///
 /// It is read in the same pass as the rest of the request, so a large argument is scanned
 /// once before its parameter decodes it.
+#[derive(Clone)]
 pub struct RawArguments<'a>(Received<'a>);
 
 /// What a call's `arguments` were.
+#[derive(Clone)]
 pub(crate) enum Received<'a> {
     /// No `arguments`, or `null`.
     Nothing,
