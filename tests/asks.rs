@@ -576,3 +576,59 @@ fn a_server_whose_tool_asks_for_a_form_it_cannot_send_does_not_start() {
         "{message}"
     );
 }
+
+/// Looks a word up.
+#[mcp_tools::tool]
+fn lookup(word: String) -> String {
+    word
+}
+
+/// Asks the client's model, offering it a tool.
+#[mcp_tools::tool]
+async fn sample_with_tools(cx: mcp_tools::Context) -> Result<String, mcp_tools::ToolError> {
+    let answer = cx
+        .sample("Define 'tarn'.")
+        .system_prompt("Be brief.")
+        .temperature(0.2)
+        .stop_sequences(["\n\n"])
+        .tools(tools![lookup])
+        .max_tokens(40)
+        .await?;
+    Ok(format!(
+        "{} ({}, {:?})",
+        answer.text().unwrap_or_default(),
+        answer.model,
+        answer.stop_reason
+    ))
+}
+
+#[tokio::test]
+async fn sampling_offers_tools_only_to_a_client_that_declares_sampling_tools() {
+    let client = Server::new("words", "1.0.0")
+        .tools(tools![sample_with_tools])
+        .test_client()
+        .unwrap()
+        .on_sample(|request| async move {
+            assert_eq!(request["tools"][0]["name"], "lookup");
+            assert_eq!(request["tools"][0]["inputSchema"]["required"], json!(["word"]));
+            assert_eq!(
+                (&request["systemPrompt"], &request["temperature"], &request["stopSequences"], &request["maxTokens"]),
+                (&json!("Be brief."), &json!(0.2), &json!(["\n\n"]), &json!(40))
+            );
+            json!({ "role": "assistant", "model": "m1", "stopReason": "endTurn",
+                    "content": [{ "type": "text", "text": "A mountain " }, { "type": "text", "text": "lake." }] })
+        });
+    let result = client.call("sample_with_tools", json!({})).await.unwrap();
+    assert_eq!(result.text(), Some(r#"A mountain lake. (m1, Some("endTurn"))"#));
+
+    // A client with sampling but not `sampling.tools` is not asked.
+    let params = json!({
+        "name": "sample_with_tools", "arguments": {},
+        "_meta": { "io.modelcontextprotocol/clientCapabilities": { "sampling": {} } }
+    });
+    let refused = client.request("tools/call", params).await.unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "the server answered with JSON-RPC error -32021: this tool needs the client capability `sampling.tools`, which the client did not declare"
+    );
+}
