@@ -249,10 +249,10 @@ impl Engine {
                 }
             }
             Finished::InputRequired(asked) => {
-                let sealed = match (&self.keys, ending.round) {
+                let sealed = match (&self.keys, &ending.round) {
                     (Some(keys), Some((round, sealing))) => rounds::seal(
                         keys,
-                        &sealing.binding(ending.tool, &sealing.canonical()),
+                        &sealing.binding(ending.tool.name(), &sealing.canonical()),
                         self.options.request_state_ttl,
                         round.answers(),
                         &asked,
@@ -262,7 +262,7 @@ impl Engine {
                 match sealed {
                     Ok(state) => out.respond(encode::input_required(id, &asked, &state, &self.identity)),
                     Err(error) => {
-                        tracing::error!(tool = ending.tool, %error, "a round's state could not be sealed");
+                        tracing::error!(tool = ending.tool.name(), %error, "a round's state could not be sealed");
                         let result = CallToolResult::internal_error();
                         out.respond(self.encode_call(id, &result, ending.version, false, ending.modern));
                     }
@@ -325,46 +325,41 @@ impl Engine {
             .client_capabilities()
             .is_some_and(|declared| ClientCapability::ElicitationUrl.declared_in(declared));
         let asks = round.as_ref().map(|(round, _)| Arc::clone(round));
-        let work = match start(tool.invoke(&cx, call.arguments), asks) {
+        let work = start(tool.invoke(&cx, call.arguments), asks);
+        let ending = Ending {
+            tool,
+            url_mode,
+            version,
+            wraps,
+            modern,
+            round,
+        };
+        let work = match work {
             Started::Done(finished) => {
                 conn.finish(&request_id);
                 drop(permit);
                 let finished = match finished {
-                    Finished::Complete(result) => Finished::Complete(self.options.finish(&tool, result)),
+                    Finished::Complete(result) => {
+                        Finished::Complete(self.options.finish(&ending.tool, result))
+                    }
                     asked => asked,
-                };
-                let ending = Ending {
-                    tool: tool.name(),
-                    url_mode,
-                    version,
-                    wraps,
-                    modern,
-                    round: round.as_ref(),
                 };
                 self.respond_finished(out, &raw_id, finished, &ending);
                 return Ok(());
             }
             Started::Waiting(work) => work,
         };
-        let round = round.map(|(round, sealing)| (round, sealing.into_owned()));
+        let ending = ending.into_owned();
         let engine = Arc::clone(self);
         let conn2 = Arc::clone(conn);
         let out = out.clone();
         let key = request_id.clone();
         let task = conn.tasks().spawn(async move {
-            let finished = engine.within_limit(&tool, work).await;
+            let finished = engine.within_limit(&ending.tool, work).await;
             drop(permit);
             let cancelled = cancel.is_cancelled();
             conn2.finish(&key);
             if !cancelled {
-                let ending = Ending {
-                    tool: tool.name(),
-                    url_mode,
-                    version,
-                    wraps,
-                    modern,
-                    round: round.as_ref(),
-                };
                 engine.respond_finished(&out, &raw_id, finished, &ending);
             }
         });
@@ -470,13 +465,27 @@ impl Engine {
 
 /// How a call ends: what its response needs to know.
 struct Ending<'a> {
-    tool: &'a str,
+    tool: Tool,
     /// Whether the client declared URL elicitation, for a tool that needs the user at a URL.
     url_mode: bool,
     version: ProtocolVersion,
     wraps: bool,
     modern: bool,
-    round: Option<&'a (Arc<Round>, Sealing<'a>)>,
+    round: Option<(Arc<Round>, Sealing<'a>)>,
+}
+
+impl Ending<'_> {
+    /// The same, owning what it needs: for a call whose work outlives its message.
+    fn into_owned(self) -> Ending<'static> {
+        Ending {
+            round: self.round.map(|(round, sealing)| (round, sealing.into_owned())),
+            tool: self.tool,
+            url_mode: self.url_mode,
+            version: self.version,
+            wraps: self.wraps,
+            modern: self.modern,
+        }
+    }
 }
 
 impl Sealing<'_> {
