@@ -12,9 +12,11 @@
 
 mod common;
 
+use mcp_tools::content::Role;
 use mcp_tools::protocol::LoggingLevel;
 use mcp_tools::{
-    AskError, CallToolResult, Content, Context, Elicitation, Server, ToolError, ToolRegistry, tool, tools,
+    AskError, CallToolResult, Content, Context, Elicitation, PromptMessage, Server, ToolError, ToolRegistry,
+    prompt, prompts, tool, tools,
 };
 use serde::{Deserialize, Serialize};
 use std::future::IntoFuture;
@@ -450,6 +452,69 @@ async fn test_streaming_elicitation(cx: Context) -> Result<&'static str, ToolErr
     Ok("Streaming complete")
 }
 
+// --- Prompts --------------------------------------------------------------------------------
+
+/// A prompt with no arguments.
+#[prompt]
+fn test_simple_prompt() -> &'static str {
+    "This is a simple prompt for testing."
+}
+
+/// A prompt that fills in its two arguments.
+#[prompt]
+fn test_prompt_with_arguments(
+    /// First test argument
+    arg1: String,
+    /// Second test argument
+    arg2: String,
+) -> String {
+    format!("Prompt with arguments: arg1='{arg1}', arg2='{arg2}'")
+}
+
+/// A prompt that embeds a resource.
+#[prompt]
+#[allow(non_snake_case)] // the suite names the argument `resourceUri`
+fn test_prompt_with_embedded_resource(
+    /// URI of the resource to embed
+    resourceUri: String,
+) -> Vec<PromptMessage> {
+    let resource = Content::embedded_text(
+        resourceUri,
+        Some("text/plain".into()),
+        "Embedded resource content for testing.",
+    );
+    vec![
+        PromptMessage::new(Role::User, resource),
+        PromptMessage::user("Please process the embedded resource above."),
+    ]
+}
+
+/// A prompt with an image.
+#[prompt]
+fn test_prompt_with_image() -> Vec<PromptMessage> {
+    vec![
+        PromptMessage::new(Role::User, Content::image_base64(RED_PIXEL_PNG, "image/png")),
+        PromptMessage::user("Please analyze the image above."),
+    ]
+}
+
+/// What `test_input_required_result_prompt` asks.
+#[derive(Deserialize, schemars::JsonSchema)]
+struct PromptContext {
+    context: String,
+}
+
+/// A prompt that asks the user for its context first (2026-07-28: an `input_required`
+/// round of `prompts/get`).
+#[prompt]
+async fn test_input_required_result_prompt(cx: Context) -> Result<String, ToolError> {
+    let asked = cx.elicit::<PromptContext>("What context should the prompt use?");
+    match asked.key("user_context").await? {
+        Elicitation::Accept(PromptContext { context }) => Ok(format!("Use this context: {context}")),
+        Elicitation::Decline | Elicitation::Cancel => Ok("Use no particular context.".into()),
+    }
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
     common::log_to_stderr();
@@ -479,6 +544,13 @@ async fn main() -> std::process::ExitCode {
             test_input_required_result_capabilities,
             test_missing_capability,
             test_streaming_elicitation,
+        ])
+        .prompts(prompts![
+            test_simple_prompt,
+            test_prompt_with_arguments,
+            test_prompt_with_embedded_resource,
+            test_prompt_with_image,
+            test_input_required_result_prompt,
         ])
         .run()
         .await;

@@ -14,6 +14,7 @@ const LAYERS: &[&str] = &[
     "context",
     "form",
     "tool",
+    "prompt",
     "ask",
     "rate",
     "seal",

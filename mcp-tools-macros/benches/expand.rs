@@ -26,6 +26,8 @@ mod ctxt;
 mod docs;
 #[path = "../src/expand.rs"]
 mod expand;
+#[path = "../src/kind.rs"]
+mod kind;
 #[path = "../src/list.rs"]
 mod list;
 #[path = "../src/model.rs"]

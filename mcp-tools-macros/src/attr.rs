@@ -1,5 +1,6 @@
-//! Parses the arguments of `#[tool(...)]` into [`ToolAttr`]: what was written, every
-//! occurrence of every key with its tokens, for the check phase (`check.rs`) to judge.
+//! Parses the arguments of `#[tool(...)]` and `#[prompt(...)]` into [`CapabilityAttr`]: what
+//! was written, every occurrence of every key with its tokens, for the check phase
+//! (`check.rs`) to judge.
 //!
 //! Parsing never stops: an unknown key or a value of the wrong form is recorded in the
 //! [`Ctxt`] and parsing goes on with the next entry, so every mistake in one attribute is
@@ -7,20 +8,15 @@
 //! check phase reports them.
 
 use crate::ctxt::Ctxt;
+use crate::kind::{ALL_KEYS, Kind};
 use crate::list::{Entry, Field, Key, ListKind, Value, parse_list, shorten};
 use proc_macro2::TokenStream;
 use syn::{Expr, ExprArray, ExprLit, Lit, LitBool, LitStr};
 
-/// The keys `#[tool(...)]` accepts, in the order the error message lists them.
-const TOOL_KEYS: &[&str] = &["name", "title", "description", "annotations", "icons", "meta"];
 const ANNOTATION_KEYS: &[&str] = &["read_only", "destructive", "idempotent", "open_world", "title"];
 const ICON_KEYS: &[&str] = &["src", "mime_type", "sizes", "theme"];
 
 const KEY_VALUE: &str = "`key = value`";
-const TOOL: ListKind = ListKind {
-    scope: "#[tool(...)]",
-    entry: KEY_VALUE,
-};
 const ANNOTATIONS: ListKind = ListKind {
     scope: "annotations(...)",
     entry: "a hint such as `read_only` or `title = \"...\"`",
@@ -39,8 +35,9 @@ const META: ListKind = ListKind {
 };
 const AN_ICON: &str = "an icon: a source string such as `\"https://example.com/icon.png\"` or `icon(src = \"...\", mime_type = \"...\", sizes = [\"48x48\"], theme = \"light\")`";
 
+/// What `#[tool(...)]` or `#[prompt(...)]` says. A prompt's never has `annotations`.
 #[derive(Default)]
-pub(crate) struct ToolAttr {
+pub(crate) struct CapabilityAttr {
     pub(crate) name: Field<LitStr>,
     pub(crate) title: Field<LitStr>,
     pub(crate) description: Field<LitStr>,
@@ -75,12 +72,15 @@ pub(crate) struct MetaEntry {
     pub(crate) value: Option<Expr>,
 }
 
-/// Parses the attribute's arguments; every problem goes into `cx`.
-pub(crate) fn parse_tool_attr(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
-    let mut attr = ToolAttr::default();
-    for entry in parse_list(cx, args, &TOOL) {
+/// Parses the arguments of a `kind`'s attribute; every problem goes into `cx`.
+pub(crate) fn parse_attr(cx: &mut Ctxt, kind: Kind, args: TokenStream) -> CapabilityAttr {
+    let mut attr = CapabilityAttr::default();
+    for entry in parse_list(cx, args, kind.list()) {
         let key = &entry.key;
-        match known(key, TOOL_KEYS) {
+        match known(key, ALL_KEYS) {
+            Some(other) if !kind.keys().contains(&other) => {
+                cx.error_spanned_by(key, foreign_key_message(other, kind));
+            }
             Some("name") => attr.name.push(key, string(cx, &entry)),
             Some("title") => attr.title.push(key, string(cx, &entry)),
             Some("description") => attr.description.push(key, string(cx, &entry)),
@@ -99,10 +99,11 @@ pub(crate) fn parse_tool_attr(cx: &mut Ctxt, args: TokenStream) -> ToolAttr {
                 attr.meta.push(key, value);
             }
             _ => {
-                let mut message = unknown_key_message(key, &TOOL, TOOL_KEYS);
+                let mut message = unknown_key_message(key, kind.list(), kind.keys());
                 if let (Key::Str(lit), Value::Flag) = (key, &entry.value) {
                     message.push_str(&format!(
-                        "; to name the tool, write `name = {}`",
+                        "; to name the {}, write `name = {}`",
+                        kind.noun(),
                         quote::ToTokens::to_token_stream(lit)
                     ));
                 }
@@ -299,17 +300,30 @@ fn sizes(cx: &mut Ctxt, entry: &Entry) -> Option<Vec<LitStr>> {
     None
 }
 
+/// A key only tools have (`annotations`), in another kind's attribute.
+fn foreign_key_message(key: &str, kind: Kind) -> String {
+    format!(
+        "`{key}` is a tool key; `{}` accepts {}",
+        kind.list().scope,
+        listed(kind.keys())
+    )
+}
+
+fn listed(keys: &[&str]) -> String {
+    keys.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// An identifier that is not one of `accepted`, or a string where only identifiers go.
 fn unknown_key_message(key: &Key, kind: &ListKind, accepted: &[&str]) -> String {
     match key {
-        Key::Ident(_) => {
-            let list = accepted
-                .iter()
-                .map(|k| format!("`{k}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            format!("unknown key `{}`; expected one of {list}", key.name())
-        }
+        Key::Ident(_) => format!(
+            "unknown key `{}`; expected one of {}",
+            key.name(),
+            listed(accepted)
+        ),
         Key::Str(lit) => format!(
             "expected {} in `{}`, found `{}`",
             kind.entry,
@@ -324,9 +338,13 @@ mod tests {
     use super::*;
     use quote::quote;
 
-    fn parse(tokens: TokenStream) -> (ToolAttr, Vec<String>) {
+    fn parse(tokens: TokenStream) -> (CapabilityAttr, Vec<String>) {
+        parse_as(Kind::Tool, tokens)
+    }
+
+    fn parse_as(kind: Kind, tokens: TokenStream) -> (CapabilityAttr, Vec<String>) {
         let mut cx = Ctxt::new();
-        let attr = parse_tool_attr(&mut cx, tokens);
+        let attr = parse_attr(&mut cx, kind, tokens);
         let errors = match cx.check() {
             Ok(()) => Vec::new(),
             Err(errors) => errors.into_iter().map(|e| e.to_string()).collect(),
@@ -410,6 +428,31 @@ mod tests {
         assert_eq!(icons.len(), 2);
         assert_eq!(icons[0].theme.get().unwrap().value(), "dark");
         assert_eq!(attr.meta.get().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_prompt_reads_its_keys_and_refuses_a_tools() {
+        let (attr, errors) = parse_as(
+            Kind::Prompt,
+            quote! {
+                name = "review", title = "Review", annotations(read_only), description = "Reviews.",
+                icons("https://x/a.png"), meta(cost = 1), colour = "red", "review"
+            },
+        );
+        assert_eq!(
+            errors,
+            [
+                "`annotations` is a tool key; `#[prompt(...)]` accepts `name`, `title`, `description`, `icons`, `meta`",
+                "unknown key `colour`; expected one of `name`, `title`, `description`, `icons`, `meta`",
+                "expected `key = value` in `#[prompt(...)]`, found `\"review\"`; to name the prompt, write `name = \"review\"`",
+            ]
+        );
+        // The tool's key is not kept; the prompt's keys around it are.
+        assert!(attr.annotations.occurrences.is_empty());
+        assert_eq!(attr.name.get().unwrap().value(), "review");
+        assert_eq!(attr.description.get().unwrap().value(), "Reviews.");
+        assert_eq!(attr.icons.get().unwrap().len(), 1);
+        assert_eq!(attr.meta.get().unwrap().len(), 1);
     }
 
     #[test]

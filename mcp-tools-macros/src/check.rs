@@ -1,25 +1,28 @@
-//! The check phase (serde_derive's `internals/check.rs`): every rule a `#[tool]` must follow,
-//! judged on the parsed model, each mistake recorded at its culprit. Parsing only says what
-//! was written; this is the one place that says what is wrong with it.
+//! The check phase (serde_derive's `internals/check.rs`): every rule a `#[tool]` or a
+//! `#[prompt]` must follow, judged on the parsed model, each mistake recorded at its
+//! culprit. Parsing only says what was written; this is the one place that says what is
+//! wrong with it.
 
-use crate::attr::{Annotations, Icon, MetaEntry, ToolAttr};
+use crate::attr::{Annotations, CapabilityAttr, Icon, MetaEntry};
 use crate::ctxt::Ctxt;
+use crate::kind::Kind;
 use crate::list::{Field, Key};
-use crate::model::{NameSource, Param, ToolFn, contains_impl_trait};
+use crate::model::{CapabilityFn, NameSource, Param, contains_impl_trait};
 use crate::name::check_name;
 use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{FnArg, ReceiverKind, ReturnType, Signature, Type};
 
-/// Runs every check of a tool. The order is the order the errors are reported in.
-pub(crate) fn check_tool(cx: &mut Ctxt, tool: &ToolFn) {
-    check_tool_attr(cx, &tool.attr);
-    check_tool_name(cx, tool);
-    check_signature(cx, &tool.item.sig, "tool");
-    check_description(cx, tool);
-    check_inputs(cx, tool);
-    check_output(cx, tool);
-    check_doc_arguments(cx, tool);
+/// Runs every check of a tool or a prompt. The order is the order the errors are reported
+/// in.
+pub(crate) fn check(cx: &mut Ctxt, f: &CapabilityFn) {
+    check_attr(cx, f.kind, &f.attr);
+    check_name_of(cx, f);
+    check_signature(cx, &f.item.sig, f.kind);
+    check_description(cx, f);
+    check_inputs(cx, f);
+    check_output(cx, f);
+    check_doc_arguments(cx, f);
 }
 
 /// Reports every occurrence of a key after its first, at that occurrence's key.
@@ -46,14 +49,14 @@ fn duplicate_key(key: &Key, scope: &str) -> String {
     format!("duplicate key `{}` in `{scope}`; give each key once", key.name())
 }
 
-fn check_tool_attr(cx: &mut Ctxt, attr: &ToolAttr) {
-    const SCOPE: &str = "#[tool(...)]";
-    no_duplicates(cx, &attr.name, SCOPE);
-    no_duplicates(cx, &attr.title, SCOPE);
-    no_duplicates(cx, &attr.description, SCOPE);
-    no_duplicates(cx, &attr.annotations, SCOPE);
-    no_duplicates(cx, &attr.icons, SCOPE);
-    no_duplicates(cx, &attr.meta, SCOPE);
+fn check_attr(cx: &mut Ctxt, kind: Kind, attr: &CapabilityAttr) {
+    let scope = kind.list().scope;
+    no_duplicates(cx, &attr.name, scope);
+    no_duplicates(cx, &attr.title, scope);
+    no_duplicates(cx, &attr.description, scope);
+    no_duplicates(cx, &attr.annotations, scope);
+    no_duplicates(cx, &attr.icons, scope);
+    no_duplicates(cx, &attr.meta, scope);
     for annotations in attr.annotations.values() {
         check_annotations(cx, annotations);
     }
@@ -95,25 +98,29 @@ fn check_icon(cx: &mut Ctxt, icon: &Icon) {
 
 /// The name rule of the specification, at the `"..."` literal, or at the fn's name when
 /// the name comes from it.
-fn check_tool_name(cx: &mut Ctxt, tool: &ToolFn) {
-    let Err(message) = check_name("tool", &tool.name()) else {
+fn check_name_of(cx: &mut Ctxt, f: &CapabilityFn) {
+    let noun = f.kind.noun();
+    let Err(message) = check_name(noun, &f.name()) else {
         return;
     };
-    match tool.name_source() {
+    match f.name_source() {
         NameSource::Attr(lit) => cx.error_spanned_by(lit, message),
         NameSource::Ident(ident) => cx.error_at(
             ident.span(),
-            format!("{message}\nhelp: keep the fn name and give the tool another: `#[tool(name = \"...\")]`"),
+            format!(
+                "{message}\nhelp: keep the fn name and give the {noun} another: `#[{noun}(name = \"...\")]`"
+            ),
         ),
     }
 }
 
-/// What a fn the macro turns into a `kind` (`"tool"`) cannot be.
-pub(crate) fn check_signature(cx: &mut Ctxt, sig: &Signature, kind: &str) {
+/// What a fn the macro turns into a `kind` cannot be.
+pub(crate) fn check_signature(cx: &mut Ctxt, sig: &Signature, kind: Kind) {
+    let (why_concrete, kind) = (kind.why_concrete(), kind.noun());
     if !sig.generics.params.is_empty() {
         cx.error_spanned_by(
             &sig.generics,
-            format!("a {kind} fn cannot be generic: its input schema is built from concrete parameter types; use concrete types"),
+            format!("a {kind} fn cannot be generic: {why_concrete}; use concrete types"),
         );
     }
     if let Some(clause) = &sig.generics.where_clause {
@@ -136,31 +143,36 @@ pub(crate) fn check_signature(cx: &mut Ctxt, sig: &Signature, kind: &str) {
     }
 }
 
-fn check_description(cx: &mut Ctxt, tool: &ToolFn) {
-    match tool.attr.description.get() {
-        Some(lit) if lit.value().trim().is_empty() => cx.error_spanned_by(
-            lit,
-            "the description is empty; say what the tool does, for the model that will choose it",
-        ),
+fn check_description(cx: &mut Ctxt, f: &CapabilityFn) {
+    let (who_reads, say_what, comment) = f.kind.why_described();
+    let noun = f.kind.noun();
+    match f.attr.description.get() {
+        Some(lit) if lit.value().trim().is_empty() => {
+            cx.error_spanned_by(lit, format!("the description is empty; {say_what}"))
+        }
         Some(_) => {}
         // A malformed `description = ..` has been reported; do not say it is missing too.
-        None if !tool.attr.description.occurrences.is_empty() => {}
-        None if tool.docs.description.is_some() => {}
+        None if !f.attr.description.occurrences.is_empty() => {}
+        None if f.docs.description.is_some() => {}
         None => cx.error_at(
-            tool.item.sig.ident.span(),
+            f.item.sig.ident.span(),
             format!(
-                "tool `{}` has no description; models choose tools by it\nhelp: add a doc comment above the fn (`/// Says what the tool does.`) or `#[tool(description = \"...\")]`",
-                tool.name()
+                "{noun} `{}` has no description; {who_reads}\nhelp: add a doc comment above the fn (`{comment}`) or `#[{noun}(description = \"...\")]`",
+                f.name()
             ),
         ),
     }
 }
 
 /// The receiver and the parameters, in the order written.
-fn check_inputs(cx: &mut Ctxt, tool: &ToolFn) {
-    let mut params = tool.params.iter();
-    for input in &tool.item.sig.inputs {
+fn check_inputs(cx: &mut Ctxt, f: &CapabilityFn) {
+    let mut params = f.params.iter();
+    for input in &f.item.sig.inputs {
         match input {
+            FnArg::Receiver(receiver) if f.kind == Kind::Prompt => cx.error_spanned_by(
+                receiver,
+                "a prompt fn cannot take `self`: prompts are free fns, listed by name in `prompts![...]`; move it out of the impl block and take what it needs as a `State<T>` parameter",
+            ),
             FnArg::Receiver(receiver) => match &receiver.kind {
                 ReceiverKind::Reference(_, _, None) => {}
                 ReceiverKind::Reference(_, _, Some(_)) => cx.error_spanned_by(
@@ -174,21 +186,24 @@ fn check_inputs(cx: &mut Ctxt, tool: &ToolFn) {
             },
             FnArg::Typed(_) => {
                 if let Some(param) = params.next() {
-                    check_param(cx, param);
+                    check_param(cx, f.kind, param);
                 }
             }
         }
     }
 }
 
-fn check_param(cx: &mut Ctxt, param: &Param) {
+fn check_param(cx: &mut Ctxt, kind: Kind, param: &Param) {
     if param.ident().is_none() {
         cx.error_spanned_by(
             &param.pat,
-            "a tool parameter must be a plain name such as `text: String`, because the name is the argument's name; destructure it in the body",
+            format!(
+                "a {} parameter must be a plain name such as `text: String`, because the name is the argument's name; destructure it in the body",
+                kind.noun()
+            ),
         );
     }
-    check_param_type(cx, &param.ty);
+    check_param_type(cx, kind, &param.ty);
     let mut defaults = param.defaults.iter().map(|(attr, _)| attr);
     if defaults.next().is_some() {
         for duplicate in defaults {
@@ -206,7 +221,8 @@ fn duplicate_default(param: &Param) -> String {
 
 /// Rejects parameter types no client can send, at the type. Whether the compiler can decode
 /// the rest is the spanned per-parameter check of the expansion.
-fn check_param_type(cx: &mut Ctxt, ty: &Type) {
+fn check_param_type(cx: &mut Ctxt, kind: Kind, ty: &Type) {
+    let noun = kind.noun();
     if let Type::Reference(reference) = ty {
         let owned = match &*reference.elem {
             Type::Path(p) if p.path.is_ident("str") => "String".to_owned(),
@@ -215,41 +231,48 @@ fn check_param_type(cx: &mut Ctxt, ty: &Type) {
         };
         cx.error_spanned_by(
             ty,
-            format!("a tool parameter must own its value, because arguments are decoded from the request; use `{owned}`"),
+            format!("a {noun} parameter must own its value, because arguments are decoded from the request; use `{owned}`"),
         );
     } else if contains_impl_trait(ty) {
         cx.error_spanned_by(
             ty,
-            "a tool parameter cannot be `impl Trait`: its schema is built from a concrete type",
+            format!(
+                "a {noun} parameter cannot be `impl Trait`: {}",
+                kind.why_param_concrete()
+            ),
         );
     }
 }
 
-fn check_output(cx: &mut Ctxt, tool: &ToolFn) {
-    if let ReturnType::Type(_, ty) = &tool.item.sig.output
+fn check_output(cx: &mut Ctxt, f: &CapabilityFn) {
+    if let ReturnType::Type(_, ty) = &f.item.sig.output
         && contains_impl_trait(ty)
     {
         cx.error_spanned_by(
             ty,
-            "a tool fn cannot return `impl Trait`: the type decides the output schema and the conversion; name the type",
+            format!(
+                "a {} fn cannot return `impl Trait`: {}; name the type",
+                f.kind.noun(),
+                f.kind.why_output_named()
+            ),
         );
     }
 }
 
 /// Every argument the doc comment's argument section names is a parameter.
-fn check_doc_arguments(cx: &mut Ctxt, tool: &ToolFn) {
-    let names: Vec<String> = tool.params.iter().filter_map(Param::name).collect();
-    for (arg, _) in &tool.docs.arguments {
+fn check_doc_arguments(cx: &mut Ctxt, f: &CapabilityFn) {
+    let names: Vec<String> = f.params.iter().filter_map(Param::name).collect();
+    for (arg, _) in &f.docs.arguments {
         if names.contains(arg) {
             continue;
         }
         let known: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-        let span = tool
+        let span = f
             .item
             .attrs
             .iter()
             .find(|a| a.path().is_ident("doc"))
-            .map_or_else(|| tool.item.sig.ident.span(), Spanned::span);
+            .map_or_else(|| f.item.sig.ident.span(), Spanned::span);
         cx.error_at(
             span,
             format!(

@@ -1,9 +1,11 @@
-//! Turns a [`ToolFn`] into tokens, with or without mistakes, through one [`Skeleton`].
+//! Turns a [`CapabilityFn`] into tokens, with or without mistakes, through one [`Skeleton`].
 //!
 //! The user's fn is emitted as written (minus the parameter attributes the macro consumed),
 //! so it stays callable from their own tests. Beside it, in the type namespace, a braced
-//! struct with the fn's name implements `ToolFn`, which `tools![...]` uses; for a `&self`
-//! method, a hidden associated fn builds the tool from an `Arc` of the instance. The body
+//! struct with the fn's name implements `ToolFn` (or `PromptFn`), which `tools![...]` (or
+//! `prompts![...]`) uses; for a `&self` method, a hidden associated fn builds the tool from
+//! an `Arc` of the instance. A tool and a prompt expand alike: only the runtime items they
+//! name differ ([`Kind`]), and what only a tool has (annotations, output, forms). The body
 //! that builds the tool starts with one spanned type check per parameter and one for the
 //! return type; then comes the real builder, or a stub when the macro found mistakes. Only
 //! that tail differs between the two outputs, so the error output cannot drift from the
@@ -12,26 +14,24 @@
 //! All generated code names things through `::mcp_tools::__private`, never the user's
 //! imports.
 
-use crate::model::{Param, ToolFn};
-use proc_macro2::TokenStream;
+use crate::kind::Kind;
+use crate::model::{CapabilityFn, Param};
+use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Ident, ItemFn};
 
-/// What every capability macro (`#[tool]`, and the `#[resource]` and `#[prompt]` to come)
-/// emits: the user's fn, and the item that builds the capability from it.
+/// What every capability macro (`#[tool]`, `#[prompt]`) emits: the user's fn, and the
+/// item that builds the capability from it.
 pub(crate) struct Skeleton<'a> {
     /// The user's fn, emitted as it is.
     pub(crate) item: &'a ItemFn,
-    /// `"tool"`: names the hidden builder of a method (`__mcp_tool_<fn>`).
-    pub(crate) kind: &'static str,
-    /// The trait the hidden struct of a free fn implements (`::mcp_tools::__private::ToolFn`).
-    pub(crate) trait_path: TokenStream,
+    /// Names the trait the hidden struct of a free fn implements, its constructor and what
+    /// that returns (`ToolFn::tool() -> Tool`), and the hidden builder of a method
+    /// (`__mcp_tool_<fn>`).
+    pub(crate) kind: Kind,
     /// The trait's items other than the constructor (`const NAME: &'static str = "add";`).
     pub(crate) consts: TokenStream,
-    /// The trait's constructor (`tool`) and what it returns (`::mcp_tools::Tool`).
-    pub(crate) constructor: Ident,
-    pub(crate) product: TokenStream,
     /// The statements both outputs start the constructor with: the spanned type checks.
     pub(crate) checks: TokenStream,
     /// The rest of the constructor.
@@ -51,16 +51,15 @@ pub(crate) fn skeleton(s: Skeleton<'_>) -> TokenStream {
     let Skeleton {
         item,
         kind,
-        trait_path,
         consts,
-        constructor,
-        product,
         checks,
         body,
     } = s;
     let body = match body {
         Body::Build(tokens) | Body::Stub(tokens) => tokens,
     };
+    let (trait_path, product) = (kind.trait_path(), kind.product());
+    let constructor = format_ident!("{}", kind.noun());
     let vis = &item.vis;
     let ident = &item.sig.ident;
     if item.sig.receiver().is_some() {
@@ -96,13 +95,13 @@ pub(crate) fn skeleton(s: Skeleton<'_>) -> TokenStream {
     }
 }
 
-/// The expansion of a tool. With `valid`, the constructor builds the tool; without, the
-/// macro has reported mistakes and the constructor is a stub after the same type checks.
-pub(crate) fn expand_tool(tool: &ToolFn, valid: bool) -> TokenStream {
-    let name = tool.name();
-    let (checks, checked) = type_checks(tool);
+/// The expansion of a tool or a prompt. With `valid`, the constructor builds it; without,
+/// the macro has reported mistakes and the constructor is a stub after the same type checks.
+pub(crate) fn expand(f: &CapabilityFn, valid: bool) -> TokenStream {
+    let name = f.name();
+    let (checks, checked) = type_checks(f);
     let body = if valid {
-        Body::Build(build_tool(tool))
+        Body::Build(build(f))
     } else {
         Body::Stub(quote! {
             let _ = (#( #checked, )*);
@@ -110,12 +109,9 @@ pub(crate) fn expand_tool(tool: &ToolFn, valid: bool) -> TokenStream {
         })
     };
     skeleton(Skeleton {
-        item: &tool.item,
-        kind: "tool",
-        trait_path: quote!(::mcp_tools::__private::ToolFn),
+        item: &f.item,
+        kind: f.kind,
         consts: quote!(const NAME: &'static str = #name;),
-        constructor: format_ident!("tool"),
-        product: quote!(::mcp_tools::Tool),
         checks,
         body,
     })
@@ -137,7 +133,7 @@ pub(crate) fn method_tools(input: TokenStream) -> TokenStream {
     match parsed {
         Ok((instance, methods)) => {
             let calls = methods.iter().map(|method| {
-                let builder = method_builder("tool", method);
+                let builder = method_builder(Kind::Tool, method);
                 let builder = syn::Ident::new(&builder.to_string(), method.span());
                 quote_spanned! {method.span()=> #instance.#builder() }
             });
@@ -148,9 +144,13 @@ pub(crate) fn method_tools(input: TokenStream) -> TokenStream {
 }
 
 /// The hidden associated fn that builds a method's capability: `__mcp_tool_<method>`.
-pub(crate) fn method_builder(kind: &str, ident: &Ident) -> Ident {
+pub(crate) fn method_builder(kind: Kind, ident: &Ident) -> Ident {
     let name = ident.to_string();
-    format_ident!("__mcp_{}_{}", kind, name.strip_prefix("r#").unwrap_or(&name))
+    format_ident!(
+        "__mcp_{}_{}",
+        kind.noun(),
+        name.strip_prefix("r#").unwrap_or(&name)
+    )
 }
 
 /// The variable holding parameter `index`'s checked description.
@@ -164,23 +164,23 @@ fn param_var(index: usize) -> Ident {
 /// conversion, at the return type. Types that cannot be named outside the fn are left out:
 /// they are mistakes the check phase has reported. Returns the checks and the variables
 /// they bind (`__mcp_param_<index>`, `__mcp_ret`), which the real constructor reads.
-fn type_checks(tool: &ToolFn) -> (TokenStream, Vec<Ident>) {
+fn type_checks(f: &CapabilityFn) -> (TokenStream, Vec<Ident>) {
     let mut checks = quote! {
         #[allow(unused_imports)]
         use ::mcp_tools::__private::{InjectedProbe as _, OptionalProbe as _, RequiredProbe as _};
     };
     let mut bound = Vec::new();
-    for (index, p) in tool.params.iter().enumerate() {
-        if tool.param_stands_alone(p) {
+    for (index, p) in f.params.iter().enumerate() {
+        if f.param_stands_alone(p) {
             let var = param_var(index);
             let param = param_expr(p);
             checks.extend(quote! { let #var = #param; });
             bound.push(var);
         }
     }
-    if tool.output_stands_alone() {
+    if f.output_stands_alone() {
         let var = format_ident!("__mcp_ret");
-        let ret = ret_expr(tool);
+        let ret = ret_expr(f);
         checks.extend(quote! { let #var = #ret; });
         bound.push(var);
     }
@@ -208,19 +208,31 @@ fn param_expr(p: &Param) -> TokenStream {
 }
 
 /// The conversion of the return type, spanned at it.
-fn ret_expr(tool: &ToolFn) -> TokenStream {
-    let output = tool.output_type();
-    quote_spanned! {tool.output_span()=> ::mcp_tools::__private::ret::<#output>() }
+fn ret_expr(f: &CapabilityFn) -> TokenStream {
+    let output = f.output_type();
+    let span = f.output_span();
+    let ret = respanned(f.kind.ret(), span);
+    quote_spanned! {span=> #ret::<#output>() }
+}
+
+/// A path of the runtime with every token at `span`, for a call whose errors belong there.
+fn respanned(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            token.set_span(span);
+            token
+        })
+        .collect()
 }
 
 /// The real constructor: the definition, then `.build(handler)`. Reads the checks'
 /// variables.
-fn build_tool(tool: &ToolFn) -> TokenStream {
-    let name = tool.name();
-    let description = tool.description().unwrap_or_default();
-    let title = tool.title();
-    let annotations = annotations(tool);
-    let icons = tool.attr.icons.get().into_iter().flatten().filter_map(|icon| {
+fn build(f: &CapabilityFn) -> TokenStream {
+    let name = f.name();
+    let description = f.description().unwrap_or_default();
+    let title = f.title();
+    let icons = f.attr.icons.get().into_iter().flatten().filter_map(|icon| {
         let src = icon.src.get()?;
         let mime = icon.mime_type.get().into_iter();
         let sizes = icon.sizes.get().into_iter().flatten();
@@ -232,38 +244,57 @@ fn build_tool(tool: &ToolFn) -> TokenStream {
                 #( .with_theme(#theme) )*)
         })
     });
-    let meta = tool.attr.meta.get().into_iter().flatten().filter_map(|entry| {
+    let meta = f.attr.meta.get().into_iter().flatten().filter_map(|entry| {
         let key = entry.key.name();
         let value = entry.value.as_ref()?;
         Some(quote_spanned! {value.span()=> .meta(#key, &#value) })
     });
-    let params = tool.params.iter().enumerate().map(|(index, p)| {
+    let params = f.params.iter().enumerate().map(|(index, p)| {
         let arg_name = p.name().unwrap_or_default();
-        let description = match tool.param_description(p) {
+        let description = match f.param_description(p) {
             Some(d) => quote!(::core::option::Option::Some(#d)),
             None => quote!(::core::option::Option::None),
         };
         let var = param_var(index);
         quote! { .param(#arg_name, #description, #var) }
     });
-    let forms = crate::asks::forms_asked(tool.item.block.to_token_stream())
-        .into_iter()
-        .map(|ty| quote_spanned! {ty.span()=> .asks_form::<#ty>() });
-    let handler = handler(tool);
+    let (new, only_tools) = match f.kind {
+        Kind::Tool => (
+            quote!(::mcp_tools::__private::ToolBuilder::new(#name, #description)),
+            tool_only(f),
+        ),
+        Kind::Prompt => (
+            quote!(::mcp_tools::__private::PromptBuilder::new(#name, ::core::option::Option::Some(#description))),
+            TokenStream::new(),
+        ),
+    };
+    let handler = handler(f);
     quote! {
-        ::mcp_tools::__private::ToolBuilder::new(#name, #description)
+        #new
             .title(#title)
-            #annotations
             #( #icons )*
             #( #meta )*
             #( #params )*
-            #( #forms )*
-            .output(__mcp_ret)
+            #only_tools
             #handler
     }
 }
 
-fn annotations(tool: &ToolFn) -> Option<TokenStream> {
+/// What only a tool's definition has: annotations, the forms its body asks for, and the
+/// output (schema) of its return type.
+fn tool_only(tool: &CapabilityFn) -> TokenStream {
+    let annotations = annotations(tool);
+    let forms = crate::asks::forms_asked(tool.item.block.to_token_stream())
+        .into_iter()
+        .map(|ty| quote_spanned! {ty.span()=> .asks_form::<#ty>() });
+    quote! {
+        #annotations
+        #( #forms )*
+        .output(__mcp_ret)
+    }
+}
+
+fn annotations(tool: &CapabilityFn) -> Option<TokenStream> {
     let a = tool.attr.annotations.get()?;
     if a.title.get().is_none()
         && a.read_only.get().is_none()
@@ -299,22 +330,24 @@ fn annotations(tool: &ToolFn) -> Option<TokenStream> {
 }
 
 /// `.build(handler)`, where the handler decodes the arguments and calls the user's fn:
-/// `fn(&Context, RawArguments<'_>) -> Invocation`; for a method, `.build_with(closure)`
-/// where the closure holds the instance. A fn pointer cannot capture the checks'
-/// variables, so the handler describes each parameter again, with the same spanned tokens.
-fn handler(tool: &ToolFn) -> TokenStream {
-    let ident = &tool.item.sig.ident;
-    let method = tool.is_method();
-    let names = tool.params.iter().map(|p| p.name().unwrap_or_default());
-    let vars: Vec<_> = (0..tool.params.len())
+/// `fn(&Context, RawArguments<'_>) -> Invocation` (`PromptInvocation` for a prompt); for a
+/// tool method, `.build_with(closure)` where the closure holds the instance. A fn pointer
+/// cannot capture the checks' variables, so the handler describes each parameter again,
+/// with the same spanned tokens.
+fn handler(f: &CapabilityFn) -> TokenStream {
+    let ident = &f.item.sig.ident;
+    let method = f.is_method();
+    let (arguments, invocation, run_sync) = (f.kind.arguments(), f.kind.invocation(), f.kind.run_sync());
+    let names = f.params.iter().map(|p| p.name().unwrap_or_default());
+    let vars: Vec<_> = (0..f.params.len())
         .map(|i| format_ident!("__mcp_arg_{}", i))
         .collect();
-    let takes = tool.params.iter().enumerate().map(|(index, p)| {
+    let takes = f.params.iter().enumerate().map(|(index, p)| {
         let var = &vars[index];
         let param = param_expr(p);
         quote! { let #var = __args.take(#index, #param, __cx); }
     });
-    let ret = ret_expr(tool);
+    let ret = ret_expr(f);
     let (callee, this) = if method {
         (
             quote! { __this.#ident },
@@ -323,21 +356,23 @@ fn handler(tool: &ToolFn) -> TokenStream {
     } else {
         (quote! { #ident }, TokenStream::new())
     };
-    let call = if tool.item.sig.asyncness.is_some() {
-        let span = tool.item.sig.asyncness.span();
+    let call = if f.item.sig.asyncness.is_some() {
+        let span = f.item.sig.asyncness.span();
+        let invocation = respanned(invocation.clone(), span);
         quote_spanned! {span=>
             let __ret = #ret;
             #this
-            ::mcp_tools::__private::Invocation::future(async move {
+            #invocation::future(async move {
                 __ret.convert(#callee(#(#vars),*).await)
             })
         }
     } else {
-        let span = tool.item.sig.fn_token.span();
+        let span = f.item.sig.fn_token.span();
+        let (invocation, run_sync) = (respanned(invocation.clone(), span), respanned(run_sync, span));
         quote_spanned! {span=>
             let __ret = #ret;
             #this
-            ::mcp_tools::__private::Invocation::blocking(move || {
+            #invocation::#run_sync(move || {
                 __ret.convert(#callee(#(#vars),*))
             })
         }
@@ -345,9 +380,9 @@ fn handler(tool: &ToolFn) -> TokenStream {
     let closure = quote! {
         move |__cx: &::mcp_tools::Context,
          __raw: ::mcp_tools::__private::RawArguments<'_>|
-         -> ::mcp_tools::__private::Invocation {
+         -> #invocation {
             const __NAMES: &[&str] = &[#(#names),*];
-            let mut __args = match ::mcp_tools::__private::Arguments::parse(__raw, __NAMES) {
+            let mut __args = match #arguments::parse(__raw, __NAMES) {
                 ::core::result::Result::Ok(args) => args,
                 ::core::result::Result::Err(failure) => return failure,
             };

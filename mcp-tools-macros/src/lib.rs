@@ -1,12 +1,13 @@
 //! Procedural macros for [`mcp-tools`](https://docs.rs/mcp-tools).
 //!
-//! Do not depend on this crate directly: `mcp-tools` re-exports [`macro@tool`] and documents
-//! it, and the code it generates names `::mcp_tools`.
+//! Do not depend on this crate directly: `mcp-tools` re-exports [`macro@tool`] and
+//! [`macro@prompt`] and documents them, and the code they generate names `::mcp_tools`.
 //!
-//! A pipeline, as in serde_derive's `internals/` (`pipeline`): parse the attribute (`attr`,
-//! on the shared list parser `list`) and the fn into a small model that keeps the tokens for
-//! spans (`model`, `docs`); check it, all rules in one place (`check`, `name`); expand it
-//! through one skeleton for the normal and the error output (`expand`). One `Ctxt` collects
+//! A pipeline, as in serde_derive's `internals/` (`pipeline`), one for tools and prompts,
+//! which differ only where their `kind` says: parse the attribute (`attr`, on the shared
+//! list parser `list`) and the fn into a small model that keeps the tokens for spans
+//! (`model`, `docs`); check it, all rules in one place (`check`, `name`); expand it through
+//! one skeleton for the normal and the error output (`expand`). One `Ctxt` collects
 //! every mistake on the way, so all are reported in one compile; with mistakes, the user's
 //! fn and a stub are still emitted so one error does not cascade.
 
@@ -16,6 +17,7 @@ mod check;
 mod ctxt;
 mod docs;
 mod expand;
+mod kind;
 mod list;
 mod model;
 mod name;
@@ -27,6 +29,12 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     pipeline::tool(args.into(), input.into()).into_tokens().into()
+}
+
+/// Turns a documented fn into an MCP prompt. See `mcp_tools::prompt` for the full guide.
+#[proc_macro_attribute]
+pub fn prompt(args: TokenStream, input: TokenStream) -> TokenStream {
+    pipeline::prompt(args.into(), input.into()).into_tokens().into()
 }
 
 /// `instance => a, b`: the tools of `&self` methods `a` and `b`, built from `instance` (an

@@ -1,22 +1,25 @@
-//! The small AST of one `#[tool]` fn: what the attribute, the doc comment and the signature
-//! say, as written, with the original tokens kept for spans. Nothing here judges: the check
+//! The small AST of one `#[tool]` or `#[prompt]` fn: what the attribute, the doc comment and
+//! the signature say, as written, with the original tokens kept for spans. Nothing here judges: the check
 //! phase (`check.rs`) does, and expansion reads the same model.
 
-use crate::attr::{ToolAttr, parse_tool_attr};
+use crate::attr::{CapabilityAttr, parse_attr};
 use crate::ctxt::Ctxt;
 use crate::docs::{self, Docs};
+use crate::kind::Kind;
 use crate::name::title_from_name;
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, FnArg, Ident, ItemFn, LitStr, Pat, ReturnType, Type};
 
-/// One `#[tool]` function.
-pub(crate) struct ToolFn {
+/// One `#[tool]` or `#[prompt]` function.
+pub(crate) struct CapabilityFn {
+    /// What the macro makes of it.
+    pub(crate) kind: Kind,
     /// The user's fn, with the attributes the macro consumed removed from its parameters
     /// (the compiler rejects `///` there); otherwise unchanged.
     pub(crate) item: ItemFn,
-    pub(crate) attr: ToolAttr,
+    pub(crate) attr: CapabilityAttr,
     /// What the fn's own doc comment says.
     pub(crate) docs: Docs,
     /// The parameters other than `self`, in order.
@@ -24,7 +27,7 @@ pub(crate) struct ToolFn {
 }
 
 pub(crate) struct Param {
-    /// The pattern as written; a tool parameter must be a plain name.
+    /// The pattern as written; a parameter must be a plain name.
     pub(crate) pat: Pat,
     pub(crate) ty: Type,
     /// The parameter's own `///` comment.
@@ -33,23 +36,28 @@ pub(crate) struct Param {
     pub(crate) defaults: Vec<(Attribute, Option<Expr>)>,
 }
 
-/// Where the tool's name comes from.
+/// Where the name comes from.
 pub(crate) enum NameSource<'a> {
-    /// `#[tool(name = "...")]`.
+    /// `#[tool(name = "...")]`, `#[prompt(name = "...")]`.
     Attr(&'a LitStr),
     /// The fn's identifier.
     Ident(&'a Ident),
 }
 
-impl ToolFn {
-    /// Parses the attribute and the fn into the model. Problems of form go into `cx`; `None`
-    /// when the item is not a fn (also recorded).
-    pub(crate) fn parse(cx: &mut Ctxt, args: TokenStream, input: TokenStream) -> Option<ToolFn> {
-        let attr = parse_tool_attr(cx, args);
+impl CapabilityFn {
+    /// Parses the attribute and the fn into the model of a `kind`. Problems of form go into
+    /// `cx`; `None` when the item is not a fn (also recorded).
+    pub(crate) fn parse(
+        cx: &mut Ctxt,
+        kind: Kind,
+        args: TokenStream,
+        input: TokenStream,
+    ) -> Option<CapabilityFn> {
+        let attr = parse_attr(cx, kind, args);
         let mut item: ItemFn = match syn::parse2(input.clone()) {
             Ok(item) => item,
             Err(_) => {
-                not_a_fn(cx, input);
+                not_a_fn(cx, kind, input);
                 return None;
             }
         };
@@ -68,7 +76,8 @@ impl ToolFn {
                 });
             }
         }
-        Some(ToolFn {
+        Some(CapabilityFn {
+            kind,
             item,
             attr,
             docs,
@@ -98,7 +107,7 @@ impl ToolFn {
         }
     }
 
-    /// `#[tool(description = "...")]`, else the doc comment's description. An explicit
+    /// `description = "..."` in the attribute, else the doc comment's description. An explicit
     /// attribute always beats the comment.
     pub(crate) fn description(&self) -> Option<String> {
         match self.attr.description.get() {
@@ -243,8 +252,8 @@ pub(crate) fn unraw(ident: &Ident) -> String {
     s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
 }
 
-/// Says what `#[tool]` goes on, at the item it was put on.
-fn not_a_fn(cx: &mut Ctxt, input: TokenStream) {
+/// Says what the attribute goes on, at the item it was put on.
+fn not_a_fn(cx: &mut Ctxt, kind: Kind, input: TokenStream) {
     let item: Result<syn::Item, _> = syn::parse2(input.clone());
     let (what, span) = match &item {
         Ok(syn::Item::Struct(s)) => ("a struct", s.ident.span()),
@@ -259,6 +268,10 @@ fn not_a_fn(cx: &mut Ctxt, input: TokenStream) {
     };
     cx.error_at(
         span,
-        format!("`#[tool]` goes on a fn, not on {what}: write `#[tool] async fn name(arg: Type) -> Output {{ ... }}`"),
+        format!(
+            "`#[{}]` goes on a fn, not on {what}: write `{}`",
+            kind.noun(),
+            kind.example()
+        ),
     );
 }

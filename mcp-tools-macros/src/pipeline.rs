@@ -6,7 +6,8 @@
 use crate::check;
 use crate::ctxt::Ctxt;
 use crate::expand;
-use crate::model::ToolFn;
+use crate::kind::Kind;
+use crate::model::CapabilityFn;
 use proc_macro2::TokenStream;
 
 /// What a macro produces: the mistakes it reports and the code it emits either way.
@@ -37,14 +38,24 @@ impl Expansion {
 
 /// `#[tool(args)] input`.
 pub(crate) fn tool(args: TokenStream, input: TokenStream) -> Expansion {
+    capability(Kind::Tool, args, input)
+}
+
+/// `#[prompt(args)] input`.
+pub(crate) fn prompt(args: TokenStream, input: TokenStream) -> Expansion {
+    capability(Kind::Prompt, args, input)
+}
+
+/// The one pipeline of every capability macro: parse, check, expand.
+fn capability(kind: Kind, args: TokenStream, input: TokenStream) -> Expansion {
     let mut cx = Ctxt::new();
-    let Some(tool) = ToolFn::parse(&mut cx, args, input.clone()) else {
+    let Some(f) = CapabilityFn::parse(&mut cx, kind, args, input.clone()) else {
         // Not a fn: keep the item as written so the rest of the crate still compiles.
         return Expansion::new(cx.check(), input);
     };
-    check::check_tool(&mut cx, &tool);
+    check::check(&mut cx, &f);
     let checked = cx.check();
-    let code = expand::expand_tool(&tool, checked.is_ok());
+    let code = expand::expand(&f, checked.is_ok());
     Expansion::new(checked, code)
 }
 
@@ -430,6 +441,194 @@ mod tests {
             expansion.code.to_string(),
             TokenStream::from_str(item).unwrap().to_string()
         );
+    }
+
+    /// Runs `#[prompt(args)] item` from source text.
+    fn run_prompt(args: &str, item: &str) -> Expansion {
+        prompt(
+            TokenStream::from_str(args).expect("args lex"),
+            TokenStream::from_str(item).expect("item lexes"),
+        )
+    }
+
+    const REVIEW: &str = r#"
+        /// Asks the model to review code.
+        fn review_code(
+            /// The code to review
+            code: String,
+            #[default(3)]
+            depth: u8,
+            cx: Context,
+        ) -> String {
+            code
+        }
+    "#;
+
+    #[test]
+    fn a_valid_fn_expands_to_its_prompt() {
+        let expansion = run_prompt(
+            r#"title = "Code review", meta(cost = 3), icons("https://x/a.png")"#,
+            REVIEW,
+        );
+        assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
+        let code = expansion.code.to_string();
+        for expected in [
+            r#"const NAME : & 'static str = "review_code" ;"#,
+            r#"PromptBuilder :: new ("review_code" , :: core :: option :: Option :: Some ("Asks the model to review code."))"#,
+            r#". title ("Code review")"#,
+            r#". meta ("cost" , & 3)"#,
+            r#". icon (:: mcp_tools :: Icon :: new ("https://x/a.png"))"#,
+            r#". param ("code" , :: core :: option :: Option :: Some ("The code to review") , __mcp_param_0)"#,
+            r#". param ("depth" , :: core :: option :: Option :: None , __mcp_param_1)"#,
+            r#"Slot :: < u8 > :: new ()) . __mcp_param () . with_default"#,
+            r#"Slot :: < Context > :: new ()) . __mcp_param ()"#,
+            r#":: mcp_tools :: __private :: prompt_ret :: < String > ()"#,
+            r#"-> :: mcp_tools :: __private :: PromptInvocation"#,
+            r#":: mcp_tools :: __private :: PromptArguments :: parse (__raw , __NAMES)"#,
+            r#"const __NAMES : & [& str] = & ["code" , "depth" , "cx"]"#,
+            r#":: mcp_tools :: __private :: PromptInvocation :: now (move || { __ret . convert (review_code (__mcp_arg_0 , __mcp_arg_1 , __mcp_arg_2)) })"#,
+            r#". build ("#,
+        ] {
+            assert!(code.contains(expected), "missing `{expected}` in\n{code}");
+        }
+        // What only tools have.
+        for absent in [
+            ". output (",
+            "annotations",
+            "asks_form",
+            "ToolBuilder",
+            "Invocation :: blocking",
+            "unreachable_stub",
+        ] {
+            assert!(!code.contains(absent), "`{absent}` in\n{code}");
+        }
+        assert_eq!(
+            shape(&expansion.code),
+            [
+                "fn review_code",
+                "struct review_code",
+                "impl :: mcp_tools :: __private :: PromptFn for review_code"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_async_prompt_returns_its_future() {
+        let expansion = run_prompt("", "/// Greets.\nasync fn greet() -> &'static str { \"hi\" }");
+        assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
+        let code = expansion.code.to_string();
+        assert!(
+            code.contains(":: mcp_tools :: __private :: PromptInvocation :: future (async move { __ret . convert (greet () . await) })"),
+            "{code}"
+        );
+    }
+
+    /// A prompt says it is a prompt in every message, and its attribute is `#[prompt(...)]`.
+    #[test]
+    fn every_prompt_mistake_arrives_at_once_in_the_prompts_words() {
+        let args = r#"name = "bad name!", annotations(read_only), title = "a", title = "b""#;
+        let item = "fn review<T>((a, b): (T, T), text: &str, other: impl Sized) -> impl Sized { text }";
+        let expansion = run_prompt(args, item);
+        assert_eq!(
+            messages(&expansion),
+            [
+                "`annotations` is a tool key; `#[prompt(...)]` accepts `name`, `title`, `description`, `icons`, `meta`",
+                "duplicate key `title` in `#[prompt(...)]`; give each key once",
+                "prompt name `bad name!` contains the characters ` ` (a space) and `!`; a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`",
+                "a prompt fn cannot be generic: its arguments are parsed into concrete parameter types; use concrete types",
+                "prompt `bad name!` has no description; clients show it to the people choosing a prompt\nhelp: add a doc comment above the fn (`/// Says what the prompt is for.`) or `#[prompt(description = \"...\")]`",
+                "a prompt parameter must be a plain name such as `text: String`, because the name is the argument's name; destructure it in the body",
+                "a prompt parameter must own its value, because arguments are decoded from the request; use `String`",
+                "a prompt parameter cannot be `impl Trait`: its argument is parsed into a concrete type",
+                "a prompt fn cannot return `impl Trait`: the type decides how it converts into the prompt's messages; name the type",
+            ]
+        );
+        assert_eq!(column(&expansion.errors[0]), args.find("annotations").unwrap());
+        assert_eq!(column(&expansion.errors[1]), args.rfind("title").unwrap());
+        assert_eq!(column(&expansion.errors[2]), args.find("\"bad").unwrap());
+        let code = expansion.code.to_string();
+        assert!(
+            code.contains(":: mcp_tools :: __private :: unreachable_stub ()"),
+            "{code}"
+        );
+        assert!(!code.contains("PromptBuilder"), "{code}");
+    }
+
+    #[test]
+    fn a_prompt_named_by_its_fn_is_reported_at_the_fn() {
+        let item = "/// Greets.\nfn café() -> String { String::new() }";
+        let expansion = run_prompt("", item);
+        assert_eq!(
+            messages(&expansion),
+            [
+                "prompt name `café` contains the character `é` (U+00E9, not ASCII); a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`\nhelp: keep the fn name and give the prompt another: `#[prompt(name = \"...\")]`"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_empty_prompt_description_says_who_reads_it() {
+        let expansion = run_prompt(r#"description = " ""#, "fn greet() -> String { String::new() }");
+        assert_eq!(
+            messages(&expansion),
+            ["the description is empty; say what the prompt is for, for the people who will choose it"]
+        );
+    }
+
+    /// Prompts are free fns: any receiver is refused, at the receiver, and the output keeps
+    /// a method's shape so the impl block still compiles.
+    #[test]
+    fn a_prompt_on_a_method_is_refused_at_its_receiver() {
+        for receiver in ["&self", "&mut self", "self", "self: Arc<Self>"] {
+            let item = format!("/// Greets.\nfn greet({receiver}, name: String) -> String {{ name }}");
+            let expansion = run_prompt("", &item);
+            assert_eq!(
+                messages(&expansion),
+                [
+                    "a prompt fn cannot take `self`: prompts are free fns, listed by name in `prompts![...]`; move it out of the impl block and take what it needs as a `State<T>` parameter"
+                ],
+                "{receiver}"
+            );
+            let line = item.lines().nth(1).unwrap();
+            assert_eq!(
+                column(&expansion.errors[0]),
+                line.find(receiver).unwrap(),
+                "{receiver}"
+            );
+            assert_eq!(shape(&expansion.code), ["fn greet", "fn __mcp_prompt_greet"]);
+            let code = expansion.code.to_string();
+            assert!(code.contains("-> :: mcp_tools :: Prompt"), "{code}");
+            assert!(code.contains("unreachable_stub ()"), "{code}");
+        }
+    }
+
+    #[test]
+    fn a_prompt_not_on_a_fn_is_kept_as_written() {
+        let item = "struct Review { depth: u8 }";
+        let expansion = run_prompt("", item);
+        assert_eq!(
+            messages(&expansion),
+            [
+                "`#[prompt]` goes on a fn, not on a struct: write `#[prompt] fn name(arg: String) -> String { ... }`"
+            ]
+        );
+        assert_eq!(
+            expansion.code.to_string(),
+            TokenStream::from_str(item).unwrap().to_string()
+        );
+    }
+
+    /// A tool and a prompt of one fn expand to the same checks: only the runtime items differ.
+    #[test]
+    fn a_tool_and_a_prompt_share_their_checks() {
+        let tool = run("", REVIEW).code.to_string();
+        let prompt = run_prompt("", REVIEW).code.to_string();
+        let checks = |code: &str| {
+            let start = code.find("# [allow (unused_imports)]").unwrap();
+            code[start..code.find("let __mcp_ret").unwrap()].to_owned()
+        };
+        assert!(checks(&tool).contains("Slot :: < Context >"), "{tool}");
+        assert_eq!(checks(&tool), checks(&prompt));
     }
 
     #[test]

@@ -212,6 +212,28 @@ impl ToolError {
         }
     }
 
+    /// Any error a handler returned, as the error it is for the client: a `ToolError` or
+    /// an [`AskError`] as it is; plain text (`String`, `&'static str`, `Cow<'static, str>`,
+    /// `Box<str>`) a message for the model; anything else an internal detail.
+    pub(crate) fn classify<E: fmt::Display + 'static>(error: &E) -> ToolError {
+        let any: &dyn std::any::Any = error;
+        if let Some(error) = any.downcast_ref::<ToolError>() {
+            return error.clone();
+        }
+        if let Some(error) = any.downcast_ref::<AskError>() {
+            return ToolError::from(error.clone());
+        }
+        let told = any.is::<String>()
+            || any.is::<&'static str>()
+            || any.is::<std::borrow::Cow<'static, str>>()
+            || any.is::<Box<str>>();
+        if told {
+            ToolError::new(error.to_string())
+        } else {
+            ToolError::internal(error.to_string())
+        }
+    }
+
     /// The URL the user must visit, for an error made with [`ToolError::url_required`].
     pub fn required_url(&self) -> Option<&str> {
         self.url.as_deref()
@@ -456,6 +478,9 @@ pub enum DefinitionError {
     /// Two tools have one name.
     #[error("duplicate tool name `{0}`: every tool of a server needs its own name")]
     DuplicateName(String),
+    /// Two prompts have one name.
+    #[error("duplicate prompt name `{0}`: every prompt of a server needs its own name")]
+    DuplicatePromptName(String),
     /// A tool asks for a form ([`Context::elicit`](crate::Context::elicit)) with a type the
     /// protocol cannot carry as one.
     #[error("tool `{tool}` asks for a form it cannot send: {reason}")]

@@ -292,6 +292,7 @@ mod context;
 mod engine;
 mod error;
 mod form;
+mod prompt;
 pub mod protocol;
 mod rate;
 mod registry;
@@ -311,9 +312,11 @@ pub use context::{Context, FromContext, Principal, State};
 #[doc(inline)]
 pub use error::{AskError, ClientCapability, ClientRequestError, DefinitionError, ExportError, ToolError};
 #[doc(inline)]
+pub use prompt::{GetPromptResult, IntoPromptResult, Prompt, PromptArgument, PromptMessage};
+#[doc(inline)]
 pub use rate::RateLimit;
 #[doc(inline)]
-pub use registry::ToolRegistry;
+pub use registry::{PromptRegistry, Registry, ToolRegistry};
 #[doc(inline)]
 pub use result::{CallToolResult, IntoCallToolResult, Json};
 #[doc(inline)]
@@ -430,8 +433,125 @@ macro_rules! tools {
     }};
     ($($tool:path),* $(,)?) => {{
         const ENTRIES: &[$crate::__private::Entry] = &[$( $crate::__private::entry::<$tool>() ),*];
-        const _: () = $crate::__private::assert_unique_names::<{ ENTRIES.len() }>(ENTRIES);
+        const _: () = $crate::__private::assert_unique_names::<{ ENTRIES.len() }>(&$crate::__private::names(ENTRIES), "tool");
         ENTRIES.iter().map(|(_, tool)| tool()).collect::<::std::vec::Vec<$crate::Tool>>()
+    }};
+}
+
+/// Turns a documented fn into an MCP prompt: a template that clients list, fill in with
+/// arguments and hand to the model as messages.
+///
+/// ```
+/// use mcp_tools::protocol::ProtocolVersion;
+/// use mcp_tools::{prompt, prompts, PromptMessage};
+/// use serde_json::json;
+///
+/// /// Asks the model to review code.
+/// #[prompt(title = "Code review")]
+/// fn review_code(
+///     /// The code to review
+///     code: String,
+///     /// The language it is written in
+///     language: Option<String>,
+/// ) -> Vec<PromptMessage> {
+///     let language = language.as_deref().unwrap_or("source");
+///     vec![
+///         PromptMessage::user(format!("Review this {language} code:\n\n{code}")),
+///         PromptMessage::assistant("I will look at correctness first, then style."),
+///     ]
+/// }
+///
+/// let prompts = prompts![review_code];
+/// assert_eq!(
+///     prompts[0].definition(ProtocolVersion::LATEST),
+///     json!({
+///         "name": "review_code",
+///         "title": "Code review",
+///         "description": "Asks the model to review code.",
+///         "arguments": [
+///             {"name": "code", "description": "The code to review", "required": true},
+///             {"name": "language", "description": "The language it is written in", "required": false}
+///         ]
+///     })
+/// );
+///
+/// // The fn is untouched: call it in your own tests.
+/// assert_eq!(review_code("fn main() {}".into(), None).len(), 2);
+/// ```
+///
+/// # Attribute keys
+///
+/// | key | meaning |
+/// |---|---|
+/// | `name = "..."` | the name clients ask for (default: the fn's name without `r#`); 1 to 128 of `A-Z a-z 0-9 _ - .`, checked at compile time |
+/// | `title = "..."` | the display title (default: from the name, `review_code` → `Review Code`) |
+/// | `description = "..."` | overrides the doc comment; one of the two is required |
+/// | `icons("https://…", icon(src = "…", mime_type = "…", sizes = ["48x48"], theme = "dark"))` | icons |
+/// | `meta(key = value, "com.example/key" = value)` | the definition's `_meta`; values are any expression that serializes |
+///
+/// `annotations(...)` is a tool's and an error here. On a parameter: `///` describes the
+/// argument, `#[default(expr)]` makes it optional with a default.
+///
+/// # Arguments
+///
+/// A prompt's arguments are strings on the wire. A `String` parameter takes the text as it
+/// is; any other argument type (it implements `serde::Deserialize` and
+/// `schemars::JsonSchema`, as a tool's) reads the text as JSON, so `"3"` fills a `u32`.
+/// An argument that does not parse fails the `prompts/get` with an invalid-params error
+/// (`-32602`) naming it. `Option<T>` and `#[default(..)]` make an argument not required.
+/// Parameters whose type implements [`FromContext`] ([`Context`], [`State<T>`](State)) are
+/// filled in by the framework and are not arguments.
+///
+/// # Returns
+///
+/// Anything that implements [`IntoPromptResult`]: text (`String`, `&'static str`) for one
+/// user message, a [`PromptMessage`] (a role, and text, an image, audio or an embedded
+/// resource), a `Vec<PromptMessage>`, a whole [`GetPromptResult`], or a `Result` of these,
+/// whose `Err` answers the request with an error. A sync fn runs at once, on the task that
+/// answers the request: prompts assemble text; an `async fn` may await.
+///
+/// `#[prompt]` goes on free fns only, not on methods: a prompt that needs something shared
+/// takes it as a [`State<T>`](State) parameter.
+#[doc(inline)]
+pub use mcp_tools_macros::prompt;
+
+/// The prompts a server offers: `prompts![review_code, summarize]`, by the names of
+/// `#[prompt]` fns (paths work: `prompts![docs::review_code]`). Evaluates to a
+/// `Vec<Prompt>`.
+///
+/// ```
+/// use mcp_tools::{prompt, prompts};
+///
+/// /// Asks for a summary.
+/// #[prompt]
+/// fn summarize(text: String) -> String {
+///     format!("Summarize:\n\n{text}")
+/// }
+///
+/// assert_eq!(prompts![summarize][0].name(), "summarize");
+/// ```
+///
+/// Two prompts with one name are a compile error:
+///
+/// ```compile_fail,E0080
+/// use mcp_tools::{prompt, prompts};
+///
+/// /// Summarizes.
+/// #[prompt(name = "summary")]
+/// fn summarize(text: String) -> String { text }
+///
+/// /// Also summarizes.
+/// #[prompt]
+/// fn summary(text: String) -> String { text }
+///
+/// let _ = prompts![summarize, summary]; // two prompts are named `summary`
+/// ```
+#[macro_export]
+macro_rules! prompts {
+    ($($prompt:path),* $(,)?) => {{
+        const ENTRIES: &[$crate::__private::PromptEntry] = &[$( $crate::__private::prompt_entry::<$prompt>() ),*];
+        const _: () = $crate::__private::assert_unique_names::<{ ENTRIES.len() }>(&$crate::__private::names(ENTRIES), "prompt");
+        ENTRIES.iter().map(|(_, prompt)| prompt()).collect::<::std::vec::Vec<$crate::Prompt>>()
     }};
 }
 
@@ -486,26 +606,50 @@ pub mod __private {
 
     pub use crate::tool::{Ret, ret};
 
-    use crate::Tool;
+    pub use crate::prompt::{
+        PromptArguments, PromptBuilder, PromptError, PromptFn, PromptInvocation, PromptRet, prompt_ret,
+    };
+
+    use crate::{Prompt, Tool};
 
     /// A tool of `tools![...]`: its name, for the duplicate check, and its constructor.
     pub type Entry = (&'static str, fn() -> Tool);
+
+    /// A prompt of `prompts![...]`: its name and its constructor.
+    pub type PromptEntry = (&'static str, fn() -> Prompt);
 
     /// The entry of a `#[tool]` fn.
     pub const fn entry<T: ToolFn>() -> Entry {
         (T::NAME, T::tool)
     }
 
-    /// The body of a tool whose `#[tool]` had errors; never runs, because the crate does
-    /// not compile.
-    pub fn unreachable_stub() -> Tool {
-        unreachable!("a `#[tool]` with compile errors was built")
+    /// The entry of a `#[prompt]` fn.
+    pub const fn prompt_entry<T: PromptFn>() -> PromptEntry {
+        (T::NAME, T::prompt)
     }
 
-    /// Fails compilation when two names in `tools![...]` are equal. `N` is the number of
-    /// entries: the names are sorted (a heapsort, in `N log N` comparisons, so hundreds of
-    /// tools stay cheap to check), then neighbours compared.
-    pub const fn assert_unique_names<const N: usize>(entries: &[Entry]) {
+    /// The body of a tool or prompt whose macro had errors; never runs, because the crate
+    /// does not compile.
+    pub fn unreachable_stub<T>() -> T {
+        unreachable!("a `#[tool]` or `#[prompt]` with compile errors was built")
+    }
+
+    /// The names of the entries of `tools![...]` or `prompts![...]`.
+    pub const fn names<const N: usize, F>(entries: &[(&'static str, F)]) -> [&'static str; N] {
+        let mut names = [""; N];
+        let mut i = 0;
+        while i < N {
+            names[i] = entries[i].0;
+            i += 1;
+        }
+        names
+    }
+
+    /// Fails compilation when two of the names in `tools![...]` (`noun` is `"tool"`) or
+    /// `prompts![...]` (`"prompt"`) are equal. `N` is the number of entries: the names are
+    /// sorted (a heapsort, in `N log N` comparisons, so hundreds of tools stay cheap to
+    /// check), then neighbours compared.
+    pub const fn assert_unique_names<const N: usize>(entries: &[&'static str; N], noun: &str) {
         let mut order = [0usize; N];
         let mut i = 0;
         while i < N {
@@ -527,9 +671,9 @@ pub mod __private {
         }
         let mut k = 1;
         while k < N {
-            let name = entries[order[k]].0;
-            if str_eq(entries[order[k - 1]].0, name) {
-                duplicate_name(name);
+            let name = entries[order[k]];
+            if str_eq(entries[order[k - 1]], name) {
+                duplicate_name(noun, name);
             }
             k += 1;
         }
@@ -538,7 +682,7 @@ pub mod __private {
     /// Restores the max-heap order of `order[root..end]` by name.
     const fn sift_down<const N: usize>(
         order: &mut [usize; N],
-        entries: &[Entry],
+        entries: &[&'static str; N],
         mut root: usize,
         end: usize,
     ) {
@@ -547,10 +691,10 @@ pub mod __private {
             if child >= end {
                 return;
             }
-            if child + 1 < end && str_lt(entries[order[child]].0, entries[order[child + 1]].0) {
+            if child + 1 < end && str_lt(entries[order[child]], entries[order[child + 1]]) {
                 child += 1;
             }
-            if !str_lt(entries[order[root]].0, entries[order[child]].0) {
+            if !str_lt(entries[order[root]], entries[order[child]]) {
                 return;
             }
             let parent = order[root];
@@ -588,17 +732,29 @@ pub mod __private {
         true
     }
 
-    const fn duplicate_name(name: &str) -> ! {
-        const PREFIX: &[u8] = b"two tools in `tools![...]` are named `";
-        const SUFFIX: &[u8] = b"`; every tool needs its own name: rename one with `#[tool(name = \"...\")]`";
-        let mut buffer = [0u8; 256];
+    /// "two tools in `tools![...]` are named `add`; ...", for a `noun` and a `name`.
+    const fn duplicate_name(noun: &str, name: &str) -> ! {
+        let (noun, name) = (noun.as_bytes(), name.as_bytes());
+        let parts: [&[u8]; 11] = [
+            b"two ",
+            noun,
+            b"s in `",
+            noun,
+            b"s![...]` are named `",
+            name,
+            b"`; every ",
+            noun,
+            b" needs its own name: rename one with `#[",
+            noun,
+            b"(name = \"...\")]`",
+        ];
+        let mut buffer = [0u8; 512];
         let mut len = 0;
-        let parts: [&[u8]; 3] = [PREFIX, name.as_bytes(), SUFFIX];
         let mut p = 0;
         while p < parts.len() {
             let part = parts[p];
             let mut i = 0;
-            while i < part.len() {
+            while i < part.len() && len < buffer.len() {
                 buffer[len] = part[i];
                 len += 1;
                 i += 1;
@@ -608,7 +764,7 @@ pub mod __private {
         let (message, _) = buffer.split_at(len);
         match core::str::from_utf8(message) {
             Ok(message) => panic!("{}", message),
-            Err(_) => panic!("two tools in `tools![...]` have the same name"),
+            Err(_) => panic!("two entries of `tools![...]` or `prompts![...]` have the same name"),
         }
     }
 
@@ -616,30 +772,42 @@ pub mod __private {
     mod tests {
         use super::*;
 
-        const fn entries<const N: usize>(names: [&'static str; N]) -> [Entry; N] {
-            let mut entries = [("", unreachable_stub as fn() -> Tool); N];
-            let mut i = 0;
-            while i < N {
-                entries[i].0 = names[i];
-                i += 1;
-            }
-            entries
-        }
-
         #[test]
         fn finds_a_duplicate_wherever_it_is() {
-            const UNIQUE: [Entry; 7] = entries(["b", "a", "ab", "ba", "abc", "c", "aa"]);
-            const _: () = assert_unique_names::<7>(&UNIQUE);
+            const UNIQUE: [&str; 7] = ["b", "a", "ab", "ba", "abc", "c", "aa"];
+            const _: () = assert_unique_names::<7>(&UNIQUE, "tool");
             let cases = [
                 ["x", "b", "c", "d", "e", "f", "x"],
                 ["a", "b", "c", "d", "c", "f", "g"],
                 ["g", "f", "e", "d", "c", "b", "g"],
             ];
             for names in cases {
-                let all = entries(names);
-                let found = std::panic::catch_unwind(|| assert_unique_names::<7>(&all));
+                let found = std::panic::catch_unwind(|| assert_unique_names::<7>(&names, "tool"));
                 assert!(found.is_err(), "{names:?}");
             }
+        }
+
+        #[test]
+        fn names_the_duplicate_and_the_attribute_that_renames() {
+            let message = |noun: &str| {
+                let panic = std::panic::catch_unwind(|| assert_unique_names::<3>(&["b", "a", "b"], noun))
+                    .expect_err("`b` is there twice");
+                panic.downcast_ref::<String>().cloned().unwrap_or_default()
+            };
+            assert_eq!(
+                message("tool"),
+                "two tools in `tools![...]` are named `b`; every tool needs its own name: rename one with `#[tool(name = \"...\")]`"
+            );
+            assert_eq!(
+                message("prompt"),
+                "two prompts in `prompts![...]` are named `b`; every prompt needs its own name: rename one with `#[prompt(name = \"...\")]`"
+            );
+        }
+
+        #[test]
+        fn the_names_are_the_entries_first_halves() {
+            const ENTRIES: &[Entry] = &[("a", unreachable_stub::<Tool>), ("b", unreachable_stub::<Tool>)];
+            assert_eq!(names::<2, _>(ENTRIES), ["a", "b"]);
         }
     }
 }

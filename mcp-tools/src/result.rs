@@ -2,13 +2,12 @@
 //! tool's return type goes through.
 
 use crate::content::Content;
-use crate::error::{AskError, ClientCapability, ToolError};
+use crate::error::{ClientCapability, ToolError};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
-use std::any::Any;
 use std::borrow::Cow;
 use std::fmt::Display;
 
@@ -486,37 +485,23 @@ impl<T: IntoCallToolResult, E: Display + 'static> IntoCallToolResult for Result<
 /// The result for a tool's error: its message when it was written for the model, `internal
 /// error` with the detail kept otherwise.
 fn error_result<E: Display + 'static>(error: &E) -> CallToolResult {
-    let any: &dyn Any = error;
-    if let Some(error) = any.downcast_ref::<AskError>() {
-        return error_result(&ToolError::from(error.clone()));
-    }
-    if let Some(error) = any.downcast_ref::<ToolError>() {
-        if let Some(url) = error.required_url() {
-            return CallToolResult {
-                url_required: Some(url.into()),
-                ..CallToolResult::error(format!("{}: {url}", error.message()))
-            };
-        }
-        if let Some(capability) = error.missing_capability() {
-            return CallToolResult {
-                missing: Some(capability),
-                ..CallToolResult::error(error.message())
-            };
-        }
-        return if error.is_internal() {
-            CallToolResult::internal(error.message())
-        } else {
-            CallToolResult::error(error.message())
+    let error = ToolError::classify(error);
+    if let Some(url) = error.required_url() {
+        return CallToolResult {
+            url_required: Some(url.into()),
+            ..CallToolResult::error(format!("{}: {url}", error.message()))
         };
     }
-    let told = any.is::<String>()
-        || any.is::<&'static str>()
-        || any.is::<Cow<'static, str>>()
-        || any.is::<Box<str>>();
-    if told {
-        CallToolResult::error(error.to_string())
+    if let Some(capability) = error.missing_capability() {
+        return CallToolResult {
+            missing: Some(capability),
+            ..CallToolResult::error(error.message())
+        };
+    }
+    if error.is_internal() {
+        CallToolResult::internal(error.message())
     } else {
-        CallToolResult::internal(error.to_string())
+        CallToolResult::error(error.message())
     }
 }
 

@@ -6,7 +6,7 @@ use super::era::Client;
 use crate::context::{ClientChannel, Context, ContextParts, Principal, RequestInfo, StateMap};
 use crate::protocol::{Implementation, ProgressToken, ProtocolVersion, RequestId};
 use crate::rate::{ClientKey, RateLimit, RateLimiters};
-use crate::registry::ToolRegistry;
+use crate::registry::{PromptRegistry, ToolRegistry};
 use crate::result::CallToolResult;
 use crate::seal::{KeyRing, SealKey};
 use crate::tool::{Icon, Tool};
@@ -161,6 +161,8 @@ impl Options {
 pub(crate) struct Engine {
     pub(crate) info: ServerInfo,
     pub(crate) tools: ToolRegistry,
+    /// The prompts, when the server serves them.
+    pub(crate) prompts: Option<PromptRegistry>,
     pub(crate) state: StateMap,
     pub(crate) options: Options,
     /// Which tools a caller may see; `None` shows every tool to everyone.
@@ -178,6 +180,13 @@ pub(crate) struct Engine {
     pub(crate) keys: Option<KeyRing>,
 }
 
+/// What a server offers: its tools, and its prompts when it serves them.
+#[derive(Clone)]
+pub(crate) struct Offers {
+    pub(crate) tools: ToolRegistry,
+    pub(crate) prompts: Option<PromptRegistry>,
+}
+
 /// What a call's [`Context`] is made of, besides what the engine itself holds.
 pub(crate) struct CallParts {
     pub(crate) request_id: Option<RequestId>,
@@ -193,7 +202,7 @@ pub(crate) struct CallParts {
 impl Engine {
     pub(crate) fn new(
         info: ServerInfo,
-        tools: ToolRegistry,
+        offers: Offers,
         state: StateMap,
         options: Options,
         tool_visibility: Option<Arc<Visibility<Tool>>>,
@@ -201,8 +210,12 @@ impl Engine {
         let identity = serde_json::value::to_raw_value(&info.implementation(ProtocolVersion::LATEST))
             .unwrap_or_default();
         let permits = options.max_concurrent_calls.min(Semaphore::MAX_PERMITS);
+        let Offers { tools, prompts } = offers;
         let mut services = StateMap::default();
         services.insert(tools.clone());
+        if let Some(prompts) = &prompts {
+            services.insert(prompts.clone());
+        }
         let keys = options
             .request_state_keys
             .clone()
@@ -218,6 +231,7 @@ impl Engine {
             limiters: RateLimiters::new(options.rate_limit, options.client_rate_limit),
             info,
             tools,
+            prompts,
             state,
             options,
             tool_visibility,

@@ -222,6 +222,18 @@ impl Engine {
                 let era = era_of(conn, method, meta.as_ref())?;
                 self.list_tools(id, &era, list.cursor.as_deref(), out, auth)
             }
+            "prompts/list" => {
+                let (list, meta) = parse_with_meta::<ListToolsParams<'_>>(params)?;
+                let era = era_of(conn, method, meta.as_ref())?;
+                self.list_prompts(id, &era, list.cursor.as_deref(), out)
+            }
+            "prompts/get" => {
+                let request = match params {
+                    Some(raw) => RawCall::deserialize(raw).map_err(|e| super::failure::invalid_params(&e))?,
+                    None => RawCall::default(),
+                };
+                self.prompts_get(conn, id, request, out, auth)
+            }
             // `initialize` is the legacy handshake; with 2026-07-28 metadata it is a method
             // that revision no longer has.
             "initialize" if !names_a_revision(params) => self.initialize(conn, id, params, out),

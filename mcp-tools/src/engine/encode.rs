@@ -9,6 +9,7 @@ use super::failure::Failure;
 use super::outbox::{ErrorInfo, Outbox};
 use super::rounds::InputRequest;
 use crate::content::Content;
+use crate::prompt::GetPromptResult;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{self, ErrorObject};
 use crate::protocol::messages::{META_SERVER_INFO, META_SUBSCRIPTION_ID};
@@ -17,12 +18,9 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
+use std::borrow::Cow;
 
 /// The capabilities this server declares, in every era.
-fn capabilities() -> Value {
-    json!({ "tools": { "listChanged": true }, "logging": {} })
-}
-
 pub(crate) fn error(id: Option<&RawValue>, code: i32, message: &str, data: Option<Value>) -> Vec<u8> {
     let mut out = Vec::with_capacity(96 + message.len());
     jsonrpc::write_error(&mut out, id, &ErrorObject { code, message, data });
@@ -62,7 +60,13 @@ impl Serialize for Identity<'_> {
     }
 }
 
-pub(crate) fn discover(id: &RawValue, info: &ServerInfo, ttl_ms: u64, identity: &RawValue) -> Vec<u8> {
+pub(crate) fn discover(
+    id: &RawValue,
+    info: &ServerInfo,
+    capabilities: Value,
+    ttl_ms: u64,
+    identity: &RawValue,
+) -> Vec<u8> {
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
     struct Discover<'a> {
@@ -83,7 +87,7 @@ pub(crate) fn discover(id: &RawValue, info: &ServerInfo, ttl_ms: u64, identity: 
         &Discover {
             result_type: "complete",
             supported_versions: supported_versions(),
-            capabilities: capabilities(),
+            capabilities,
             instructions: info.instructions.as_deref(),
             ttl_ms,
             cache_scope: "public",
@@ -93,7 +97,12 @@ pub(crate) fn discover(id: &RawValue, info: &ServerInfo, ttl_ms: u64, identity: 
     out
 }
 
-pub(crate) fn initialize_result(id: &RawValue, info: &ServerInfo, version: ProtocolVersion) -> Vec<u8> {
+pub(crate) fn initialize_result(
+    id: &RawValue,
+    info: &ServerInfo,
+    version: ProtocolVersion,
+    capabilities: Value,
+) -> Vec<u8> {
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
     struct Initialize<'a> {
@@ -109,7 +118,7 @@ pub(crate) fn initialize_result(id: &RawValue, info: &ServerInfo, version: Proto
         id,
         &Initialize {
             protocol_version: version.as_str(),
-            capabilities: capabilities(),
+            capabilities,
             server_info: info.implementation(version),
             instructions: info.instructions.as_deref(),
         },
@@ -250,22 +259,64 @@ impl Serialize for VersionedContent<'_> {
         use serde::ser::SerializeSeq;
         let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
         for block in self.0 {
-            match (block, self.1) {
-                (Content::Audio(audio), ProtocolVersion::V2024_11_05) => {
-                    let text = format!(
-                        "[audio of type {} omitted: this protocol revision cannot carry audio]",
-                        audio.mime_type
-                    );
-                    seq.serialize_element(&Content::text(text))?;
-                }
-                (Content::ResourceLink(link), v) if v < ProtocolVersion::V2025_06_18 => {
-                    seq.serialize_element(&Content::text(format!("{}: {}", link.name, link.uri)))?;
-                }
-                _ => seq.serialize_element(block)?,
-            }
+            seq.serialize_element(&versioned(block, self.1))?;
         }
         seq.end()
     }
+}
+
+/// A content block as a revision can carry it: audio, which 2024-11-05 lacks, and a
+/// resource link, which revisions before 2025-06-18 lack, become text saying what they were.
+fn versioned(block: &Content, version: ProtocolVersion) -> Cow<'_, Content> {
+    match (block, version) {
+        (Content::Audio(audio), ProtocolVersion::V2024_11_05) => Cow::Owned(Content::text(format!(
+            "[audio of type {} omitted: this protocol revision cannot carry audio]",
+            audio.mime_type
+        ))),
+        (Content::ResourceLink(link), v) if v < ProtocolVersion::V2025_06_18 => {
+            Cow::Owned(Content::text(format!("{}: {}", link.name, link.uri)))
+        }
+        _ => Cow::Borrowed(block),
+    }
+}
+
+/// A `prompts/get` result: its messages with their content as the revision carries it;
+/// `resultType` and the server's identity in `_meta` in revision 2026-07-28.
+pub(crate) fn prompt_result(
+    id: &RawValue,
+    result: &GetPromptResult,
+    version: ProtocolVersion,
+    modern: Option<&RawValue>,
+) -> Vec<u8> {
+    let messages: Vec<Value> = result
+        .messages
+        .iter()
+        .map(|message| json!({ "role": message.role, "content": versioned(&message.content, version) }))
+        .collect();
+    let mut body = serde_json::Map::new();
+    if modern.is_some() {
+        body.insert("resultType".into(), json!("complete"));
+    }
+    if let Some(description) = &result.description {
+        body.insert("description".into(), json!(description));
+    }
+    body.insert("messages".into(), Value::Array(messages));
+    let mut meta = match &result.meta {
+        Some(meta) if version >= ProtocolVersion::V2025_06_18 => meta.clone(),
+        _ => serde_json::Map::new(),
+    };
+    if let Some(identity) = modern {
+        meta.insert(
+            META_SERVER_INFO.into(),
+            serde_json::from_str(identity.get()).unwrap_or(Value::Null),
+        );
+    }
+    if !meta.is_empty() {
+        body.insert("_meta".into(), Value::Object(meta));
+    }
+    let mut out = Vec::with_capacity(256);
+    jsonrpc::write_result(&mut out, id, &body);
+    out
 }
 
 pub(crate) fn listen_closed(id: &RawValue, subscription: &Value, identity: &RawValue) -> Vec<u8> {

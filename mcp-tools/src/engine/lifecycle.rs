@@ -45,7 +45,12 @@ impl Engine {
         // Watch from now, before the client can ask for anything: a change made by the very
         // next request must be announced, however late the watching task first runs.
         let feeds = self.feeds();
-        out.respond(encode::initialize_result(id.raw, &self.info, version));
+        out.respond(encode::initialize_result(
+            id.raw,
+            &self.info,
+            version,
+            self.capabilities(),
+        ));
         tokio::spawn(listing::announce_to_legacy(Arc::clone(conn), feeds));
         Ok(())
     }
@@ -55,6 +60,7 @@ impl Engine {
         out.respond(encode::discover(
             id.raw,
             &self.info,
+            self.capabilities(),
             self.options.list_ttl_ms,
             &self.identity,
         ));
@@ -75,8 +81,21 @@ impl Engine {
         Ok(())
     }
 
+    /// What the server offers, as `initialize` and `server/discover` declare it.
+    pub(crate) fn capabilities(&self) -> serde_json::Value {
+        let mut capabilities = serde_json::json!({ "tools": { "listChanged": true }, "logging": {} });
+        if self.prompts.is_some() {
+            capabilities["prompts"] = serde_json::json!({ "listChanged": true });
+        }
+        capabilities
+    }
+
     /// A feed of changes to every catalog the server lists, from now on.
     pub(crate) fn feeds(&self) -> Vec<Feed> {
-        vec![Feed::new(&listing::TOOLS, self.tools.watch())]
+        let mut feeds = vec![Feed::new(&listing::TOOLS, self.tools.watch())];
+        if let Some(prompts) = &self.prompts {
+            feeds.push(Feed::new(&listing::PROMPTS, prompts.watch()));
+        }
+        feeds
     }
 }

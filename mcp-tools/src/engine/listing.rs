@@ -37,6 +37,13 @@ pub(crate) const TOOLS: ListKind = ListKind {
     listen_filter: "toolsListChanged",
 };
 
+/// Prompts.
+pub(crate) const PROMPTS: ListKind = ListKind {
+    key: "prompts",
+    changed: "notifications/prompts/list_changed",
+    listen_filter: "promptsListChanged",
+};
+
 /// What a list request asked for and how the server lists.
 pub(crate) struct ListRequest<'a> {
     pub(crate) id: &'a RawValue,

@@ -13,8 +13,10 @@
 //! `rounds` (the `input_required` rounds of 2026-07-28 and their sealed state), `client`
 //! (asks: requests of the server's own, or questions of a round), then one module per
 //! method family:
-//! `lifecycle`, `tools`, `subscriptions`; and `dispatch`, which routes to them.
+//! `lifecycle`, `tools`, `prompts`, `subscriptions` (with `asking`, the rounds tools and
+//! prompts share); and `dispatch`, which routes to them.
 
+mod asking;
 mod client;
 mod connection;
 mod core;
@@ -25,12 +27,13 @@ mod failure;
 mod lifecycle;
 mod listing;
 mod outbox;
+mod prompts;
 mod rounds;
 mod subscriptions;
 mod tools;
 
 pub(crate) use connection::Connection;
-pub(crate) use core::{Engine, Options, ServerInfo, Visibility};
+pub(crate) use core::{Engine, Offers, Options, ServerInfo, Visibility};
 #[cfg(feature = "http")]
 pub(crate) use dispatch::Incoming;
 pub(crate) use encode::error as encode_error;

@@ -120,10 +120,10 @@ fn short_name(method: &str) -> &str {
     }
 }
 
-/// How a run of a tool ended.
-pub(crate) enum Finished {
+/// How a run of a tool (or a prompt) ended.
+pub(crate) enum Finished<T = CallToolResult> {
     /// With a result.
-    Complete(CallToolResult),
+    Complete(T),
     /// Waiting for answers to these questions.
     InputRequired(Vec<InputRequest>),
 }
@@ -135,10 +135,10 @@ pub(crate) struct Rounds<F> {
     pub(crate) round: Option<std::sync::Arc<Round>>,
 }
 
-impl<F: Future<Output = CallToolResult> + Unpin> Future for Rounds<F> {
-    type Output = Finished;
+impl<T, F: Future<Output = T> + Unpin> Future for Rounds<F> {
+    type Output = Finished<T>;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Finished> {
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Finished<T>> {
         match Pin::new(&mut self.work).poll(cx) {
             Poll::Ready(result) => Poll::Ready(Finished::Complete(result)),
             Poll::Pending => match &self.round {

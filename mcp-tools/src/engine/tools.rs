@@ -2,6 +2,7 @@
 //! (`Server::execute`, the command line's `call`): one path, so both see the same
 //! visibility, limits, time limit and output checks.
 
+use super::asking::Sealing;
 use super::client::CallChannel;
 use super::connection::Connection;
 use super::core::{Auth, CallParts, Engine};
@@ -10,7 +11,7 @@ use super::era::{Era, era_of};
 use super::failure::{Failure, Outcome, strip_position};
 use super::listing::{self, ListRequest};
 use super::outbox::Outbox;
-use super::rounds::{self, Binding, Finished, InputRequest, Round, Rounds};
+use super::rounds::{Finished, InputRequest, Round, Rounds};
 use crate::context::ClientChannel;
 use crate::error::ClientCapability;
 use crate::protocol::jsonrpc::{Id, MISSING_CAPABILITY, URL_ELICITATION_REQUIRED};
@@ -21,7 +22,6 @@ use crate::result::CallToolResult;
 use crate::tool::{Invocation, RawArguments, Tool};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -50,20 +50,6 @@ fn start(invocation: Invocation, round: Option<Arc<Round>>) -> Started {
         Poll::Ready(finished) => Started::Done(finished),
         Poll::Pending => Started::Waiting(work),
     }
-}
-
-/// What a round (revision 2026-07-28) of a call of a tool that may ask needs to seal its
-/// state: the call it belongs to.
-struct Sealing<'a> {
-    arguments: Arguments<'a>,
-    caller: Option<String>,
-}
-
-/// A call's arguments as its state is bound to them: put in canonical form only when a
-/// state is opened or sealed, which most calls of a tool that may ask never do.
-enum Arguments<'a> {
-    Canonical(String),
-    Received(RawArguments<'a>),
 }
 
 impl Engine {
@@ -159,46 +145,6 @@ impl Engine {
         }
     }
 
-    /// The round of a call in revision 2026-07-28, for a tool that may ask or a call that
-    /// brings answers: the answers it knows (from a `requestState` that must open for this
-    /// very call, and its `inputResponses`), and what sealing the next state needs.
-    fn round_of<'a>(
-        &self,
-        tool: &Tool,
-        call: &CallToolParams<'a>,
-        auth: Auth<'_>,
-    ) -> Result<Option<(Arc<Round>, Sealing<'a>)>, Failure> {
-        let brings_answers = call.request_state.is_some() || call.input_responses.is_some();
-        if !tool.may_ask() && !brings_answers {
-            return Ok(None);
-        }
-        let caller = auth.map(|principal| principal.subject.clone());
-        if !brings_answers {
-            let arguments = Arguments::Received(call.arguments.clone());
-            return Ok(Some((Arc::new(Round::default()), Sealing { arguments, caller })));
-        }
-        let sealing = Sealing {
-            arguments: Arguments::Canonical(call.arguments.canonical()),
-            caller,
-        };
-        let answers = match &self.keys {
-            Some(keys) => {
-                let arguments = sealing.canonical();
-                let binding = sealing.binding(tool.name(), &arguments);
-                rounds::answers(
-                    keys,
-                    &binding,
-                    call.request_state.as_deref(),
-                    call.input_responses,
-                )
-                .map_err(Failure::invalid_params)?
-            }
-            None if call.request_state.is_some() => return Err(Failure::invalid_params(rounds::BAD_STATE)),
-            None => HashMap::new(),
-        };
-        Ok(Some((Arc::new(Round::new(answers)), sealing)))
-    }
-
     /// The response to a call's work: its result, its questions (2026-07-28), or the
     /// missing-capability error a tool let propagate (2026-07-28).
     fn respond_finished(&self, out: &Outbox, id: &RawValue, finished: Finished, ending: &Ending<'_>) {
@@ -249,23 +195,10 @@ impl Engine {
                 }
             }
             Finished::InputRequired(asked) => {
-                let sealed = match (&self.keys, &ending.round) {
-                    (Some(keys), Some((round, sealing))) => rounds::seal(
-                        keys,
-                        &sealing.binding(ending.tool.name(), &sealing.canonical()),
-                        self.options.request_state_ttl,
-                        round.answers(),
-                        &asked,
-                    ),
-                    _ => Err("no key to seal requestState with".to_owned()),
-                };
-                match sealed {
-                    Ok(state) => out.respond(encode::input_required(id, &asked, &state, &self.identity)),
-                    Err(error) => {
-                        tracing::error!(tool = ending.tool.name(), %error, "a round's state could not be sealed");
-                        let result = CallToolResult::internal_error();
-                        out.respond(self.encode_call(id, &result, ending.version, false, ending.modern));
-                    }
+                let sealing = ending.round.as_ref().map(|(round, sealing)| (&**round, sealing));
+                if !self.respond_input_required(out, id, &asked, sealing, ending.tool.name()) {
+                    let result = CallToolResult::internal_error();
+                    out.respond(self.encode_call(id, &result, ending.version, false, ending.modern));
                 }
             }
         }
@@ -286,7 +219,7 @@ impl Engine {
         let version = era.version();
         let modern = era.is_modern();
         let round = if modern {
-            self.round_of(&tool, &call, auth)?
+            self.round_of("tools/call", tool.name(), tool.may_ask(), &call, auth)?
         } else {
             None
         };
@@ -484,38 +417,6 @@ impl Ending<'_> {
             version: self.version,
             wraps: self.wraps,
             modern: self.modern,
-        }
-    }
-}
-
-impl Sealing<'_> {
-    /// The call this round's state belongs to; `arguments` is [`Sealing::canonical`].
-    fn binding<'a>(&'a self, tool: &'a str, arguments: &'a str) -> Binding<'a> {
-        Binding {
-            method: "tools/call",
-            name: tool,
-            arguments,
-            caller: self.caller.as_deref(),
-        }
-    }
-
-    /// The arguments in canonical form.
-    fn canonical(&self) -> std::borrow::Cow<'_, str> {
-        match &self.arguments {
-            Arguments::Canonical(text) => text.as_str().into(),
-            Arguments::Received(raw) => raw.canonical().into(),
-        }
-    }
-
-    /// The same, owning what it needs: for a call whose work outlives its message.
-    fn into_owned(self) -> Sealing<'static> {
-        let arguments = match self.arguments {
-            Arguments::Canonical(text) => text,
-            Arguments::Received(raw) => raw.canonical(),
-        };
-        Sealing {
-            arguments: Arguments::Canonical(arguments),
-            caller: self.caller,
         }
     }
 }

@@ -169,6 +169,7 @@ impl ListenParams {
     pub(crate) fn asks_for(&self, filter: &str) -> bool {
         match filter {
             "toolsListChanged" => self.notifications.tools_list_changed == Some(true),
+            "promptsListChanged" => self.notifications.prompts_list_changed == Some(true),
             _ => false,
         }
     }
@@ -180,6 +181,8 @@ impl ListenParams {
 pub(crate) struct SubscriptionFilter {
     #[serde(default)]
     pub(crate) tools_list_changed: Option<bool>,
+    #[serde(default)]
+    pub(crate) prompts_list_changed: Option<bool>,
 }
 
 /// What a transport reads of any request's params to route it and check its headers: the

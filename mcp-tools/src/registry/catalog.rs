@@ -11,8 +11,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use tokio::sync::watch;
 
-/// Something a catalog lists.
-pub(crate) trait Item: Clone + Send + Sync + 'static {
+/// Something a catalog lists: a [`Tool`](crate::Tool) or a [`Prompt`](crate::Prompt).
+/// Implemented by this crate only: what a [`Registry`](crate::Registry) can hold.
+pub trait Item: Clone + Send + Sync + 'static {
     /// What tells items of this kind apart: a tool's or a prompt's name, a resource's URI.
     fn key(&self) -> &str;
 

@@ -3,14 +3,22 @@
 //! `notifications/tools/list_changed`. It is the tool kind of the generic
 //! [`Catalog`](super::catalog::Catalog).
 
-use super::catalog::{Catalog, Item, Snapshot};
-use crate::context::{Context, FromContext};
-use crate::error::{DefinitionError, ToolError};
+use super::catalog::Item;
+use super::handle::Registry;
+use crate::error::DefinitionError;
 use crate::protocol::ProtocolVersion;
 use crate::tool::Tool;
 use serde_json::Value;
-use std::sync::Arc;
-use tokio::sync::watch;
+
+impl Item for Tool {
+    fn key(&self) -> &str {
+        self.name()
+    }
+
+    fn definition(&self, version: ProtocolVersion) -> Value {
+        Tool::definition(self, version)
+    }
+}
 
 /// A handle on a server's tools, for changing them while it serves; from
 /// [`Server::registry`](crate::Server::registry). Cheap to clone; a tool can take one as a
@@ -47,28 +55,9 @@ use tokio::sync::watch;
 /// # Ok(())
 /// # }
 /// ```
-#[derive(Clone)]
-pub struct ToolRegistry {
-    catalog: Catalog<Tool>,
-}
+pub type ToolRegistry = Registry<Tool>;
 
-impl Item for Tool {
-    fn key(&self) -> &str {
-        self.name()
-    }
-
-    fn definition(&self, version: ProtocolVersion) -> Value {
-        Tool::definition(self, version)
-    }
-}
-
-impl ToolRegistry {
-    pub(crate) fn new() -> ToolRegistry {
-        ToolRegistry {
-            catalog: Catalog::new(),
-        }
-    }
-
+impl Registry<Tool> {
     /// Adds a tool, enabled; its name must be new.
     ///
     /// ```
@@ -86,50 +75,8 @@ impl ToolRegistry {
     /// assert_eq!(again, Err(DefinitionError::DuplicateName("hello".into())));
     /// ```
     pub fn add(&self, tool: Tool) -> Result<(), DefinitionError> {
-        self.catalog
-            .add(tool)
+        self.add_item(tool)
             .map_err(|tool| DefinitionError::DuplicateName(tool.name().to_owned()))
-    }
-
-    /// Removes a tool by name, enabled or not, returning it; `None` when there is no such
-    /// tool.
-    ///
-    /// ```
-    /// use mcp_tools::{tool, tools, Server};
-    ///
-    /// /// Says hello.
-    /// #[tool]
-    /// fn hello() -> &'static str { "hello" }
-    ///
-    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello]).registry();
-    /// let removed = registry.remove("hello").unwrap();
-    /// assert_eq!(removed.name(), "hello");
-    /// assert!(registry.remove("hello").is_none());
-    /// assert!(registry.tools().is_empty());
-    /// ```
-    pub fn remove(&self, name: &str) -> Option<Tool> {
-        self.catalog.remove(name)
-    }
-
-    /// Enables or disables a tool: a disabled tool is neither listed nor callable, but stays
-    /// registered. Returns whether the tool exists.
-    ///
-    /// ```
-    /// use mcp_tools::{tool, tools, Server};
-    ///
-    /// /// Says hello.
-    /// #[tool]
-    /// fn hello() -> &'static str { "hello" }
-    ///
-    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello]).registry();
-    /// assert!(registry.set_enabled("hello", false));
-    /// assert!(registry.get("hello").is_none());
-    /// assert!(registry.set_enabled("hello", true));
-    /// assert!(registry.get("hello").is_some());
-    /// assert!(!registry.set_enabled("goodbye", true)); // no such tool
-    /// ```
-    pub fn set_enabled(&self, name: &str, enabled: bool) -> bool {
-        self.catalog.set_enabled(name, enabled)
     }
 
     /// The enabled tools, in registration order.
@@ -152,41 +99,6 @@ impl ToolRegistry {
     /// assert_eq!(names, ["goodbye"]);
     /// ```
     pub fn tools(&self) -> Vec<Tool> {
-        self.snapshot().items().to_vec()
-    }
-
-    /// Finds an enabled tool by name.
-    ///
-    /// ```
-    /// use mcp_tools::{tool, tools, Server};
-    ///
-    /// /// Says hello.
-    /// #[tool]
-    /// fn hello() -> &'static str { "hello" }
-    ///
-    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello]).registry();
-    /// assert_eq!(registry.get("hello").unwrap().description(), Some("Says hello."));
-    /// assert!(registry.get("goodbye").is_none());
-    /// ```
-    pub fn get(&self, name: &str) -> Option<Tool> {
-        self.snapshot().get(name).cloned()
-    }
-
-    /// The enabled tools at this moment.
-    pub(crate) fn snapshot(&self) -> Arc<Snapshot<Tool>> {
-        self.catalog.snapshot()
-    }
-
-    /// Completes on the next change, for `list_changed` notifications.
-    pub(crate) fn watch(&self) -> watch::Receiver<Arc<Snapshot<Tool>>> {
-        self.catalog.watch()
-    }
-}
-
-impl FromContext for ToolRegistry {
-    fn from_context(cx: &Context) -> Result<Self, ToolError> {
-        cx.service::<ToolRegistry>()
-            .map(|registry| (*registry).clone())
-            .ok_or_else(|| ToolError::new("this call is not served by a server with a tool registry"))
+        self.items()
     }
 }

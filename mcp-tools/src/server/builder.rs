@@ -5,10 +5,11 @@
 
 use super::error::Error;
 use crate::context::{Principal, StateMap};
-use crate::engine::{Engine, Options, ServerInfo, Visibility};
+use crate::engine::{Engine, Offers, Options, ServerInfo, Visibility};
 use crate::error::DefinitionError;
+use crate::prompt::Prompt;
 use crate::rate::RateLimit;
-use crate::registry::ToolRegistry;
+use crate::registry::{PromptRegistry, ToolRegistry};
 use crate::seal::KeyRing;
 use crate::tool::{Icon, Tool};
 #[cfg(feature = "http")]
@@ -37,6 +38,8 @@ use tokio::io::{AsyncRead, AsyncWrite};
 pub struct Server {
     pub(super) info: ServerInfo,
     pub(super) registry: ToolRegistry,
+    /// The prompts, once `prompts` was called: only then does the server serve them.
+    pub(super) prompts: Option<PromptRegistry>,
     pub(super) state: StateMap,
     pub(super) options: Options,
     /// Definition problems found while configuring, reported when serving starts.
@@ -69,6 +72,7 @@ impl Server {
         Server {
             info: ServerInfo::new(name.into(), version.into()),
             registry: ToolRegistry::new(),
+            prompts: None,
             state: StateMap::default(),
             options: Options::default(),
             problems: Vec::new(),
@@ -104,6 +108,52 @@ impl Server {
             }
         }
         self
+    }
+
+    /// Adds prompts, usually `prompts![...]`; call it as often as needed. A server serves
+    /// `prompts/list` and `prompts/get` (and declares the `prompts` capability) once this
+    /// was called, even with no prompt: [`Server::prompt_registry`] can add them later. A
+    /// name already taken is reported when serving starts ([`Error::Definition`]).
+    ///
+    /// ```
+    /// use mcp_tools::{prompt, prompts, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Asks for a summary.
+    /// #[prompt]
+    /// fn summarize(
+    ///     /// What to summarize
+    ///     text: String,
+    /// ) -> String {
+    ///     format!("Summarize this in one sentence:\n\n{text}")
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("writer", "1.0.0").prompts(prompts![summarize]).test_client()?;
+    /// assert_eq!(client.list_prompts().await?[0]["name"], "summarize");
+    /// let filled = client.get_prompt("summarize", json!({"text": "MCP servers offer tools."})).await?;
+    /// assert_eq!(filled["messages"][0]["content"]["text"], "Summarize this in one sentence:\n\nMCP servers offer tools.");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn prompts(mut self, prompts: impl IntoIterator<Item = Prompt>) -> Server {
+        self.executor.take();
+        let registry = self.prompts.get_or_insert_with(PromptRegistry::new);
+        for prompt in prompts {
+            if let Err(problem) = registry.add(prompt) {
+                self.problems.push(problem);
+            }
+        }
+        self
+    }
+
+    /// A handle for adding, removing, enabling and disabling prompts while serving, as
+    /// [`Server::registry`] is for tools; clients are told with
+    /// `notifications/prompts/list_changed`. The server serves prompts from then on.
+    pub fn prompt_registry(&mut self) -> PromptRegistry {
+        self.executor.take();
+        self.prompts.get_or_insert_with(PromptRegistry::new).clone()
     }
 
     /// Adds shared state, which tools receive as [`State<T>`](crate::State), one value per
@@ -595,14 +645,19 @@ impl Server {
             [problem] => return Err(Error::Definition(problem.clone())),
             problems => return Err(Error::Definitions(problems.to_vec())),
         }
-        for tool in self.registry.tools() {
-            for state in tool.required_state() {
-                if !self.state.contains(state) {
-                    return Err(Error::MissingState {
-                        tool: tool.name().to_owned(),
-                        state: state.type_name(),
-                    });
-                }
+        let tools = self
+            .registry
+            .tools()
+            .into_iter()
+            .map(|t| (t.name().to_owned(), t.required_state().to_vec()));
+        let prompts = self.prompts.iter().flat_map(|registry| registry.prompts());
+        let prompts = prompts.map(|p| (p.name().to_owned(), p.required_state().to_vec()));
+        for (name, needs) in tools.chain(prompts) {
+            if let Some(state) = needs.iter().find(|state| !self.state.contains(state)) {
+                return Err(Error::MissingState {
+                    tool: name,
+                    state: state.type_name(),
+                });
             }
         }
         Ok(())
@@ -614,9 +669,13 @@ impl Server {
         if let Some(engine) = self.executor.into_inner() {
             return Ok(engine);
         }
+        let offers = Offers {
+            tools: self.registry,
+            prompts: self.prompts,
+        };
         Ok(Arc::new(Engine::new(
             self.info,
-            self.registry,
+            offers,
             self.state,
             self.options,
             self.visibility,
@@ -629,9 +688,13 @@ impl Server {
             return Ok(Arc::clone(engine));
         }
         self.check()?;
+        let offers = Offers {
+            tools: self.registry.clone(),
+            prompts: self.prompts.clone(),
+        };
         let engine = Arc::new(Engine::new(
             self.info.clone(),
-            self.registry.clone(),
+            offers,
             self.state.clone(),
             self.options.clone(),
             self.visibility.clone(),

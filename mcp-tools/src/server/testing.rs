@@ -315,7 +315,33 @@ impl TestClient {
     /// # }
     /// ```
     pub async fn list_tools(&self) -> Result<Vec<Value>, ClientError> {
-        let mut tools = Vec::new();
+        self.list("tools/list", "tools").await
+    }
+
+    /// Lists every prompt, following `nextCursor` page by page.
+    ///
+    /// The example on [`Server::prompts`](crate::Server::prompts) uses it.
+    pub async fn list_prompts(&self) -> Result<Vec<Value>, ClientError> {
+        self.list("prompts/list", "prompts").await
+    }
+
+    /// Gets a prompt filled in with `arguments` (strings, as the protocol carries them): the
+    /// `GetPromptResult`, with `messages`. Asks the prompt makes are answered as for calls
+    /// ([`on_elicit`](TestClient::on_elicit) and the rest), in both eras.
+    ///
+    /// The example on [`Server::prompts`](crate::Server::prompts) uses it.
+    pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<Value, ClientError> {
+        let params = json!({ "name": name, "arguments": arguments });
+        let (mut answer, _) = self
+            .in_rounds(self.next_id(), "prompts/get", params, None)
+            .await?;
+        self.read_result::<Value>("prompts/get", &answer)?;
+        Ok(answer.response["result"].take())
+    }
+
+    /// Every item of a list, following `nextCursor` page by page; the items are under `key`.
+    async fn list(&self, method: &str, key: &str) -> Result<Vec<Value>, ClientError> {
+        let mut items = Vec::new();
         let mut cursor: Option<String> = None;
         let mut seen = HashSet::new();
         loop {
@@ -324,18 +350,25 @@ impl TestClient {
                 None => Value::Null,
             };
             let answer = self
-                .exchange(self.next_id(), "tools/list", self.params(params, None))
+                .exchange(self.next_id(), method, self.params(params, None))
                 .await?;
-            let page: ToolsPage = self.read_result("tools/list", &answer)?;
-            tools.extend(page.tools);
-            match page.next_cursor {
-                None => return Ok(tools),
-                Some(next) if !seen.insert(next.clone()) => {
+            let mut page: Value = self.read_result(method, &answer)?;
+            match page.get_mut(key).map(Value::take) {
+                Some(Value::Array(page_items)) => items.extend(page_items),
+                _ => {
                     return Err(ClientError::InvalidResponse(format!(
-                        "`tools/list` gave the cursor {next:?} a second time; the list would never end"
+                        "the `{method}` result has no `{key}` array"
                     )));
                 }
-                Some(next) => cursor = Some(next),
+            }
+            match page.get("nextCursor").and_then(Value::as_str) {
+                None => return Ok(items),
+                Some(next) if !seen.insert(next.to_owned()) => {
+                    return Err(ClientError::InvalidResponse(format!(
+                        "`{method}` gave the cursor {next:?} a second time; the list would never end"
+                    )));
+                }
+                Some(next) => cursor = Some(next.to_owned()),
             }
         }
     }
@@ -516,43 +549,8 @@ impl TestClient {
         let id = self.next_id();
         // The request's id is unique among the requests in flight, as a token must be.
         let token = progress.then_some(id);
-        let mut params = json!({ "name": name, "arguments": arguments });
-        let mut answer = self
-            .exchange(id, "tools/call", self.params(params.clone(), token))
-            .await?;
-        // 2026-07-28: answer each round's questions and call again, as a client does.
-        let mut rounds = 0;
-        let mut notifications = Vec::new();
-        while answer.response["result"]["resultType"] == "input_required" {
-            rounds += 1;
-            if rounds > MAX_ROUNDS {
-                return Err(ClientError::InvalidResponse(format!(
-                    "the call of `{name}` still asks for input after {MAX_ROUNDS} rounds"
-                )));
-            }
-            let result = &answer.response["result"];
-            let mut responses = Map::new();
-            if let Some(requests) = result["inputRequests"].as_object() {
-                for (key, request) in requests {
-                    let method = request["method"].as_str().unwrap_or_default();
-                    let answered = self.answers.answer(method, request["params"].clone()).await;
-                    let answered = answered.map_err(|(_, message)| ClientError::InvalidResponse(message))?;
-                    responses.insert(key.clone(), answered);
-                }
-            }
-            params["inputResponses"] = Value::Object(responses);
-            match result.get("requestState") {
-                Some(state) => params["requestState"] = state.clone(),
-                None => drop(params.as_object_mut().map(|p| p.remove("requestState"))),
-            }
-            notifications.append(&mut answer.notifications);
-            let id = self.next_id();
-            answer = self
-                .exchange(id, "tools/call", self.params(params.clone(), token.map(|_| id)))
-                .await?;
-        }
-        notifications.append(&mut answer.notifications);
-        answer.notifications = notifications;
+        let params = json!({ "name": name, "arguments": arguments });
+        let (answer, rounds) = self.in_rounds(id, "tools/call", params, token).await?;
         let wire: WireCallResult = self.read_result("tools/call", &answer)?;
         Ok(CallResponse {
             content: wire.content,
@@ -569,6 +567,54 @@ impl TestClient {
     }
 
     /// The legacy handshake: `initialize`, then `notifications/initialized`.
+    /// Sends a request that may end in `input_required` rounds (2026-07-28), answering each
+    /// round's questions and sending it again, as a client does: the last answer, with the
+    /// notifications of every round, and how many rounds it took.
+    async fn in_rounds(
+        &self,
+        id: i64,
+        method: &str,
+        mut params: Value,
+        token: Option<i64>,
+    ) -> Result<(Answer, usize), ClientError> {
+        let mut answer = self
+            .exchange(id, method, self.params(params.clone(), token))
+            .await?;
+        let mut rounds = 0;
+        let mut notifications = Vec::new();
+        while answer.response["result"]["resultType"] == "input_required" {
+            rounds += 1;
+            if rounds > MAX_ROUNDS {
+                return Err(ClientError::InvalidResponse(format!(
+                    "the `{method}` request still asks for input after {MAX_ROUNDS} rounds"
+                )));
+            }
+            let result = &answer.response["result"];
+            let mut responses = Map::new();
+            if let Some(requests) = result["inputRequests"].as_object() {
+                for (key, request) in requests {
+                    let asked = request["method"].as_str().unwrap_or_default();
+                    let answered = self.answers.answer(asked, request["params"].clone()).await;
+                    let answered = answered.map_err(|(_, message)| ClientError::InvalidResponse(message))?;
+                    responses.insert(key.clone(), answered);
+                }
+            }
+            params["inputResponses"] = Value::Object(responses);
+            match result.get("requestState") {
+                Some(state) => params["requestState"] = state.clone(),
+                None => drop(params.as_object_mut().map(|p| p.remove("requestState"))),
+            }
+            notifications.append(&mut answer.notifications);
+            let id = self.next_id();
+            answer = self
+                .exchange(id, method, self.params(params.clone(), token.map(|_| id)))
+                .await?;
+        }
+        notifications.append(&mut answer.notifications);
+        answer.notifications = notifications;
+        Ok((answer, rounds))
+    }
+
     async fn initialize(&self) -> Result<(), ClientError> {
         let params = json!({
             "protocolVersion": self.version.as_str(),
@@ -1143,15 +1189,6 @@ struct WireCallResult {
     is_error: Option<bool>,
     #[serde(rename = "_meta", default)]
     meta: Option<Map<String, Value>>,
-}
-
-/// One page of `tools/list`.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ToolsPage {
-    tools: Vec<Value>,
-    #[serde(default)]
-    next_cursor: Option<String>,
 }
 
 /// A JSON-RPC error object.

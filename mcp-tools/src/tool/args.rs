@@ -25,12 +25,48 @@ pub struct Arguments<'a> {
     /// An injected parameter that failed with an internal error: its name and the detail,
     /// which is the server's to log and no client's to read.
     internal: Option<(&'static str, String)>,
+    /// Whose arguments these are.
+    of: Of,
+}
+
+/// Whose arguments are decoded: a tool's are JSON values; a prompt's are all strings on the
+/// wire, and a parameter that is not a string reads the string's text as JSON (`"3"` is 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Of {
+    Tool,
+    Prompt,
+}
+
+impl Of {
+    fn noun(self) -> &'static str {
+        match self {
+            Of::Tool => "tool",
+            Of::Prompt => "prompt",
+        }
+    }
+}
+
+/// Why a call's arguments were refused: every problem, for the client; or an injected
+/// parameter's internal error, for the server's log.
+pub(crate) enum Refusal {
+    Problems(String),
+    Internal(String),
 }
 
 impl<'a> Arguments<'a> {
     /// Matches a call's arguments to the tool's parameters; anything but an object (or
     /// nothing, or `null`) fails the call.
     pub fn parse(raw: RawArguments<'a>, names: &'static [&'static str]) -> Result<Arguments<'a>, Invocation> {
+        Arguments::split(raw, names, Of::Tool)
+            .map_err(|problem| Invocation::Ready(CallToolResult::error(problem)))
+    }
+
+    /// Matches arguments to parameters; `Err` says why they are not an object.
+    pub(crate) fn split(
+        raw: RawArguments<'a>,
+        names: &'static [&'static str],
+        of: Of,
+    ) -> Result<Arguments<'a>, String> {
         let mut args = Arguments {
             names,
             slots: vec![None; names.len()],
@@ -38,6 +74,7 @@ impl<'a> Arguments<'a> {
             unknown: Vec::new(),
             errors: Vec::new(),
             internal: None,
+            of,
         };
         let entries = match raw.into_received() {
             Received::Nothing => return Ok(args),
@@ -48,10 +85,10 @@ impl<'a> Arguments<'a> {
                     .map(|n| format!("\"{n}\": ..."))
                     .collect::<Vec<_>>()
                     .join(", ");
-                return Err(Invocation::Ready(CallToolResult::error(format!(
+                return Err(format!(
                     "the arguments must be a JSON object such as {{{example}}}; received {}",
                     describe_value(&value)
-                ))));
+                ));
             }
         };
         for (key, value) in entries {
@@ -89,6 +126,12 @@ impl<'a> Arguments<'a> {
                     Some(raw) => match (argument.decode)(raw.get()) {
                         Ok(value) => Some(value),
                         Err(_) if let Some(value) = decode_json_text(raw, &argument, cx) => Some(value),
+                        Err(_)
+                            if self.of == Of::Prompt
+                                && let Some(value) = decode_string_text(raw, &argument) =>
+                        {
+                            Some(value)
+                        }
                         Err(error) => {
                             self.errors
                                 .push(describe_decode_error(name, raw, &argument, &error));
@@ -127,7 +170,7 @@ impl<'a> Arguments<'a> {
                 .map(|(name, _)| format!("`{name}`"))
                 .collect();
             let accepted = if accepted.is_empty() {
-                "this tool takes no arguments".to_owned()
+                format!("this {} takes no arguments", self.of.noun())
             } else {
                 format!("the accepted arguments are {}", accepted.join(", "))
             };
@@ -147,17 +190,22 @@ impl<'a> Arguments<'a> {
     /// parameter failed with an internal error, that error (masked for the client and
     /// logged, as every internal error is).
     pub fn into_failure(self) -> Invocation {
+        Invocation::Ready(match self.into_refusal() {
+            Refusal::Internal(detail) => CallToolResult::internal(detail),
+            Refusal::Problems(message) => CallToolResult::error(message),
+        })
+    }
+
+    /// Why the arguments were refused.
+    pub(crate) fn into_refusal(self) -> Refusal {
         if let Some((param, detail)) = self.internal {
-            return Invocation::Ready(CallToolResult::internal(format!(
-                "filling in parameter `{param}` failed: {detail}"
-            )));
+            return Refusal::Internal(format!("filling in parameter `{param}` failed: {detail}"));
         }
-        let message = match self.errors.as_slice() {
+        Refusal::Problems(match self.errors.as_slice() {
             [] => "internal error".to_owned(),
             [one] => one.clone(),
             many => format!("{} problems with the arguments:\n{}", many.len(), many.join("\n")),
-        };
-        Invocation::Ready(CallToolResult::error(message))
+        })
     }
 }
 
@@ -171,6 +219,13 @@ fn decode_json_text<T>(raw: &RawValue, argument: &Argument<T>, cx: &Context) -> 
     if !matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'[')) {
         return None;
     }
+    (argument.decode)(&text).ok()
+}
+
+/// A prompt's argument (always a string on the wire) its parameter refused, decoded from
+/// the string's text as JSON instead: `"3"` for a number, `"true"` for a boolean.
+fn decode_string_text<T>(raw: &RawValue, argument: &Argument<T>) -> Option<T> {
+    let text: String = serde_json::from_str(raw.get()).ok()?;
     (argument.decode)(&text).ok()
 }
 

@@ -2,8 +2,8 @@
 //! and a handler that turns a call's arguments into a [`CallToolResult`].
 
 mod api;
-mod args;
-mod param;
+pub(crate) mod args;
+pub(crate) mod param;
 pub(crate) mod schema;
 #[cfg(feature = "validate-output")]
 mod validate;

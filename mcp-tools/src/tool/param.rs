@@ -88,7 +88,7 @@ fn schema_of<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
 /// that runs the tool. Implemented for every such type; derive the two traits rather than
 /// implementing this one.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool parameter",
+    message = "`{Self}` cannot be a parameter of a tool or a prompt",
     label = "not an argument a client can send, nor a value the server injects",
     note = "an argument's type implements `serde::Deserialize` and `schemars::JsonSchema` (derive both) and is `Send + 'static`; `Option<T>` of one is an optional argument",
     note = "an injected parameter's type implements `FromContext`, such as `Context` or `State<T>`"

@@ -1,0 +1,180 @@
+//! What differs between the capability macros, `#[tool]` and `#[prompt]`: the keys their
+//! attribute accepts, the words of their messages, and the runtime items their expansion
+//! names. The pipeline (`attr`, `model`, `check`, `expand`) is one for both and asks its
+//! [`Kind`] wherever they part.
+
+use crate::list::ListKind;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The kind of item a capability macro makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Tool,
+    Prompt,
+}
+
+/// Every key a capability attribute may hold, in the order error messages list them.
+pub(crate) const ALL_KEYS: &[&str] = &["name", "title", "description", "annotations", "icons", "meta"];
+
+const KEY_VALUE: &str = "`key = value`";
+const TOOL_LIST: ListKind = ListKind {
+    scope: "#[tool(...)]",
+    entry: KEY_VALUE,
+};
+const PROMPT_LIST: ListKind = ListKind {
+    scope: "#[prompt(...)]",
+    entry: KEY_VALUE,
+};
+
+impl Kind {
+    /// `"tool"`: the noun of messages, the attribute's name and the infix of a method's
+    /// hidden builder (`__mcp_tool_<fn>`).
+    pub(crate) fn noun(self) -> &'static str {
+        match self {
+            Kind::Tool => "tool",
+            Kind::Prompt => "prompt",
+        }
+    }
+
+    /// The attribute's argument list, for messages about its entries.
+    pub(crate) fn list(self) -> &'static ListKind {
+        match self {
+            Kind::Tool => &TOOL_LIST,
+            Kind::Prompt => &PROMPT_LIST,
+        }
+    }
+
+    /// The keys the attribute accepts, in the order error messages list them.
+    pub(crate) fn keys(self) -> &'static [&'static str] {
+        match self {
+            Kind::Tool => ALL_KEYS,
+            Kind::Prompt => &["name", "title", "description", "icons", "meta"],
+        }
+    }
+
+    /// How the fn is written, for the message when the attribute is on something else.
+    pub(crate) fn example(self) -> &'static str {
+        match self {
+            Kind::Tool => "#[tool] async fn name(arg: Type) -> Output { ... }",
+            Kind::Prompt => "#[prompt] fn name(arg: String) -> String { ... }",
+        }
+    }
+
+    /// Why the fn and its parameters must have concrete types.
+    pub(crate) fn why_concrete(self) -> &'static str {
+        match self {
+            Kind::Tool => "its input schema is built from concrete parameter types",
+            Kind::Prompt => "its arguments are parsed into concrete parameter types",
+        }
+    }
+
+    /// Why a parameter cannot be `impl Trait`.
+    pub(crate) fn why_param_concrete(self) -> &'static str {
+        match self {
+            Kind::Tool => "its schema is built from a concrete type",
+            Kind::Prompt => "its argument is parsed into a concrete type",
+        }
+    }
+
+    /// Why the return type cannot be `impl Trait`.
+    pub(crate) fn why_output_named(self) -> &'static str {
+        match self {
+            Kind::Tool => "the type decides the output schema and the conversion",
+            Kind::Prompt => "the type decides how it converts into the prompt's messages",
+        }
+    }
+
+    /// Who reads the description, and the doc comment that would give one.
+    pub(crate) fn why_described(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Kind::Tool => (
+                "models choose tools by it",
+                "say what the tool does, for the model that will choose it",
+                "/// Says what the tool does.",
+            ),
+            Kind::Prompt => (
+                "clients show it to the people choosing a prompt",
+                "say what the prompt is for, for the people who will choose it",
+                "/// Says what the prompt is for.",
+            ),
+        }
+    }
+
+    /// The trait the struct beside a free fn implements (`ToolFn`), its constructor
+    /// (`tool`) and what that returns (`Tool`).
+    pub(crate) fn trait_path(self) -> TokenStream {
+        match self {
+            Kind::Tool => quote!(::mcp_tools::__private::ToolFn),
+            Kind::Prompt => quote!(::mcp_tools::__private::PromptFn),
+        }
+    }
+
+    pub(crate) fn product(self) -> TokenStream {
+        match self {
+            Kind::Tool => quote!(::mcp_tools::Tool),
+            Kind::Prompt => quote!(::mcp_tools::Prompt),
+        }
+    }
+
+    /// The runtime's conversion of a return type (`ret::<R>()`), without its turbofish.
+    pub(crate) fn ret(self) -> TokenStream {
+        match self {
+            Kind::Tool => quote!(::mcp_tools::__private::ret),
+            Kind::Prompt => quote!(::mcp_tools::__private::prompt_ret),
+        }
+    }
+
+    /// The arguments of one call, split by parameter.
+    pub(crate) fn arguments(self) -> TokenStream {
+        match self {
+            Kind::Tool => quote!(::mcp_tools::__private::Arguments),
+            Kind::Prompt => quote!(::mcp_tools::__private::PromptArguments),
+        }
+    }
+
+    /// The work of one call.
+    pub(crate) fn invocation(self) -> TokenStream {
+        match self {
+            Kind::Tool => quote!(::mcp_tools::__private::Invocation),
+            Kind::Prompt => quote!(::mcp_tools::__private::PromptInvocation),
+        }
+    }
+
+    /// The invocation's constructor for a sync fn: a tool's runs on the blocking pool, a
+    /// prompt's at once.
+    pub(crate) fn run_sync(self) -> TokenStream {
+        match self {
+            Kind::Tool => quote!(blocking),
+            Kind::Prompt => quote!(now),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A key of [`ALL_KEYS`] a kind does not accept is another kind's key, and each kind
+    /// lists its keys in the order of [`ALL_KEYS`].
+    #[test]
+    fn every_kind_accepts_an_ordered_subset_of_all_keys() {
+        for kind in [Kind::Tool, Kind::Prompt] {
+            let in_all_order: Vec<&str> = ALL_KEYS
+                .iter()
+                .copied()
+                .filter(|key| kind.keys().contains(key))
+                .collect();
+            assert_eq!(in_all_order, kind.keys(), "{kind:?}");
+        }
+        assert_eq!(Kind::Tool.keys(), ALL_KEYS);
+        assert!(!Kind::Prompt.keys().contains(&"annotations"));
+    }
+
+    #[test]
+    fn each_kind_names_its_attribute() {
+        assert_eq!(Kind::Tool.list().scope, "#[tool(...)]");
+        assert_eq!(Kind::Prompt.list().scope, "#[prompt(...)]");
+        assert!(Kind::Prompt.example().starts_with("#[prompt]"));
+    }
+}

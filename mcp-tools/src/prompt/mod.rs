@@ -1,0 +1,386 @@
+//! The prompt model: a [`Prompt`] is a definition (name, title, description, arguments)
+//! and a handler that turns a `prompts/get`'s arguments into messages. `#[prompt]` builds
+//! one from a documented fn.
+
+mod result;
+
+pub use result::{GetPromptResult, IntoPromptResult, PromptMessage};
+
+use crate::context::{Context, StateKey};
+use crate::error::ToolError;
+use crate::protocol::ProtocolVersion;
+use crate::protocol::arguments::RawArguments;
+use crate::tool::args::{Arguments, Of, Refusal};
+use crate::tool::param::{Kind, Param};
+use crate::tool::{Icon, validate_tool_name};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use std::fmt;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::Poll;
+
+/// A prompt a server offers: what `prompts/list` shows of it, and how `prompts/get` fills
+/// it in. Made by `#[prompt]`; cheap to clone.
+///
+/// ```
+/// use mcp_tools::{prompt, prompts, Context};
+/// use serde_json::json;
+///
+/// /// Asks the model to review code.
+/// #[prompt]
+/// fn review_code(
+///     /// The code to review
+///     code: String,
+///     /// The language it is written in
+///     language: Option<String>,
+/// ) -> String {
+///     format!("Review this {} code:\n\n{code}", language.as_deref().unwrap_or("source"))
+/// }
+///
+/// let prompt = &prompts![review_code][0];
+/// assert_eq!(prompt.name(), "review_code");
+/// assert_eq!(
+///     prompt.definition(mcp_tools::protocol::ProtocolVersion::LATEST)["arguments"],
+///     json!([
+///         {"name": "code", "description": "The code to review", "required": true},
+///         {"name": "language", "description": "The language it is written in", "required": false}
+///     ])
+/// );
+/// ```
+#[derive(Clone)]
+pub struct Prompt {
+    def: Arc<Definition>,
+    handler: HandlerFn,
+}
+
+struct Definition {
+    name: String,
+    title: Option<String>,
+    description: Option<String>,
+    arguments: Vec<PromptArgument>,
+    icons: Vec<Icon>,
+    meta: Option<Map<String, Value>>,
+    required_state: Vec<StateKey>,
+    /// Whether a `prompts/get` can ask the client things (it takes from its context).
+    may_ask: bool,
+}
+
+type HandlerFn = fn(&Context, RawArguments<'_>) -> PromptInvocation;
+
+/// An argument of a prompt, as `prompts/list` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PromptArgument {
+    /// The argument's name.
+    pub name: String,
+    /// What to pass, from the parameter's doc comment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Whether the argument must be given (not an `Option`, no default).
+    pub required: bool,
+}
+
+impl Prompt {
+    /// The prompt's name.
+    pub fn name(&self) -> &str {
+        &self.def.name
+    }
+
+    /// The prompt's title, for people.
+    pub fn title(&self) -> Option<&str> {
+        self.def.title.as_deref()
+    }
+
+    /// What the prompt is for, from the fn's doc comment.
+    pub fn description(&self) -> Option<&str> {
+        self.def.description.as_deref()
+    }
+
+    /// The prompt's arguments.
+    pub fn arguments(&self) -> &[PromptArgument] {
+        &self.def.arguments
+    }
+
+    /// The definition as `prompts/list` shows it in a protocol revision.
+    pub fn definition(&self, version: ProtocolVersion) -> Value {
+        let def = &self.def;
+        let mut out = json!({ "name": def.name });
+        if version >= ProtocolVersion::V2025_06_18
+            && let Some(title) = &def.title
+        {
+            out["title"] = json!(title);
+        }
+        if let Some(description) = &def.description {
+            out["description"] = json!(description);
+        }
+        if !def.arguments.is_empty() {
+            out["arguments"] = json!(def.arguments);
+        }
+        if version >= ProtocolVersion::V2025_11_25 && !def.icons.is_empty() {
+            out["icons"] = json!(def.icons);
+        }
+        if version >= ProtocolVersion::V2025_06_18
+            && let Some(meta) = &def.meta
+        {
+            out["_meta"] = json!(meta);
+        }
+        out
+    }
+
+    /// The shared state (`State<T>`) the prompt's parameters need.
+    #[doc(hidden)]
+    pub fn required_state(&self) -> &[StateKey] {
+        &self.def.required_state
+    }
+
+    /// Whether a `prompts/get` of this prompt can ask the client things.
+    pub(crate) fn may_ask(&self) -> bool {
+        self.def.may_ask
+    }
+
+    /// Starts a `prompts/get`: decodes the arguments and, if they are good, returns the
+    /// work that fills the prompt in.
+    pub(crate) fn invoke(&self, cx: &Context, arguments: RawArguments<'_>) -> PromptInvocation {
+        (self.handler)(cx, arguments)
+    }
+}
+
+impl fmt::Debug for Prompt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Prompt")
+            .field("name", &self.def.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a `prompts/get` has no messages. Not public API.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum PromptError {
+    /// The arguments do not fit the prompt's parameters: every problem (`-32602`).
+    Arguments(String),
+    /// The prompt's fn failed: its error, as a tool's would be.
+    Failed(ToolError),
+}
+
+/// The work of one `prompts/get`. Not public API.
+#[doc(hidden)]
+pub enum PromptInvocation {
+    /// Answered already (bad arguments, a sync fn).
+    Ready(Result<GetPromptResult, PromptError>),
+    /// An `async fn` prompt's future.
+    Future(Pin<Box<dyn Future<Output = Result<GetPromptResult, PromptError>> + Send>>),
+}
+
+impl PromptInvocation {
+    /// Boxes an async prompt's work.
+    pub fn future<F>(future: F) -> PromptInvocation
+    where
+        F: Future<Output = Result<GetPromptResult, PromptError>> + Send + 'static,
+    {
+        PromptInvocation::Future(Box::pin(future))
+    }
+
+    /// A sync prompt's result, filled in at once: prompts are text to assemble, not work
+    /// to schedule. A panic is an internal error, as a tool's is.
+    pub fn now(fill: impl FnOnce() -> Result<GetPromptResult, PromptError>) -> PromptInvocation {
+        PromptInvocation::Ready(
+            std::panic::catch_unwind(AssertUnwindSafe(fill)).unwrap_or_else(|panic| Err(panicked(&*panic))),
+        )
+    }
+
+    /// Runs the work to its result; a panic becomes an internal error.
+    pub(crate) async fn run(self) -> Result<GetPromptResult, PromptError> {
+        match self {
+            PromptInvocation::Ready(result) => result,
+            PromptInvocation::Future(mut future) => {
+                std::future::poll_fn(|cx| {
+                    match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+                        Ok(poll) => poll,
+                        Err(panic) => Poll::Ready(Err(panicked(&*panic))),
+                    }
+                })
+                .await
+            }
+        }
+    }
+}
+
+fn panicked(panic: &(dyn std::any::Any + Send)) -> PromptError {
+    let message = panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(a non-string panic payload)");
+    PromptError::Failed(ToolError::internal(format!("the prompt panicked: {message}")))
+}
+
+/// A prompt's arguments, split by parameter: a tool's [`Arguments`], reading strings.
+/// Not public API.
+pub struct PromptArguments<'a>(Arguments<'a>);
+
+impl<'a> PromptArguments<'a> {
+    /// Matches a `prompts/get`'s arguments to the prompt's parameters.
+    pub fn parse(
+        raw: RawArguments<'a>,
+        names: &'static [&'static str],
+    ) -> Result<PromptArguments<'a>, PromptInvocation> {
+        Arguments::split(raw, names, Of::Prompt)
+            .map(PromptArguments)
+            .map_err(|problem| PromptInvocation::Ready(Err(PromptError::Arguments(problem))))
+    }
+
+    /// Fills parameter `index`; `None` when that failed.
+    pub fn take<T>(&mut self, index: usize, param: Param<T>, cx: &Context) -> Option<T> {
+        self.0.take(index, param, cx)
+    }
+
+    /// Checks for arguments no parameter took; `Err` when anything failed.
+    pub fn finish(&mut self) -> Result<(), crate::tool::args::Rejected> {
+        self.0.finish()
+    }
+
+    /// The failed `prompts/get`'s error.
+    pub fn into_failure(self) -> PromptInvocation {
+        PromptInvocation::Ready(Err(match self.0.into_refusal() {
+            Refusal::Problems(problems) => PromptError::Arguments(problems),
+            Refusal::Internal(detail) => PromptError::Failed(ToolError::internal(detail)),
+        }))
+    }
+}
+
+/// How a prompt's return type converts. Not public API.
+pub struct PromptRet<R> {
+    convert: fn(R) -> Result<GetPromptResult, PromptError>,
+}
+
+/// The conversion of return type `R`.
+pub const fn prompt_ret<R: IntoPromptResult>() -> PromptRet<R> {
+    PromptRet {
+        convert: |value| value.into_prompt_result().map_err(PromptError::Failed),
+    }
+}
+
+impl<R> PromptRet<R> {
+    /// Converts a return value.
+    pub fn convert(self, value: R) -> Result<GetPromptResult, PromptError> {
+        (self.convert)(value)
+    }
+}
+
+impl<R> Clone for PromptRet<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for PromptRet<R> {}
+
+/// What `#[prompt]` implements for the struct it puts beside the fn.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a prompt",
+    label = "not a `#[prompt]` fn",
+    note = "`prompts![...]` takes the names of fns marked with `#[prompt]`"
+)]
+pub trait PromptFn {
+    /// The prompt's name, checked at compile time.
+    const NAME: &'static str;
+    /// Builds the prompt.
+    fn prompt() -> Prompt;
+}
+
+/// Assembles a prompt from what the macro read. Not public API.
+pub struct PromptBuilder {
+    name: &'static str,
+    description: Option<&'static str>,
+    title: Option<&'static str>,
+    icons: Vec<Icon>,
+    meta: Option<Map<String, Value>>,
+    arguments: Vec<PromptArgument>,
+    required_state: Vec<StateKey>,
+    may_ask: bool,
+}
+
+impl PromptBuilder {
+    /// Starts a prompt.
+    pub fn new(name: &'static str, description: Option<&'static str>) -> PromptBuilder {
+        debug_assert!(validate_tool_name(name).is_ok(), "checked by `#[prompt]`");
+        PromptBuilder {
+            name,
+            description,
+            title: None,
+            icons: Vec::new(),
+            meta: None,
+            arguments: Vec::new(),
+            required_state: Vec::new(),
+            may_ask: false,
+        }
+    }
+
+    /// Sets the title.
+    pub fn title(mut self, title: &'static str) -> PromptBuilder {
+        self.title = Some(title);
+        self
+    }
+
+    /// Adds an icon.
+    pub fn icon(mut self, icon: Icon) -> PromptBuilder {
+        self.icons.push(icon);
+        self
+    }
+
+    /// Adds a `_meta` entry.
+    pub fn meta<V: Serialize + ?Sized>(mut self, key: &'static str, value: &V) -> PromptBuilder {
+        match serde_json::to_value(value) {
+            Ok(value) => {
+                self.meta
+                    .get_or_insert_with(Map::new)
+                    .insert(key.to_owned(), value);
+            }
+            Err(error) => {
+                tracing::error!(prompt = self.name, key, %error, "a `_meta` value did not serialize; left out")
+            }
+        }
+        self
+    }
+
+    /// Adds a parameter: an argument (a string on the wire), or one the framework fills in.
+    pub fn param<T>(
+        mut self,
+        name: &'static str,
+        description: Option<&'static str>,
+        param: Param<T>,
+    ) -> PromptBuilder {
+        match param.kind {
+            Kind::Injected { state, .. } => {
+                self.may_ask = true;
+                self.required_state.extend(state());
+            }
+            Kind::Argument(argument) => self.arguments.push(PromptArgument {
+                name: name.to_owned(),
+                description: description.map(str::to_owned),
+                required: argument.absent.is_none(),
+            }),
+        }
+        self
+    }
+
+    /// Finishes the prompt.
+    pub fn build(self, handler: HandlerFn) -> Prompt {
+        Prompt {
+            def: Arc::new(Definition {
+                name: self.name.to_owned(),
+                title: self.title.map(str::to_owned),
+                description: self.description.map(str::to_owned),
+                arguments: self.arguments,
+                icons: self.icons,
+                meta: self.meta,
+                required_state: self.required_state,
+                may_ask: self.may_ask,
+            }),
+            handler,
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! What a prompt fills in: [`GetPromptResult`], its [`PromptMessage`]s, and the return
+//! types that convert into one ([`IntoPromptResult`]).
+
+use crate::content::{Content, Role};
+use crate::error::ToolError;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::fmt::Display;
+
+/// A message of a filled-in prompt: who says it, and what.
+///
+/// ```
+/// use mcp_tools::{Content, PromptMessage, content::Role};
+///
+/// let ask = PromptMessage::user("Review this code.");
+/// assert_eq!(ask.role, Role::User);
+/// let shown = PromptMessage::new(Role::User, Content::image_base64("iVBORw==", "image/png"));
+/// assert!(shown.content.as_text().is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PromptMessage {
+    /// Who says it.
+    pub role: Role,
+    /// What is said: text, an image, audio, or an embedded resource.
+    pub content: Content,
+}
+
+impl PromptMessage {
+    /// A message with any content.
+    pub fn new(role: Role, content: impl Into<Content>) -> PromptMessage {
+        PromptMessage {
+            role,
+            content: content.into(),
+        }
+    }
+
+    /// A text message from the user.
+    pub fn user(text: impl Into<String>) -> PromptMessage {
+        PromptMessage::new(Role::User, Content::text(text))
+    }
+
+    /// A text message from the assistant (an example answer, say).
+    pub fn assistant(text: impl Into<String>) -> PromptMessage {
+        PromptMessage::new(Role::Assistant, Content::text(text))
+    }
+}
+
+/// A filled-in prompt, as `prompts/get` answers it.
+///
+/// ```
+/// use mcp_tools::{GetPromptResult, PromptMessage};
+///
+/// let result = GetPromptResult::new(vec![PromptMessage::user("Hello")]).with_description("A greeting");
+/// assert_eq!(result.messages.len(), 1);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct GetPromptResult {
+    /// What this filled-in prompt is, if it says more than the prompt's description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The messages.
+    pub messages: Vec<PromptMessage>,
+    /// The result's `_meta`.
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+}
+
+impl GetPromptResult {
+    /// A result of these messages.
+    pub fn new(messages: Vec<PromptMessage>) -> GetPromptResult {
+        GetPromptResult {
+            messages,
+            ..GetPromptResult::default()
+        }
+    }
+
+    /// Sets the description.
+    pub fn with_description(mut self, description: impl Into<String>) -> GetPromptResult {
+        self.description = Some(description.into());
+        self
+    }
+}
+
+/// A type a `#[prompt]` fn can return: text (one user message), a [`PromptMessage`], a
+/// `Vec` of them, a whole [`GetPromptResult`], or a `Result` of these.
+///
+/// An `Err` answers the `prompts/get` with a JSON-RPC error: [`ToolError::new`] and plain
+/// text are messages for the client, anything else an internal error whose detail goes to
+/// the server's log, as for tools.
+///
+/// ```
+/// use mcp_tools::{IntoPromptResult, PromptMessage};
+///
+/// let one = "Summarize the notes.".into_prompt_result().unwrap();
+/// assert_eq!(one.messages, [PromptMessage::user("Summarize the notes.")]);
+/// let failed: Result<String, String> = Err("there are no notes".into());
+/// assert_eq!(failed.into_prompt_result().unwrap_err().message(), "there are no notes");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a prompt",
+    label = "not a prompt's result",
+    note = "return text (`String`, `&'static str`), a `PromptMessage`, a `Vec<PromptMessage>`, a `GetPromptResult`, or a `Result` of these"
+)]
+pub trait IntoPromptResult {
+    /// The filled-in prompt, or the error to answer with.
+    fn into_prompt_result(self) -> Result<GetPromptResult, ToolError>;
+}
+
+impl IntoPromptResult for GetPromptResult {
+    fn into_prompt_result(self) -> Result<GetPromptResult, ToolError> {
+        Ok(self)
+    }
+}
+
+impl IntoPromptResult for PromptMessage {
+    fn into_prompt_result(self) -> Result<GetPromptResult, ToolError> {
+        Ok(GetPromptResult::new(vec![self]))
+    }
+}
+
+impl IntoPromptResult for Vec<PromptMessage> {
+    fn into_prompt_result(self) -> Result<GetPromptResult, ToolError> {
+        Ok(GetPromptResult::new(self))
+    }
+}
+
+impl IntoPromptResult for String {
+    fn into_prompt_result(self) -> Result<GetPromptResult, ToolError> {
+        PromptMessage::user(self).into_prompt_result()
+    }
+}
+
+impl IntoPromptResult for &'static str {
+    fn into_prompt_result(self) -> Result<GetPromptResult, ToolError> {
+        PromptMessage::user(self).into_prompt_result()
+    }
+}
+
+impl IntoPromptResult for Cow<'static, str> {
+    fn into_prompt_result(self) -> Result<GetPromptResult, ToolError> {
+        PromptMessage::user(self).into_prompt_result()
+    }
+}
+
+impl<T: IntoPromptResult, E: Display + 'static> IntoPromptResult for Result<T, E> {
+    fn into_prompt_result(self) -> Result<GetPromptResult, ToolError> {
+        match self {
+            Ok(value) => value.into_prompt_result(),
+            Err(error) => Err(ToolError::classify(&error)),
+        }
+    }
+}

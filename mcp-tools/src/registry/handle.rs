@@ -1,0 +1,119 @@
+//! The handle on one kind of a server's items, for changing them while it serves:
+//! [`Registry<T>`], which is [`ToolRegistry`](super::ToolRegistry) for tools and
+//! [`PromptRegistry`](super::PromptRegistry) for prompts.
+
+use super::catalog::{Catalog, Item, Snapshot};
+use crate::context::{Context, FromContext};
+use crate::error::ToolError;
+use std::sync::Arc;
+use tokio::sync::watch;
+
+/// A handle on one kind of a server's items (its tools, its prompts), for changing them
+/// while it serves. Cheap to clone; a tool can take one as a parameter, since it
+/// implements [`FromContext`]. Every change that alters the list reaches connected clients
+/// as the kind's `list_changed` notification.
+pub struct Registry<T: Item> {
+    catalog: Catalog<T>,
+}
+
+impl<T: Item> Clone for Registry<T> {
+    fn clone(&self) -> Self {
+        Registry {
+            catalog: self.catalog.clone(),
+        }
+    }
+}
+
+impl<T: Item> Registry<T> {
+    /// An empty registry.
+    pub(crate) fn new() -> Registry<T> {
+        Registry {
+            catalog: Catalog::new(),
+        }
+    }
+
+    /// Adds an item, enabled; `Err` gives it back when its name is taken.
+    pub(crate) fn add_item(&self, item: T) -> Result<(), T> {
+        self.catalog.add(item)
+    }
+
+    /// Removes an item by name, enabled or not, returning it; `None` when there is none.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello]).registry();
+    /// let removed = registry.remove("hello").unwrap();
+    /// assert_eq!(removed.name(), "hello");
+    /// assert!(registry.remove("hello").is_none());
+    /// assert!(registry.tools().is_empty());
+    /// ```
+    pub fn remove(&self, name: &str) -> Option<T> {
+        self.catalog.remove(name)
+    }
+
+    /// Enables or disables an item: a disabled item is neither listed nor usable, but stays
+    /// registered. Returns whether the item exists.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello]).registry();
+    /// assert!(registry.set_enabled("hello", false));
+    /// assert!(registry.get("hello").is_none());
+    /// assert!(registry.set_enabled("hello", true));
+    /// assert!(registry.get("hello").is_some());
+    /// assert!(!registry.set_enabled("goodbye", true)); // no such tool
+    /// ```
+    pub fn set_enabled(&self, name: &str, enabled: bool) -> bool {
+        self.catalog.set_enabled(name, enabled)
+    }
+
+    /// Finds an enabled item by name.
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Server};
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello]).registry();
+    /// assert_eq!(registry.get("hello").unwrap().description(), Some("Says hello."));
+    /// assert!(registry.get("goodbye").is_none());
+    /// ```
+    pub fn get(&self, name: &str) -> Option<T> {
+        self.snapshot().get(name).cloned()
+    }
+
+    /// The enabled items, in registration order.
+    pub(crate) fn items(&self) -> Vec<T> {
+        self.snapshot().items().to_vec()
+    }
+
+    /// The enabled items at this moment.
+    pub(crate) fn snapshot(&self) -> Arc<Snapshot<T>> {
+        self.catalog.snapshot()
+    }
+
+    /// Completes on the next change, for `list_changed` notifications.
+    pub(crate) fn watch(&self) -> watch::Receiver<Arc<Snapshot<T>>> {
+        self.catalog.watch()
+    }
+}
+
+impl<T: Item> FromContext for Registry<T> {
+    fn from_context(cx: &Context) -> Result<Self, ToolError> {
+        cx.service::<Registry<T>>()
+            .map(|registry| (*registry).clone())
+            .ok_or_else(|| ToolError::new("this call is not served by a server with this registry"))
+    }
+}
