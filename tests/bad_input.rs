@@ -529,8 +529,12 @@ fn cases() -> Vec<Case> {
             .header("mcp-protocol-version", "2025-11-25").http_only(),
         case("Mcp-Name header mismatch", Modern, echo("1", r#","_meta":$META,"arguments":{"text":"t"}"#), err(1, -32020, "Header mismatch: Mcp-Name header value 'sleep' does not match body value 'echo'"))
             .header("mcp-name", "sleep").http_only(),
-        case("MCP-Protocol-Version header not the session's", V1125, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, err(1, -32600, "the MCP-Protocol-Version header says 2025-03-26, but this session speaks 2025-11-25"))
+        case("MCP-Protocol-Version header another revision of the session's era", V1125, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, empty(1))
             .header("mcp-protocol-version", "2025-03-26").http_only(),
+        case("MCP-Protocol-Version header unsupported", V1125, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, err(1, -32600, "the MCP-Protocol-Version header says 1999-01-01, a revision this server does not support; a session accepts 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25"))
+            .header("mcp-protocol-version", "1999-01-01").http_only(),
+        case("MCP-Protocol-Version header 2026-07-28 in a session", V1125, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, err(1, -32600, "the MCP-Protocol-Version header says 2026-07-28, a revision without sessions, whose requests name it in `_meta`; a session accepts 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25"))
+            .header("mcp-protocol-version", MODERN).http_only(),
         case("an unknown session", V1125, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, err(NULL, -32600, "the session does not exist or has ended; send `initialize` without a session id to start a new one"))
             .header("mcp-session-id", "0123456789abcdef0123456789abcdef").status(404).http_only(),
     ]

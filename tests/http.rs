@@ -4,7 +4,7 @@
 
 mod support;
 
-use mcp_tools::{Context, Principal, RateLimit, Server, ToolRegistry, tool, tools};
+use mcp_tools::{Context, Json, Principal, RateLimit, Server, ToolRegistry, tool, tools};
 use reqwest::StatusCode;
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
@@ -49,6 +49,24 @@ fn disable(
     registry: ToolRegistry,
 ) -> bool {
     registry.set_enabled(&name, false)
+}
+
+/// What `words` counts.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct WordCount {
+    /// Words: runs of non-whitespace characters.
+    words: usize,
+}
+
+/// Counts the words of a text (structured output from 2025-06-18 on).
+#[tool]
+fn words(
+    /// Any text
+    text: String,
+) -> Json<WordCount> {
+    Json(WordCount {
+        words: text.split_whitespace().count(),
+    })
 }
 
 fn server() -> Server {
@@ -440,7 +458,8 @@ async fn legacy_sessions() {
     Spec::of(revision).assert_valid("JSONRPCResultResponse", &list);
     Spec::of(revision).assert_valid("ListToolsResult", &list["result"]);
 
-    // Missing session: 400. Unknown session: 404. Missing version header: 400.
+    // Missing session: 400. Unknown session: 404. No version header: what 2025-03-26
+    // clients send, accepted and answered as the session's revision.
     let (status, _, _) = json_of(
         endpoint
             .post()
@@ -461,21 +480,18 @@ async fn legacy_sessions() {
     )
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let (status, _, error) = json_of(
+    let (status, _, unversioned) = json_of(
         endpoint
             .post()
             .header("mcp-session-id", &session)
-            .json(&json!({ "jsonrpc": "2.0", "id": 4, "method": "tools/list" }))
+            .json(&json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }))
             .send()
             .await
             .unwrap(),
     )
     .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        error["error"]["message"],
-        "the MCP-Protocol-Version header is required; this session speaks 2025-11-25"
-    );
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(unversioned, list);
 
     // Several POST streams of one session at once.
     let slow = endpoint
@@ -514,6 +530,144 @@ async fn legacy_sessions() {
             .unwrap(),
     )
     .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    endpoint.stop().await.unwrap();
+}
+
+/// A session's requests may name any revision of the `initialize` era in
+/// `MCP-Protocol-Version` (or none: 2025-03-26); the revision negotiated by `initialize`
+/// still shapes every answer. An invalid or unsupported one is refused with 400, on POST,
+/// GET and DELETE alike, in every legacy revision.
+#[tokio::test]
+async fn a_session_accepts_any_revision_of_its_era_in_the_header() {
+    let endpoint = Endpoint::start(Server::new("web", "2.0.0").tools(tools![words])).await;
+    let call = |id: u32| json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": { "name": "words", "arguments": { "text": "two words" } } });
+    let send = |session: &str, header: Option<&str>, body: Value| {
+        let mut request = endpoint.post().header("mcp-session-id", session);
+        if let Some(header) = header {
+            request = request.header("mcp-protocol-version", header);
+        }
+        request.json(&body).send()
+    };
+    let accepted = [
+        None,
+        Some("2024-11-05"),
+        Some("2025-03-26"),
+        Some("2025-06-18"),
+        Some("2025-11-25"),
+    ];
+
+    // A 2025-11-25 session: structured output, whatever revision the header names (the
+    // conformance suite 0.1.16 sends 2025-03-26 in `server-sse-multiple-streams`).
+    let newer = endpoint.initialize("2025-11-25").await;
+    for (id, header) in (1..).zip(accepted) {
+        let (status, headers, answer) = json_of(send(&newer, header, call(id)).await.unwrap()).await;
+        assert_eq!(
+            (status, &headers["content-type"]),
+            (StatusCode::OK, &"application/json".parse().unwrap()),
+            "{header:?}"
+        );
+        Spec::of("2025-11-25").assert_valid("JSONRPCResultResponse", &answer);
+        assert_eq!(
+            answer,
+            json!({ "jsonrpc": "2.0", "id": id, "result": {
+                "content": [{ "type": "text", "text": "{\"words\":2}" }],
+                "structuredContent": { "words": 2 }
+            } }),
+            "{header:?}"
+        );
+    }
+
+    // A 2025-03-26 session: text only, even when the header names a revision that has
+    // structured output.
+    let older = endpoint.initialize("2025-03-26").await;
+    for (id, header) in (1..).zip(accepted) {
+        let (status, _, answer) = json_of(send(&older, header, call(id)).await.unwrap()).await;
+        assert_eq!(status, StatusCode::OK, "{header:?}");
+        Spec::of("2025-03-26").assert_valid("JSONRPCResponse", &answer);
+        assert_eq!(
+            answer,
+            json!({ "jsonrpc": "2.0", "id": id, "result": {
+                "content": [{ "type": "text", "text": "{\"words\":2}" }]
+            } }),
+            "{header:?}"
+        );
+    }
+
+    // Invalid or unsupported: 400 with a JSON-RPC error, in either session. 2026-07-28 is
+    // supported, but has no sessions: its requests name their revision in `_meta`.
+    let accepts = "a session accepts 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25";
+    let refused = |sent: &str, why: &str, id: Value| {
+        json!({ "jsonrpc": "2.0", "id": id, "error": {
+            "code": -32600,
+            "message": format!("the MCP-Protocol-Version header says {sent}, {why}; {accepts}")
+        } })
+    };
+    let unsupported = "a revision this server does not support";
+    let sessionless = "a revision without sessions, whose requests name it in `_meta`";
+    for session in [&newer, &older] {
+        for (sent, why) in [
+            ("1900-01-01", unsupported),
+            ("2025-11-26", unsupported),
+            ("latest", unsupported),
+            (MODERN, sessionless),
+        ] {
+            let (status, headers, error) = json_of(send(session, Some(sent), call(7)).await.unwrap()).await;
+            assert_eq!(
+                (status, &headers["content-type"]),
+                (StatusCode::BAD_REQUEST, &"application/json".parse().unwrap()),
+                "{sent}"
+            );
+            Spec::of("2025-11-25").assert_valid("JSONRPCErrorResponse", &error);
+            assert_eq!(error, refused(sent, why, json!(7)));
+        }
+    }
+    // A notification too (no id to answer).
+    let (status, _, error) = json_of(
+        send(&newer, Some("1900-01-01"), json!({ "jsonrpc": "2.0", "method": "notifications/progress", "params": { "progressToken": 1, "progress": 1 } }))
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(error, refused("1900-01-01", unsupported, Value::Null));
+
+    // GET: the same rule; an older revision opens the stream.
+    let get = |header: &str| {
+        endpoint
+            .client
+            .get(&endpoint.url)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", &newer)
+            .header("mcp-protocol-version", header)
+            .send()
+    };
+    let (status, _, error) = json_of(get("1900-01-01").await.unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(error, refused("1900-01-01", unsupported, Value::Null));
+    let stream = get("2025-03-26").await.unwrap();
+    assert_eq!(stream.status(), StatusCode::OK);
+    assert_eq!(stream.headers()["content-type"], "text/event-stream");
+    drop(stream);
+
+    // DELETE: an unsupported revision leaves the session open; a supported one ends it.
+    let delete = |header: &str| {
+        endpoint
+            .client
+            .delete(&endpoint.url)
+            .header("mcp-session-id", &newer)
+            .header("mcp-protocol-version", header)
+            .send()
+    };
+    let (status, _, error) = json_of(delete("1900-01-01").await.unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(error, refused("1900-01-01", unsupported, Value::Null));
+    let (status, _, _) = json_of(send(&newer, Some("2025-11-25"), call(8)).await.unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "the session is still open");
+    let deleted = delete("2025-06-18").await.unwrap();
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    assert_eq!(deleted.text().await.unwrap(), "");
+    let (status, _, _) = json_of(send(&newer, Some("2025-11-25"), call(9)).await.unwrap()).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     endpoint.stop().await.unwrap();
 }

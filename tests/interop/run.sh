@@ -118,12 +118,19 @@ node_lane() {
     run "$name-http" node "$here/node/client-v2.mjs" --server notes --mode $mode --http "$notes_node_url"
   done
 }
+# Two versions of the conformance suite, installed side by side (node/package.json): the
+# 0.2.0 line, which knows 2026-07-28, and 0.1.16 (npm's `latest`). Both name their command
+# `conformance`, so each runs by its path.
+conformance_020="$here/node/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+conformance_0116="$here/node/node_modules/conformance-0116/dist/index.js"
 conformance_lane() {
   MCP_TOOLS_WIRE_LOG="$logs/inspector.jsonl" run inspector "$here/inspector.sh" "$bin/calculator"
-  run conformance-2025-11-25 conformance server --url "$conformance_url" \
+  run conformance-2025-11-25 node "$conformance_020" server --url "$conformance_url" \
     --expected-failures "$here/conformance/expected-failures-2025-11-25.yml"
-  run conformance-2026-07-28 conformance server --url "$conformance_url" --requirements 2026-07-28 \
+  run conformance-2026-07-28 node "$conformance_020" server --url "$conformance_url" --requirements 2026-07-28 \
     --expected-failures "$here/conformance/expected-failures-2026-07-28.yml"
+  run conformance-0.1.16 node "$conformance_0116" server --url "$conformance_url" \
+    --expected-failures "$here/conformance/expected-failures-0.1.16.yml"
 }
 python_lane & lanes=$!
 node_lane & lanes="$lanes $!"
@@ -131,8 +138,8 @@ conformance_lane & lanes="$lanes $!"
 wait $lanes
 
 # The conformance suite's own tallies, for the README.
-for wire in 2025-11-25 2026-07-28; do
-  grep -h '^Total:' "$work/conformance-$wire.out" | sed "s/^/conformance $wire: /"
+for run in 2025-11-25 2026-07-28 0.1.16; do
+  grep -h '^Total:' "$work/conformance-$run.out" | sed "s/^/conformance $run: /"
 done
 
 # Stop the HTTP servers (SIGTERM: graceful) so their logs are complete, then check the traffic.

@@ -108,7 +108,7 @@ async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) 
         // No revision and no session: the engine explains both ways in.
         return with_status(answered, StatusCode::BAD_REQUEST);
     };
-    if let Err(refusal) = check_session_version(&headers, session.version, id) {
+    if let Err(refusal) = check_session_version(&headers, id) {
         return refusal;
     }
     answer(&app, Arc::clone(&session.conn), incoming, principal, Flow::Legacy).await
@@ -138,25 +138,32 @@ async fn read_body(app: &HttpApp, headers: &HeaderMap, body: axum::body::Body) -
     })
 }
 
-/// 2025-06-18 on: a session's requests name its revision in `MCP-Protocol-Version`.
-fn check_session_version(
-    headers: &HeaderMap,
-    version: ProtocolVersion,
-    id: Option<&RawValue>,
-) -> Result<(), Response> {
-    if version < ProtocolVersion::V2025_06_18 {
+/// A session's requests (POST, GET, DELETE) may name any revision of the `initialize` era
+/// in `MCP-Protocol-Version`, not only the one negotiated: the transport spec asks for 400
+/// only when the header is invalid or unsupported. The negotiated revision still governs
+/// every answer of the session (the engine keeps it on the connection), so a request is
+/// answered alike whichever of these it names. A missing header is what 2025-03-26 clients
+/// send (that revision has no such header); the spec has the server assume 2025-03-26 then,
+/// so it is accepted too.
+fn check_session_version(headers: &HeaderMap, id: Option<&RawValue>) -> Result<(), Response> {
+    let Some(sent) = headers.get(VERSION_HEADER) else {
         return Ok(());
-    }
-    let sent = headers.get(VERSION_HEADER).and_then(|v| v.to_str().ok());
-    if sent == Some(version.as_str()) {
-        return Ok(());
-    }
-    let message = match sent {
-        Some(sent) => {
-            format!("the MCP-Protocol-Version header says {sent}, but this session speaks {version}")
-        }
-        None => format!("the MCP-Protocol-Version header is required; this session speaks {version}"),
     };
+    let sent = sent.to_str().unwrap_or("(not text)");
+    let why = match ProtocolVersion::parse(sent) {
+        Some(version) if !version.is_modern() => return Ok(()),
+        Some(_) => "a revision without sessions, whose requests name it in `_meta`",
+        None => "a revision this server does not support",
+    };
+    let accepted: Vec<&str> = ProtocolVersion::ALL
+        .iter()
+        .filter(|v| !v.is_modern())
+        .map(|v| v.as_str())
+        .collect();
+    let message = format!(
+        "the MCP-Protocol-Version header says {sent}, {why}; a session accepts {}",
+        accepted.join(", ")
+    );
     Err(json_response(
         0,
         StatusCode::BAD_REQUEST,
@@ -213,10 +220,10 @@ async fn initialize(
     app.sessions.expire();
     let conn = Arc::new(Connection::from_peer(peer));
     let mut response = answer(app, Arc::clone(&conn), incoming, principal, Flow::Legacy).await;
-    let Some(session) = conn.legacy() else {
+    if conn.legacy().is_none() {
         return response; // refused: no session
-    };
-    match app.sessions.start(conn, session.version) {
+    }
+    match app.sessions.start(conn) {
         Ok(id) => {
             if let Ok(value) = HeaderValue::from_str(&id) {
                 response.headers_mut().insert(SESSION_HEADER, value);
@@ -296,6 +303,9 @@ async fn get(State(app): State<Arc<HttpApp>>, headers: HeaderMap) -> Response {
         Ok(None) => return method_not_allowed(),
         Err(refusal) => return refusal,
     };
+    if let Err(refusal) = check_session_version(&headers, None) {
+        return refusal;
+    }
     if !accepts(&headers, "text/event-stream") {
         return refuse(
             StatusCode::NOT_ACCEPTABLE,
@@ -322,6 +332,9 @@ async fn delete(State(app): State<Arc<HttpApp>>, headers: HeaderMap) -> Response
     let Some(id) = headers.get(SESSION_HEADER).and_then(|v| v.to_str().ok()) else {
         return method_not_allowed();
     };
+    if let Err(refusal) = check_session_version(&headers, None) {
+        return refusal;
+    }
     if app.sessions.end(id) {
         let mut response = Response::new(axum::body::Body::empty());
         *response.status_mut() = StatusCode::NO_CONTENT;

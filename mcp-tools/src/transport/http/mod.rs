@@ -6,8 +6,10 @@
 //!   notifications come before it; `subscriptions/listen` keeps its stream open.
 //! - **2025-03-26 to 2025-11-25**: `initialize` opens a session (`Mcp-Session-Id`, random);
 //!   later POSTs carry it; GET opens the stream for unsolicited notifications; DELETE ends
-//!   the session. A request of the server's own goes out on the stream of the call that
-//!   makes it, and the client's answer comes back in a POST of its own.
+//!   the session. Their `MCP-Protocol-Version` may name any revision of this era (none
+//!   means 2025-03-26), else 400; the revision negotiated shapes every answer. A request of
+//!   the server's own goes out on the stream of the call that makes it, and the client's
+//!   answer comes back in a POST of its own.
 //!
 //! Before any of that (`admission`): `Host` and `Origin` are checked against an allow-list
 //! (DNS rebinding), bodies are bounded, `Accept` and `Content-Type` are checked, and an

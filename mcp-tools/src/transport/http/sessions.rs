@@ -3,7 +3,6 @@
 
 use super::response::refuse;
 use crate::engine::Connection;
-use crate::protocol::ProtocolVersion;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use std::collections::HashMap;
@@ -15,7 +14,6 @@ pub(super) const SESSION_HEADER: &str = "mcp-session-id";
 /// A legacy client's session.
 pub(super) struct Session {
     pub(super) conn: Arc<Connection>,
-    pub(super) version: ProtocolVersion,
     pub(super) last_used: Mutex<Instant>,
 }
 
@@ -97,17 +95,12 @@ impl Sessions {
     }
 
     /// Opens a session for a connection that `initialize` has just started; its id.
-    pub(super) fn start(
-        &self,
-        conn: Arc<Connection>,
-        version: ProtocolVersion,
-    ) -> Result<String, getrandom::Error> {
+    pub(super) fn start(&self, conn: Arc<Connection>) -> Result<String, getrandom::Error> {
         let id = new_session_id()?;
         self.open().insert(
             id.clone(),
             Arc::new(Session {
                 conn,
-                version,
                 last_used: Mutex::new(Instant::now()),
             }),
         );
