@@ -15,8 +15,8 @@ mod common;
 use mcp_tools::content::Role;
 use mcp_tools::protocol::LoggingLevel;
 use mcp_tools::{
-    AskError, CallToolResult, Content, Context, Elicitation, PromptMessage, Server, ToolError, ToolRegistry,
-    prompt, prompts, tool, tools,
+    AskError, CallToolResult, Content, Context, Elicitation, PromptMessage, PromptRegistry, Server,
+    ToolError, ToolRegistry, prompt, prompts, tool, tools,
 };
 use serde::{Deserialize, Serialize};
 use std::future::IntoFuture;
@@ -121,6 +121,14 @@ fn test_trigger_tool_change(registry: ToolRegistry) -> &'static str {
     registry.set_enabled("test_simple_text", !enabled);
     registry.set_enabled("test_simple_text", true);
     "Tool list changed"
+}
+
+/// Changes the prompt list, so subscribers hear `notifications/prompts/list_changed`.
+#[tool]
+fn test_trigger_prompt_change(registry: PromptRegistry) -> &'static str {
+    registry.set_enabled("test_simple_prompt", false);
+    registry.set_enabled("test_simple_prompt", true);
+    "Prompt list changed"
 }
 
 // --- Tools that ask, for the 2025-11-25 scenarios (requests of the server's own) ----------
@@ -530,6 +538,7 @@ async fn main() -> std::process::ExitCode {
             test_error_handling,
             test_tool_with_progress,
             test_trigger_tool_change,
+            test_trigger_prompt_change,
             test_sampling,
             test_elicitation,
             test_elicitation_sep1034_defaults,

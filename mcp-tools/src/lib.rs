@@ -607,7 +607,8 @@ pub mod __private {
     pub use crate::tool::{Ret, ret};
 
     pub use crate::prompt::{
-        PromptArguments, PromptBuilder, PromptError, PromptFn, PromptInvocation, PromptRet, prompt_ret,
+        Completer, PromptArguments, PromptBuilder, PromptError, PromptFn, PromptInvocation, PromptRet,
+        prompt_ret,
     };
 
     use crate::{Prompt, Tool};

@@ -227,6 +227,7 @@ impl Engine {
                 let era = era_of(conn, method, meta.as_ref())?;
                 self.list_prompts(id, &era, list.cursor.as_deref(), out)
             }
+            "completion/complete" => self.complete(conn, id, params, out),
             "prompts/get" => {
                 let request = match params {
                     Some(raw) => RawCall::deserialize(raw).map_err(|e| super::failure::invalid_params(&e))?,

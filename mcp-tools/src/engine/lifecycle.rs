@@ -86,6 +86,7 @@ impl Engine {
         let mut capabilities = serde_json::json!({ "tools": { "listChanged": true }, "logging": {} });
         if self.prompts.is_some() {
             capabilities["prompts"] = serde_json::json!({ "listChanged": true });
+            capabilities["completions"] = serde_json::json!({});
         }
         capabilities
     }

@@ -18,6 +18,7 @@
 
 mod asking;
 mod client;
+mod completion;
 mod connection;
 mod core;
 mod dispatch;
