@@ -11,16 +11,23 @@
 //!   client shares. In revision 2026-07-28 such a tool runs again from the top once the
 //!   client has answered, so each counts or reads before it asks and changes nothing
 //!   until after.
+//! - prompts: `review_note` asks the model to review one note, with an optional focus
+//!   (arguments arrive as strings: `"id": "3"`, `"focus": "tone"`); `digest` lists the
+//!   latest notes and starts the model's answer.
 //!
 //! ```text
 //! cargo run --bin notes                           # stdio, as clients launch it
 //! cargo run --bin notes -- --http 127.0.0.1:8080  # Streamable HTTP
 //! cargo run --bin notes -- tools                  # the tool definitions
+//! cargo run --bin notes -- prompts                # the prompt definitions
 //! ```
 
 mod common;
 
-use mcp_tools::{Context, Elicitation, Json, Server, State, ToolError, ToolRegistry, tool, tools};
+use mcp_tools::{
+    Context, Elicitation, Json, PromptMessage, Server, State, ToolError, ToolRegistry, prompt, prompts, tool,
+    tools,
+};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -62,6 +69,18 @@ struct Summary {
 struct ConfirmClear {
     /// Delete every note?
     confirm: bool,
+}
+
+/// What a review of a note looks at.
+#[derive(Clone, Copy, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Focus {
+    /// Is it easy to follow?
+    Clarity,
+    /// Could it say the same in fewer words?
+    Brevity,
+    /// Does it sound right?
+    Tone,
 }
 
 /// Every note, and the trash.
@@ -294,6 +313,59 @@ fn markdown_line(note: &Note) -> String {
     line
 }
 
+/// Ask for a review of a note: what works, and what to change.
+#[prompt]
+fn review_note(
+    /// The note's id
+    id: u64,
+    /// What to look at: `clarity`, `brevity` or `tone`; everything when not given
+    focus: Option<Focus>,
+    notes: State<Notes>,
+) -> Result<String, ToolError> {
+    let store = notes.store();
+    let Some(note) = store.notes.get(&id) else {
+        return Err(ToolError::new(format!("there is no note {id}")));
+    };
+    let ask = match focus {
+        None => "Review this note: say what works, and suggest what to change.",
+        Some(Focus::Clarity) => {
+            "Review this note for clarity: point out anything hard to follow, and suggest clearer wording."
+        }
+        Some(Focus::Brevity) => {
+            "Review this note for brevity: point out what could be cut or said in fewer words."
+        }
+        Some(Focus::Tone) => {
+            "Review this note for tone: say how it sounds, and suggest rewording where it sounds wrong."
+        }
+    };
+    Ok(format!("{ask}\n\n# {}\n\n{}", note.title, note.body))
+}
+
+/// Start a digest of the latest notes: they are listed for the model, which sums them up.
+#[prompt]
+fn digest(
+    /// How many of the latest notes to include
+    #[default(10)]
+    limit: u32,
+    notes: State<Notes>,
+) -> Vec<PromptMessage> {
+    let store = notes.store();
+    let skip = store.notes.len().saturating_sub(limit as usize);
+    let listed: String = store.notes.values().skip(skip).map(markdown_line).collect();
+    let listed = if listed.is_empty() {
+        "(there are no notes yet)"
+    } else {
+        listed.trim_end()
+    };
+    vec![
+        PromptMessage::user(format!(
+            "Write a short digest of my latest notes, oldest first: what they are about, grouped \
+             by topic, and anything in them that needs doing.\n\n{listed}"
+        )),
+        PromptMessage::assistant("Here is your digest:"),
+    ]
+}
+
 // One thread for tasks is plenty: stdio serves one client, and its reader answers most
 // calls on a thread of its own.
 #[tokio::main(flavor = "current_thread")]
@@ -312,6 +384,7 @@ async fn main() -> std::process::ExitCode {
             suggest_title,
             export_notes
         ])
+        .prompts(prompts![review_note, digest])
         .run()
         .await;
     common::exit(served)

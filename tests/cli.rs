@@ -1,6 +1,6 @@
 //! Every server's command line (`Server::run`, feature `cli`), driven as a process: the
-//! example binaries' `tools`, `call` (of tools that ask, too), `--help`, `--version` and a
-//! wrong flag. Serving stdio (no arguments) and `--http` are driven in `tests/stdio.rs` and
+//! example binaries' `tools`, `call` (of tools that ask, too), `prompts`, `prompt`,
+//! `--help`, `--version` and a wrong flag. Serving stdio (no arguments) and `--http` are driven in `tests/stdio.rs` and
 //! `tests/http.rs`. The terminal's prompts are tested in `mcp-tools/src/server/terminal.rs`:
 //! here standard input is never a terminal.
 
@@ -108,6 +108,133 @@ fn call_explains_what_is_wrong_with_its_input() {
 }
 
 #[test]
+fn prompts_prints_the_prompt_definitions_as_json() {
+    let output = run(NOTES, &["prompts"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout_json(&output),
+        json!([
+            {
+                "name": "review_note",
+                "title": "Review Note",
+                "description": "Ask for a review of a note: what works, and what to change.",
+                "arguments": [
+                    { "name": "id", "description": "The note's id", "required": true },
+                    {
+                        "name": "focus",
+                        "description": "What to look at: `clarity`, `brevity` or `tone`; everything when not given",
+                        "required": false
+                    }
+                ]
+            },
+            {
+                "name": "digest",
+                "title": "Digest",
+                "description": "Start a digest of the latest notes: they are listed for the model, which sums them up.",
+                "arguments": [
+                    { "name": "limit", "description": "How many of the latest notes to include", "required": false }
+                ]
+            }
+        ])
+    );
+
+    // A server with no prompts has none to print.
+    let none = run(CALCULATOR, &["prompts"]);
+    assert_eq!(none.status.code(), Some(0), "{}", stderr(&none));
+    assert_eq!(stdout_json(&none), json!([]));
+}
+
+#[test]
+fn prompt_fills_one_in_and_prints_it() {
+    // Each run of the command line starts with an empty store.
+    let expected = json!({
+        "messages": [
+            {
+                "role": "user",
+                "content": {
+                    "type": "text",
+                    "text": "Write a short digest of my latest notes, oldest first: what they are about, \
+                             grouped by topic, and anything in them that needs doing.\n\n(there are no notes yet)"
+                }
+            },
+            { "role": "assistant", "content": { "type": "text", "text": "Here is your digest:" } }
+        ]
+    });
+    for args in [
+        &["prompt", "digest", "{}"][..],
+        &["prompt", "digest"],
+        &["prompt", "digest", r#"{"limit": "3"}"#],
+    ] {
+        let output = run(NOTES, args);
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {}", stderr(&output));
+        assert_eq!(stdout_json(&output), expected, "{args:?}");
+        assert_eq!(stderr(&output), "", "{args:?}");
+    }
+}
+
+#[test]
+fn prompt_says_why_it_could_not_be_filled_in() {
+    // The prompt's error: exit status 1, its message on stderr, nothing on stdout.
+    let unknown_note = run(NOTES, &["prompt", "review_note", r#"{"id":"1"}"#]);
+    assert_eq!(unknown_note.status.code(), Some(1));
+    assert!(unknown_note.stdout.is_empty());
+    assert_eq!(stderr(&unknown_note).trim_end(), "error: there is no note 1");
+
+    // Arguments that do not fit the parameters.
+    let bad = run(NOTES, &["prompt", "review_note", r#"{"id":"x","focus":"loud"}"#]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(bad.stdout.is_empty());
+    assert_eq!(
+        stderr(&bad).trim_end(),
+        "error: 2 problems with the arguments:\n\
+         argument `id`: expected an integer of at least 0, received the string \"x\"\n\
+         argument `focus`: expected one of \"clarity\", \"brevity\", \"tone\", received the string \"loud\""
+    );
+
+    // A wrong command line: exit status 2.
+    let unknown = run(NOTES, &["prompt", "nope"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert_eq!(
+        stderr(&unknown).trim_end(),
+        "error: no prompt is named `nope`; the prompts are `review_note`, `digest`"
+    );
+    let none = run(CALCULATOR, &["prompt", "nope"]);
+    assert_eq!(none.status.code(), Some(2));
+    assert_eq!(
+        stderr(&none).trim_end(),
+        "error: no prompt is named `nope`; this server has no prompts"
+    );
+    let not_json = run(NOTES, &["prompt", "digest", "{"]);
+    assert_eq!(not_json.status.code(), Some(2));
+    assert_eq!(
+        stderr(&not_json).trim_end(),
+        "error: the arguments are not JSON: EOF while parsing an object at line 1 column 1"
+    );
+}
+
+#[test]
+fn prompt_without_a_terminal_asks_for_no_form() {
+    // As for `call`: nobody could answer, so the prompt's ask fails, and the note says why.
+    let output = run(CONFORMANCE, &["prompt", "test_input_required_result_prompt"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+    let said = stderr(&output);
+    let lines: Vec<&str> = said.lines().collect();
+    assert_eq!(lines.len(), 2, "{said}");
+    assert!(
+        lines[0].starts_with("error: ") && lines[0].contains("`elicitation.form`"),
+        "{said}"
+    );
+    assert!(
+        lines[1].starts_with(
+            "note: `test_input_required_result_prompt` needs the client capability `elicitation.form`, \
+             which the command line offers only when standard input and standard error are a terminal"
+        ),
+        "{said}"
+    );
+}
+
+#[test]
 fn help_version_and_wrong_flags() {
     let help = run(CALCULATOR, &["--help"]);
     assert_eq!(help.status.code(), Some(0));
@@ -117,6 +244,8 @@ fn help_version_and_wrong_flags() {
         "--http <ADDR>",
         "tools",
         "call",
+        "prompts",
+        "prompt <NAME> [ARGUMENTS]",
         "--wire-log <FILE>",
     ] {
         assert!(text.contains(expected), "--help lacks {expected:?}:\n{text}");

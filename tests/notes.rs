@@ -8,6 +8,10 @@
 //! id; in 2026-07-28 the call ends with `input_required` and is sent again with
 //! `inputResponses` and the `requestState`. What the server sends is checked against the
 //! schema of the era.
+//!
+//! Then its prompts (`review_note`, `digest`) over the same four wires: `prompts/list`,
+//! `prompts/get` with arguments as strings, and the JSON-RPC errors of bad arguments and of
+//! an unknown note, each checked against the schema of the era.
 
 mod support;
 
@@ -244,6 +248,10 @@ trait Wire {
     fn call(&mut self, name: &str, arguments: Value, answer: &mut dyn FnMut(&str, &Value) -> Value)
     -> Called;
 
+    /// Sends one request that asks nothing of the client (`prompts/list`, `prompts/get`)
+    /// and returns its response.
+    fn request(&mut self, method: &str, params: Value) -> Value;
+
     /// A call whose tool must ask nothing.
     fn call_plain(&mut self, name: &str, arguments: Value) -> Called {
         let label = self.label();
@@ -315,6 +323,13 @@ impl LegacyStdio {
 impl Wire for LegacyStdio {
     fn label(&self) -> &'static str {
         "2025-11-25 over stdio"
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.peer
+            .request(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
     }
 
     fn call(
@@ -482,6 +497,17 @@ impl Wire for LegacyHttp {
         "2025-11-25 over HTTP"
     }
 
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let response = self.post(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        assert_eq!(response.status(), 200);
+        let mut body = Body::of(response, &self.http);
+        let message = body.next(&self.http).expect("a response");
+        assert_eq!(message["id"], id, "{message}");
+        message
+    }
+
     fn call(
         &mut self,
         name: &str,
@@ -538,12 +564,14 @@ impl Link for Http {
     }
 
     fn request(&mut self, request: &Value) -> (Value, Option<u16>) {
-        let name = request["params"]["name"].as_str().unwrap_or_default();
-        let headers = [
+        let mut headers = vec![
             ("mcp-protocol-version", MODERN),
             ("mcp-method", request["method"].as_str().unwrap()),
-            ("mcp-name", name),
         ];
+        // Only the methods that name what they act on carry `Mcp-Name`.
+        if let Some(name) = request["params"]["name"].as_str() {
+            headers.push(("mcp-name", name));
+        }
         let response = self.post(&headers, request);
         let status = response.status().as_u16();
         let mut body = Body::of(response, self);
@@ -577,6 +605,16 @@ impl<L: Link> Modern<L> {
 impl<L: Link> Wire for Modern<L> {
     fn label(&self) -> &'static str {
         self.link.label()
+    }
+
+    fn request(&mut self, method: &str, mut params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        params["_meta"] =
+            modern_meta(json!({ "io.modelcontextprotocol/clientCapabilities": self.capabilities }));
+        let request = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+        Spec::of(MODERN).assert_valid(prompt_request_type(method), &request);
+        self.link.request(&request).0
     }
 
     fn call(
@@ -853,5 +891,199 @@ fn a_client_without_the_capability_is_not_asked() {
             }
         }
         assert_eq!(count_notes(wire), 1, "{label}: nothing was deleted");
+    }
+}
+
+// ---- Prompts, over both transports in both eras -----------------------------------------
+
+/// Sends a `prompts/list` or `prompts/get` and checks its answer against the schema of
+/// the wire's era: a result of the method's type, or an error.
+fn prompt_request(wire: &mut dyn Wire, method: &str, params: Value) -> Value {
+    let label = wire.label();
+    let modern = label.starts_with(MODERN);
+    let spec = Spec::of(if modern { MODERN } else { REVISION });
+    if !modern {
+        // A 2026-07-28 request is checked as it is sent, with its `_meta`.
+        let request = json!({ "jsonrpc": "2.0", "id": 0, "method": method, "params": params });
+        spec.assert_valid(prompt_request_type(method), &request);
+    }
+    let response = wire.request(method, params);
+    if response.get("error").is_some() {
+        spec.assert_valid("JSONRPCErrorResponse", &response);
+        return response;
+    }
+    let result_type = match method {
+        "prompts/list" => "ListPromptsResult",
+        _ => "GetPromptResult",
+    };
+    if modern {
+        spec.assert_valid(&format!("{result_type}Response"), &response);
+        assert_eq!(response["result"]["resultType"], "complete", "{label}");
+    } else {
+        spec.assert_valid("JSONRPCResultResponse", &response);
+    }
+    spec.assert_valid(result_type, &response["result"]);
+    response
+}
+
+/// The schema type of a prompt request.
+fn prompt_request_type(method: &str) -> &'static str {
+    match method {
+        "prompts/list" => "ListPromptsRequest",
+        "prompts/get" => "GetPromptRequest",
+        other => panic!("not a prompt request: `{other}`"),
+    }
+}
+
+/// The messages of a `prompts/get` that must succeed.
+fn get_prompt(wire: &mut dyn Wire, name: &str, arguments: Value) -> Value {
+    let label = wire.label();
+    let response = prompt_request(
+        wire,
+        "prompts/get",
+        json!({ "name": name, "arguments": arguments }),
+    );
+    let result = &response["result"];
+    assert!(result.get("description").is_none(), "{label}: {response}");
+    result["messages"].clone()
+}
+
+/// The code and message of a `prompts/get` that must fail.
+fn refused_prompt(wire: &mut dyn Wire, name: &str, arguments: Value) -> (i64, String) {
+    let label = wire.label();
+    let response = prompt_request(
+        wire,
+        "prompts/get",
+        json!({ "name": name, "arguments": arguments }),
+    );
+    let error = &response["error"];
+    assert!(error.is_object(), "{label}: {response}");
+    (
+        error["code"].as_i64().unwrap(),
+        error["message"].as_str().unwrap().to_owned(),
+    )
+}
+
+fn user(text: &str) -> Value {
+    json!({ "role": "user", "content": { "type": "text", "text": text } })
+}
+
+/// What `digest` says, around the list of notes.
+fn digest_messages(listed: &str) -> Value {
+    json!([
+        user(&format!(
+            "Write a short digest of my latest notes, oldest first: what they are about, grouped by \
+             topic, and anything in them that needs doing.\n\n{listed}"
+        )),
+        { "role": "assistant", "content": { "type": "text", "text": "Here is your digest:" } }
+    ])
+}
+
+#[test]
+fn prompts_are_listed_and_filled_in_from_the_notes() {
+    let definitions = json!([
+        {
+            "name": "review_note",
+            "title": "Review Note",
+            "description": "Ask for a review of a note: what works, and what to change.",
+            "arguments": [
+                { "name": "id", "description": "The note's id", "required": true },
+                {
+                    "name": "focus",
+                    "description": "What to look at: `clarity`, `brevity` or `tone`; everything when not given",
+                    "required": false
+                }
+            ]
+        },
+        {
+            "name": "digest",
+            "title": "Digest",
+            "description": "Start a digest of the latest notes: they are listed for the model, which sums them up.",
+            "arguments": [
+                { "name": "limit", "description": "How many of the latest notes to include", "required": false }
+            ]
+        }
+    ]);
+    for mut wire in wires(json!({})) {
+        let wire = wire.as_mut();
+        let label = wire.label();
+        let list = prompt_request(wire, "prompts/list", json!({}));
+        assert_eq!(list["result"]["prompts"], definitions, "{label}");
+        assert!(list["result"].get("nextCursor").is_none(), "{label}");
+
+        // No arguments at all: `limit` takes its default.
+        let empty = prompt_request(wire, "prompts/get", json!({ "name": "digest" }));
+        assert_eq!(
+            empty["result"]["messages"],
+            digest_messages("(there are no notes yet)"),
+            "{label}"
+        );
+
+        add(wire, "Rust traits", "Traits define\nshared behaviour.", &["rust"]);
+        let groceries = add(wire, "Groceries", "eggs, rice, tea", &[]);
+        add(wire, "Call Ana", "About the trip in May.", &["todo"]);
+
+        // Arguments arrive as strings and are parsed into the parameters' types.
+        assert_eq!(
+            get_prompt(
+                wire,
+                "review_note",
+                json!({ "id": groceries.to_string(), "focus": "tone" })
+            ),
+            json!([user(
+                "Review this note for tone: say how it sounds, and suggest rewording where it sounds wrong.\n\n\
+                 # Groceries\n\neggs, rice, tea"
+            )]),
+            "{label}"
+        );
+        assert_eq!(
+            get_prompt(wire, "review_note", json!({ "id": "1" })),
+            json!([user(
+                "Review this note: say what works, and suggest what to change.\n\n\
+                 # Rust traits\n\nTraits define\nshared behaviour."
+            )]),
+            "{label}"
+        );
+        assert_eq!(
+            get_prompt(wire, "digest", json!({ "limit": "2" })),
+            digest_messages("- Groceries: eggs, rice, tea\n- Call Ana: About the trip in May. (tags: todo)"),
+            "{label}"
+        );
+        assert_eq!(
+            get_prompt(wire, "digest", json!({})),
+            digest_messages(
+                "- Rust traits: Traits define shared behaviour. (tags: rust)\n\
+                 - Groceries: eggs, rice, tea\n\
+                 - Call Ana: About the trip in May. (tags: todo)"
+            ),
+            "{label}"
+        );
+
+        // Arguments that do not fit: -32602, naming each.
+        assert_eq!(
+            refused_prompt(wire, "review_note", json!({ "id": "x" })),
+            (
+                -32602,
+                "argument `id`: expected an integer of at least 0, received the string \"x\"".to_owned()
+            ),
+            "{label}"
+        );
+        assert_eq!(
+            refused_prompt(wire, "review_note", json!({ "id": "1", "focus": "volume" })),
+            (
+                -32602,
+                "argument `focus`: expected one of \"clarity\", \"brevity\", \"tone\", received the string \"volume\""
+                    .to_owned()
+            ),
+            "{label}"
+        );
+        // The prompt's own error: -32603 with its message.
+        assert_eq!(
+            refused_prompt(wire, "review_note", json!({ "id": "99" })),
+            (-32603, "there is no note 99".to_owned()),
+            "{label}"
+        );
+        // The server serves on.
+        assert_eq!(count_notes(wire), 3, "{label}");
     }
 }

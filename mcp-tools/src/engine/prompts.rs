@@ -145,6 +145,67 @@ impl Engine {
         Ok(())
     }
 
+    /// Fills a prompt in outside the protocol (the command line's `prompt`) as a
+    /// `prompts/get` from an anonymous local client would be: the same arguments parsed
+    /// from strings, the same time limit (which includes the time the local client takes
+    /// to answer), and an internal error's detail logged, not given, unless the server
+    /// exposes details. `None` when the server has no such prompt.
+    ///
+    /// `local` is the client that answers the prompt's asks, as for
+    /// [`Engine::execute`]; without one, an ask fails with `NoClient`.
+    pub(crate) async fn execute_prompt(
+        self: &Arc<Self>,
+        name: &str,
+        arguments: &serde_json::Value,
+        local: Option<(Arc<dyn ClientChannel>, serde_json::Value)>,
+    ) -> Option<Result<GetPromptResult, PromptError>> {
+        let prompt = self.prompts.as_ref()?.get(name)?;
+        let (channel, capabilities) = match local {
+            Some((channel, capabilities)) => (Some(channel), Some(Arc::new(capabilities))),
+            None => (None, None),
+        };
+        let cx = self.context(CallParts {
+            request_id: None,
+            version: None,
+            client: Engine::local_client(capabilities),
+            progress_token: None,
+            cancel: tokio_util::sync::CancellationToken::new(),
+            principal: None,
+            channel,
+        });
+        let text = arguments.to_string();
+        let Ok(raw) = crate::protocol::arguments::RawArguments::from_json(&text) else {
+            return Some(Err(PromptError::Arguments(
+                "the arguments are not valid JSON".into(),
+            )));
+        };
+        let limit = self.options.call_timeout;
+        let filled = match tokio::time::timeout(limit, prompt.invoke(&cx, raw).run()).await {
+            Ok(filled) => filled,
+            Err(_) => {
+                tracing::warn!(prompt = name, ?limit, "a prompt ran out of time and was stopped");
+                let message = format!("the prompt `{name}` was not filled in within its time limit");
+                Err(PromptError::Failed(crate::ToolError::new(message)))
+            }
+        };
+        Some(filled.map_err(|error| match error {
+            PromptError::Failed(error) if error.is_internal() => {
+                tracing::error!(
+                    prompt = name,
+                    error = error.message(),
+                    "a prompt failed with an internal error"
+                );
+                let message = if self.options.expose_internal_errors {
+                    format!("internal error: {}", error.message())
+                } else {
+                    "internal error".to_owned()
+                };
+                PromptError::Failed(crate::ToolError::new(message))
+            }
+            other => other,
+        }))
+    }
+
     /// The answer to a `prompts/get`: the filled-in prompt, the questions of its round, or
     /// the error: `-32602` for arguments that do not fit, `-32021` (2026-07-28) for a
     /// capability the client lacks, `-32603` when the prompt's fn failed (an internal

@@ -3,6 +3,8 @@
 use super::builder::Server;
 use super::error::{CliError, Error};
 use super::terminal::Terminal;
+use crate::engine::Engine;
+use crate::prompt::PromptError;
 use crate::protocol::ProtocolVersion;
 use std::ffi::OsString;
 use std::io::Write;
@@ -18,10 +20,13 @@ impl Server {
     /// | `--http 127.0.0.1:8080` | serves Streamable HTTP on that address until Ctrl-C |
     /// | `tools` | prints the tool definitions as JSON |
     /// | `call NAME '{"a": 1}'` | runs one tool and prints its result as JSON; exits 1 if the tool failed |
+    /// | `prompts` | prints the prompt definitions as JSON |
+    /// | `prompt NAME '{"a": "1"}'` | fills in one prompt and prints it (its `GetPromptResult`) as JSON; exits 1, saying why on standard error, if that failed |
     /// | `--wire-log FILE` | also records every message received and sent to FILE |
     /// | `--help`, `--version` | say so |
     ///
-    /// A tool run by `call` may ask, as it would ask a client:
+    /// A tool run by `call`, or a prompt filled in by `prompt`, may ask, as it would ask a
+    /// client:
     ///
     /// - a form ([`Context::elicit`](crate::Context::elicit)) or a URL to visit
     ///   ([`Context::elicit_url`](crate::Context::elicit_url)) is prompted for on the
@@ -36,7 +41,8 @@ impl Server {
     ///   line has no model to ask.
     ///
     /// A call that fails because the command line lacks a capability says so on standard
-    /// error, after the result. The call's time limit includes the time spent answering.
+    /// error, after the result (a prompt's, after its error). The time limit of a call or a
+    /// prompt includes the time spent answering.
     ///
     /// ```no_run
     /// use mcp_tools::{tool, tools, Server};
@@ -95,6 +101,40 @@ impl Server {
                 }
                 Ok(())
             }
+            Command::Prompts => {
+                let prompts: Vec<serde_json::Value> = self
+                    .prompts
+                    .iter()
+                    .flat_map(|registry| registry.prompts())
+                    .map(|p| p.definition(ProtocolVersion::LATEST))
+                    .collect();
+                print_json(&serde_json::Value::Array(prompts))
+            }
+            Command::Prompt { name, arguments } => {
+                let arguments: serde_json::Value = serde_json::from_str(arguments.as_deref().unwrap_or("{}"))
+                    .map_err(|e| CliError::ArgumentsNotJson(e.to_string()))?;
+                let engine = self.into_engine()?;
+                let terminal = Arc::new(Terminal::detect());
+                let local = Some(terminal.local_client());
+                let Some(filled) = engine.execute_prompt(&name, &arguments, local).await else {
+                    return Err(CliError::Usage(unknown_prompt(&name, &engine)).into());
+                };
+                let error = match filled {
+                    Ok(result) => return print_json(&result),
+                    Err(error) => error,
+                };
+                let (message, capability) = match &error {
+                    PromptError::Arguments(problems) => (problems.as_str(), None),
+                    PromptError::Failed(error) => (error.message(), error.missing_capability()),
+                };
+                eprintln!("error: {message}");
+                if let Some(capability) = capability {
+                    eprintln!("{}", terminal.missing_note(&name, capability));
+                }
+                // Said already: `report` adds nothing and exits 1, as for a failed call.
+                let message = message.to_owned();
+                Err(CliError::PromptFailed { name, message }.into())
+            }
             Command::Serve { http: Some(addr) } => self.serve_http(addr.as_str()).await,
             Command::Serve { http: None } => self.serve_stdio().await,
         }
@@ -107,6 +147,8 @@ enum Command {
     Serve { http: Option<String> },
     Tools,
     Call { name: String, arguments: Option<String> },
+    Prompts,
+    Prompt { name: String, arguments: Option<String> },
     Help,
     Version,
 }
@@ -155,6 +197,7 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, String>
         }
         Some((word, [])) if word == "help" => Command::Help,
         Some((word, [])) if word == "tools" => Command::Tools,
+        Some((word, [])) if word == "prompts" => Command::Prompts,
         Some((word, rest)) if word == "call" => match rest {
             [name] => Command::Call {
                 name: name.clone(),
@@ -167,7 +210,21 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, String>
             [] => return Err("`call` needs the tool's name: call <NAME> [ARGUMENTS]".into()),
             [_, _, extra, ..] => return Err(unexpected(extra)),
         },
-        Some((word, rest)) if word == "tools" || word == "help" => return Err(unexpected(&rest[0])),
+        Some((word, rest)) if word == "prompt" => match rest {
+            [name] => Command::Prompt {
+                name: name.clone(),
+                arguments: None,
+            },
+            [name, arguments] => Command::Prompt {
+                name: name.clone(),
+                arguments: Some(arguments.clone()),
+            },
+            [] => return Err("`prompt` needs the prompt's name: prompt <NAME> [ARGUMENTS]".into()),
+            [_, _, extra, ..] => return Err(unexpected(extra)),
+        },
+        Some((word, rest)) if ["tools", "prompts", "help"].contains(&word.as_str()) => {
+            return Err(unexpected(&rest[0]));
+        }
         Some((word, _)) => return Err(unexpected(word)),
     };
     Ok(Invocation { command, wire_log })
@@ -188,12 +245,18 @@ fn help(name: &str) -> String {
 Usage: {name} [OPTIONS]
        {name} tools
        {name} call <NAME> [ARGUMENTS]
+       {name} prompts
+       {name} prompt <NAME> [ARGUMENTS]
 
 Commands:
-  tools  Print the tool definitions as JSON
-  call   Run one tool and print its result as JSON (exit status 1 if the tool failed);
-         ARGUMENTS is a JSON object such as '{{\"a\": 1}}' (default {{}}). A form the tool
-         asks for is prompted for on the terminal; its roots are the current directory
+  tools    Print the tool definitions as JSON
+  call     Run one tool and print its result as JSON (exit status 1 if the tool failed);
+           ARGUMENTS is a JSON object such as '{{\"a\": 1}}' (default {{}}). A form the tool
+           asks for is prompted for on the terminal; its roots are the current directory
+  prompts  Print the prompt definitions as JSON
+  prompt   Fill in one prompt and print the result as JSON (exit status 1 if that failed,
+           with the error on stderr); ARGUMENTS is a JSON object of strings such as
+           '{{\"id\": \"3\"}}' (default {{}}). It asks as a tool run by `call` does
 
 Options:
       --http <ADDR>      Serve Streamable HTTP on this address instead, such as 127.0.0.1:8080
@@ -202,6 +265,24 @@ Options:
   -V, --version          Print version
 "
     )
+}
+
+/// What `prompt` says of a name no prompt has.
+fn unknown_prompt(name: &str, engine: &Engine) -> String {
+    let names: Vec<String> = engine
+        .prompts
+        .iter()
+        .flat_map(|registry| registry.prompts())
+        .map(|prompt| format!("`{}`", prompt.name()))
+        .collect();
+    if names.is_empty() {
+        format!("no prompt is named `{name}`; this server has no prompts")
+    } else {
+        format!(
+            "no prompt is named `{name}`; the prompts are {}",
+            names.join(", ")
+        )
+    }
 }
 
 fn print_json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
@@ -247,6 +328,14 @@ mod tests {
                 arguments: Some("{}".into())
             }
         );
+        assert_eq!(command(&["prompts"]), Command::Prompts);
+        assert_eq!(
+            command(&["prompt", "review", r#"{"id": "1"}"#]),
+            Command::Prompt {
+                name: "review".into(),
+                arguments: Some(r#"{"id": "1"}"#.into())
+            }
+        );
         assert_eq!(command(&["help"]), Command::Help);
         assert_eq!(command(&["tools", "-h"]), Command::Help);
         assert_eq!(command(&["-V"]), Command::Version);
@@ -262,6 +351,12 @@ mod tests {
         assert!(error(&["serve"]).starts_with("unexpected argument 'serve' found"));
         assert!(error(&["tools", "extra"]).starts_with("unexpected argument 'extra' found"));
         assert!(error(&["call", "a", "{}", "extra"]).starts_with("unexpected argument 'extra' found"));
+        assert!(error(&["prompts", "extra"]).starts_with("unexpected argument 'extra' found"));
+        assert!(error(&["prompt", "a", "{}", "extra"]).starts_with("unexpected argument 'extra' found"));
+        assert_eq!(
+            error(&["prompt"]),
+            "`prompt` needs the prompt's name: prompt <NAME> [ARGUMENTS]"
+        );
         assert_eq!(
             error(&["call"]),
             "`call` needs the tool's name: call <NAME> [ARGUMENTS]"

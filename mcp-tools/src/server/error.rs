@@ -64,7 +64,7 @@ impl Error {
     pub fn report(self) -> std::process::ExitCode {
         #[cfg(feature = "cli")]
         if let Error::Cli(cli) = &self {
-            if !matches!(cli, CliError::ToolFailed(_)) {
+            if !matches!(cli, CliError::ToolFailed(_) | CliError::PromptFailed { .. }) {
                 eprintln!("error: {cli}");
             }
             return std::process::ExitCode::from(cli.exit_code());
@@ -97,6 +97,14 @@ pub enum CliError {
     /// The tool ran and its result is an error result (printed already, as every result is).
     #[error("the tool `{0}` returned an error result")]
     ToolFailed(String),
+    /// The prompt could not be filled in (said already on standard error).
+    #[error("the prompt `{name}` could not be filled in: {message}")]
+    PromptFailed {
+        /// The prompt.
+        name: String,
+        /// Why.
+        message: String,
+    },
 }
 
 #[cfg(feature = "cli")]
@@ -105,7 +113,7 @@ impl CliError {
     /// wrong.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::ToolFailed(_) => 1,
+            CliError::ToolFailed(_) | CliError::PromptFailed { .. } => 1,
             _ => 2,
         }
     }

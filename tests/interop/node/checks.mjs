@@ -142,10 +142,49 @@ export async function main(body) {
 // The notes server's tools that ask (elicitation, sampling, roots), answered by the client's
 // handlers: legacy servers send real requests, 2026-07-28 ones answer `input_required` and the
 // SDK retries with the answers. `notesHandlers()` makes the handlers (and records what they
-// were asked); `runNotesChecks` drives the tools once they are registered.
+// were asked); `runNotesChecks` drives the tools once they are registered, and gets the
+// server's prompts (`review_note`, `digest`).
 const NOTES_TOOLS = ["clear_notes", "suggest_title", "export_notes"];
 const TITLE = "Ownership in Rust"; // what the sampling handler's "model" answers (with spaces to trim)
 const SYSTEM_PROMPT = "You name notes. Answer with the title only.";
+const REVIEW_TONE = "Review this note for tone: say how it sounds, and suggest rewording where it sounds wrong.";
+const DIGEST_ASK = "Write a short digest of my latest notes, oldest first: what they are about, grouped by topic, " +
+  "and anything in them that needs doing.";
+
+/** A note as `export_notes` and `digest` list it: `- title: text (tags: a, b)`. */
+const noteLine = (n) => `- ${n.title}: ${n.body.split("\n").join(" ")}` + (n.tags.length ? ` (tags: ${n.tags.join(", ")})` : "");
+const messages = (result) => result.messages.map((m) => [m.role, m.content.type, m.content.text]);
+
+/** The notes server's prompts: the definitions, a review of `note`, the digest of `notes`
+ * (every note there is), and an unknown note's error. */
+async function checkPrompts(client, note, notes) {
+  const { prompts } = await client.listPrompts();
+  const names = prompts.map((p) => p.name);
+  check("prompts/list names", isDeepStrictEqual(names, ["review_note", "digest"]), JSON.stringify(names));
+  const args = Object.fromEntries(prompts.map((p) => [p.name, (p.arguments ?? []).map((a) => [a.name, a.required])]));
+  let want = { review_note: [["id", true], ["focus", false]], digest: [["limit", false]] };
+  check("prompts/list arguments (name, required)", isDeepStrictEqual(args, want), `${JSON.stringify(args)}, expected ${JSON.stringify(want)}`);
+
+  // Arguments are strings on the wire; the server parses the id and the focus.
+  let res = await client.getPrompt({ name: "review_note", arguments: { id: String(note.id), focus: "tone" } });
+  want = [["user", "text", `${REVIEW_TONE}\n\n# ${note.title}\n\n${note.body}`]];
+  check("prompts/get review_note, focus tone", isDeepStrictEqual(messages(res), want), `${JSON.stringify(messages(res))}, expected ${JSON.stringify(want)}`);
+
+  const latest = [...notes].sort((a, b) => a.id - b.id).slice(-10); // `limit` defaults to 10
+  const listed = latest.map(noteLine).join("\n") || "(there are no notes yet)";
+  res = await client.getPrompt({ name: "digest", arguments: {} });
+  want = [["user", "text", `${DIGEST_ASK}\n\n${listed}`], ["assistant", "text", "Here is your digest:"]];
+  check("prompts/get digest (the latest notes, then the assistant's start)", isDeepStrictEqual(messages(res), want),
+    `${JSON.stringify(messages(res))}, expected ${JSON.stringify(want)}`);
+
+  try {
+    res = await client.getPrompt({ name: "review_note", arguments: { id: "999999" } });
+    check("prompts/get review_note unknown id raises", false, `no exception, result ${JSON.stringify(res)}`);
+  } catch (e) {
+    check("prompts/get review_note unknown id raises", e.code === -32603 && e.message === "there is no note 999999",
+      `${e.name}: code=${e.code}, message=${JSON.stringify(e.message)}`);
+  }
+}
 
 export function notesHandlers() {
   const asked = { sampling: [], elicitation: [], roots: 0 };
@@ -187,6 +226,8 @@ export async function runNotesChecks(client, version, expectedVersion, { asked, 
     const notes = JSON.parse(texts(found)[0]).notes;
     const count = notes.length;
 
+    await checkPrompts(client, note, notes);
+
     // suggest_title: sampling, with the exact request.
     res = await client.callTool({ name: "suggest_title", arguments: { id: note.id } });
     let want = `suggested title for note ${note.id}: ${TITLE}`;
@@ -208,9 +249,7 @@ export async function runNotesChecks(client, version, expectedVersion, { asked, 
     want = `exported ${count} notes to ${path}`;
     check("export_notes: answer", isDeepStrictEqual(texts(res), [want]), `${JSON.stringify(texts(res))}, expected ${JSON.stringify(want)}`);
     check("export_notes: roots/list asked", asked.roots >= 1, `${asked.roots} times`);
-    const lines = ["# Notes", ""].concat(
-      [...notes].sort((a, b) => a.id - b.id).map((n) => `- ${n.title}: ${n.body}` + (n.tags.length ? ` (tags: ${n.tags.join(", ")})` : "")),
-    );
+    const lines = ["# Notes", ""].concat([...notes].sort((a, b) => a.id - b.id).map(noteLine));
     const written = existsSync(path) ? readFileSync(path, "utf8") : undefined;
     check("export_notes: notes.md", written === lines.join("\n") + "\n", JSON.stringify(written));
 

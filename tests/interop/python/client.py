@@ -8,7 +8,8 @@ mode "auto" probes server/discover and so speaks 2026-07-28 with us, "legacy" us
 
 With `--server notes` it drives the tools that ask the client (elicitation, sampling, roots)
 through the SDK's callbacks: legacy servers send real requests, 2026-07-28 ones answer
-`input_required` and the client retries with the answers.
+`input_required` and the client retries with the answers. It also lists and gets the notes
+server's prompts (`review_note`, `digest`).
 
 Prints one line per check and ends with "N passed, M failed"; exits 1 if any check failed.
 """
@@ -162,6 +163,51 @@ async def run(args):
 NOTES_TOOLS = ["clear_notes", "suggest_title", "export_notes"]  # besides add_note, search_notes, ...
 TITLE = "Ownership in Rust"  # what the sampling callback's "model" answers (with spaces to trim)
 SYSTEM_PROMPT = "You name notes. Answer with the title only."
+REVIEW_TONE = "Review this note for tone: say how it sounds, and suggest rewording where it sounds wrong."
+DIGEST_ASK = ("Write a short digest of my latest notes, oldest first: what they are about, grouped by topic, "
+              "and anything in them that needs doing.")
+
+
+def note_line(note):
+    """A note as `export_notes` and `digest` list it: `- title: text (tags: a, b)`."""
+    tags = f" (tags: {', '.join(note['tags'])})" if note["tags"] else ""
+    return f"- {note['title']}: {' '.join(note['body'].splitlines())}{tags}"
+
+
+def messages(result):
+    return [(m.role, m.content.type, getattr(m.content, "text", None)) for m in result.messages]
+
+
+async def check_prompts(session, note, notes):
+    """The notes server's prompts: the definitions, a review of `note`, the digest of `notes`
+    (every note there is), and an unknown note's error."""
+    prompts = (await session.list_prompts()).prompts
+    names = [p.name for p in prompts]
+    check("prompts/list names", names == ["review_note", "digest"], f"{names}")
+    arguments = {p.name: [(a.name, a.required) for a in p.arguments or []] for p in prompts}
+    want = {"review_note": [("id", True), ("focus", False)], "digest": [("limit", False)]}
+    check("prompts/list arguments (name, required)", arguments == want, f"{arguments}, expected {want}")
+
+    # Arguments are strings on the wire; the server parses the id and the focus.
+    res = await session.get_prompt("review_note", {"id": str(note["id"]), "focus": "tone"})
+    want = [("user", "text", f"{REVIEW_TONE}\n\n# {note['title']}\n\n{note['body']}")]
+    check("prompts/get review_note, focus tone", messages(res) == want, f"{messages(res)}, expected {want}")
+
+    latest = sorted(notes, key=lambda n: n["id"])[-10:]  # `limit` defaults to 10
+    listed = "\n".join(note_line(n) for n in latest) or "(there are no notes yet)"
+    res = await session.get_prompt("digest", {})
+    want = [("user", "text", f"{DIGEST_ASK}\n\n{listed}"), ("assistant", "text", "Here is your digest:")]
+    check("prompts/get digest (the latest notes, then the assistant's start)", messages(res) == want,
+          f"{messages(res)}, expected {want}")
+
+    try:
+        res = await session.get_prompt("review_note", {"id": "999999"})
+        check("prompts/get review_note unknown id raises", False, f"no exception, result {res!r}")
+    except Exception as e:  # 1.x McpError, 2.x MCPError; both carry .error (ErrorData)
+        error = getattr(e, "error", None)
+        code, message = getattr(error, "code", None), str(getattr(error, "message", e))
+        check("prompts/get review_note unknown id raises", code == -32603 and message == "there is no note 999999",
+              f"{type(e).__name__}: code={code}, message={message!r}")
 
 
 async def run_notes(args):
@@ -212,6 +258,8 @@ async def run_notes(args):
             notes = json.loads(texts(found)[0])["notes"]
             count = len(notes)
 
+            await check_prompts(session, note, notes)
+
             # suggest_title: sampling, with the exact request.
             res = await session.call_tool("suggest_title", {"id": note_id})
             want = f"suggested title for note {note_id}: {TITLE}"
@@ -236,10 +284,7 @@ async def run_notes(args):
             want = f"exported {count} notes to {path}"
             check("export_notes: answer", texts(res) == [want], f"{texts(res)}, expected {want!r}")
             check("export_notes: roots/list asked", asked["roots"] >= 1, f"{asked['roots']} times")
-            lines = ["# Notes", ""] + [
-                f"- {n['title']}: {n['body']}" + (f" (tags: {', '.join(n['tags'])})" if n["tags"] else "")
-                for n in sorted(notes, key=lambda n: n["id"])
-            ]
+            lines = ["# Notes", ""] + [note_line(n) for n in sorted(notes, key=lambda n: n["id"])]
             written = path.read_text() if path.exists() else None
             check("export_notes: notes.md", written == "\n".join(lines) + "\n", repr(written))
 
