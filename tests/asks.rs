@@ -224,7 +224,7 @@ fn an_undeclared_capability_is_never_asked() {
         answer,
         json!({ "jsonrpc": "2.0", "id": 1, "error": {
             "code": -32021,
-            "message": "this tool needs the client capability `elicitation.form`, which the client did not declare",
+            "message": "this request needs the client capability `elicitation.form`, which the client did not declare",
             "data": { "requiredCapabilities": { "elicitation": { "form": {} } } }
         } })
     );
@@ -252,7 +252,7 @@ fn an_undeclared_capability_is_never_asked() {
     }));
     assert_eq!(
         answer["result"],
-        json!({ "content": [{ "type": "text", "text": "this tool needs the client capability `elicitation.form`, which the client did not declare" }], "isError": true })
+        json!({ "content": [{ "type": "text", "text": "this request needs the client capability `elicitation.form`, which the client did not declare" }], "isError": true })
     );
 }
 
@@ -629,6 +629,6 @@ async fn sampling_offers_tools_only_to_a_client_that_declares_sampling_tools() {
     let refused = client.request("tools/call", params).await.unwrap_err();
     assert_eq!(
         refused.to_string(),
-        "the server answered with JSON-RPC error -32021: this tool needs the client capability `sampling.tools`, which the client did not declare"
+        "the server answered with JSON-RPC error -32021: this request needs the client capability `sampling.tools`, which the client did not declare"
     );
 }

@@ -274,7 +274,7 @@ fn call_says_sampling_is_unavailable_from_the_command_line() {
     assert_eq!(
         stdout_json(&output),
         json!({
-            "content": [{ "type": "text", "text": "this tool needs the client capability `sampling`, which the client did not declare" }],
+            "content": [{ "type": "text", "text": "this request needs the client capability `sampling`, which the client did not declare" }],
             "isError": true
         })
     );
@@ -297,7 +297,7 @@ fn call_without_a_terminal_asks_for_no_form() {
     assert_eq!(
         stdout_json(&output),
         json!({
-            "content": [{ "type": "text", "text": "this tool needs the client capability `elicitation.form`, which the client did not declare" }],
+            "content": [{ "type": "text", "text": "this request needs the client capability `elicitation.form`, which the client did not declare" }],
             "isError": true
         })
     );

@@ -864,7 +864,7 @@ fn a_client_without_the_capability_is_not_asked() {
     // Sampling and roots, but no forms.
     let capabilities = json!({ "sampling": {}, "roots": {} });
     let message =
-        "this tool needs the client capability `elicitation.form`, which the client did not declare";
+        "this request needs the client capability `elicitation.form`, which the client did not declare";
     for mut wire in wires(capabilities) {
         let wire = wire.as_mut();
         let label = wire.label();

@@ -268,7 +268,7 @@ async fn a_prompt_asks_in_rounds_in_2026_07_28_and_with_requests_before() {
     assert_eq!(code, -32021);
     assert_eq!(
         message,
-        "this tool needs the client capability `elicitation.form`, which the client did not declare"
+        "this request needs the client capability `elicitation.form`, which the client did not declare"
     );
     let error = bare.last_response().unwrap();
     assert_eq!(

@@ -159,7 +159,7 @@ impl ToolError {
     ///
     /// let error = ToolError::from(AskError::MissingCapability(ClientCapability::Sampling));
     /// assert_eq!(error.missing_capability(), Some(ClientCapability::Sampling));
-    /// assert_eq!(error.message(), "this tool needs the client capability `sampling`, which the client did not declare");
+    /// assert_eq!(error.message(), "this request needs the client capability `sampling`, which the client did not declare");
     /// assert_eq!(ToolError::new("no").missing_capability(), None);
     /// ```
     pub fn missing_capability(&self) -> Option<ClientCapability> {
@@ -337,7 +337,7 @@ impl fmt::Display for ClientCapability {
 /// use mcp_tools::{AskError, ClientCapability, ToolError};
 ///
 /// let missing = AskError::MissingCapability(ClientCapability::Roots);
-/// assert_eq!(missing.to_string(), "this tool needs the client capability `roots`, which the client did not declare");
+/// assert_eq!(missing.to_string(), "this request needs the client capability `roots`, which the client did not declare");
 /// let unfit = AskError::InvalidContent { field: Some("age".into()), reason: "expected an integer, received the string \"x\"".into() };
 /// assert_eq!(ToolError::from(unfit).message(), "the form's answer does not fit: field `age`: expected an integer, received the string \"x\"");
 /// ```
@@ -380,7 +380,7 @@ impl fmt::Display for AskError {
         match self {
             AskError::MissingCapability(capability) => write!(
                 f,
-                "this tool needs the client capability `{capability}`, which the client did not declare"
+                "this request needs the client capability `{capability}`, which the client did not declare"
             ),
             AskError::Client(error) => fmt::Display::fmt(error, f),
             AskError::InvalidAnswer { method, reason } => {
