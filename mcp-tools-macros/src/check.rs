@@ -210,6 +210,35 @@ fn check_param(cx: &mut Ctxt, kind: Kind, param: &Param) {
             cx.error_spanned_by(duplicate, duplicate_default(param));
         }
     }
+    check_completes(cx, kind, param);
+}
+
+/// `#[complete(..)]`: on a prompt's argument, once, holding one path to a fn. Whether the
+/// parameter is injected rather than an argument only its type says: the expansion checks
+/// that, at the attribute.
+fn check_completes(cx: &mut Ctxt, kind: Kind, param: &Param) {
+    for (index, (attr, path)) in param.completes.iter().enumerate() {
+        if kind == Kind::Tool {
+            cx.error_spanned_by(
+                attr,
+                "`#[complete(..)]` is for prompt arguments; tools have no completion",
+            );
+        } else if index > 0 {
+            cx.error_spanned_by(attr, duplicate_complete(param));
+        } else if path.is_none() {
+            cx.error_spanned_by(
+                attr,
+                "expected `#[complete(path::to::fn)]`: one path to a fn `fn(&str, &Map<String, Value>) -> Vec<String>` that returns the candidates for the value typed so far",
+            );
+        }
+    }
+}
+
+fn duplicate_complete(param: &Param) -> String {
+    match param.name() {
+        Some(name) => format!("duplicate `#[complete(..)]` on `{name}`; give one completion fn"),
+        None => "duplicate `#[complete(..)]`; give one completion fn".to_owned(),
+    }
 }
 
 fn duplicate_default(param: &Param) -> String {

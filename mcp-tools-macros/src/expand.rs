@@ -178,6 +178,7 @@ fn type_checks(f: &CapabilityFn) -> (TokenStream, Vec<Ident>) {
             bound.push(var);
         }
     }
+    checks.extend(completion_checks(f, &mut bound));
     if f.output_stands_alone() {
         let var = format_ident!("__mcp_ret");
         let ret = ret_expr(f);
@@ -185,6 +186,73 @@ fn type_checks(f: &CapabilityFn) -> (TokenStream, Vec<Ident>) {
         bound.push(var);
     }
     (checks, bound)
+}
+
+/// The variable holding parameter `index`'s completion fn.
+fn complete_var(index: usize) -> Ident {
+    format_ident!("__mcp_complete_{}", index)
+}
+
+/// The checks of a prompt's `#[complete(..)]`s. Each path is coerced to a `Completer`,
+/// spanned at the path, so a fn of another signature is reported there, against the fn
+/// pointer it must be; the variable (`__mcp_complete_<index>`) goes into `bound`. Each
+/// parameter whose type the framework injects (`FromContext`) is reported at its
+/// attribute: by the type alone, the way the parameter probes decide (autoref
+/// specialization), with probes of our own whose injected case holds only for a type that
+/// is also an argument.
+fn completion_checks(f: &CapabilityFn, bound: &mut Vec<Ident>) -> TokenStream {
+    if f.kind != Kind::Prompt {
+        return TokenStream::new();
+    }
+    let mut checks = TokenStream::new();
+    let mut probes = TokenStream::new();
+    for (index, p) in f.params.iter().enumerate() {
+        let Some((attr, path)) = p.completer() else {
+            continue;
+        };
+        let var = complete_var(index);
+        checks.extend(quote_spanned! {path.span()=>
+            let #var: ::mcp_tools::__private::Completer = #path;
+        });
+        bound.push(var);
+        if f.param_stands_alone(p) {
+            let ty = &p.ty;
+            probes.extend(quote_spanned! {attr.path().span()=>
+                (&&::mcp_tools::__private::Slot::<#ty>::new()).__mcp_completable();
+            });
+        }
+    }
+    if probes.is_empty() {
+        return checks;
+    }
+    quote! {
+        #[diagnostic::on_unimplemented(
+            message = "`#[complete(..)]` is for arguments the client types; `{Self}` is injected by the server",
+            label = "an injected parameter has no completion",
+            note = "put `#[complete(..)]` on a parameter that is an argument, such as `city: String`"
+        )]
+        trait __McpCompletable {}
+        #[diagnostic::do_not_recommend]
+        impl<T: ::mcp_tools::__private::FromArgument> __McpCompletable for T {}
+        trait __McpInjectedCompletion<T> {
+            fn __mcp_completable(&self)
+            where
+                T: __McpCompletable;
+        }
+        impl<T: ::mcp_tools::FromContext> __McpInjectedCompletion<T> for &::mcp_tools::__private::Slot<T> {
+            fn __mcp_completable(&self)
+            where
+                T: __McpCompletable,
+            {
+            }
+        }
+        trait __McpArgumentCompletion {
+            fn __mcp_completable(&self) {}
+        }
+        impl<T> __McpArgumentCompletion for ::mcp_tools::__private::Slot<T> {}
+        #probes
+        #checks
+    }
 }
 
 /// The expression that tells, by the parameter's type alone, whether it is injected
@@ -256,7 +324,11 @@ fn build(f: &CapabilityFn) -> TokenStream {
             None => quote!(::core::option::Option::None),
         };
         let var = param_var(index);
-        quote! { .param(#arg_name, #description, #var) }
+        let complete = (f.kind == Kind::Prompt && p.completer().is_some()).then(|| {
+            let complete = complete_var(index);
+            quote! { .complete(#arg_name, #complete) }
+        });
+        quote! { .param(#arg_name, #description, #var) #complete }
     });
     let (new, only_tools) = match f.kind {
         Kind::Tool => (

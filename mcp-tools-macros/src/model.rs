@@ -10,7 +10,7 @@ use crate::name::title_from_name;
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, FnArg, Ident, ItemFn, LitStr, Pat, ReturnType, Type};
+use syn::{Attribute, Expr, FnArg, Ident, ItemFn, LitStr, Pat, Path, ReturnType, Type};
 
 /// One `#[tool]` or `#[prompt]` function.
 pub(crate) struct CapabilityFn {
@@ -34,6 +34,8 @@ pub(crate) struct Param {
     pub(crate) doc: Option<String>,
     /// Every `#[default(..)]` as written, with its value when it parsed.
     pub(crate) defaults: Vec<(Attribute, Option<Expr>)>,
+    /// Every `#[complete(..)]` as written, with its fn's path when it is one path.
+    pub(crate) completes: Vec<(Attribute, Option<Path>)>,
 }
 
 /// Where the name comes from.
@@ -67,12 +69,14 @@ impl CapabilityFn {
             if let FnArg::Typed(typed) = input {
                 let doc = docs::param_description(&typed.attrs);
                 let defaults = take_defaults(cx, &mut typed.attrs);
+                let completes = take_completes(&mut typed.attrs);
                 typed.attrs.retain(|a| !a.path().is_ident("doc"));
                 params.push(Param {
                     pat: (*typed.pat).clone(),
                     ty: (*typed.ty).clone(),
                     doc,
                     defaults,
+                    completes,
                 });
             }
         }
@@ -200,6 +204,12 @@ impl Param {
     pub(crate) fn default(&self) -> Option<&Expr> {
         self.defaults.iter().find_map(|(_, expr)| expr.as_ref())
     }
+
+    /// The completion fn: the first `#[complete(..)]`, when it is one path.
+    pub(crate) fn completer(&self) -> Option<(&Attribute, &Path)> {
+        let (attr, path) = self.completes.first()?;
+        Some((attr, path.as_ref()?))
+    }
 }
 
 /// Removes every `#[default(..)]` from a parameter and returns them as written.
@@ -223,6 +233,20 @@ fn take_defaults(cx: &mut Ctxt, attrs: &mut Vec<Attribute>) -> Vec<(Attribute, O
         false
     });
     defaults
+}
+
+/// Removes every `#[complete(..)]` from a parameter and returns them as written, with the
+/// path they hold when they hold exactly one; the check phase judges the rest.
+fn take_completes(attrs: &mut Vec<Attribute>) -> Vec<(Attribute, Option<Path>)> {
+    let mut completes = Vec::new();
+    attrs.retain(|attr| {
+        if !attr.path().is_ident("complete") {
+            return true;
+        }
+        completes.push((attr.clone(), attr.parse_args::<Path>().ok()));
+        false
+    });
+    completes
 }
 
 pub(crate) fn contains_impl_trait(ty: &Type) -> bool {

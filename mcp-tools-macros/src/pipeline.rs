@@ -618,6 +618,113 @@ mod tests {
         );
     }
 
+    const PLAN: &str = r#"
+        /// Plans a trip.
+        fn plan_trip(
+            #[complete(cities)]
+            city: String,
+            #[default("summer".to_owned())]
+            #[complete(catalog::seasons)]
+            season: String,
+            days: u8,
+        ) -> String {
+            city
+        }
+    "#;
+
+    /// `#[complete(..)]` is taken off the fn; its path is coerced to a `Completer` at the
+    /// path, and `.complete(..)` follows the `.param(..)` of its argument.
+    #[test]
+    fn a_completed_argument_gets_its_fn_after_its_param() {
+        let expansion = run_prompt("", PLAN);
+        assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
+        let code = expansion.code.to_string();
+        for expected in [
+            "let __mcp_complete_0 : :: mcp_tools :: __private :: Completer = cities ;",
+            "let __mcp_complete_1 : :: mcp_tools :: __private :: Completer = catalog :: seasons ;",
+            "(&& :: mcp_tools :: __private :: Slot :: < String > :: new ()) . __mcp_completable () ;",
+            r#". param ("city" , :: core :: option :: Option :: None , __mcp_param_0) . complete ("city" , __mcp_complete_0)"#,
+            r#". param ("season" , :: core :: option :: Option :: None , __mcp_param_1) . complete ("season" , __mcp_complete_1)"#,
+            r#". param ("days" , :: core :: option :: Option :: None , __mcp_param_2) . build"#,
+        ] {
+            assert!(code.contains(expected), "missing `{expected}` in\n{code}");
+        }
+        assert!(!user_fn(&expansion.code).contains("complete"), "{code}");
+    }
+
+    /// With other mistakes, the completion fns are still checked, and read by the stub.
+    #[test]
+    fn completion_fns_are_checked_in_the_error_output() {
+        let expansion = run_prompt("colour = 1", PLAN);
+        assert_eq!(messages(&expansion).len(), 1);
+        let code = expansion.code.to_string();
+        assert!(code.contains("Completer = cities ;"), "{code}");
+        assert!(
+            code.contains("let _ = (__mcp_param_0 , __mcp_param_1 , __mcp_param_2 , __mcp_complete_0 , __mcp_complete_1 , __mcp_ret ,)"),
+            "{code}"
+        );
+    }
+
+    #[test]
+    fn every_completion_mistake_arrives_at_once_at_its_attribute() {
+        let item = "/// Plans.\nfn plan(\n#[complete] a: String,\n#[complete(x, y)] b: String,\n#[complete(\"x\")] c: String,\n#[complete(x)] #[complete(y)] d: String,\n) -> String { a }";
+        let expansion = run_prompt("", item);
+        let malformed = "expected `#[complete(path::to::fn)]`: one path to a fn `fn(&str, &Map<String, Value>) -> Vec<String>` that returns the candidates for the value typed so far";
+        assert_eq!(
+            messages(&expansion),
+            [
+                malformed,
+                malformed,
+                malformed,
+                "duplicate `#[complete(..)]` on `d`; give one completion fn"
+            ]
+        );
+        assert_eq!(
+            expansion
+                .errors
+                .iter()
+                .map(|e| e.span().start().line)
+                .collect::<Vec<_>>(),
+            [3, 4, 5, 6]
+        );
+        assert_eq!(column(&expansion.errors[3]), "#[complete(x)] ".len());
+        // Only `d`'s first attribute names a fn; it is still checked.
+        let code = expansion.code.to_string();
+        assert!(
+            code.contains("let __mcp_complete_3 : :: mcp_tools :: __private :: Completer = x ;"),
+            "{code}"
+        );
+        for absent in [
+            "__mcp_complete_0",
+            "__mcp_complete_1",
+            "__mcp_complete_2",
+            "Completer = y",
+        ] {
+            assert!(!code.contains(absent), "`{absent}` in {code}");
+        }
+    }
+
+    #[test]
+    fn a_tool_has_no_completion() {
+        let expansion = run(
+            "",
+            "/// Looks up.\nfn weather(#[complete(cities)] city: String, #[complete] day: u8) -> String { city }",
+        );
+        assert_eq!(
+            messages(&expansion),
+            [
+                "`#[complete(..)]` is for prompt arguments; tools have no completion",
+                "`#[complete(..)]` is for prompt arguments; tools have no completion",
+            ]
+        );
+        let code = expansion.code.to_string();
+        assert!(
+            !code.contains("Completer") && !code.contains("__mcp_completable"),
+            "{code}"
+        );
+        assert!(!user_fn(&expansion.code).contains("complete"), "{code}");
+    }
+
     /// A tool and a prompt of one fn expand to the same checks: only the runtime items differ.
     #[test]
     fn a_tool_and_a_prompt_share_their_checks() {

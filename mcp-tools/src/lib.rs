@@ -502,6 +502,52 @@ macro_rules! tools {
 /// Parameters whose type implements [`FromContext`] ([`Context`], [`State<T>`](State)) are
 /// filled in by the framework and are not arguments.
 ///
+/// # Completions
+///
+/// `completion/complete` offers values for an argument as the user types it. An argument
+/// whose type is an enum of strings completes from its values with no code;
+/// `#[complete(my_fn)]` on a parameter names a `fn(&str, &serde_json::Map<String,
+/// serde_json::Value>) -> Vec<String>` that gets the value typed so far and the arguments
+/// already given, and returns candidates. The server keeps those that start with the value
+/// (then those that contain it, ignoring case), at most 100, with `total` and `hasMore`.
+///
+/// ```
+/// use mcp_tools::{prompt, prompts, Server};
+/// use serde_json::{json, Map, Value};
+///
+/// /// The cities of a country, for completing `city`.
+/// fn cities(_typed: &str, given: &Map<String, Value>) -> Vec<String> {
+///     match given.get("country").and_then(Value::as_str) {
+///         Some("pt") => vec!["Lisbon".into(), "Porto".into()],
+///         _ => vec!["Paris".into(), "Lyon".into()],
+///     }
+/// }
+///
+/// /// Plans a city break.
+/// #[prompt]
+/// fn city_break(
+///     /// The country, as a two-letter code
+///     country: String,
+///     /// The city
+///     #[complete(cities)]
+///     city: String,
+/// ) -> String {
+///     format!("Plan a weekend in {city} ({country}).")
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), mcp_tools::ClientError> {
+/// let client = Server::new("trips", "1.0.0").prompts(prompts![city_break]).test_client()?;
+/// let completed = client.request("completion/complete", json!({
+///     "ref": {"type": "ref/prompt", "name": "city_break"},
+///     "argument": {"name": "city", "value": "p"},
+///     "context": {"arguments": {"country": "pt"}}
+/// })).await?;
+/// assert_eq!(completed["completion"], json!({"values": ["Porto"], "total": 1, "hasMore": false}));
+/// # Ok(())
+/// # }
+/// ```
+///
 /// # Returns
 ///
 /// Anything that implements [`IntoPromptResult`]: text (`String`, `&'static str`) for one

@@ -1,0 +1,41 @@
+//! `#[complete(..)]` on a prompt's arguments: a fn by name or by path, beside `///`,
+//! `#[default(..)]`, optional and injected parameters; the fn stays callable as written.
+use mcp_tools::{Context, prompt, prompts};
+use serde_json::{Map, Value};
+
+fn cities(typed: &str, given: &Map<String, Value>) -> Vec<String> {
+    let country = given.get("country").and_then(Value::as_str).unwrap_or("");
+    vec![format!("{country}{typed}")]
+}
+
+mod catalog {
+    use serde_json::{Map, Value};
+
+    pub fn seasons(_typed: &str, _given: &Map<String, Value>) -> Vec<String> {
+        ["spring", "summer"].map(str::to_owned).to_vec()
+    }
+}
+
+/// Plans a trip.
+#[prompt]
+async fn plan_trip(
+    /// Where to
+    #[complete(cities)]
+    city: String,
+    #[default("summer".to_owned())]
+    #[complete(catalog::seasons)]
+    season: String,
+    #[complete(crate::cities)] via: Option<String>,
+    country: Option<String>,
+    cx: Context,
+) -> String {
+    let _ = (cx, country);
+    format!("{city} in {season} via {via:?}")
+}
+
+fn main() {
+    let prompts = prompts![plan_trip];
+    assert_eq!(prompts[0].arguments().len(), 4);
+    assert_eq!(prompts[0].arguments()[0].description.as_deref(), Some("Where to"));
+    assert_eq!(cities("Lis", &Map::new()), ["Lis"]);
+}
