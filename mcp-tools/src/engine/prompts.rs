@@ -153,6 +153,7 @@ impl Engine {
     ///
     /// `local` is the client that answers the prompt's asks, as for
     /// [`Engine::execute`]; without one, an ask fails with `NoClient`.
+    #[cfg(feature = "cli")]
     pub(crate) async fn execute_prompt(
         self: &Arc<Self>,
         name: &str,

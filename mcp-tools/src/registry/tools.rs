@@ -22,7 +22,7 @@ impl Item for Tool {
 
 /// A handle on a server's tools, for changing them while it serves; from
 /// [`Server::registry`](crate::Server::registry). Cheap to clone; a tool can take one as a
-/// parameter, since it implements [`FromContext`].
+/// parameter, since it implements [`FromContext`](crate::FromContext).
 ///
 /// Every change that alters the list reaches connected clients as
 /// `notifications/tools/list_changed` (revision 2026-07-28: on their `subscriptions/listen`
