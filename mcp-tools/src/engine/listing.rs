@@ -5,9 +5,12 @@
 //! modern listen streams.
 
 use super::connection::Connection;
+use super::core::Engine;
 use super::encode;
+use super::era::Era;
 use super::failure::Failure;
 use crate::protocol::ProtocolVersion;
+use crate::protocol::jsonrpc::Id;
 use crate::registry::catalog::{Item, Snapshot};
 use base64::Engine as _;
 use serde_json::json;
@@ -54,6 +57,26 @@ pub(crate) struct ListRequest<'a> {
     pub(crate) ttl_ms: u64,
     /// The server's identity, for modern results.
     pub(crate) identity: &'a RawValue,
+}
+
+impl Engine {
+    /// A list request as this server lists: its page size, its `ttlMs`, its identity.
+    pub(crate) fn list_request<'a>(
+        &'a self,
+        id: Id<'a>,
+        era: &Era,
+        cursor: Option<&'a str>,
+    ) -> ListRequest<'a> {
+        ListRequest {
+            id: id.raw,
+            version: era.version(),
+            modern: era.is_modern(),
+            cursor,
+            page_size: self.options.page_size,
+            ttl_ms: self.options.list_ttl_ms,
+            identity: &self.identity,
+        }
+    }
 }
 
 /// One page of a catalog as `request` asks for it, encoded as its response. With a

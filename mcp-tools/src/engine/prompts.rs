@@ -9,7 +9,7 @@ use super::core::{Auth, CallParts, Engine};
 use super::encode::{self, respond_failure};
 use super::era::{Era, era_of};
 use super::failure::{Failure, Outcome, strip_position};
-use super::listing::{self, ListRequest};
+use super::listing;
 use super::outbox::Outbox;
 use super::rounds::{Finished, Round, Rounds};
 use crate::context::ClientChannel;
@@ -45,15 +45,7 @@ impl Engine {
     /// `prompts/list`: a page of the prompts.
     pub(crate) fn list_prompts(&self, id: Id<'_>, era: &Era, cursor: Option<&str>, out: &Outbox) -> Outcome {
         let snapshot = self.prompt_registry("prompts/list")?.snapshot();
-        let request = ListRequest {
-            id: id.raw,
-            version: era.version(),
-            modern: era.is_modern(),
-            cursor,
-            page_size: self.options.page_size,
-            ttl_ms: self.options.list_ttl_ms,
-            identity: &self.identity,
-        };
+        let request = self.list_request(id, era, cursor);
         out.respond(listing::list_page(&listing::PROMPTS, &snapshot, &request, None)?);
         Ok(())
     }
@@ -191,20 +183,25 @@ impl Engine {
         };
         Some(filled.map_err(|error| match error {
             PromptError::Failed(error) if error.is_internal() => {
-                tracing::error!(
-                    prompt = name,
-                    error = error.message(),
-                    "a prompt failed with an internal error"
-                );
-                let message = if self.options.expose_internal_errors {
-                    format!("internal error: {}", error.message())
-                } else {
-                    "internal error".to_owned()
-                };
-                PromptError::Failed(crate::ToolError::new(message))
+                PromptError::Failed(crate::ToolError::new(self.masked(name, &error)))
             }
             other => other,
         }))
+    }
+
+    /// What a client reads of a prompt's internal error, logged here: `internal error`, with
+    /// the detail only when the server exposes details.
+    fn masked(&self, name: &str, error: &crate::ToolError) -> String {
+        tracing::error!(
+            prompt = name,
+            error = error.message(),
+            "a prompt failed with an internal error"
+        );
+        if self.options.expose_internal_errors {
+            format!("internal error: {}", error.message())
+        } else {
+            "internal error".to_owned()
+        }
     }
 
     /// The answer to a `prompts/get`: the filled-in prompt, the questions of its round, or
@@ -237,19 +234,7 @@ impl Engine {
             Finished::Complete(Err(PromptError::Failed(error))) => match error.missing_capability() {
                 Some(capability) if modern => Failure::new(MISSING_CAPABILITY, error.message())
                     .with_data(json!({ "requiredCapabilities": capability.as_json() })),
-                _ if error.is_internal() => {
-                    tracing::error!(
-                        prompt = name,
-                        error = error.message(),
-                        "a prompt failed with an internal error"
-                    );
-                    let message = if self.options.expose_internal_errors {
-                        format!("internal error: {}", error.message())
-                    } else {
-                        "internal error".to_owned()
-                    };
-                    Failure::new(INTERNAL_ERROR, message)
-                }
+                _ if error.is_internal() => Failure::new(INTERNAL_ERROR, self.masked(name, &error)),
                 _ => Failure::new(INTERNAL_ERROR, error.message()),
             },
         };

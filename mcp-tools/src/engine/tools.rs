@@ -9,7 +9,7 @@ use super::core::{Auth, CallParts, Engine};
 use super::encode::{self, respond_failure};
 use super::era::{Era, era_of};
 use super::failure::{Failure, Outcome, strip_position};
-use super::listing::{self, ListRequest};
+use super::listing;
 use super::outbox::Outbox;
 use super::rounds::{Finished, InputRequest, Round, Rounds};
 use crate::context::ClientChannel;
@@ -67,15 +67,7 @@ impl Engine {
             let caller = auth.map(|p| &**p);
             move |tool: &Tool| rule(tool, caller)
         });
-        let request = ListRequest {
-            id: id.raw,
-            version: era.version(),
-            modern: era.is_modern(),
-            cursor,
-            page_size: self.options.page_size,
-            ttl_ms: self.options.list_ttl_ms,
-            identity: &self.identity,
-        };
+        let request = self.list_request(id, era, cursor);
         let visible = visible.as_ref().map(|f| f as &dyn Fn(&Tool) -> bool);
         out.respond(listing::list_page(&listing::TOOLS, &snapshot, &request, visible)?);
         Ok(())

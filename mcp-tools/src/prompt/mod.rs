@@ -401,16 +401,7 @@ impl PromptBuilder {
 
     /// Adds a `_meta` entry.
     pub fn meta<V: Serialize + ?Sized>(mut self, key: &'static str, value: &V) -> PromptBuilder {
-        match serde_json::to_value(value) {
-            Ok(value) => {
-                self.meta
-                    .get_or_insert_with(Map::new)
-                    .insert(key.to_owned(), value);
-            }
-            Err(error) => {
-                tracing::error!(prompt = self.name, key, %error, "a `_meta` value did not serialize; left out")
-            }
-        }
+        crate::tool::insert_meta(&mut self.meta, self.name, key, value);
         self
     }
 

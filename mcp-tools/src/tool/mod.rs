@@ -881,6 +881,22 @@ impl<R> Clone for Ret<R> {
 
 impl<R> Copy for Ret<R> {}
 
+/// Adds a `_meta` entry of a definition (a tool's, a prompt's) named `owner`; a value that
+/// does not serialize is left out and logged.
+pub(crate) fn insert_meta<V: Serialize + ?Sized>(
+    meta: &mut Option<Map<String, Value>>,
+    owner: &str,
+    key: &'static str,
+    value: &V,
+) {
+    match serde_json::to_value(value) {
+        Ok(value) => {
+            meta.get_or_insert_with(Map::new).insert(key.to_owned(), value);
+        }
+        Err(error) => tracing::error!(owner, key, %error, "a `_meta` value did not serialize; left out"),
+    }
+}
+
 /// A form a tool asks for, and how to check that it is one.
 #[derive(Clone, Copy)]
 struct FormCheck {
@@ -943,16 +959,7 @@ impl ToolBuilder {
 
     /// Adds a `_meta` entry.
     pub fn meta<V: Serialize + ?Sized>(mut self, key: &'static str, value: &V) -> ToolBuilder {
-        match serde_json::to_value(value) {
-            Ok(value) => {
-                self.meta
-                    .get_or_insert_with(Map::new)
-                    .insert(key.to_owned(), value);
-            }
-            Err(error) => {
-                tracing::error!(tool = self.name, key, %error, "a `_meta` value did not serialize; left out")
-            }
-        }
+        insert_meta(&mut self.meta, self.name, key, value);
         self
     }
 
