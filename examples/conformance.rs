@@ -12,11 +12,12 @@
 
 mod common;
 
-use mcp_tools::content::Role;
+use mcp_tools::Json;
+use mcp_tools::content::{ResourceContents, Role};
 use mcp_tools::protocol::LoggingLevel;
 use mcp_tools::{
     AskError, CallToolResult, Content, Context, Elicitation, PromptMessage, PromptRegistry, Server,
-    ToolError, ToolRegistry, prompt, prompts, tool, tools,
+    ToolError, ToolRegistry, prompt, prompts, resource, resources, tool, tools,
 };
 use serde::{Deserialize, Serialize};
 use std::future::IntoFuture;
@@ -523,6 +524,33 @@ async fn test_input_required_result_prompt(cx: Context) -> Result<String, ToolEr
     }
 }
 
+// --- Resources ------------------------------------------------------------------------------
+
+/// A static text resource.
+#[resource(uri = "test://static-text", mime_type = "text/plain")]
+fn static_text() -> &'static str {
+    "This is the content of the static text resource."
+}
+
+/// A static binary resource: a 1×1 red PNG.
+#[resource(uri = "test://static-binary", mime_type = "image/png")]
+fn static_binary() -> ResourceContents {
+    ResourceContents::Blob {
+        uri: "test://static-binary".into(),
+        mime_type: Some("image/png".into()),
+        blob: RED_PIXEL_PNG.into(),
+    }
+}
+
+/// A template whose `id` is put into the data.
+#[resource(uri = "test://template/{id}/data", mime_type = "application/json")]
+fn template_data(
+    /// Which data
+    id: String,
+) -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "id": id, "templateTest": true, "data": format!("Data for ID: {id}") }))
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
     common::log_to_stderr();
@@ -554,6 +582,7 @@ async fn main() -> std::process::ExitCode {
             test_missing_capability,
             test_streaming_elicitation,
         ])
+        .resources(resources![static_text, static_binary, template_data])
         .prompts(prompts![
             test_simple_prompt,
             test_prompt_with_arguments,

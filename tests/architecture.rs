@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// The top-level modules, lowest layer first.
 const LAYERS: &[&str] = &[
+    "uri_template",
     "protocol",
     "content",
     "error",
@@ -15,6 +16,7 @@ const LAYERS: &[&str] = &[
     "form",
     "tool",
     "prompt",
+    "resource",
     "ask",
     "rate",
     "seal",

@@ -439,7 +439,7 @@ fn cases() -> Vec<Case> {
         // Methods.
         case("an unknown method", V1125, r#"{"jsonrpc":"2.0","id":1,"method":"foo/bar"}"#, not_served(1, "foo/bar", "2025-11-25")),
         case("an unknown method, 2026-07-28", Modern, r#"{"jsonrpc":"2.0","id":1,"method":"foo/bar","params":{"_meta":$META}}"#, not_served(1, "foo/bar", MODERN)),
-        case("resources/list, which the server does not serve", V0618, r#"{"jsonrpc":"2.0","id":1,"method":"resources/list"}"#, not_served(1, "resources/list", "2025-06-18")),
+        case("resources/list, which the server does not serve", V0618, r#"{"jsonrpc":"2.0","id":1,"method":"resources/list"}"#, err(1, -32601, "method `resources/list` is not served: this server has no resources")),
         case("ping in 2026-07-28", Modern, r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":$META}}"#, not_served(1, "ping", MODERN)),
         case("`method`: 7", V1125, r#"{"jsonrpc":"2.0","id":1,"method":7}"#, err(1, -32600, "`method` must be a string, not 7")),
         case("`method` missing", V1125, r#"{"jsonrpc":"2.0","id":1}"#, err(1, -32600, "`method` is missing")),

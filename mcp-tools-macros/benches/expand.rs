@@ -36,6 +36,11 @@ mod model;
 mod name;
 #[path = "../src/pipeline.rs"]
 mod pipeline;
+#[path = "../src/uri.rs"]
+mod uri;
+#[allow(dead_code)]
+#[path = "../src/uri_template.rs"]
+mod uri_template;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use proc_macro2::TokenStream;

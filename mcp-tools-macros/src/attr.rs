@@ -1,4 +1,4 @@
-//! Parses the arguments of `#[tool(...)]` and `#[prompt(...)]` into [`CapabilityAttr`]: what
+//! Parses the arguments of `#[tool(...)]`, `#[prompt(...)]` and `#[resource(...)]` into [`CapabilityAttr`]: what
 //! was written, every occurrence of every key with its tokens, for the check phase
 //! (`check.rs`) to judge.
 //!
@@ -35,12 +35,15 @@ const META: ListKind = ListKind {
 };
 const AN_ICON: &str = "an icon: a source string such as `\"https://example.com/icon.png\"` or `icon(src = \"...\", mime_type = \"...\", sizes = [\"48x48\"], theme = \"light\")`";
 
-/// What `#[tool(...)]` or `#[prompt(...)]` says. A prompt's never has `annotations`.
+/// What `#[tool(...)]`, `#[prompt(...)]` or `#[resource(...)]` says. Each holds only the
+/// keys of its kind: `annotations` only a tool's, `uri` and `mime_type` only a resource's.
 #[derive(Default)]
 pub(crate) struct CapabilityAttr {
+    pub(crate) uri: Field<LitStr>,
     pub(crate) name: Field<LitStr>,
     pub(crate) title: Field<LitStr>,
     pub(crate) description: Field<LitStr>,
+    pub(crate) mime_type: Field<LitStr>,
     pub(crate) annotations: Field<Annotations>,
     pub(crate) icons: Field<Vec<Icon>>,
     pub(crate) meta: Field<Vec<MetaEntry>>,
@@ -81,6 +84,8 @@ pub(crate) fn parse_attr(cx: &mut Ctxt, kind: Kind, args: TokenStream) -> Capabi
             Some(other) if !kind.keys().contains(&other) => {
                 cx.error_spanned_by(key, foreign_key_message(other, kind));
             }
+            Some("uri") => attr.uri.push(key, string(cx, &entry)),
+            Some("mime_type") => attr.mime_type.push(key, string(cx, &entry)),
             Some("name") => attr.name.push(key, string(cx, &entry)),
             Some("title") => attr.title.push(key, string(cx, &entry)),
             Some("description") => attr.description.push(key, string(cx, &entry)),
@@ -300,10 +305,12 @@ fn sizes(cx: &mut Ctxt, entry: &Entry) -> Option<Vec<LitStr>> {
     None
 }
 
-/// A key only tools have (`annotations`), in another kind's attribute.
+/// A key of other kinds (a tool's `annotations`, a resource's `uri`), in a `kind`'s attribute.
 fn foreign_key_message(key: &str, kind: Kind) -> String {
+    let owners: Vec<&str> = Kind::owners_of(key).map(Kind::noun).collect();
     format!(
-        "`{key}` is a tool key; `{}` accepts {}",
+        "`{key}` is a {} key; `{}` accepts {}",
+        owners.join(" and "),
         kind.list().scope,
         listed(kind.keys())
     )
@@ -453,6 +460,39 @@ mod tests {
         assert_eq!(attr.description.get().unwrap().value(), "Reviews.");
         assert_eq!(attr.icons.get().unwrap().len(), 1);
         assert_eq!(attr.meta.get().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_resource_reads_its_keys_and_refuses_the_others() {
+        let (attr, errors) = parse_as(
+            Kind::Resource,
+            quote! {
+                uri = "docs://readme", mime_type = "text/markdown", name = "readme",
+                annotations(read_only), icons("https://x/a.png"), meta(cost = 1)
+            },
+        );
+        assert_eq!(
+            errors,
+            [
+                "`annotations` is a tool key; `#[resource(...)]` accepts `uri`, `name`, `title`, `description`, `mime_type`, `icons`, `meta`",
+            ]
+        );
+        assert_eq!(attr.uri.get().unwrap().value(), "docs://readme");
+        assert_eq!(attr.mime_type.get().unwrap().value(), "text/markdown");
+        assert_eq!(attr.icons.get().unwrap().len(), 1);
+
+        let (attr, errors) = parse_as(
+            Kind::Tool,
+            quote! { uri = "docs://readme", mime_type = "text/plain" },
+        );
+        assert_eq!(
+            errors,
+            [
+                "`uri` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`",
+                "`mime_type` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`",
+            ]
+        );
+        assert!(attr.uri.occurrences.is_empty());
     }
 
     #[test]

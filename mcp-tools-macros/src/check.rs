@@ -1,5 +1,5 @@
-//! The check phase (serde_derive's `internals/check.rs`): every rule a `#[tool]` or a
-//! `#[prompt]` must follow, judged on the parsed model, each mistake recorded at its
+//! The check phase (serde_derive's `internals/check.rs`): every rule a `#[tool]`, a
+//! `#[prompt]` or a `#[resource]` must follow, judged on the parsed model, each mistake recorded at its
 //! culprit. Parsing only says what was written; this is the one place that says what is
 //! wrong with it.
 
@@ -9,14 +9,17 @@ use crate::kind::Kind;
 use crate::list::{Field, Key};
 use crate::model::{CapabilityFn, NameSource, Param, contains_impl_trait};
 use crate::name::check_name;
+use crate::uri::{ResourceUri, is_option};
+use crate::uri_template::Template;
 use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{FnArg, ReceiverKind, ReturnType, Signature, Type};
 
-/// Runs every check of a tool or a prompt. The order is the order the errors are reported
-/// in.
+/// Runs every check of a tool, a prompt or a resource. The order is the order the errors
+/// are reported in.
 pub(crate) fn check(cx: &mut Ctxt, f: &CapabilityFn) {
     check_attr(cx, f.kind, &f.attr);
+    check_uri(cx, f);
     check_name_of(cx, f);
     check_signature(cx, &f.item.sig, f.kind);
     check_description(cx, f);
@@ -51,9 +54,11 @@ fn duplicate_key(key: &Key, scope: &str) -> String {
 
 fn check_attr(cx: &mut Ctxt, kind: Kind, attr: &CapabilityAttr) {
     let scope = kind.list().scope;
+    no_duplicates(cx, &attr.uri, scope);
     no_duplicates(cx, &attr.name, scope);
     no_duplicates(cx, &attr.title, scope);
     no_duplicates(cx, &attr.description, scope);
+    no_duplicates(cx, &attr.mime_type, scope);
     no_duplicates(cx, &attr.annotations, scope);
     no_duplicates(cx, &attr.icons, scope);
     no_duplicates(cx, &attr.meta, scope);
@@ -92,6 +97,69 @@ fn check_icon(cx: &mut Ctxt, icon: &Icon) {
     for theme in icon.theme.values() {
         if !matches!(theme.value().as_str(), "light" | "dark") {
             cx.error_spanned_by(theme, "unknown icon theme; expected `\"light\"` or `\"dark\"`");
+        }
+    }
+}
+
+/// A resource's URI: there is one; as a template, it parses (each RFC 6570 mistake at its
+/// text), each of its variables is a parameter (at the variable), and each query variable,
+/// which a URI may leave out, is an `Option<_>` or has a default (at the parameter). That a
+/// parameter which is no variable is injected only its type says: the expansion checks it.
+fn check_uri(cx: &mut Ctxt, f: &CapabilityFn) {
+    if f.kind != Kind::Resource {
+        return;
+    }
+    let Some(uri) = f.resource_uri() else {
+        // A malformed `uri = ..` has been reported; do not say it is missing too.
+        if f.attr.uri.occurrences.is_empty() {
+            cx.error_at(
+                proc_macro2::Span::call_site(),
+                "a resource needs a URI: `#[resource(uri = \"docs://readme\")]`, or a template such as `#[resource(uri = \"users://{user_id}/profile\")]` whose variables are the fn's parameters",
+            );
+        }
+        return;
+    };
+    let template = match &uri.parsed {
+        Ok(template) => template,
+        Err(errors) => {
+            for error in errors {
+                cx.error_at(uri.span(error.offset, error.len), &error.message);
+            }
+            return;
+        }
+    };
+    check_variables(cx, f, &uri, template);
+}
+
+fn check_variables(cx: &mut Ctxt, f: &CapabilityFn, uri: &ResourceUri<'_>, template: &Template) {
+    let names: Vec<String> = f.params.iter().filter_map(Param::name).collect();
+    for var in template.variables() {
+        let Some(param) = f
+            .params
+            .iter()
+            .find(|p| p.name().as_deref() == Some(var.name.as_str()))
+        else {
+            let known: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            cx.error_at(
+                uri.span(var.offset, var.name.len()),
+                format!(
+                    "the URI has a variable `{0}`, but the fn has no parameter `{0}`; its parameters are {1}\nhelp: add a parameter such as `{0}: String`, or remove `{0}` from the URI",
+                    var.name,
+                    if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+                ),
+            );
+            continue;
+        };
+        if template.is_query(&var.name) && !is_option(&param.ty) && param.default().is_none() {
+            let mut written = param.pat.to_token_stream();
+            written.extend(param.ty.to_token_stream());
+            cx.error_spanned_by(
+                written,
+                format!(
+                    "`{0}` is a query variable of the URI, which a client may leave out; make the parameter an `Option<_>` or give it a `#[default(..)]`",
+                    var.name
+                ),
+            );
         }
     }
 }
@@ -169,9 +237,12 @@ fn check_inputs(cx: &mut Ctxt, f: &CapabilityFn) {
     let mut params = f.params.iter();
     for input in &f.item.sig.inputs {
         match input {
-            FnArg::Receiver(receiver) if f.kind == Kind::Prompt => cx.error_spanned_by(
+            FnArg::Receiver(receiver) if f.kind != Kind::Tool => cx.error_spanned_by(
                 receiver,
-                "a prompt fn cannot take `self`: prompts are free fns, listed by name in `prompts![...]`; move it out of the impl block and take what it needs as a `State<T>` parameter",
+                format!(
+                    "a {0} fn cannot take `self`: {0}s are free fns, listed by name in `{0}s![...]`; move it out of the impl block and take what it needs as a `State<T>` parameter",
+                    f.kind.noun()
+                ),
             ),
             FnArg::Receiver(receiver) => match &receiver.kind {
                 ReceiverKind::Reference(_, _, None) => {}
@@ -218,10 +289,13 @@ fn check_param(cx: &mut Ctxt, kind: Kind, param: &Param) {
 /// that, at the attribute.
 fn check_completes(cx: &mut Ctxt, kind: Kind, param: &Param) {
     for (index, (attr, path)) in param.completes.iter().enumerate() {
-        if kind == Kind::Tool {
+        if kind != Kind::Prompt {
             cx.error_spanned_by(
                 attr,
-                "`#[complete(..)]` is for prompt arguments; tools have no completion",
+                format!(
+                    "`#[complete(..)]` is for prompt arguments; {}s have no completion",
+                    kind.noun()
+                ),
             );
         } else if index > 0 {
             cx.error_spanned_by(attr, duplicate_complete(param));

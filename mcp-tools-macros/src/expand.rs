@@ -19,7 +19,7 @@ use crate::model::{CapabilityFn, Param};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{Ident, ItemFn};
+use syn::{Ident, ItemFn, LitStr};
 
 /// What every capability macro (`#[tool]`, `#[prompt]`) emits: the user's fn, and the
 /// item that builds the capability from it.
@@ -98,7 +98,16 @@ pub(crate) fn skeleton(s: Skeleton<'_>) -> TokenStream {
 /// The expansion of a tool or a prompt. With `valid`, the constructor builds it; without,
 /// the macro has reported mistakes and the constructor is a stub after the same type checks.
 pub(crate) fn expand(f: &CapabilityFn, valid: bool) -> TokenStream {
-    let name = f.name();
+    let consts = match f.kind {
+        Kind::Resource => {
+            let uri = f.attr.uri.get().map(LitStr::value).unwrap_or_default();
+            quote!(const URI: &'static str = #uri;)
+        }
+        Kind::Tool | Kind::Prompt => {
+            let name = f.name();
+            quote!(const NAME: &'static str = #name;)
+        }
+    };
     let (checks, checked) = type_checks(f);
     let body = if valid {
         Body::Build(build(f))
@@ -111,7 +120,7 @@ pub(crate) fn expand(f: &CapabilityFn, valid: bool) -> TokenStream {
     skeleton(Skeleton {
         item: &f.item,
         kind: f.kind,
-        consts: quote!(const NAME: &'static str = #name;),
+        consts,
         checks,
         body,
     })
@@ -179,6 +188,7 @@ fn type_checks(f: &CapabilityFn) -> (TokenStream, Vec<Ident>) {
         }
     }
     checks.extend(completion_checks(f, &mut bound));
+    checks.extend(injected_checks(f));
     if f.output_stands_alone() {
         let var = format_ident!("__mcp_ret");
         let ret = ret_expr(f);
@@ -253,6 +263,66 @@ fn completion_checks(f: &CapabilityFn, bound: &mut Vec<Ident>) -> TokenStream {
         #probes
         #checks
     }
+}
+
+/// The checks that a resource's parameters which are not variables of its URI are injected
+/// (`Context`, `State<T>`, any `FromContext` type): one trait per parameter, whose message
+/// names the parameter and the URI, bounding the type at the parameter's name. None when the
+/// URI is missing or malformed: the check phase has reported it, and there are no variables
+/// to compare with.
+fn injected_checks(f: &CapabilityFn) -> TokenStream {
+    if f.kind != Kind::Resource {
+        return TokenStream::new();
+    }
+    let Some(uri) = f.resource_uri() else {
+        return TokenStream::new();
+    };
+    let Ok(template) = &uri.parsed else {
+        return TokenStream::new();
+    };
+    let text = uri.lit.value();
+    // `on_unimplemented` reads its strings as format strings.
+    let escaped = text.replace('{', "{{").replace('}', "}}");
+    let mut checks = TokenStream::new();
+    for (index, p) in f.params.iter().enumerate() {
+        let (Some(ident), Some(name)) = (p.ident(), p.name()) else {
+            continue;
+        };
+        if !f.param_stands_alone(p) || template.variables().any(|var| var.name == name) {
+            continue;
+        }
+        let (message, label, note) = if template.is_template() {
+            (
+                format!("`{name}` is not a variable of `{escaped}`, and `{{Self}}` is not injected"),
+                format!("no `{{{{{name}}}}}` in the URI"),
+                format!(
+                    "a resource template's fn takes the variables of its URI and injected parameters (`Context`, `State<T>`, any `FromContext` type); add `{{{{{name}}}}}` to the URI or remove the parameter"
+                ),
+            )
+        } else {
+            (
+                format!(
+                    "`{escaped}` is a fixed URI, so its fn takes no arguments, and `{{Self}}` is not injected"
+                ),
+                "an argument of a resource without URI variables".to_owned(),
+                format!(
+                    "a URI without `{{{{...}}}}` names one resource, read without arguments; to read `{name}` from the URI, make it a template such as `{escaped}/{{{{{name}}}}}`, or take only injected parameters (`Context`, `State<T>`)"
+                ),
+            )
+        };
+        let bound = format_ident!("__McpInjected{}", index);
+        let probe = format_ident!("__mcp_injected_{}", index);
+        let ty = respanned(p.ty.to_token_stream(), ident.span());
+        checks.extend(quote! {
+            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+            trait #bound {}
+            #[diagnostic::do_not_recommend]
+            impl<T: ::mcp_tools::FromContext> #bound for T {}
+            fn #probe<T: #bound>() {}
+        });
+        checks.extend(quote_spanned! {ident.span()=> #probe::<#ty>(); });
+    }
+    checks
 }
 
 /// The expression that tells, by the parameter's type alone, whether it is injected
@@ -339,6 +409,17 @@ fn build(f: &CapabilityFn) -> TokenStream {
             quote!(::mcp_tools::__private::PromptBuilder::new(#name, ::core::option::Option::Some(#description))),
             TokenStream::new(),
         ),
+        Kind::Resource => {
+            let uri = f.attr.uri.get().map(LitStr::value).unwrap_or_default();
+            let mime_type = f.attr.mime_type.get().into_iter();
+            (
+                quote! {
+                    ::mcp_tools::__private::ResourceBuilder::new(#uri, #name, ::core::option::Option::Some(#description))
+                        #( .mime_type(#mime_type) )*
+                },
+                TokenStream::new(),
+            )
+        }
     };
     let handler = handler(f);
     quote! {

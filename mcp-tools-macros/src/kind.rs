@@ -1,7 +1,7 @@
-//! What differs between the capability macros, `#[tool]` and `#[prompt]`: the keys their
-//! attribute accepts, the words of their messages, and the runtime items their expansion
-//! names. The pipeline (`attr`, `model`, `check`, `expand`) is one for both and asks its
-//! [`Kind`] wherever they part.
+//! What differs between the capability macros, `#[tool]`, `#[prompt]` and `#[resource]`: the
+//! keys their attribute accepts, the words of their messages, and the runtime items their
+//! expansion names. The pipeline (`attr`, `model`, `check`, `expand`) is one for all and asks
+//! its [`Kind`] wherever they part.
 
 use crate::list::ListKind;
 use proc_macro2::TokenStream;
@@ -12,10 +12,23 @@ use quote::quote;
 pub(crate) enum Kind {
     Tool,
     Prompt,
+    Resource,
 }
 
 /// Every key a capability attribute may hold, in the order error messages list them.
-pub(crate) const ALL_KEYS: &[&str] = &["name", "title", "description", "annotations", "icons", "meta"];
+pub(crate) const ALL_KEYS: &[&str] = &[
+    "uri",
+    "name",
+    "title",
+    "description",
+    "mime_type",
+    "annotations",
+    "icons",
+    "meta",
+];
+
+/// Every kind, in the order messages list them.
+pub(crate) const ALL_KINDS: [Kind; 3] = [Kind::Tool, Kind::Prompt, Kind::Resource];
 
 const KEY_VALUE: &str = "`key = value`";
 const TOOL_LIST: ListKind = ListKind {
@@ -26,6 +39,10 @@ const PROMPT_LIST: ListKind = ListKind {
     scope: "#[prompt(...)]",
     entry: KEY_VALUE,
 };
+const RESOURCE_LIST: ListKind = ListKind {
+    scope: "#[resource(...)]",
+    entry: KEY_VALUE,
+};
 
 impl Kind {
     /// `"tool"`: the noun of messages, the attribute's name and the infix of a method's
@@ -34,6 +51,7 @@ impl Kind {
         match self {
             Kind::Tool => "tool",
             Kind::Prompt => "prompt",
+            Kind::Resource => "resource",
         }
     }
 
@@ -42,14 +60,24 @@ impl Kind {
         match self {
             Kind::Tool => &TOOL_LIST,
             Kind::Prompt => &PROMPT_LIST,
+            Kind::Resource => &RESOURCE_LIST,
         }
     }
 
     /// The keys the attribute accepts, in the order error messages list them.
     pub(crate) fn keys(self) -> &'static [&'static str] {
         match self {
-            Kind::Tool => ALL_KEYS,
+            Kind::Tool => &["name", "title", "description", "annotations", "icons", "meta"],
             Kind::Prompt => &["name", "title", "description", "icons", "meta"],
+            Kind::Resource => &[
+                "uri",
+                "name",
+                "title",
+                "description",
+                "mime_type",
+                "icons",
+                "meta",
+            ],
         }
     }
 
@@ -58,6 +86,9 @@ impl Kind {
         match self {
             Kind::Tool => "#[tool] async fn name(arg: Type) -> Output { ... }",
             Kind::Prompt => "#[prompt] fn name(arg: String) -> String { ... }",
+            Kind::Resource => {
+                "#[resource(uri = \"scheme://path/{id}\")] async fn name(id: String) -> String { ... }"
+            }
         }
     }
 
@@ -66,6 +97,7 @@ impl Kind {
         match self {
             Kind::Tool => "its input schema is built from concrete parameter types",
             Kind::Prompt => "its arguments are parsed into concrete parameter types",
+            Kind::Resource => "the variables of its URI are parsed into concrete parameter types",
         }
     }
 
@@ -74,6 +106,7 @@ impl Kind {
         match self {
             Kind::Tool => "its schema is built from a concrete type",
             Kind::Prompt => "its argument is parsed into a concrete type",
+            Kind::Resource => "its variable is parsed into a concrete type",
         }
     }
 
@@ -82,6 +115,7 @@ impl Kind {
         match self {
             Kind::Tool => "the type decides the output schema and the conversion",
             Kind::Prompt => "the type decides how it converts into the prompt's messages",
+            Kind::Resource => "the type decides how it converts into the resource's contents",
         }
     }
 
@@ -98,6 +132,11 @@ impl Kind {
                 "say what the prompt is for, for the people who will choose it",
                 "/// Says what the prompt is for.",
             ),
+            Kind::Resource => (
+                "clients and models choose resources by it",
+                "say what the resource holds, for those who will choose it",
+                "/// Says what the resource holds.",
+            ),
         }
     }
 
@@ -107,6 +146,7 @@ impl Kind {
         match self {
             Kind::Tool => quote!(::mcp_tools::__private::ToolFn),
             Kind::Prompt => quote!(::mcp_tools::__private::PromptFn),
+            Kind::Resource => quote!(::mcp_tools::__private::ResourceFn),
         }
     }
 
@@ -114,6 +154,7 @@ impl Kind {
         match self {
             Kind::Tool => quote!(::mcp_tools::Tool),
             Kind::Prompt => quote!(::mcp_tools::Prompt),
+            Kind::Resource => quote!(::mcp_tools::Resource),
         }
     }
 
@@ -122,6 +163,7 @@ impl Kind {
         match self {
             Kind::Tool => quote!(::mcp_tools::__private::ret),
             Kind::Prompt => quote!(::mcp_tools::__private::prompt_ret),
+            Kind::Resource => quote!(::mcp_tools::__private::resource_ret),
         }
     }
 
@@ -130,6 +172,7 @@ impl Kind {
         match self {
             Kind::Tool => quote!(::mcp_tools::__private::Arguments),
             Kind::Prompt => quote!(::mcp_tools::__private::PromptArguments),
+            Kind::Resource => quote!(::mcp_tools::__private::ResourceArguments),
         }
     }
 
@@ -138,16 +181,24 @@ impl Kind {
         match self {
             Kind::Tool => quote!(::mcp_tools::__private::Invocation),
             Kind::Prompt => quote!(::mcp_tools::__private::PromptInvocation),
+            Kind::Resource => quote!(::mcp_tools::__private::ResourceInvocation),
         }
     }
 
     /// The invocation's constructor for a sync fn: a tool's runs on the blocking pool, a
-    /// prompt's at once.
+    /// prompt's and a resource's at once.
     pub(crate) fn run_sync(self) -> TokenStream {
         match self {
             Kind::Tool => quote!(blocking),
-            Kind::Prompt => quote!(now),
+            Kind::Prompt | Kind::Resource => quote!(now),
         }
+    }
+
+    /// The kinds whose attribute accepts `key`, for the message when another kind's has it.
+    pub(crate) fn owners_of(key: &str) -> impl Iterator<Item = Kind> + '_ {
+        ALL_KINDS
+            .into_iter()
+            .filter(move |kind| kind.keys().contains(&key))
     }
 }
 
@@ -159,7 +210,7 @@ mod tests {
     /// lists its keys in the order of [`ALL_KEYS`].
     #[test]
     fn every_kind_accepts_an_ordered_subset_of_all_keys() {
-        for kind in [Kind::Tool, Kind::Prompt] {
+        for kind in ALL_KINDS {
             let in_all_order: Vec<&str> = ALL_KEYS
                 .iter()
                 .copied()
@@ -167,8 +218,13 @@ mod tests {
                 .collect();
             assert_eq!(in_all_order, kind.keys(), "{kind:?}");
         }
-        assert_eq!(Kind::Tool.keys(), ALL_KEYS);
+        // Every key belongs to some kind.
+        for key in ALL_KEYS {
+            assert!(Kind::owners_of(key).next().is_some(), "{key}");
+        }
         assert!(!Kind::Prompt.keys().contains(&"annotations"));
+        assert!(!Kind::Resource.keys().contains(&"annotations"));
+        assert!(!Kind::Tool.keys().contains(&"uri"));
     }
 
     #[test]
@@ -176,5 +232,7 @@ mod tests {
         assert_eq!(Kind::Tool.list().scope, "#[tool(...)]");
         assert_eq!(Kind::Prompt.list().scope, "#[prompt(...)]");
         assert!(Kind::Prompt.example().starts_with("#[prompt]"));
+        assert_eq!(Kind::Resource.list().scope, "#[resource(...)]");
+        assert!(Kind::Resource.example().starts_with("#[resource("));
     }
 }

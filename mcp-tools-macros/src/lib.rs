@@ -1,10 +1,10 @@
 //! Procedural macros for [`mcp-tools`](https://docs.rs/mcp-tools).
 //!
-//! Do not depend on this crate directly: `mcp-tools` re-exports [`macro@tool`] and
-//! [`macro@prompt`] and documents them, and the code they generate names `::mcp_tools`.
+//! Do not depend on this crate directly: `mcp-tools` re-exports [`macro@tool`],
+//! [`macro@prompt`] and [`macro@resource`] and documents them, and the code they generate names `::mcp_tools`.
 //!
-//! A pipeline, as in serde_derive's `internals/` (`pipeline`), one for tools and prompts,
-//! which differ only where their `kind` says: parse the attribute (`attr`, on the shared
+//! A pipeline, as in serde_derive's `internals/` (`pipeline`), one for tools, prompts and
+//! resources, which differ only where their `kind` says: parse the attribute (`attr`, on the shared
 //! list parser `list`) and the fn into a small model that keeps the tokens for spans
 //! (`model`, `docs`); check it, all rules in one place (`check`, `name`); expand it through
 //! one skeleton for the normal and the error output (`expand`). One `Ctxt` collects
@@ -22,6 +22,11 @@ mod list;
 mod model;
 mod name;
 mod pipeline;
+mod uri;
+// The runtime's RFC 6570 parser, byte for byte (a test holds them equal); the macro only
+// parses, it never expands nor matches.
+#[allow(dead_code)]
+mod uri_template;
 
 use proc_macro::TokenStream;
 
@@ -35,6 +40,13 @@ pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn prompt(args: TokenStream, input: TokenStream) -> TokenStream {
     pipeline::prompt(args.into(), input.into()).into_tokens().into()
+}
+
+/// Turns a documented fn into an MCP resource or resource template. See `mcp_tools::resource`
+/// for the full guide.
+#[proc_macro_attribute]
+pub fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
+    pipeline::resource(args.into(), input.into()).into_tokens().into()
 }
 
 /// `instance => a, b`: the tools of `&self` methods `a` and `b`, built from `instance` (an

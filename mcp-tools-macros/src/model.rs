@@ -1,4 +1,4 @@
-//! The small AST of one `#[tool]` or `#[prompt]` fn: what the attribute, the doc comment and
+//! The small AST of one `#[tool]`, `#[prompt]` or `#[resource]` fn: what the attribute, the doc comment and
 //! the signature say, as written, with the original tokens kept for spans. Nothing here judges: the check
 //! phase (`check.rs`) does, and expansion reads the same model.
 
@@ -7,12 +7,13 @@ use crate::ctxt::Ctxt;
 use crate::docs::{self, Docs};
 use crate::kind::Kind;
 use crate::name::title_from_name;
+use crate::uri::ResourceUri;
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, FnArg, Ident, ItemFn, LitStr, Pat, Path, ReturnType, Type};
 
-/// One `#[tool]` or `#[prompt]` function.
+/// One `#[tool]`, `#[prompt]` or `#[resource]` function.
 pub(crate) struct CapabilityFn {
     /// What the macro makes of it.
     pub(crate) kind: Kind,
@@ -130,6 +131,11 @@ impl CapabilityFn {
                 .find(|(arg, _)| *arg == name)
                 .map(|(_, text)| text.clone())
         })
+    }
+
+    /// A resource's URI, when `uri = "..."` was given (the first, if repeated), parsed.
+    pub(crate) fn resource_uri(&self) -> Option<ResourceUri<'_>> {
+        self.attr.uri.get().map(ResourceUri::parse)
     }
 
     /// A method: the fn takes `self` in some form, so it sits in an impl block, where only

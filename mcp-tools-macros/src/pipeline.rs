@@ -46,6 +46,11 @@ pub(crate) fn prompt(args: TokenStream, input: TokenStream) -> Expansion {
     capability(Kind::Prompt, args, input)
 }
 
+/// `#[resource(args)] input`.
+pub(crate) fn resource(args: TokenStream, input: TokenStream) -> Expansion {
+    capability(Kind::Resource, args, input)
+}
+
 /// The one pipeline of every capability macro: parse, check, expand.
 fn capability(kind: Kind, args: TokenStream, input: TokenStream) -> Expansion {
     let mut cx = Ctxt::new();
@@ -736,6 +741,188 @@ mod tests {
         };
         assert!(checks(&tool).contains("Slot :: < Context >"), "{tool}");
         assert_eq!(checks(&tool), checks(&prompt));
+    }
+
+    /// Runs `#[resource(args)] item` from source text.
+    fn run_resource(args: &str, item: &str) -> Expansion {
+        resource(
+            TokenStream::from_str(args).expect("args lex"),
+            TokenStream::from_str(item).expect("item lexes"),
+        )
+    }
+
+    const PROFILE: &str = r#"
+        /// A user's profile.
+        async fn profile(
+            /// The user
+            user_id: u64,
+            fields: Option<String>,
+            cx: Context,
+        ) -> Result<Json<Profile>, ToolError> {
+            todo!()
+        }
+    "#;
+
+    #[test]
+    fn a_valid_fn_expands_to_its_resource() {
+        let expansion = run_resource(
+            r#"uri = "users://{user_id}/profile{?fields}", mime_type = "application/json", meta(cost = 3)"#,
+            PROFILE,
+        );
+        assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
+        let code = expansion.code.to_string();
+        for expected in [
+            r#"const URI : & 'static str = "users://{user_id}/profile{?fields}" ;"#,
+            r#"ResourceBuilder :: new ("users://{user_id}/profile{?fields}" , "profile" , :: core :: option :: Option :: Some ("A user's profile.")) . mime_type ("application/json") . title ("Profile")"#,
+            r#". meta ("cost" , & 3)"#,
+            r#". param ("user_id" , :: core :: option :: Option :: Some ("The user") , __mcp_param_0)"#,
+            r#". param ("fields" , :: core :: option :: Option :: None , __mcp_param_1)"#,
+            r#"Slot :: < Context > :: new ()) . __mcp_param ()"#,
+            r#":: mcp_tools :: __private :: resource_ret :: < Result < Json < Profile > , ToolError > > ()"#,
+            r#"-> :: mcp_tools :: __private :: ResourceInvocation"#,
+            r#":: mcp_tools :: __private :: ResourceArguments :: parse (__raw , __NAMES)"#,
+            r#"const __NAMES : & [& str] = & ["user_id" , "fields" , "cx"]"#,
+            r#":: mcp_tools :: __private :: ResourceInvocation :: future (async move { __ret . convert (profile (__mcp_arg_0 , __mcp_arg_1 , __mcp_arg_2) . await) })"#,
+        ] {
+            assert!(code.contains(expected), "missing `{expected}` in\n{code}");
+        }
+        // `cx` is no variable: its type must be injected, checked at its name.
+        assert!(
+            code.contains("impl < T : :: mcp_tools :: FromContext > __McpInjected2 for T { }"),
+            "{code}"
+        );
+        assert!(code.contains("__mcp_injected_2 :: < Context > () ;"), "{code}");
+        assert!(code.contains(r#"message = "`cx` is not a variable of `users://{{user_id}}/profile{{?fields}}`, and `{Self}` is not injected""#), "{code}");
+        for absent in [
+            "__McpInjected0",
+            "__McpInjected1",
+            "annotations",
+            "unreachable_stub",
+            "Completer",
+        ] {
+            assert!(!code.contains(absent), "`{absent}` in\n{code}");
+        }
+        assert_eq!(
+            shape(&expansion.code),
+            [
+                "fn profile",
+                "struct profile",
+                "impl :: mcp_tools :: __private :: ResourceFn for profile"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_sync_resource_reads_at_once() {
+        let expansion = run_resource(
+            r#"uri = "docs://readme""#,
+            "/// The README.\nfn readme() -> String { String::new() }",
+        );
+        assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
+        let code = expansion.code.to_string();
+        assert!(
+            code.contains(":: mcp_tools :: __private :: ResourceInvocation :: now (move || { __ret . convert (readme ()) })"),
+            "{code}"
+        );
+        assert!(!code.contains(". mime_type"), "{code}");
+    }
+
+    /// A fixed URI: every parameter must be injected, with a message that says the URI is fixed.
+    #[test]
+    fn a_fixed_uri_checks_that_every_parameter_is_injected() {
+        let expansion = run_resource(
+            r#"uri = "docs://readme""#,
+            "/// The README.\nfn readme(lang: String, cx: Context) -> String { lang }",
+        );
+        assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
+        let code = expansion.code.to_string();
+        assert!(code.contains("__mcp_injected_0 :: < String > () ;"), "{code}");
+        assert!(code.contains("__mcp_injected_1 :: < Context > () ;"), "{code}");
+        assert!(code.contains(r#"message = "`docs://readme` is a fixed URI, so its fn takes no arguments, and `{Self}` is not injected""#), "{code}");
+    }
+
+    #[test]
+    fn every_template_mistake_is_reported_at_its_text() {
+        let args = r#"uri = "a://{x/{}{y""#;
+        let expansion = run_resource(args, "/// A.\nfn a(x: String) -> String { x }");
+        assert!(expansion.errors.len() >= 2, "{:?}", messages(&expansion));
+        for error in &expansion.errors {
+            let col = column(error);
+            assert!(col > args.find('"').unwrap(), "{col}: {error}");
+        }
+        // No variable is compared with the parameters of a malformed template.
+        assert!(!expansion.code.to_string().contains("__McpInjected"));
+        assert!(expansion.code.to_string().contains("unreachable_stub"));
+    }
+
+    #[test]
+    fn every_variable_mistake_arrives_at_once_at_its_token() {
+        let args = r#"uri = "users://{user_id}/{post}{?q,page}""#;
+        let item = "/// Posts.\nfn posts(user_id: u64, q: String, #[default(1)] page: u32) -> String { q }";
+        let expansion = run_resource(args, item);
+        assert_eq!(
+            messages(&expansion),
+            [
+                "the URI has a variable `post`, but the fn has no parameter `post`; its parameters are `user_id`, `q`, `page`\nhelp: add a parameter such as `post: String`, or remove `post` from the URI",
+                "`q` is a query variable of the URI, which a client may leave out; make the parameter an `Option<_>` or give it a `#[default(..)]`",
+            ]
+        );
+        assert_eq!(column(&expansion.errors[0]), args.find("post").unwrap());
+        let line = item.lines().nth(1).unwrap();
+        assert_eq!(column(&expansion.errors[1]), line.find("q: String").unwrap());
+    }
+
+    #[test]
+    fn a_resource_needs_a_uri_and_a_description_and_no_tool_keys() {
+        let expansion = run_resource(
+            "annotations(read_only)",
+            "fn readme() -> String { String::new() }",
+        );
+        assert_eq!(
+            messages(&expansion),
+            [
+                "`annotations` is a tool key; `#[resource(...)]` accepts `uri`, `name`, `title`, `description`, `mime_type`, `icons`, `meta`",
+                "a resource needs a URI: `#[resource(uri = \"docs://readme\")]`, or a template such as `#[resource(uri = \"users://{user_id}/profile\")]` whose variables are the fn's parameters",
+                "resource `readme` has no description; clients and models choose resources by it\nhelp: add a doc comment above the fn (`/// Says what the resource holds.`) or `#[resource(description = \"...\")]`",
+            ]
+        );
+        let malformed = run_resource(
+            "uri = 3, uri = \"a://b\"",
+            "/// R.\nfn readme() -> String { String::new() }",
+        );
+        assert_eq!(
+            messages(&malformed),
+            [
+                "expected a string literal for `uri`, such as `uri = \"...\"`",
+                "duplicate key `uri` in `#[resource(...)]`; give each key once",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_resource_on_a_method_is_refused_at_its_receiver() {
+        let item = "/// R.\nfn readme(&self) -> String { String::new() }";
+        let expansion = run_resource(r#"uri = "docs://readme""#, item);
+        assert_eq!(
+            messages(&expansion),
+            [
+                "a resource fn cannot take `self`: resources are free fns, listed by name in `resources![...]`; move it out of the impl block and take what it needs as a `State<T>` parameter"
+            ]
+        );
+        assert_eq!(shape(&expansion.code), ["fn readme", "fn __mcp_resource_readme"]);
+        assert!(expansion.code.to_string().contains("-> :: mcp_tools :: Resource"));
+    }
+
+    #[test]
+    fn a_resource_has_no_completion() {
+        let expansion = run_resource(
+            r#"uri = "a://{x}""#,
+            "/// R.\nfn r(#[complete(xs)] x: String) -> String { x }",
+        );
+        assert_eq!(
+            messages(&expansion),
+            ["`#[complete(..)]` is for prompt arguments; resources have no completion"]
+        );
     }
 
     #[test]

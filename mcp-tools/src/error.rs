@@ -481,6 +481,9 @@ pub enum DefinitionError {
     /// Two prompts have one name.
     #[error("duplicate prompt name `{0}`: every prompt of a server needs its own name")]
     DuplicatePromptName(String),
+    /// Two resources have one URI (or URI template).
+    #[error("duplicate resource URI `{0}`: every resource of a server needs its own URI")]
+    DuplicateResourceUri(String),
     /// A tool asks for a form ([`Context::elicit`](crate::Context::elicit)) with a type the
     /// protocol cannot carry as one.
     #[error("tool `{tool}` asks for a form it cannot send: {reason}")]

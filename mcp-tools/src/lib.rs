@@ -291,11 +291,17 @@ pub mod content;
 mod context;
 mod engine;
 mod error;
+// RFC 6570 URI templates: one dependency-free file, shared with the macro crate.
+#[allow(unreachable_pub, dead_code)]
+mod uri_template {
+    include!("uri_template.rs");
+}
 mod form;
 mod prompt;
 pub mod protocol;
 mod rate;
 mod registry;
+mod resource;
 mod result;
 mod seal;
 mod server;
@@ -316,7 +322,9 @@ pub use prompt::{GetPromptResult, IntoPromptResult, Prompt, PromptArgument, Prom
 #[doc(inline)]
 pub use rate::RateLimit;
 #[doc(inline)]
-pub use registry::{PromptRegistry, Registry, ToolRegistry};
+pub use registry::{PromptRegistry, Registry, ResourceRegistry, ToolRegistry};
+#[doc(inline)]
+pub use resource::{IntoReadResult, Resource};
 #[doc(inline)]
 pub use result::{CallToolResult, IntoCallToolResult, Json};
 #[doc(inline)]
@@ -601,6 +609,74 @@ macro_rules! prompts {
     }};
 }
 
+/// Turns a documented fn into an MCP resource, or a resource template when its URI has
+/// `{...}` variables: clients list it and read it by URI. The fn's value is the contents.
+///
+/// ```
+/// use mcp_tools::{resource, resources};
+///
+/// /// The project's README.
+/// #[resource(uri = "docs://readme", mime_type = "text/markdown")]
+/// async fn readme() -> String {
+///     "# mcp-tools".to_owned()
+/// }
+///
+/// /// A chapter of the guide.
+/// #[resource(uri = "docs://guide/{chapter}{?lang}", mime_type = "text/markdown")]
+/// fn chapter(chapter: u32, lang: Option<String>) -> String {
+///     format!("chapter {chapter} in {}", lang.as_deref().unwrap_or("en"))
+/// }
+///
+/// // The fn is untouched: call it in your own tests.
+/// assert_eq!(chapter(2, None), "chapter 2 in en");
+/// let resources = resources![readme, chapter];
+/// assert_eq!(resources[1].uri(), "docs://guide/{chapter}{?lang}");
+/// ```
+///
+/// The attribute takes `uri` (required), `name` (default: the fn's name), `title`,
+/// `description` (default: the doc comment), `mime_type`, `icons(...)` and `meta(...)`, as
+/// [`macro@tool`] does.
+///
+/// The URI is parsed as an RFC 6570 template at compile time, and each mistake is a compile
+/// error at its text. Each variable of a template is a parameter of the same name, decoded
+/// from its text like a prompt's argument; a query variable (`{?lang}`, `{&page}`) may be
+/// left out of a URI, so its parameter is an `Option<_>` or has a `#[default(..)]`. Other
+/// parameters are injected: [`Context`], [`State<T>`](State), any [`FromContext`] type. A
+/// fixed URI's fn takes no arguments.
+///
+/// The return type is anything [`IntoReadResult`]: text, JSON, bytes, or a `Result` of
+/// these, whose `Err` answers the read with an error. A sync fn runs at once, on the task
+/// that reads the request; an `async fn` is awaited.
+#[doc(inline)]
+pub use mcp_tools_macros::resource;
+
+/// The resources a server offers: `resources![readme, profile]`, by the names of
+/// `#[resource]` fns (paths work). Evaluates to a `Vec<Resource>`.
+///
+/// Two resources with one URI are a compile error:
+///
+/// ```compile_fail,E0080
+/// use mcp_tools::{resource, resources};
+///
+/// /// The README.
+/// #[resource(uri = "docs://readme")]
+/// fn readme() -> String { String::new() }
+///
+/// /// The README again.
+/// #[resource(uri = "docs://readme")]
+/// fn again() -> String { String::new() }
+///
+/// let _ = resources![readme, again]; // two resources have the URI `docs://readme`
+/// ```
+#[macro_export]
+macro_rules! resources {
+    ($($resource:path),* $(,)?) => {{
+        const ENTRIES: &[$crate::__private::ResourceEntry] = &[$( $crate::__private::resource_entry::<$resource>() ),*];
+        const _: () = $crate::__private::assert_unique_uris::<{ ENTRIES.len() }>(&$crate::__private::names(ENTRIES));
+        ENTRIES.iter().map(|(_, resource)| resource()).collect::<::std::vec::Vec<$crate::Resource>>()
+    }};
+}
+
 /// The engine without a transport, for the benchmarks in `benches/`. Not public API.
 #[doc(hidden)]
 pub mod __bench {
@@ -654,16 +730,29 @@ pub mod __private {
 
     pub use crate::prompt::{
         Completer, PromptArguments, PromptBuilder, PromptError, PromptFn, PromptInvocation, PromptRet,
-        prompt_ret,
+        RequestArguments, Work, prompt_ret,
     };
 
-    use crate::{Prompt, Tool};
+    pub use crate::resource::{
+        ReadOutput, ResourceArguments, ResourceBuilder, ResourceFn, ResourceInvocation, ResourceRet,
+        resource_ret,
+    };
+
+    use crate::{Prompt, Resource, Tool};
 
     /// A tool of `tools![...]`: its name, for the duplicate check, and its constructor.
     pub type Entry = (&'static str, fn() -> Tool);
 
     /// A prompt of `prompts![...]`: its name and its constructor.
     pub type PromptEntry = (&'static str, fn() -> Prompt);
+
+    /// A resource of `resources![...]`: its URI, for the duplicate check, and its constructor.
+    pub type ResourceEntry = (&'static str, fn() -> Resource);
+
+    /// The entry of a `#[resource]` fn.
+    pub const fn resource_entry<T: ResourceFn>() -> ResourceEntry {
+        (T::URI, T::resource)
+    }
 
     /// The entry of a `#[tool]` fn.
     pub const fn entry<T: ToolFn>() -> Entry {
@@ -678,10 +767,10 @@ pub mod __private {
     /// The body of a tool or prompt whose macro had errors; never runs, because the crate
     /// does not compile.
     pub fn unreachable_stub<T>() -> T {
-        unreachable!("a `#[tool]` or `#[prompt]` with compile errors was built")
+        unreachable!("a `#[tool]`, `#[prompt]` or `#[resource]` with compile errors was built")
     }
 
-    /// The names of the entries of `tools![...]` or `prompts![...]`.
+    /// The names (URIs) of the entries of `tools![...]`, `prompts![...]` or `resources![...]`.
     pub const fn names<const N: usize, F>(entries: &[(&'static str, F)]) -> [&'static str; N] {
         let mut names = [""; N];
         let mut i = 0;
@@ -697,6 +786,26 @@ pub mod __private {
     /// sorted (a heapsort, in `N log N` comparisons, so hundreds of tools stay cheap to
     /// check), then neighbours compared.
     pub const fn assert_unique_names<const N: usize>(entries: &[&'static str; N], noun: &str) {
+        if let Some(name) = first_duplicate(entries) {
+            duplicate_name(noun, name);
+        }
+    }
+
+    /// Fails compilation when two of the URIs in `resources![...]` are equal.
+    pub const fn assert_unique_uris<const N: usize>(entries: &[&'static str; N]) {
+        if let Some(uri) = first_duplicate(entries) {
+            fail(&[
+                b"two resources in `resources![...]` have the URI `",
+                uri.as_bytes(),
+                b"`; every resource needs its own URI",
+            ]);
+        }
+    }
+
+    /// A string that is in `entries` twice, if any: the entries are sorted (a heapsort, in
+    /// `N log N` comparisons, so hundreds of entries stay cheap to check), then neighbours
+    /// compared.
+    const fn first_duplicate<const N: usize>(entries: &[&'static str; N]) -> Option<&'static str> {
         let mut order = [0usize; N];
         let mut i = 0;
         while i < N {
@@ -720,10 +829,11 @@ pub mod __private {
         while k < N {
             let name = entries[order[k]];
             if str_eq(entries[order[k - 1]], name) {
-                duplicate_name(noun, name);
+                return Some(name);
             }
             k += 1;
         }
+        None
     }
 
     /// Restores the max-heap order of `order[root..end]` by name.
@@ -782,7 +892,7 @@ pub mod __private {
     /// "two tools in `tools![...]` are named `add`; ...", for a `noun` and a `name`.
     const fn duplicate_name(noun: &str, name: &str) -> ! {
         let (noun, name) = (noun.as_bytes(), name.as_bytes());
-        let parts: [&[u8]; 11] = [
+        fail(&[
             b"two ",
             noun,
             b"s in `",
@@ -794,7 +904,11 @@ pub mod __private {
             b" needs its own name: rename one with `#[",
             noun,
             b"(name = \"...\")]`",
-        ];
+        ])
+    }
+
+    /// Panics (a compile error in a `const`) with the message made of `parts`.
+    const fn fail(parts: &[&[u8]]) -> ! {
         let mut buffer = [0u8; 512];
         let mut len = 0;
         let mut p = 0;
@@ -811,7 +925,7 @@ pub mod __private {
         let (message, _) = buffer.split_at(len);
         match core::str::from_utf8(message) {
             Ok(message) => panic!("{}", message),
-            Err(_) => panic!("two entries of `tools![...]` or `prompts![...]` have the same name"),
+            Err(_) => panic!("two entries of `tools![...]`, `prompts![...]` or `resources![...]` clash"),
         }
     }
 
@@ -848,6 +962,17 @@ pub mod __private {
             assert_eq!(
                 message("prompt"),
                 "two prompts in `prompts![...]` are named `b`; every prompt needs its own name: rename one with `#[prompt(name = \"...\")]`"
+            );
+        }
+
+        #[test]
+        fn names_the_duplicate_uri() {
+            const _: () = assert_unique_uris::<2>(&["docs://a", "docs://{a}"]);
+            let panic = std::panic::catch_unwind(|| assert_unique_uris::<3>(&["a://x", "b://{y}", "a://x"]))
+                .expect_err("`a://x` is there twice");
+            assert_eq!(
+                panic.downcast_ref::<String>().cloned().unwrap_or_default(),
+                "two resources in `resources![...]` have the URI `a://x`; every resource needs its own URI"
             );
         }
 

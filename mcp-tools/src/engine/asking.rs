@@ -2,16 +2,28 @@
 //! a request brings (its answers, from a `requestState` that must open for that very
 //! request), and the `input_required` answer that ends a round with its questions.
 
-use super::core::{Auth, Engine};
+use super::client::CallChannel;
+use super::connection::Connection;
+use super::core::{Auth, CallParts, Engine};
 use super::encode;
-use super::failure::Failure;
+use super::era::Era;
+use super::failure::{Failure, Outcome};
 use super::outbox::Outbox;
-use super::rounds::{self, Binding, InputRequest, Round};
+use super::rounds::{self, Binding, Finished, InputRequest, Round, Rounds};
+use crate::context::{ClientChannel, Context};
+use crate::error::ToolError;
+use crate::prompt::{PromptError, Work};
+use crate::protocol::jsonrpc::{Id, MISSING_CAPABILITY};
 use crate::protocol::messages::CallToolParams;
+use crate::protocol::{ProtocolVersion, RequestId};
 use crate::tool::RawArguments;
+use serde_json::json;
 use serde_json::value::RawValue;
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Poll, Waker};
 
 /// What a round (revision 2026-07-28) of a request whose handler may ask needs to seal its
 /// state: the request it belongs to.
@@ -142,6 +154,187 @@ impl Engine {
                 tracing::error!(name, %error, "a round's state could not be sealed");
                 false
             }
+        }
+    }
+}
+
+/// Who answers a request that a handler serves (`prompts/get`, `resources/read`): its
+/// method, its name (a prompt's, a resource's URI), whether it may ask.
+pub(crate) struct Handler {
+    pub(crate) method: &'static str,
+    pub(crate) name: String,
+    pub(crate) may_ask: bool,
+}
+
+/// What answering such a request needs to know once its handler has finished.
+pub(crate) struct Answering<'a> {
+    pub(crate) name: String,
+    pub(crate) version: ProtocolVersion,
+    pub(crate) round: Option<(Arc<Round>, Sealing<'a>)>,
+    /// The request's own target (a resource's URI as read), for the answer.
+    pub(crate) target: String,
+}
+
+impl Answering<'_> {
+    pub(crate) fn modern(&self) -> bool {
+        self.version.is_modern()
+    }
+}
+
+/// How a request's finished work becomes its answer.
+pub(crate) type Respond<T> =
+    fn(&Engine, &Outbox, &RawValue, Finished<Result<T, PromptError>>, &Answering<'_>);
+
+/// The JSON-RPC code of a request whose handler failed.
+pub(crate) const INTERNAL_ERROR: i32 = -32603;
+
+impl Engine {
+    /// Serves a request a handler answers: its round (2026-07-28), its context, the work
+    /// polled once and answered at once when done, else on a task of its own within the
+    /// server's time limit, answered with `respond` unless the client cancelled it.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn handle_request<'a, T: Send + 'static>(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        id: Id<'_>,
+        era: Era,
+        request: CallToolParams<'a>,
+        auth: Auth<'_>,
+        out: &Outbox,
+        handler: Handler,
+        start: impl FnOnce(&Context, RawArguments<'a>) -> Work<T>,
+        respond: Respond<T>,
+    ) -> Outcome {
+        let version = era.version();
+        let round = if era.is_modern() {
+            self.round_of(handler.method, &handler.name, handler.may_ask, &request, auth)?
+        } else {
+            None
+        };
+        let (request_id, cancel) = conn.begin_request(id)?;
+        let channel: Arc<dyn ClientChannel> = Arc::new(CallChannel {
+            conn: Arc::clone(conn),
+            out: out.clone(),
+            call: cancel.clone(),
+            round: round.as_ref().map(|(round, _)| Arc::clone(round)),
+            version,
+        });
+        let progress_token = request
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.progress_token)
+            .and_then(|raw| serde_json::from_str::<RequestId>(raw.get()).ok());
+        let cx = self.context(CallParts {
+            request_id: Some(request_id.clone()),
+            version: Some(version),
+            client: era.into_client(),
+            progress_token,
+            cancel: cancel.clone(),
+            principal: auth.cloned(),
+            channel: Some(channel),
+        });
+        let target = request.name.clone().into_owned();
+        let work = start(&cx, request.arguments).run();
+        let mut work = Rounds {
+            work: Box::pin(work) as Pin<Box<dyn Future<Output = Result<T, PromptError>> + Send>>,
+            round: round.as_ref().map(|(round, _)| Arc::clone(round)),
+        };
+        let raw_id: Box<RawValue> = id.raw.to_owned();
+        let answering = Answering {
+            name: handler.name,
+            version,
+            round,
+            target,
+        };
+        if let Poll::Ready(finished) =
+            Pin::new(&mut work).poll(&mut std::task::Context::from_waker(Waker::noop()))
+        {
+            conn.finish(&request_id);
+            respond(self, out, &raw_id, finished, &answering);
+            return Ok(());
+        }
+        let answering = Answering {
+            round: answering
+                .round
+                .map(|(round, sealing)| (round, sealing.into_owned())),
+            name: answering.name,
+            version: answering.version,
+            target: answering.target,
+        };
+        let engine = Arc::clone(self);
+        let conn2 = Arc::clone(conn);
+        let out = out.clone();
+        let key = request_id.clone();
+        let limit = self.options.call_timeout;
+        let method = handler.method;
+        let task = conn.tasks().spawn(async move {
+            let finished = match tokio::time::timeout(limit, work).await {
+                Ok(finished) => finished,
+                Err(_) => {
+                    let name = &answering.name;
+                    tracing::warn!(method, name, ?limit, "a request ran out of time and was stopped");
+                    let message = format!("`{method}` of `{name}` did not finish within its time limit");
+                    Finished::Complete(Err(PromptError::Failed(ToolError::new(message))))
+                }
+            };
+            let cancelled = cancel.is_cancelled();
+            conn2.finish(&key);
+            if !cancelled {
+                respond(&engine, &out, &raw_id, finished, &answering);
+            }
+        });
+        conn.set_abort(&request_id, task.abort_handle());
+        drop(cx);
+        Ok(())
+    }
+
+    /// The answer to a request that did not end with its result: the questions of its
+    /// round, or the error: `-32602` for arguments that do not fit, `-32021` (2026-07-28)
+    /// for a capability the client lacks, `-32603` when the handler failed (an internal
+    /// error's detail logged, not sent, unless the server exposes details).
+    pub(crate) fn respond_unfinished<T>(
+        &self,
+        out: &Outbox,
+        id: &RawValue,
+        finished: Finished<Result<T, PromptError>>,
+        answering: &Answering<'_>,
+    ) {
+        let name = &answering.name;
+        let failure = match finished {
+            Finished::Complete(Ok(_)) => return,
+            Finished::InputRequired(asked) => {
+                let round = answering
+                    .round
+                    .as_ref()
+                    .map(|(round, sealing)| (&**round, sealing));
+                if self.respond_input_required(out, id, &asked, round, name) {
+                    return;
+                }
+                Failure::new(INTERNAL_ERROR, "internal error")
+            }
+            Finished::Complete(Err(PromptError::Arguments(problems))) => Failure::invalid_params(problems),
+            Finished::Complete(Err(PromptError::Failed(error))) => match error.missing_capability() {
+                Some(capability) if answering.modern() => Failure::new(MISSING_CAPABILITY, error.message())
+                    .with_data(json!({ "requiredCapabilities": capability.as_json() })),
+                _ if error.is_internal() => Failure::new(INTERNAL_ERROR, self.masked(name, &error)),
+                _ => Failure::new(INTERNAL_ERROR, error.message()),
+            },
+        };
+        encode::respond_failure(out, Some(id), failure);
+    }
+
+    /// What a client reads of a handler's internal error, logged here: `internal error`, with
+    /// the detail only when the server exposes details.
+    pub(crate) fn masked(&self, name: &str, error: &crate::ToolError) -> String {
+        tracing::error!(
+            prompt = name,
+            error = error.message(),
+            "a handler failed with an internal error"
+        );
+        if self.options.expose_internal_errors {
+            format!("internal error: {}", error.message())
+        } else {
+            "internal error".to_owned()
         }
     }
 }

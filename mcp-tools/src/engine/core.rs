@@ -6,7 +6,7 @@ use super::era::Client;
 use crate::context::{ClientChannel, Context, ContextParts, Principal, RequestInfo, StateMap};
 use crate::protocol::{Implementation, ProgressToken, ProtocolVersion, RequestId};
 use crate::rate::{ClientKey, RateLimit, RateLimiters};
-use crate::registry::{PromptRegistry, ToolRegistry};
+use crate::registry::{PromptRegistry, ResourceRegistry, ToolRegistry};
 use crate::result::CallToolResult;
 use crate::seal::{KeyRing, SealKey};
 use crate::tool::{Icon, Tool};
@@ -163,6 +163,8 @@ pub(crate) struct Engine {
     pub(crate) tools: ToolRegistry,
     /// The prompts, when the server serves them.
     pub(crate) prompts: Option<PromptRegistry>,
+    /// The resources, when the server serves them.
+    pub(crate) resources: Option<ResourceRegistry>,
     pub(crate) state: StateMap,
     pub(crate) options: Options,
     /// Which tools a caller may see; `None` shows every tool to everyone.
@@ -185,6 +187,7 @@ pub(crate) struct Engine {
 pub(crate) struct Offers {
     pub(crate) tools: ToolRegistry,
     pub(crate) prompts: Option<PromptRegistry>,
+    pub(crate) resources: Option<ResourceRegistry>,
 }
 
 /// What a call's [`Context`] is made of, besides what the engine itself holds.
@@ -210,11 +213,18 @@ impl Engine {
         let identity = serde_json::value::to_raw_value(&info.implementation(ProtocolVersion::LATEST))
             .unwrap_or_default();
         let permits = options.max_concurrent_calls.min(Semaphore::MAX_PERMITS);
-        let Offers { tools, prompts } = offers;
+        let Offers {
+            tools,
+            prompts,
+            resources,
+        } = offers;
         let mut services = StateMap::default();
         services.insert(tools.clone());
         if let Some(prompts) = &prompts {
             services.insert(prompts.clone());
+        }
+        if let Some(resources) = &resources {
+            services.insert(resources.clone());
         }
         let keys = options
             .request_state_keys
@@ -232,6 +242,7 @@ impl Engine {
             info,
             tools,
             prompts,
+            resources,
             state,
             options,
             tool_visibility,

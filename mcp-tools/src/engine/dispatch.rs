@@ -228,6 +228,13 @@ impl Engine {
                 self.list_prompts(id, &era, list.cursor.as_deref(), out)
             }
             "completion/complete" => self.complete(conn, id, params, out),
+            "resources/list" | "resources/templates/list" => {
+                let (list, meta) = parse_with_meta::<ListToolsParams<'_>>(params)?;
+                let era = era_of(conn, method, meta.as_ref())?;
+                let templates = method == "resources/templates/list";
+                self.list_resources(id, &era, list.cursor.as_deref(), out, templates)
+            }
+            "resources/read" => self.resources_read(conn, id, params, out, auth),
             "prompts/get" => {
                 let request = match params {
                     Some(raw) => RawCall::deserialize(raw).map_err(|e| super::failure::invalid_params(&e))?,

@@ -88,6 +88,9 @@ impl Engine {
             capabilities["prompts"] = serde_json::json!({ "listChanged": true });
             capabilities["completions"] = serde_json::json!({});
         }
+        if self.resources.is_some() {
+            capabilities["resources"] = serde_json::json!({ "listChanged": true });
+        }
         capabilities
     }
 
@@ -96,6 +99,9 @@ impl Engine {
         let mut feeds = vec![Feed::new(&listing::TOOLS, self.tools.watch())];
         if let Some(prompts) = &self.prompts {
             feeds.push(Feed::new(&listing::PROMPTS, prompts.watch()));
+        }
+        if let Some(resources) = &self.resources {
+            feeds.push(Feed::new(&listing::RESOURCES, resources.watch()));
         }
         feeds
     }

@@ -47,6 +47,20 @@ pub(crate) const PROMPTS: ListKind = ListKind {
     listen_filter: "promptsListChanged",
 };
 
+/// Resources with a fixed URI.
+pub(crate) const RESOURCES: ListKind = ListKind {
+    key: "resources",
+    changed: "notifications/resources/list_changed",
+    listen_filter: "resourcesListChanged",
+};
+
+/// Resource templates: listed apart, announced with the resources.
+pub(crate) const RESOURCE_TEMPLATES: ListKind = ListKind {
+    key: "resourceTemplates",
+    changed: "notifications/resources/list_changed",
+    listen_filter: "resourcesListChanged",
+};
+
 /// What a list request asked for and how the server lists.
 pub(crate) struct ListRequest<'a> {
     pub(crate) id: &'a RawValue,
@@ -87,6 +101,7 @@ pub(crate) fn list_page<T: Item>(
     snapshot: &Snapshot<T>,
     request: &ListRequest<'_>,
     visible: Option<&dyn Fn(&T) -> bool>,
+    private: bool,
 ) -> Result<Vec<u8>, Failure> {
     let items = snapshot.items();
     let selected: Option<Vec<usize>> =
@@ -107,7 +122,7 @@ pub(crate) fn list_page<T: Item>(
         None => snapshot.page(request.version, start..end),
         Some(indices) => Cow::Owned(snapshot.select(request.version, &indices[start..end])),
     };
-    let scope = if selected.is_some() { "private" } else { "public" };
+    let scope = if private { "private" } else { "public" };
     Ok(encode::list_result(
         request.id,
         kind.key,

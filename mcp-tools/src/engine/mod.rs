@@ -29,6 +29,7 @@ mod lifecycle;
 mod listing;
 mod outbox;
 mod prompts;
+mod resources;
 mod rounds;
 mod subscriptions;
 mod tools;

@@ -69,7 +69,13 @@ impl Engine {
         });
         let request = self.list_request(id, era, cursor);
         let visible = visible.as_ref().map(|f| f as &dyn Fn(&Tool) -> bool);
-        out.respond(listing::list_page(&listing::TOOLS, &snapshot, &request, visible)?);
+        out.respond(listing::list_page(
+            &listing::TOOLS,
+            &snapshot,
+            &request,
+            visible,
+            visible.is_some(),
+        )?);
         Ok(())
     }
 

@@ -229,37 +229,42 @@ pub enum PromptError {
     Failed(ToolError),
 }
 
-/// The work of one `prompts/get`. Not public API.
+/// The work of one request a handler answers (`prompts/get`, `resources/read`): its
+/// result `T`, or why there is none. Not public API.
 #[doc(hidden)]
-pub enum PromptInvocation {
+pub enum Work<T> {
     /// Answered already (bad arguments, a sync fn).
-    Ready(Result<GetPromptResult, PromptError>),
-    /// An `async fn` prompt's future.
-    Future(Pin<Box<dyn Future<Output = Result<GetPromptResult, PromptError>> + Send>>),
+    Ready(Result<T, PromptError>),
+    /// An `async fn`'s future.
+    Future(Pin<Box<dyn Future<Output = Result<T, PromptError>> + Send>>),
 }
 
-impl PromptInvocation {
-    /// Boxes an async prompt's work.
-    pub fn future<F>(future: F) -> PromptInvocation
+/// The work of one `prompts/get`. Not public API.
+#[doc(hidden)]
+pub type PromptInvocation = Work<GetPromptResult>;
+
+impl<T: Send + 'static> Work<T> {
+    /// Boxes an async fn's work.
+    pub fn future<F>(future: F) -> Work<T>
     where
-        F: Future<Output = Result<GetPromptResult, PromptError>> + Send + 'static,
+        F: Future<Output = Result<T, PromptError>> + Send + 'static,
     {
-        PromptInvocation::Future(Box::pin(future))
+        Work::Future(Box::pin(future))
     }
 
-    /// A sync prompt's result, filled in at once: prompts are text to assemble, not work
-    /// to schedule. A panic is an internal error, as a tool's is.
-    pub fn now(fill: impl FnOnce() -> Result<GetPromptResult, PromptError>) -> PromptInvocation {
-        PromptInvocation::Ready(
+    /// A sync fn's result, made at once: prompts and resources are assembled, not
+    /// scheduled. A panic is an internal error, as a tool's is.
+    pub fn now(fill: impl FnOnce() -> Result<T, PromptError>) -> Work<T> {
+        Work::Ready(
             std::panic::catch_unwind(AssertUnwindSafe(fill)).unwrap_or_else(|panic| Err(panicked(&*panic))),
         )
     }
 
     /// Runs the work to its result; a panic becomes an internal error.
-    pub(crate) async fn run(self) -> Result<GetPromptResult, PromptError> {
+    pub(crate) async fn run(self) -> Result<T, PromptError> {
         match self {
-            PromptInvocation::Ready(result) => result,
-            PromptInvocation::Future(mut future) => {
+            Work::Ready(result) => result,
+            Work::Future(mut future) => {
                 std::future::poll_fn(|cx| {
                     match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
                         Ok(poll) => poll,
@@ -278,26 +283,29 @@ fn panicked(panic: &(dyn std::any::Any + Send)) -> PromptError {
         .copied()
         .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("(a non-string panic payload)");
-    PromptError::Failed(ToolError::internal(format!("the prompt panicked: {message}")))
+    PromptError::Failed(ToolError::internal(format!("the handler panicked: {message}")))
 }
 
-/// A prompt's arguments, split by parameter: a tool's [`Arguments`], reading strings.
-/// Not public API.
-pub struct PromptArguments<'a>(Arguments<'a>);
+/// A request's arguments (a prompt's, a resource template's variables), all strings on
+/// the wire, split by parameter: a tool's [`Arguments`], reading strings. Not public API.
+pub struct RequestArguments<'a, T>(Arguments<'a>, std::marker::PhantomData<fn() -> T>);
 
-impl<'a> PromptArguments<'a> {
-    /// Matches a `prompts/get`'s arguments to the prompt's parameters.
+/// A prompt's arguments. Not public API.
+pub type PromptArguments<'a> = RequestArguments<'a, GetPromptResult>;
+
+impl<'a, T> RequestArguments<'a, T> {
+    /// Matches a request's arguments to the handler's parameters.
     pub fn parse(
         raw: RawArguments<'a>,
         names: &'static [&'static str],
-    ) -> Result<PromptArguments<'a>, PromptInvocation> {
+    ) -> Result<RequestArguments<'a, T>, Work<T>> {
         Arguments::split(raw, names, Of::Prompt)
-            .map(PromptArguments)
-            .map_err(|problem| PromptInvocation::Ready(Err(PromptError::Arguments(problem))))
+            .map(|args| RequestArguments(args, std::marker::PhantomData))
+            .map_err(|problem| Work::Ready(Err(PromptError::Arguments(problem))))
     }
 
     /// Fills parameter `index`; `None` when that failed.
-    pub fn take<T>(&mut self, index: usize, param: Param<T>, cx: &Context) -> Option<T> {
+    pub fn take<P>(&mut self, index: usize, param: Param<P>, cx: &Context) -> Option<P> {
         self.0.take(index, param, cx)
     }
 
@@ -306,9 +314,9 @@ impl<'a> PromptArguments<'a> {
         self.0.finish()
     }
 
-    /// The failed `prompts/get`'s error.
-    pub fn into_failure(self) -> PromptInvocation {
-        PromptInvocation::Ready(Err(match self.0.into_refusal() {
+    /// The failed request's error.
+    pub fn into_failure(self) -> Work<T> {
+        Work::Ready(Err(match self.0.into_refusal() {
             Refusal::Problems(problems) => PromptError::Arguments(problems),
             Refusal::Internal(detail) => PromptError::Failed(ToolError::internal(detail)),
         }))

@@ -170,6 +170,7 @@ impl ListenParams {
         match filter {
             "toolsListChanged" => self.notifications.tools_list_changed == Some(true),
             "promptsListChanged" => self.notifications.prompts_list_changed == Some(true),
+            "resourcesListChanged" => self.notifications.resources_list_changed == Some(true),
             _ => false,
         }
     }
@@ -183,6 +184,8 @@ pub(crate) struct SubscriptionFilter {
     pub(crate) tools_list_changed: Option<bool>,
     #[serde(default)]
     pub(crate) prompts_list_changed: Option<bool>,
+    #[serde(default)]
+    pub(crate) resources_list_changed: Option<bool>,
 }
 
 /// What a transport reads of any request's params to route it and check its headers: the

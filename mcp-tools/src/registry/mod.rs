@@ -7,8 +7,10 @@
 pub(crate) mod catalog;
 mod handle;
 mod prompts;
+mod resources;
 mod tools;
 
 pub use handle::Registry;
 pub use prompts::PromptRegistry;
+pub use resources::ResourceRegistry;
 pub use tools::ToolRegistry;

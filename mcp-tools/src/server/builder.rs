@@ -9,7 +9,8 @@ use crate::engine::{Engine, Offers, Options, ServerInfo, Visibility};
 use crate::error::DefinitionError;
 use crate::prompt::Prompt;
 use crate::rate::RateLimit;
-use crate::registry::{PromptRegistry, ToolRegistry};
+use crate::registry::{PromptRegistry, ResourceRegistry, ToolRegistry};
+use crate::resource::Resource;
 use crate::seal::KeyRing;
 use crate::tool::{Icon, Tool};
 #[cfg(feature = "http")]
@@ -40,6 +41,8 @@ pub struct Server {
     pub(super) registry: ToolRegistry,
     /// The prompts, once `prompts` was called: only then does the server serve them.
     pub(super) prompts: Option<PromptRegistry>,
+    /// The resources, once `resources` was called: only then does the server serve them.
+    pub(super) resources: Option<ResourceRegistry>,
     pub(super) state: StateMap,
     pub(super) options: Options,
     /// Definition problems found while configuring, reported when serving starts.
@@ -73,6 +76,7 @@ impl Server {
             info: ServerInfo::new(name.into(), version.into()),
             registry: ToolRegistry::new(),
             prompts: None,
+            resources: None,
             state: StateMap::default(),
             options: Options::default(),
             problems: Vec::new(),
@@ -146,6 +150,29 @@ impl Server {
             }
         }
         self
+    }
+
+    /// Adds resources and resource templates, usually `resources![...]`; call it as often as
+    /// needed. A server serves `resources/list`, `resources/templates/list` and
+    /// `resources/read` (and declares the `resources` capability) once this was called. A
+    /// URI already taken is reported when serving starts ([`Error::Definition`]).
+    pub fn resources(mut self, resources: impl IntoIterator<Item = Resource>) -> Server {
+        self.executor.take();
+        let registry = self.resources.get_or_insert_with(ResourceRegistry::new);
+        for resource in resources {
+            if let Err(problem) = registry.add(resource) {
+                self.problems.push(problem);
+            }
+        }
+        self
+    }
+
+    /// A handle for adding, removing, enabling and disabling resources while serving, as
+    /// [`Server::registry`] is for tools; clients are told with
+    /// `notifications/resources/list_changed`. The server serves resources from then on.
+    pub fn resource_registry(&mut self) -> ResourceRegistry {
+        self.executor.take();
+        self.resources.get_or_insert_with(ResourceRegistry::new).clone()
     }
 
     /// A handle for adding, removing, enabling and disabling prompts while serving, as
@@ -652,7 +679,9 @@ impl Server {
             .map(|t| (t.name().to_owned(), t.required_state().to_vec()));
         let prompts = self.prompts.iter().flat_map(|registry| registry.prompts());
         let prompts = prompts.map(|p| (p.name().to_owned(), p.required_state().to_vec()));
-        for (name, needs) in tools.chain(prompts) {
+        let resources = self.resources.iter().flat_map(|registry| registry.resources());
+        let resources = resources.map(|r| (r.uri().to_owned(), r.required_state().to_vec()));
+        for (name, needs) in tools.chain(prompts).chain(resources) {
             if let Some(state) = needs.iter().find(|state| !self.state.contains(state)) {
                 return Err(Error::MissingState {
                     tool: name,
@@ -672,6 +701,7 @@ impl Server {
         let offers = Offers {
             tools: self.registry,
             prompts: self.prompts,
+            resources: self.resources,
         };
         Ok(Arc::new(Engine::new(
             self.info,
@@ -691,6 +721,7 @@ impl Server {
         let offers = Offers {
             tools: self.registry.clone(),
             prompts: self.prompts.clone(),
+            resources: self.resources.clone(),
         };
         let engine = Arc::new(Engine::new(
             self.info.clone(),

@@ -339,6 +339,27 @@ impl TestClient {
         Ok(answer.response["result"].take())
     }
 
+    /// Lists every resource with a fixed URI, following `nextCursor` page by page.
+    pub async fn list_resources(&self) -> Result<Vec<Value>, ClientError> {
+        self.list("resources/list", "resources").await
+    }
+
+    /// Lists every resource template, following `nextCursor` page by page.
+    pub async fn list_resource_templates(&self) -> Result<Vec<Value>, ClientError> {
+        self.list("resources/templates/list", "resourceTemplates").await
+    }
+
+    /// Reads a resource: the `ReadResourceResult`, with `contents`. Asks the resource makes
+    /// are answered as for calls, in both eras.
+    pub async fn read_resource(&self, uri: &str) -> Result<Value, ClientError> {
+        let params = json!({ "uri": uri });
+        let (mut answer, _) = self
+            .in_rounds(self.next_id(), "resources/read", params, None)
+            .await?;
+        self.read_result::<Value>("resources/read", &answer)?;
+        Ok(answer.response["result"].take())
+    }
+
     /// Every item of a list, following `nextCursor` page by page; the items are under `key`.
     async fn list(&self, method: &str, key: &str) -> Result<Vec<Value>, ClientError> {
         let mut items = Vec::new();

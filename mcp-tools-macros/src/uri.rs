@@ -1,0 +1,125 @@
+//! A resource's URI: the `uri = "..."` literal parsed as an RFC 6570 template at compile
+//! time (`uri_template`, the file the runtime matches URIs with), and the spans of its
+//! pieces inside the literal, so a mistake in a template is underlined where it is.
+
+use crate::uri_template::{Template, TemplateError};
+use proc_macro2::Span;
+use syn::LitStr;
+
+/// The URI as written, and what parsing its text gave.
+pub(crate) struct ResourceUri<'a> {
+    pub(crate) lit: &'a LitStr,
+    pub(crate) parsed: Result<Template, Vec<TemplateError>>,
+}
+
+impl<'a> ResourceUri<'a> {
+    pub(crate) fn parse(lit: &'a LitStr) -> ResourceUri<'a> {
+        ResourceUri {
+            lit,
+            parsed: Template::parse(&lit.value()),
+        }
+    }
+
+    /// The span of the bytes `offset..offset + len` of the URI's value: inside the literal
+    /// where the compiler can say (`Literal::subspan`, for a literal without escapes), else
+    /// the whole literal.
+    pub(crate) fn span(&self, offset: usize, len: usize) -> Span {
+        let token = self.lit.token();
+        let text = token.to_string();
+        let start = if text.starts_with('"') {
+            // An escape makes the value's offsets differ from the source's.
+            (!text.contains('\\')).then_some(1)
+        } else if let Some(rest) = text.strip_prefix('r') {
+            let hashes = rest.len() - rest.trim_start_matches('#').len();
+            Some(hashes + 2)
+        } else {
+            None
+        };
+        start
+            .and_then(|start| token.subspan(start + offset..start + offset + len.max(1)))
+            .unwrap_or_else(|| self.lit.span())
+    }
+}
+
+/// Whether a type is written `Option<_>` (with any path to it): the syntactic test of an
+/// optional value, for the variables a URI may leave out.
+pub(crate) fn is_option(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Path(path) if path.qself.is_none() => path.path.segments.last().is_some_and(|last| {
+            last.ident == "Option" && matches!(last.arguments, syn::PathArguments::AngleBracketed(_))
+        }),
+        syn::Type::Group(group) => is_option(&group.elem),
+        syn::Type::Paren(paren) => is_option(&paren.elem),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    fn lit(source: &str) -> LitStr {
+        let tokens = proc_macro2::TokenStream::from_str(source).unwrap();
+        syn::parse2(tokens).unwrap()
+    }
+
+    fn columns(span: Span) -> (usize, usize) {
+        (span.start().column, span.end().column)
+    }
+
+    #[test]
+    fn a_piece_of_a_plain_literal_has_its_own_span() {
+        let lit = lit(r#""users://{user_id}/profile""#);
+        let uri = ResourceUri::parse(&lit);
+        assert!(uri.parsed.is_ok());
+        // `user_id` is bytes 9..16 of the value, 10..17 of the source.
+        assert_eq!(columns(uri.span(9, 7)), (10, 17));
+    }
+
+    #[test]
+    fn a_raw_literal_counts_its_hashes() {
+        let lit = lit(r###"r#"a://{x}"#"###);
+        let uri = ResourceUri::parse(&lit);
+        assert_eq!(columns(uri.span(5, 1)), (8, 9));
+    }
+
+    #[test]
+    fn an_escape_gives_the_whole_literal() {
+        let source = r#""a://\u{78}/{x}""#;
+        let lit = lit(source);
+        let uri = ResourceUri::parse(&lit);
+        assert_eq!(columns(uri.span(7, 1)), (0, source.len()));
+    }
+
+    #[test]
+    fn options_are_recognized_by_their_last_segment() {
+        for (ty, option) in [
+            ("Option<u64>", true),
+            ("std::option::Option<String>", true),
+            ("::core::option::Option<String>", true),
+            ("u64", false),
+            ("Option", false),
+            ("Vec<Option<u8>>", false),
+            ("&Option<u8>", false),
+        ] {
+            let ty: syn::Type = syn::parse_str(ty).unwrap();
+            assert_eq!(
+                is_option(&ty),
+                option,
+                "{}",
+                quote::ToTokens::to_token_stream(&ty)
+            );
+        }
+    }
+
+    /// The macro's copy of the template parser is the runtime's, byte for byte.
+    #[test]
+    fn the_template_parser_is_the_runtimes() {
+        assert_eq!(
+            include_str!("uri_template.rs"),
+            include_str!("../../mcp-tools/src/uri_template.rs"),
+            "copy `mcp-tools/src/uri_template.rs` to `mcp-tools-macros/src/uri_template.rs`"
+        );
+    }
+}

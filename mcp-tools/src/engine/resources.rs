@@ -1,0 +1,187 @@
+//! `resources/list`, `resources/templates/list` and `resources/read`. A read finds the
+//! resource with that fixed URI first, then the first template (in registration order) the
+//! URI matches; the template's variables, decoded from the URI, fill the fn's parameters
+//! as a prompt's arguments do. A resource's fn may ask as a tool's does.
+
+use super::asking::{Answering, Handler, Respond};
+use super::connection::Connection;
+use super::core::{Auth, Engine};
+use super::era::{Era, era_of};
+use super::failure::{Failure, Outcome};
+use super::listing;
+use super::outbox::Outbox;
+use super::rounds::Finished;
+use crate::prompt::PromptError;
+use crate::protocol::jsonrpc::{self, INVALID_PARAMS, Id, METHOD_NOT_FOUND};
+use crate::protocol::messages::{CallToolParams, META_SERVER_INFO, RequestMeta};
+use crate::registry::ResourceRegistry;
+use crate::resource::{ReadOutput, Resource};
+use crate::tool::RawArguments;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// The error of a read of a URI no resource has: `-32002` up to 2025-11-25, `-32602` in
+/// 2026-07-28 (SEP-2164), with the URI in `data` either way.
+const RESOURCE_NOT_FOUND: i32 = -32002;
+
+/// `resources/read`'s params.
+#[derive(Deserialize)]
+struct ReadParams<'a> {
+    #[serde(borrow)]
+    uri: Cow<'a, str>,
+    #[serde(rename = "_meta", borrow, default)]
+    meta: Option<RequestMeta<'a>>,
+    #[serde(rename = "inputResponses", borrow, default)]
+    input_responses: Option<&'a RawValue>,
+    #[serde(rename = "requestState", borrow, default)]
+    request_state: Option<Cow<'a, str>>,
+}
+
+impl Engine {
+    /// The resources, or the error for a server that serves none.
+    fn resource_registry(&self, method: &str) -> Result<&ResourceRegistry, Failure> {
+        self.resources.as_ref().ok_or_else(|| {
+            Failure::new(
+                METHOD_NOT_FOUND,
+                format!("method `{method}` is not served: this server has no resources"),
+            )
+        })
+    }
+
+    /// `resources/list` (fixed URIs) or `resources/templates/list` (templates): a page.
+    pub(crate) fn list_resources(
+        &self,
+        id: Id<'_>,
+        era: &Era,
+        cursor: Option<&str>,
+        out: &Outbox,
+        templates: bool,
+    ) -> Outcome {
+        let (method, kind) = if templates {
+            ("resources/templates/list", &listing::RESOURCE_TEMPLATES)
+        } else {
+            ("resources/list", &listing::RESOURCES)
+        };
+        let snapshot = self.resource_registry(method)?.snapshot();
+        let request = self.list_request(id, era, cursor);
+        let of_kind = move |resource: &Resource| resource.is_template() == templates;
+        out.respond(listing::list_page(
+            kind,
+            &snapshot,
+            &request,
+            Some(&of_kind),
+            false,
+        )?);
+        Ok(())
+    }
+
+    /// `resources/read`: the contents of the resource the URI names.
+    pub(crate) fn resources_read(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        id: Id<'_>,
+        params: Option<&RawValue>,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) -> Outcome {
+        let text = params.map_or("{}", RawValue::get);
+        let read: ReadParams<'_> = serde_json::from_str(text).map_err(|e| {
+            Failure::invalid_params(format!(
+                "invalid params: {}",
+                super::failure::strip_position(&e.to_string())
+            ))
+        })?;
+        let era = era_of(conn, "resources/read", read.meta.as_ref())?;
+        let registry = self.resource_registry("resources/read")?;
+        let snapshot = registry.snapshot();
+        let fixed = snapshot
+            .items()
+            .iter()
+            .find(|r| !r.is_template() && r.uri() == read.uri);
+        let found = fixed
+            .map(|resource| (resource.clone(), "{}".to_owned()))
+            .or_else(|| {
+                let templates = snapshot.items().iter().filter(|r| r.is_template());
+                templates
+                    .filter_map(|resource| {
+                        resource
+                            .variables_of(&read.uri)
+                            .map(|vars| (resource.clone(), vars))
+                    })
+                    .next()
+            });
+        let Some((resource, variables)) = found else {
+            let (code, message) = if era.is_modern() {
+                (INVALID_PARAMS, format!("Resource not found: {}", read.uri))
+            } else {
+                (RESOURCE_NOT_FOUND, "Resource not found".to_owned())
+            };
+            return Err(Failure::new(code, message).with_data(json!({ "uri": read.uri })));
+        };
+        let arguments = RawArguments::from_json(&variables)
+            .map_err(|_| Failure::invalid_params("the URI's variables do not read as arguments"))?;
+        let request = CallToolParams {
+            name: read.uri.clone(),
+            arguments,
+            meta: read.meta,
+            input_responses: read.input_responses,
+            request_state: read.request_state,
+        };
+        let handler = Handler {
+            method: "resources/read",
+            name: resource.uri().to_owned(),
+            may_ask: resource.may_ask(),
+        };
+        let respond: Respond<ReadOutput> = |engine, out, id, finished, answering| {
+            engine.respond_read(out, id, finished, answering);
+        };
+        let reader = resource.clone();
+        self.handle_request(
+            conn,
+            id,
+            era,
+            request,
+            auth,
+            out,
+            handler,
+            move |cx, arguments| reader.invoke(cx, arguments),
+            respond,
+        )
+    }
+
+    /// The answer to a `resources/read`: its contents, or as
+    /// [`respond_unfinished`](Engine::respond_unfinished) says.
+    fn respond_read(
+        &self,
+        out: &Outbox,
+        id: &RawValue,
+        finished: Finished<Result<ReadOutput, PromptError>>,
+        answering: &Answering<'_>,
+    ) {
+        let Finished::Complete(Ok(output)) = finished else {
+            return self.respond_unfinished(out, id, finished, answering);
+        };
+        let resource = self
+            .resources
+            .as_ref()
+            .and_then(|registry| registry.get(&answering.name));
+        let contents = match resource {
+            Some(resource) => resource.contents(&answering.target, output),
+            None => Vec::new(),
+        };
+        let mut result = json!({ "contents": contents });
+        if answering.modern() {
+            result["resultType"] = json!("complete");
+            result["ttlMs"] = json!(self.options.list_ttl_ms);
+            result["cacheScope"] = json!("public");
+            let identity: Value = serde_json::from_str(self.identity.get()).unwrap_or(Value::Null);
+            result["_meta"] = json!({ META_SERVER_INFO: identity });
+        }
+        let mut bytes = Vec::with_capacity(256);
+        jsonrpc::write_result(&mut bytes, id, &result);
+        out.respond(bytes);
+    }
+}

@@ -1,0 +1,373 @@
+//! The resource model: a [`Resource`] is a fixed URI or an RFC 6570 template, and a
+//! handler that reads it. `#[resource(uri = "..")]` builds one from a documented fn.
+
+use crate::content::ResourceContents;
+use crate::context::{Context, StateKey};
+use crate::error::ToolError;
+use crate::prompt::{PromptError, RequestArguments, Work};
+use crate::protocol::ProtocolVersion;
+use crate::protocol::arguments::RawArguments;
+use crate::result::Json;
+use crate::tool::Icon;
+use crate::tool::param::{Kind, Param};
+use crate::uri_template::{Template, Value as Matched};
+use base64::Engine as _;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use std::fmt;
+use std::sync::Arc;
+
+/// A resource a server offers: a fixed URI (`docs://readme`), listed by `resources/list`,
+/// or a URI template (`users://{user_id}/profile`), listed by `resources/templates/list`;
+/// and how `resources/read` reads it. Made by `#[resource]`; cheap to clone.
+#[derive(Clone)]
+pub struct Resource {
+    def: Arc<Definition>,
+    handler: HandlerFn,
+}
+
+struct Definition {
+    uri: String,
+    /// The parsed template, for a URI with `{...}`.
+    template: Option<Template>,
+    name: String,
+    title: Option<String>,
+    description: Option<String>,
+    mime_type: Option<String>,
+    icons: Vec<Icon>,
+    meta: Option<Map<String, Value>>,
+    required_state: Vec<StateKey>,
+    may_ask: bool,
+}
+
+type HandlerFn = fn(&Context, RawArguments<'_>) -> ResourceInvocation;
+
+/// The work of one `resources/read`. Not public API.
+#[doc(hidden)]
+pub type ResourceInvocation = Work<ReadOutput>;
+
+/// A resource's variables (a template's), all strings from the URI. Not public API.
+#[doc(hidden)]
+pub type ResourceArguments<'a> = RequestArguments<'a, ReadOutput>;
+
+impl Resource {
+    /// The URI, or the URI template.
+    pub fn uri(&self) -> &str {
+        &self.def.uri
+    }
+
+    /// The resource's name.
+    pub fn name(&self) -> &str {
+        &self.def.name
+    }
+
+    /// Whether the URI is a template (has `{...}`).
+    pub fn is_template(&self) -> bool {
+        self.def.template.is_some()
+    }
+
+    /// The MIME type of what it reads, when declared.
+    pub fn mime_type(&self) -> Option<&str> {
+        self.def.mime_type.as_deref()
+    }
+
+    /// The definition as `resources/list` (a fixed URI) or `resources/templates/list` (a
+    /// template) shows it in a protocol revision.
+    pub fn definition(&self, version: ProtocolVersion) -> Value {
+        let def = &self.def;
+        let key = if self.is_template() { "uriTemplate" } else { "uri" };
+        let mut out = json!({ key: def.uri, "name": def.name });
+        if version >= ProtocolVersion::V2025_06_18
+            && let Some(title) = &def.title
+        {
+            out["title"] = json!(title);
+        }
+        if let Some(description) = &def.description {
+            out["description"] = json!(description);
+        }
+        if let Some(mime_type) = &def.mime_type {
+            out["mimeType"] = json!(mime_type);
+        }
+        if version >= ProtocolVersion::V2025_11_25 && !def.icons.is_empty() {
+            out["icons"] = json!(def.icons);
+        }
+        if version >= ProtocolVersion::V2025_06_18
+            && let Some(meta) = &def.meta
+        {
+            out["_meta"] = json!(meta);
+        }
+        out
+    }
+
+    /// The shared state the resource's parameters need.
+    #[doc(hidden)]
+    pub fn required_state(&self) -> &[StateKey] {
+        &self.def.required_state
+    }
+
+    /// Whether a read can ask the client things.
+    pub(crate) fn may_ask(&self) -> bool {
+        self.def.may_ask
+    }
+
+    /// The variables of `uri` as this resource reads it, as a JSON object of strings (lists
+    /// as arrays of strings): `{}` for its own fixed URI; `None` when `uri` is not this
+    /// resource's. A variable the URI leaves out is left out.
+    pub(crate) fn variables_of(&self, uri: &str) -> Option<String> {
+        let Some(template) = &self.def.template else {
+            return (uri == self.def.uri).then(|| "{}".to_owned());
+        };
+        let matched = template.match_uri(uri)?;
+        let mut variables = Map::new();
+        for (name, value) in matched {
+            match value {
+                Matched::String(text) => variables.insert(name, json!(text)),
+                Matched::List(items) => variables.insert(name, json!(items)),
+                Matched::Missing => None,
+            };
+        }
+        Some(Value::Object(variables).to_string())
+    }
+
+    /// Starts a `resources/read` with the URI's variables.
+    pub(crate) fn invoke(&self, cx: &Context, variables: RawArguments<'_>) -> ResourceInvocation {
+        (self.handler)(cx, variables)
+    }
+
+    /// What a read gave, as the contents `resources/read` answers with for `uri`.
+    pub(crate) fn contents(&self, uri: &str, output: ReadOutput) -> Vec<ResourceContents> {
+        let mime = |default: &str| Some(self.def.mime_type.clone().unwrap_or_else(|| default.to_owned()));
+        match output {
+            ReadOutput::Text(text) => vec![ResourceContents::Text {
+                uri: uri.to_owned(),
+                mime_type: mime("text/plain"),
+                text,
+            }],
+            ReadOutput::Json(text) => vec![ResourceContents::Text {
+                uri: uri.to_owned(),
+                mime_type: mime("application/json"),
+                text,
+            }],
+            ReadOutput::Blob(bytes) => vec![ResourceContents::Blob {
+                uri: uri.to_owned(),
+                mime_type: mime("application/octet-stream"),
+                blob: base64::engine::general_purpose::STANDARD.encode(bytes),
+            }],
+            ReadOutput::Contents(contents) => contents,
+        }
+    }
+}
+
+impl fmt::Debug for Resource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Resource")
+            .field("uri", &self.def.uri)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a resource's fn gave, before the engine puts the URI and MIME type on it. Not
+/// public API.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadOutput {
+    /// Text, with the resource's MIME type (`text/plain` when it declares none).
+    Text(String),
+    /// JSON text (`application/json` unless declared otherwise).
+    Json(String),
+    /// Bytes, sent base64-encoded.
+    Blob(Vec<u8>),
+    /// Contents made whole by the fn.
+    Contents(Vec<ResourceContents>),
+}
+
+/// A type a `#[resource]` fn can return: text (`String`, `&'static str`), bytes
+/// (`Vec<u8>`), [`Json<T>`], [`ResourceContents`] or a `Vec` of them, or a `Result` of
+/// these (an `Err` is a JSON-RPC error, masked like a tool's when internal).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a resource",
+    label = "not a resource's contents",
+    note = "return text (`String`, `&'static str`), bytes (`Vec<u8>`), `Json<T>`, `ResourceContents`, a `Vec<ResourceContents>`, or a `Result` of these"
+)]
+pub trait IntoReadResult {
+    /// The contents read, or the error to answer with.
+    fn into_read_result(self) -> Result<ReadOutput, ToolError>;
+}
+
+impl IntoReadResult for String {
+    fn into_read_result(self) -> Result<ReadOutput, ToolError> {
+        Ok(ReadOutput::Text(self))
+    }
+}
+
+impl IntoReadResult for &'static str {
+    fn into_read_result(self) -> Result<ReadOutput, ToolError> {
+        Ok(ReadOutput::Text(self.to_owned()))
+    }
+}
+
+impl IntoReadResult for Vec<u8> {
+    fn into_read_result(self) -> Result<ReadOutput, ToolError> {
+        Ok(ReadOutput::Blob(self))
+    }
+}
+
+impl<T: Serialize> IntoReadResult for Json<T> {
+    fn into_read_result(self) -> Result<ReadOutput, ToolError> {
+        serde_json::to_string(&self.0)
+            .map(ReadOutput::Json)
+            .map_err(|error| ToolError::internal(format!("a resource's JSON did not serialize: {error}")))
+    }
+}
+
+impl IntoReadResult for ResourceContents {
+    fn into_read_result(self) -> Result<ReadOutput, ToolError> {
+        Ok(ReadOutput::Contents(vec![self]))
+    }
+}
+
+impl IntoReadResult for Vec<ResourceContents> {
+    fn into_read_result(self) -> Result<ReadOutput, ToolError> {
+        Ok(ReadOutput::Contents(self))
+    }
+}
+
+impl<T: IntoReadResult, E: fmt::Display + 'static> IntoReadResult for Result<T, E> {
+    fn into_read_result(self) -> Result<ReadOutput, ToolError> {
+        match self {
+            Ok(value) => value.into_read_result(),
+            Err(error) => Err(ToolError::classify(&error)),
+        }
+    }
+}
+
+/// How a resource's return type converts. Not public API.
+pub struct ResourceRet<R> {
+    convert: fn(R) -> Result<ReadOutput, PromptError>,
+}
+
+/// The conversion of return type `R`.
+pub const fn resource_ret<R: IntoReadResult>() -> ResourceRet<R> {
+    ResourceRet {
+        convert: |value| value.into_read_result().map_err(PromptError::Failed),
+    }
+}
+
+impl<R> ResourceRet<R> {
+    /// Converts a return value.
+    pub fn convert(self, value: R) -> Result<ReadOutput, PromptError> {
+        (self.convert)(value)
+    }
+}
+
+impl<R> Clone for ResourceRet<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for ResourceRet<R> {}
+
+/// What `#[resource]` implements for the struct it puts beside the fn.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a resource",
+    label = "not a `#[resource]` fn",
+    note = "`resources![...]` takes the names of fns marked with `#[resource]`"
+)]
+pub trait ResourceFn {
+    /// The resource's URI or URI template, checked at compile time.
+    const URI: &'static str;
+    /// Builds the resource.
+    fn resource() -> Resource;
+}
+
+/// Assembles a resource from what the macro read. Not public API.
+pub struct ResourceBuilder {
+    uri: &'static str,
+    name: &'static str,
+    description: Option<&'static str>,
+    title: Option<&'static str>,
+    mime_type: Option<&'static str>,
+    icons: Vec<Icon>,
+    meta: Option<Map<String, Value>>,
+    required_state: Vec<StateKey>,
+    may_ask: bool,
+}
+
+impl ResourceBuilder {
+    /// Starts a resource.
+    pub fn new(uri: &'static str, name: &'static str, description: Option<&'static str>) -> ResourceBuilder {
+        ResourceBuilder {
+            uri,
+            name,
+            description,
+            title: None,
+            mime_type: None,
+            icons: Vec::new(),
+            meta: None,
+            required_state: Vec::new(),
+            may_ask: false,
+        }
+    }
+
+    /// Sets the title.
+    pub fn title(mut self, title: &'static str) -> ResourceBuilder {
+        self.title = Some(title);
+        self
+    }
+
+    /// Sets the MIME type of what it reads.
+    pub fn mime_type(mut self, mime_type: &'static str) -> ResourceBuilder {
+        self.mime_type = Some(mime_type);
+        self
+    }
+
+    /// Adds an icon.
+    pub fn icon(mut self, icon: Icon) -> ResourceBuilder {
+        self.icons.push(icon);
+        self
+    }
+
+    /// Adds a `_meta` entry.
+    pub fn meta<V: Serialize + ?Sized>(mut self, key: &'static str, value: &V) -> ResourceBuilder {
+        crate::tool::insert_meta(&mut self.meta, self.name, key, value);
+        self
+    }
+
+    /// Adds a parameter: a template variable (a string from the URI), or one the framework
+    /// fills in.
+    pub fn param<T>(
+        mut self,
+        _name: &'static str,
+        _description: Option<&'static str>,
+        param: Param<T>,
+    ) -> ResourceBuilder {
+        if let Kind::Injected { state, .. } = param.kind {
+            self.may_ask = true;
+            self.required_state.extend(state());
+        }
+        self
+    }
+
+    /// Finishes the resource.
+    pub fn build(self, handler: HandlerFn) -> Resource {
+        // Checked at compile time by `#[resource]`; a template that does not parse here is
+        // served as a fixed URI, which then matches only itself.
+        let template = Template::parse(self.uri).ok().filter(Template::is_template);
+        Resource {
+            def: Arc::new(Definition {
+                uri: self.uri.to_owned(),
+                template,
+                name: self.name.to_owned(),
+                title: self.title.map(str::to_owned),
+                description: self.description.map(str::to_owned),
+                mime_type: self.mime_type.map(str::to_owned),
+                icons: self.icons,
+                meta: self.meta,
+                required_state: self.required_state,
+                may_ask: self.may_ask,
+            }),
+            handler,
+        }
+    }
+}

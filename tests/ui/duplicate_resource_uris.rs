@@ -1,0 +1,17 @@
+use mcp_tools::{resource, resources};
+
+/// The README.
+#[resource(uri = "docs://readme")]
+fn readme() -> String {
+    String::new()
+}
+
+/// The README again.
+#[resource(uri = "docs://readme")]
+fn again() -> String {
+    String::new()
+}
+
+fn main() {
+    let _ = resources![readme, again];
+}

@@ -1,0 +1,11 @@
+use mcp_tools::{prompt, resources};
+
+/// Summarizes.
+#[prompt]
+fn summarize(text: String) -> String {
+    text
+}
+
+fn main() {
+    let _ = resources![summarize];
+}

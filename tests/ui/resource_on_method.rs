@@ -1,0 +1,13 @@
+use mcp_tools::resource;
+
+struct Docs;
+
+impl Docs {
+    /// The README.
+    #[resource(uri = "docs://readme")]
+    fn readme(&self) -> String {
+        String::new()
+    }
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_tools::{Context, resource};
+
+/// A user's profile.
+#[resource(uri = "users://{user_id}/profile")]
+fn profile(user_id: String, lang: String, _cx: Context) -> String {
+    user_id + &lang
+}
+
+fn main() {}

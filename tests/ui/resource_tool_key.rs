@@ -1,0 +1,9 @@
+use mcp_tools::resource;
+
+/// The README.
+#[resource(uri = "docs://readme", annotations(read_only))]
+fn readme() -> String {
+    String::new()
+}
+
+fn main() {}
