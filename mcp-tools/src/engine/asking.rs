@@ -185,6 +185,17 @@ impl Answering<'_> {
 pub(crate) type Respond<T> =
     fn(&Engine, &Outbox, &RawValue, Finished<Result<T, PromptError>>, &Answering<'_>);
 
+/// A kind of item the server serves only when given some (`prompts`, `resources`); the
+/// error for a server that serves none answers `method`.
+pub(crate) fn served<'a, T>(registry: Option<&'a T>, method: &str, what: &str) -> Result<&'a T, Failure> {
+    registry.ok_or_else(|| {
+        Failure::new(
+            crate::protocol::jsonrpc::METHOD_NOT_FOUND,
+            format!("method `{method}` is not served: this server has no {what}"),
+        )
+    })
+}
+
 /// The JSON-RPC code of a request whose handler failed.
 pub(crate) const INTERNAL_ERROR: i32 = -32603;
 

@@ -6,7 +6,7 @@ use super::core::Engine;
 use super::era::era_of;
 use super::failure::{Failure, Outcome, parse};
 use super::outbox::Outbox;
-use crate::protocol::jsonrpc::{self, Id, METHOD_NOT_FOUND};
+use crate::protocol::jsonrpc::{self, Id};
 use crate::protocol::messages::META_SERVER_INFO;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -62,12 +62,7 @@ impl Engine {
         let head: MetaOfComplete<'_> =
             parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
         let era = era_of(conn, "completion/complete", head.meta.as_ref())?;
-        let Some(prompts) = &self.prompts else {
-            return Err(Failure::new(
-                METHOD_NOT_FOUND,
-                "method `completion/complete` is not served: this server has no prompts",
-            ));
-        };
+        let prompts = super::asking::served(self.prompts.as_ref(), "completion/complete", "prompts")?;
         let request: CompleteParams =
             parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
         let name = match request.reference {

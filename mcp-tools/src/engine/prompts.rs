@@ -2,7 +2,7 @@
 //! into its parameters; its fn may ask the client things as a tool does, in both eras (in
 //! revision 2026-07-28 a `prompts/get` ends its round with `input_required`).
 
-use super::asking::{Answering, Handler, Respond};
+use super::asking::{Answering, Handler, Respond, served};
 use super::connection::Connection;
 use super::core::{Auth, Engine};
 use super::encode;
@@ -12,7 +12,7 @@ use super::listing;
 use super::outbox::Outbox;
 use super::rounds::Finished;
 use crate::prompt::{GetPromptResult, PromptError};
-use crate::protocol::jsonrpc::{Id, METHOD_NOT_FOUND};
+use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::RawCall;
 use crate::registry::PromptRegistry;
 use serde_json::value::RawValue;
@@ -21,12 +21,7 @@ use std::sync::Arc;
 impl Engine {
     /// The prompts, or the error for a server that serves none.
     fn prompt_registry(&self, method: &str) -> Result<&PromptRegistry, Failure> {
-        self.prompts.as_ref().ok_or_else(|| {
-            Failure::new(
-                METHOD_NOT_FOUND,
-                format!("method `{method}` is not served: this server has no prompts"),
-            )
-        })
+        served(self.prompts.as_ref(), method, "prompts")
     }
 
     /// `prompts/list`: a page of the prompts.

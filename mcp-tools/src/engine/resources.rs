@@ -3,7 +3,7 @@
 //! URI matches; the template's variables, decoded from the URI, fill the fn's parameters
 //! as a prompt's arguments do. A resource's fn may ask as a tool's does.
 
-use super::asking::{Answering, Handler, Respond};
+use super::asking::{Answering, Handler, Respond, served};
 use super::connection::Connection;
 use super::core::{Auth, Engine};
 use super::era::{Era, era_of};
@@ -12,7 +12,7 @@ use super::listing;
 use super::outbox::Outbox;
 use super::rounds::Finished;
 use crate::prompt::PromptError;
-use crate::protocol::jsonrpc::{self, INVALID_PARAMS, Id, METHOD_NOT_FOUND};
+use crate::protocol::jsonrpc::{self, INVALID_PARAMS, Id};
 use crate::protocol::messages::{CallToolParams, META_SERVER_INFO, RequestMeta};
 use crate::registry::ResourceRegistry;
 use crate::resource::{ReadOutput, Resource};
@@ -43,12 +43,7 @@ struct ReadParams<'a> {
 impl Engine {
     /// The resources, or the error for a server that serves none.
     fn resource_registry(&self, method: &str) -> Result<&ResourceRegistry, Failure> {
-        self.resources.as_ref().ok_or_else(|| {
-            Failure::new(
-                METHOD_NOT_FOUND,
-                format!("method `{method}` is not served: this server has no resources"),
-            )
-        })
+        served(self.resources.as_ref(), method, "resources")
     }
 
     /// `resources/list` (fixed URIs) or `resources/templates/list` (templates): a page.

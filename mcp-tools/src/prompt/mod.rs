@@ -323,32 +323,40 @@ impl<'a, T> RequestArguments<'a, T> {
     }
 }
 
-/// How a prompt's return type converts. Not public API.
-pub struct PromptRet<R> {
-    convert: fn(R) -> Result<GetPromptResult, PromptError>,
+/// How a handler's return type `R` converts into its result `T` (a prompt's, a
+/// resource's). Generated code builds it in one place, spanned at the return type, so a
+/// type that does not convert is reported once, there. Not public API.
+pub struct Converter<R, T> {
+    convert: fn(R) -> Result<T, PromptError>,
 }
+
+/// How a prompt's return type converts. Not public API.
+pub type PromptRet<R> = Converter<R, GetPromptResult>;
 
 /// The conversion of return type `R`.
 pub const fn prompt_ret<R: IntoPromptResult>() -> PromptRet<R> {
-    PromptRet {
-        convert: |value| value.into_prompt_result().map_err(PromptError::Failed),
-    }
+    Converter::new(|value| value.into_prompt_result().map_err(PromptError::Failed))
 }
 
-impl<R> PromptRet<R> {
+impl<R, T> Converter<R, T> {
+    /// A conversion by `convert`.
+    pub(crate) const fn new(convert: fn(R) -> Result<T, PromptError>) -> Converter<R, T> {
+        Converter { convert }
+    }
+
     /// Converts a return value.
-    pub fn convert(self, value: R) -> Result<GetPromptResult, PromptError> {
+    pub fn convert(self, value: R) -> Result<T, PromptError> {
         (self.convert)(value)
     }
 }
 
-impl<R> Clone for PromptRet<R> {
+impl<R, T> Clone for Converter<R, T> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<R> Copy for PromptRet<R> {}
+impl<R, T> Copy for Converter<R, T> {}
 
 /// What `#[prompt]` implements for the struct it puts beside the fn.
 #[diagnostic::on_unimplemented(

@@ -4,7 +4,7 @@
 use crate::content::ResourceContents;
 use crate::context::{Context, StateKey};
 use crate::error::ToolError;
-use crate::prompt::{PromptError, RequestArguments, Work};
+use crate::prompt::{Converter, PromptError, RequestArguments, Work};
 use crate::protocol::ProtocolVersion;
 use crate::protocol::arguments::RawArguments;
 use crate::result::Json;
@@ -242,31 +242,12 @@ impl<T: IntoReadResult, E: fmt::Display + 'static> IntoReadResult for Result<T, 
 }
 
 /// How a resource's return type converts. Not public API.
-pub struct ResourceRet<R> {
-    convert: fn(R) -> Result<ReadOutput, PromptError>,
-}
+pub type ResourceRet<R> = Converter<R, ReadOutput>;
 
 /// The conversion of return type `R`.
 pub const fn resource_ret<R: IntoReadResult>() -> ResourceRet<R> {
-    ResourceRet {
-        convert: |value| value.into_read_result().map_err(PromptError::Failed),
-    }
+    Converter::new(|value| value.into_read_result().map_err(PromptError::Failed))
 }
-
-impl<R> ResourceRet<R> {
-    /// Converts a return value.
-    pub fn convert(self, value: R) -> Result<ReadOutput, PromptError> {
-        (self.convert)(value)
-    }
-}
-
-impl<R> Clone for ResourceRet<R> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<R> Copy for ResourceRet<R> {}
 
 /// What `#[resource]` implements for the struct it puts beside the fn.
 #[diagnostic::on_unimplemented(
