@@ -69,7 +69,7 @@ impl Engine {
             Reference::Prompt { name } => name,
             Reference::Resource { uri } => {
                 return Err(Failure::invalid_params(format!(
-                    "there is no resource template `{uri}` to complete: this server has no resources"
+                    "the variables of resource template `{uri}` have no completions; prompt arguments do"
                 )));
             }
         };
