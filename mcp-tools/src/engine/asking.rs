@@ -11,7 +11,7 @@ use super::failure::{Failure, Outcome};
 use super::outbox::Outbox;
 use super::rounds::{self, Binding, Finished, InputRequest, Round, Rounds};
 use crate::context::{ClientChannel, Context};
-use crate::error::ToolError;
+use crate::error::{ClientCapability, ToolError};
 use crate::prompt::{PromptError, Work};
 use crate::protocol::jsonrpc::{Id, MISSING_CAPABILITY};
 use crate::protocol::messages::CallToolParams;
@@ -196,10 +196,56 @@ pub(crate) fn served<'a, T>(registry: Option<&'a T>, method: &str, what: &str) -
     })
 }
 
+/// The missing-capability error of revision 2026-07-28 (`-32021`), for a handler that let
+/// an undeclared capability propagate.
+pub(crate) fn missing_capability(message: &str, capability: ClientCapability) -> Failure {
+    Failure::new(MISSING_CAPABILITY, message)
+        .with_data(json!({ "requiredCapabilities": capability.as_json() }))
+}
+
 /// The JSON-RPC code of a request whose handler failed.
 pub(crate) const INTERNAL_ERROR: i32 = -32603;
 
 impl Engine {
+    /// The context of a request a tool, prompt or resource serves: its client (the request's
+    /// way back, and the round its asks are answered from in 2026-07-28), its progress token,
+    /// its caller.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn request_context(
+        &self,
+        conn: &Arc<Connection>,
+        out: &Outbox,
+        era: Era,
+        request: &CallToolParams<'_>,
+        auth: Auth<'_>,
+        request_id: &RequestId,
+        cancel: &tokio_util::sync::CancellationToken,
+        round: Option<Arc<Round>>,
+    ) -> Context {
+        let version = era.version();
+        let channel: Arc<dyn ClientChannel> = Arc::new(CallChannel {
+            conn: Arc::clone(conn),
+            out: out.clone(),
+            call: cancel.clone(),
+            round,
+            version,
+        });
+        let progress_token = request
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.progress_token)
+            .and_then(|raw| serde_json::from_str::<RequestId>(raw.get()).ok());
+        self.context(CallParts {
+            request_id: Some(request_id.clone()),
+            version: Some(version),
+            client: era.into_client(),
+            progress_token,
+            cancel: cancel.clone(),
+            principal: auth.cloned(),
+            channel: Some(channel),
+        })
+    }
+
     /// Serves a request a handler answers: its round (2026-07-28), its context, the work
     /// polled once and answered at once when done, else on a task of its own within the
     /// server's time limit, answered with `respond` unless the client cancelled it.
@@ -223,27 +269,8 @@ impl Engine {
             None
         };
         let (request_id, cancel) = conn.begin_request(id)?;
-        let channel: Arc<dyn ClientChannel> = Arc::new(CallChannel {
-            conn: Arc::clone(conn),
-            out: out.clone(),
-            call: cancel.clone(),
-            round: round.as_ref().map(|(round, _)| Arc::clone(round)),
-            version,
-        });
-        let progress_token = request
-            .meta
-            .as_ref()
-            .and_then(|meta| meta.progress_token)
-            .and_then(|raw| serde_json::from_str::<RequestId>(raw.get()).ok());
-        let cx = self.context(CallParts {
-            request_id: Some(request_id.clone()),
-            version: Some(version),
-            client: era.into_client(),
-            progress_token,
-            cancel: cancel.clone(),
-            principal: auth.cloned(),
-            channel: Some(channel),
-        });
+        let asks = round.as_ref().map(|(round, _)| Arc::clone(round));
+        let cx = self.request_context(conn, out, era, &request, auth, &request_id, &cancel, asks);
         let target = request.name.clone().into_owned();
         let work = start(&cx, request.arguments).run();
         let mut work = Rounds {
@@ -325,8 +352,7 @@ impl Engine {
             }
             Finished::Complete(Err(PromptError::Arguments(problems))) => Failure::invalid_params(problems),
             Finished::Complete(Err(PromptError::Failed(error))) => match error.missing_capability() {
-                Some(capability) if answering.modern() => Failure::new(MISSING_CAPABILITY, error.message())
-                    .with_data(json!({ "requiredCapabilities": capability.as_json() })),
+                Some(capability) if answering.modern() => missing_capability(error.message(), capability),
                 _ if error.is_internal() => Failure::new(INTERNAL_ERROR, self.masked(name, &error)),
                 _ => Failure::new(INTERNAL_ERROR, error.message()),
             },

@@ -2,8 +2,7 @@
 //! (`Server::execute`, the command line's `call`): one path, so both see the same
 //! visibility, limits, time limit and output checks.
 
-use super::asking::Sealing;
-use super::client::CallChannel;
+use super::asking::{Sealing, missing_capability};
 use super::connection::Connection;
 use super::core::{Auth, CallParts, Engine};
 use super::encode::{self, respond_failure};
@@ -14,9 +13,9 @@ use super::outbox::Outbox;
 use super::rounds::{Finished, InputRequest, Round, Rounds};
 use crate::context::ClientChannel;
 use crate::error::ClientCapability;
-use crate::protocol::jsonrpc::{Id, MISSING_CAPABILITY, URL_ELICITATION_REQUIRED};
+use crate::protocol::ProtocolVersion;
+use crate::protocol::jsonrpc::{Id, URL_ELICITATION_REQUIRED};
 use crate::protocol::messages::{CallToolParams, RawCall};
-use crate::protocol::{ProtocolVersion, RequestId};
 use crate::rate::ClientKey;
 use crate::result::CallToolResult;
 use crate::tool::{Invocation, RawArguments, Tool};
@@ -176,12 +175,7 @@ impl Engine {
                             .first()
                             .and_then(|c| c.as_text())
                             .unwrap_or_default();
-                        respond_failure(
-                            out,
-                            Some(id),
-                            Failure::new(MISSING_CAPABILITY, message)
-                                .with_data(json!({ "requiredCapabilities": capability.as_json() })),
-                        );
+                        respond_failure(out, Some(id), missing_capability(message, capability));
                     }
                     _ => out.respond(self.encode_call(
                         id,
@@ -230,33 +224,13 @@ impl Engine {
             }
         };
         let (request_id, cancel) = conn.begin_request(id)?;
-        let progress_token = call
-            .meta
-            .as_ref()
-            .and_then(|meta| meta.progress_token)
-            .and_then(|raw| serde_json::from_str::<RequestId>(raw.get()).ok());
-        let channel: Arc<dyn ClientChannel> = Arc::new(CallChannel {
-            conn: Arc::clone(conn),
-            out: out.clone(),
-            call: cancel.clone(),
-            round: round.as_ref().map(|(round, _)| Arc::clone(round)),
-            version,
-        });
-        let cx = self.context(CallParts {
-            request_id: Some(request_id.clone()),
-            version: Some(version),
-            client: era.into_client(),
-            progress_token,
-            cancel: cancel.clone(),
-            principal: auth.cloned(),
-            channel: Some(channel),
-        });
+        let asks = || round.as_ref().map(|(round, _)| Arc::clone(round));
+        let cx = self.request_context(conn, out, era, &call, auth, &request_id, &cancel, asks());
         let wraps = tool.wraps_structured_output(version);
         let url_mode = cx
             .client_capabilities()
             .is_some_and(|declared| ClientCapability::ElicitationUrl.declared_in(declared));
-        let asks = round.as_ref().map(|(round, _)| Arc::clone(round));
-        let work = start(tool.invoke(&cx, call.arguments), asks);
+        let work = start(tool.invoke(&cx, call.arguments), asks());
         let ending = Ending {
             tool,
             url_mode,
