@@ -16,11 +16,12 @@ use mcp_tools::Json;
 use mcp_tools::content::{ResourceContents, Role};
 use mcp_tools::protocol::LoggingLevel;
 use mcp_tools::{
-    AskError, CallToolResult, Content, Context, Elicitation, PromptMessage, PromptRegistry, Server,
-    ToolError, ToolRegistry, prompt, prompts, resource, resources, tool, tools,
+    AskError, CallToolResult, Content, Context, Elicitation, PromptMessage, PromptRegistry, ResourceRegistry,
+    Server, ToolError, ToolRegistry, prompt, prompts, resource, resources, tool, tools,
 };
 use serde::{Deserialize, Serialize};
 use std::future::IntoFuture;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// A 1×1 red PNG.
@@ -130,6 +131,18 @@ fn test_trigger_prompt_change(registry: PromptRegistry) -> &'static str {
     registry.set_enabled("test_simple_prompt", false);
     registry.set_enabled("test_simple_prompt", true);
     "Prompt list changed"
+}
+
+/// How many times `test://watched-resource` has changed.
+static WATCHED_VERSION: AtomicU64 = AtomicU64::new(0);
+
+/// Changes `test://watched-resource`, so its subscribers hear
+/// `notifications/resources/updated`.
+#[tool]
+fn test_trigger_resource_update(resources: ResourceRegistry) -> &'static str {
+    WATCHED_VERSION.fetch_add(1, Ordering::Relaxed);
+    resources.notify_updated("test://watched-resource");
+    "Resource updated"
 }
 
 // --- Tools that ask, for the 2025-11-25 scenarios (requests of the server's own) ----------
@@ -542,6 +555,13 @@ fn static_binary() -> ResourceContents {
     }
 }
 
+/// A resource to subscribe to: `test_trigger_resource_update` changes it.
+#[resource(uri = "test://watched-resource", mime_type = "text/plain")]
+fn watched_resource() -> String {
+    let version = WATCHED_VERSION.load(Ordering::Relaxed);
+    format!("Watched resource content, version {version}.")
+}
+
 /// A template whose `id` is put into the data.
 #[resource(uri = "test://template/{id}/data", mime_type = "application/json")]
 fn template_data(
@@ -567,6 +587,7 @@ async fn main() -> std::process::ExitCode {
             test_tool_with_progress,
             test_trigger_tool_change,
             test_trigger_prompt_change,
+            test_trigger_resource_update,
             test_sampling,
             test_elicitation,
             test_elicitation_sep1034_defaults,
@@ -582,7 +603,12 @@ async fn main() -> std::process::ExitCode {
             test_missing_capability,
             test_streaming_elicitation,
         ])
-        .resources(resources![static_text, static_binary, template_data])
+        .resources(resources![
+            static_text,
+            static_binary,
+            watched_resource,
+            template_data
+        ])
         .prompts(prompts![
             test_simple_prompt,
             test_prompt_with_arguments,

@@ -2,7 +2,9 @@
 //! `resources/templates/list`, `resources/read`) through the real engine in every
 //! revision: definitions, fixed URIs before templates, variables decoded from the URI and
 //! parsed into the parameters, each return type, path traversal refused, a resource not
-//! found; every answer checked against the official schema.
+//! found; every answer checked against the official schema. Subscriptions
+//! (`resources/subscribe` up to 2025-11-25, `resourceSubscriptions` of
+//! `subscriptions/listen` in 2026-07-28) over the conformance server's real pipes.
 
 mod support;
 
@@ -10,7 +12,12 @@ use mcp_tools::content::ResourceContents;
 use mcp_tools::protocol::ProtocolVersion;
 use mcp_tools::{ClientError, Json, Server, TestClient, ToolError, resource, resources};
 use serde_json::{Value, json};
-use support::Spec;
+use std::time::Duration;
+use support::{Peer, Spec, initialize, modern_meta};
+
+/// The conformance server: `test://watched-resource` changes at each call of
+/// `test_trigger_resource_update`.
+const CONFORMANCE: &str = env!("CARGO_BIN_EXE_conformance");
 
 /// The project's README.
 #[resource(uri = "docs://readme", mime_type = "text/markdown")]
@@ -202,4 +209,216 @@ async fn bad_variables_unknown_uris_and_traversal_are_errors() {
         plain.list_resources().await,
         Err(ClientError::Rpc { code: -32601, .. })
     ));
+}
+
+/// Calls `test_trigger_resource_update` (legacy era) and returns what the server wrote
+/// before its answer, and the answer.
+fn trigger_update(peer: &mut Peer, id: u64) -> Vec<Value> {
+    peer.send(json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": { "name": "test_trigger_resource_update", "arguments": {} }
+    }));
+    let mut before = Vec::new();
+    loop {
+        let message = peer.recv();
+        if message["id"] == json!(id) {
+            assert_eq!(message["result"]["content"][0]["text"], "Resource updated");
+            return before;
+        }
+        before.push(message);
+    }
+}
+
+#[test]
+fn legacy_sessions_hear_the_updates_of_what_they_subscribed_to_until_they_unsubscribe() {
+    let mut peer = Peer::spawn(CONFORMANCE);
+    let init = initialize(&mut peer, "2025-11-25");
+    assert_eq!(
+        init["result"]["capabilities"]["resources"],
+        json!({ "listChanged": true, "subscribe": true })
+    );
+    // Not subscribed: an update is not announced.
+    assert_eq!(trigger_update(&mut peer, 1), Vec::<Value>::new());
+    assert_eq!(peer.silent_for(Duration::from_millis(100)), None);
+
+    let subscribed = peer.request(json!({
+        "jsonrpc": "2.0", "id": 2, "method": "resources/subscribe",
+        "params": { "uri": "test://watched-resource" }
+    }));
+    assert_eq!(subscribed, json!({ "jsonrpc": "2.0", "id": 2, "result": {} }));
+    Spec::of("2025-11-25").assert_valid("EmptyResult", &subscribed["result"]);
+    // Subscribing twice is one subscription: one notification per update.
+    peer.request(json!({
+        "jsonrpc": "2.0", "id": 3, "method": "resources/subscribe",
+        "params": { "uri": "test://watched-resource" }
+    }));
+    let mut heard = trigger_update(&mut peer, 4);
+    // The notification goes out on the session's own stream; it may follow the answer.
+    if heard.is_empty() {
+        heard.push(peer.recv());
+    }
+    let updated = json!({
+        "jsonrpc": "2.0", "method": "notifications/resources/updated",
+        "params": { "uri": "test://watched-resource" }
+    });
+    assert_eq!(heard, vec![updated.clone()]);
+    Spec::of("2025-11-25").assert_valid("ResourceUpdatedNotification", &updated);
+    assert_eq!(peer.silent_for(Duration::from_millis(100)), None);
+    let read = peer.request(json!({
+        "jsonrpc": "2.0", "id": 5, "method": "resources/read",
+        "params": { "uri": "test://watched-resource" }
+    }));
+    assert!(
+        read["result"]["contents"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Watched resource content, version ")
+    );
+
+    let unsubscribed = peer.request(json!({
+        "jsonrpc": "2.0", "id": 6, "method": "resources/unsubscribe",
+        "params": { "uri": "test://watched-resource" }
+    }));
+    assert_eq!(unsubscribed, json!({ "jsonrpc": "2.0", "id": 6, "result": {} }));
+    assert_eq!(trigger_update(&mut peer, 7), Vec::<Value>::new());
+    assert_eq!(peer.silent_for(Duration::from_millis(100)), None);
+    // Unsubscribing from what is not subscribed is no error.
+    let again = peer.request(json!({
+        "jsonrpc": "2.0", "id": 8, "method": "resources/unsubscribe",
+        "params": { "uri": "test://watched-resource" }
+    }));
+    assert_eq!(again["result"], json!({}));
+}
+
+#[test]
+fn subscribing_to_what_no_resource_is_or_without_a_uri_is_refused() {
+    let mut peer = Peer::spawn(CONFORMANCE);
+    initialize(&mut peer, "2025-06-18");
+    let unknown = peer.request(json!({
+        "jsonrpc": "2.0", "id": 1, "method": "resources/subscribe",
+        "params": { "uri": "test://no-such-resource" }
+    }));
+    assert_eq!(
+        unknown["error"],
+        json!({ "code": -32002, "message": "Resource not found", "data": { "uri": "test://no-such-resource" } })
+    );
+    // A URI a template matches names a resource.
+    let templated = peer.request(json!({
+        "jsonrpc": "2.0", "id": 2, "method": "resources/subscribe",
+        "params": { "uri": "test://template/42/data" }
+    }));
+    assert_eq!(templated["result"], json!({}));
+    let missing = peer.request(json!({
+        "jsonrpc": "2.0", "id": 3, "method": "resources/subscribe", "params": {}
+    }));
+    assert_eq!(missing["error"]["code"], -32602);
+    assert_eq!(missing["error"]["message"], "invalid params: missing field `uri`");
+    // The server goes on serving.
+    let ping = peer.request(json!({ "jsonrpc": "2.0", "id": 4, "method": "ping" }));
+    assert_eq!(ping["result"], json!({}));
+}
+
+#[test]
+fn modern_listen_streams_carry_the_updates_of_the_uris_they_name() {
+    let mut peer = Peer::spawn(CONFORMANCE);
+    peer.send(json!({
+        "jsonrpc": "2.0", "id": "watch", "method": "subscriptions/listen",
+        "params": {
+            "_meta": modern_meta(json!({})),
+            "notifications": {
+                "resourceSubscriptions": ["test://watched-resource", "test://no-such-resource"]
+            }
+        }
+    }));
+    let acknowledged = peer.recv();
+    assert_eq!(
+        acknowledged,
+        json!({
+            "jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+            "params": {
+                "_meta": { "io.modelcontextprotocol/subscriptionId": "watch" },
+                // What names no resource is left out.
+                "notifications": { "resourceSubscriptions": ["test://watched-resource"] }
+            }
+        })
+    );
+    let spec = Spec::of("2026-07-28");
+    spec.assert_valid("SubscriptionsAcknowledgedNotification", &acknowledged);
+    // A second stream that watches nothing hears nothing of it.
+    peer.send(json!({
+        "jsonrpc": "2.0", "id": "tools", "method": "subscriptions/listen",
+        "params": { "_meta": modern_meta(json!({})), "notifications": { "toolsListChanged": true } }
+    }));
+    assert_eq!(
+        peer.recv()["params"]["notifications"],
+        json!({ "toolsListChanged": true })
+    );
+
+    peer.send(json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "_meta": modern_meta(json!({})), "name": "test_trigger_resource_update", "arguments": {} }
+    }));
+    let mut messages = vec![peer.recv(), peer.recv()];
+    messages.sort_by_key(|m| m.get("id").is_some());
+    let updated = json!({
+        "jsonrpc": "2.0", "method": "notifications/resources/updated",
+        "params": {
+            "_meta": { "io.modelcontextprotocol/subscriptionId": "watch" },
+            "uri": "test://watched-resource"
+        }
+    });
+    assert_eq!(messages[0], updated);
+    spec.assert_valid("ResourceUpdatedNotification", &updated);
+    assert_eq!(messages[1]["id"], 1);
+    assert_eq!(peer.silent_for(Duration::from_millis(100)), None);
+
+    // Cancelled, the stream ends with its result, and updates are no longer sent.
+    peer.send(json!({
+        "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": { "requestId": "watch" }
+    }));
+    let closed = peer.recv();
+    assert_eq!(closed["id"], "watch");
+    assert_eq!(closed["result"]["resultType"], "complete");
+    peer.send(json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "_meta": modern_meta(json!({})), "name": "test_trigger_resource_update", "arguments": {} }
+    }));
+    assert_eq!(peer.recv()["id"], 2);
+    assert_eq!(peer.silent_for(Duration::from_millis(100)), None);
+    // `resources/subscribe` is not a method of 2026-07-28.
+    let old = peer.request(json!({
+        "jsonrpc": "2.0", "id": 3, "method": "resources/subscribe",
+        "params": { "_meta": modern_meta(json!({})), "uri": "test://watched-resource" }
+    }));
+    assert_eq!(old["error"]["code"], -32601);
+}
+
+#[test]
+fn a_stream_may_not_watch_more_than_the_limit() {
+    let mut peer = Peer::spawn(CONFORMANCE);
+    let uris: Vec<String> = (0..1025).map(|i| format!("test://template/{i}/data")).collect();
+    let refused = peer.request(json!({
+        "jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen",
+        "params": { "_meta": modern_meta(json!({})), "notifications": { "resourceSubscriptions": uris } }
+    }));
+    assert_eq!(refused["error"]["code"], -32602);
+    assert_eq!(
+        refused["error"]["message"],
+        "`resourceSubscriptions` names 1025 URIs; a stream may watch at most 1024"
+    );
+    // Legacy sessions: the same limit, one subscription at a time.
+    let mut legacy = Peer::spawn(CONFORMANCE);
+    initialize(&mut legacy, "2025-11-25");
+    for (i, uri) in uris.iter().enumerate() {
+        legacy.send(json!({
+            "jsonrpc": "2.0", "id": i, "method": "resources/subscribe", "params": { "uri": uri }
+        }));
+    }
+    let answers: Vec<Value> = (0..uris.len()).map(|_| legacy.recv()).collect();
+    assert!(answers[..1024].iter().all(|a| a["result"] == json!({})));
+    assert_eq!(
+        answers[1024]["error"]["message"],
+        "this session watches 1024 resources, the most it may; unsubscribe from one first"
+    );
 }

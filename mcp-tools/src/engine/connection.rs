@@ -7,7 +7,7 @@ use crate::error::ClientRequestError;
 use crate::protocol::jsonrpc::{INVALID_REQUEST, Id};
 use crate::protocol::{Implementation, LoggingLevel, ProtocolVersion, RequestId};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -59,6 +59,8 @@ pub(crate) struct Connection {
     legacy: Mutex<Option<Arc<LegacySession>>>,
     /// Where messages that answer no request go (legacy `list_changed`).
     unsolicited: Mutex<Option<Outbox>>,
+    /// The resource URIs the legacy session subscribed to (`resources/subscribe`).
+    watched: Mutex<HashSet<Arc<str>>>,
     in_flight: Mutex<HashMap<RequestId, InFlight>>,
     /// Requests of the server's own, waiting for the client's answer, by id.
     asked: Mutex<HashMap<i64, Asker>>,
@@ -83,6 +85,7 @@ impl Connection {
             id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             legacy: Mutex::new(None),
             unsolicited: Mutex::new(None),
+            watched: Mutex::new(HashSet::new()),
             in_flight: Mutex::new(HashMap::new()),
             asked: Mutex::new(HashMap::new()),
             next_ask: AtomicI64::new(1),
@@ -210,6 +213,42 @@ impl Connection {
             .into_iter()
             .filter_map(|id| asked.remove(&id).map(|asker| Withdrawn { id, out: asker.out }))
             .collect()
+    }
+
+    /// Subscribes the legacy session to a resource's updates; `false` (and nothing changes)
+    /// when it already watches `limit` other URIs.
+    pub(crate) fn watch(&self, uri: &str, limit: usize) -> bool {
+        let mut watched = self.watched.lock().unwrap_or_else(PoisonError::into_inner);
+        if watched.contains(uri) {
+            return true;
+        }
+        if watched.len() >= limit {
+            return false;
+        }
+        watched.insert(Arc::from(uri));
+        true
+    }
+
+    /// Ends the legacy session's subscription to a resource's updates, if it had one.
+    pub(crate) fn unwatch(&self, uri: &str) {
+        self.watched
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(uri);
+    }
+
+    /// Whether the legacy session watches the resource at `uri`.
+    pub(crate) fn watches(&self, uri: &str) -> bool {
+        self.watched
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(uri)
+    }
+
+    /// Every URI the legacy session watches.
+    pub(crate) fn watched(&self) -> Vec<Arc<str>> {
+        let watched = self.watched.lock().unwrap_or_else(PoisonError::into_inner);
+        watched.iter().cloned().collect()
     }
 
     /// Sets where messages that answer no request go.

@@ -260,6 +260,10 @@ impl Engine {
                         Ok(())
                     }
                     ("logging/setLevel", Era::Legacy(_)) => Self::set_level(conn, id, params, out),
+                    ("resources/subscribe" | "resources/unsubscribe", Era::Legacy(_)) => {
+                        let watch = method == "resources/subscribe";
+                        self.resources_subscribe(conn, id, params, out, &era, watch)
+                    }
                     _ => Err(Failure::new(
                         METHOD_NOT_FOUND,
                         format!(

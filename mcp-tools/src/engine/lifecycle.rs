@@ -8,6 +8,7 @@ use super::era::LEGACY;
 use super::failure::{Failure, Outcome, parse};
 use super::listing::{self, Feed};
 use super::outbox::Outbox;
+use super::subscriptions::{self, Updates};
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{INVALID_REQUEST, Id};
 use crate::protocol::messages::{InitializeParams, SetLevelParams};
@@ -45,13 +46,14 @@ impl Engine {
         // Watch from now, before the client can ask for anything: a change made by the very
         // next request must be announced, however late the watching task first runs.
         let feeds = self.feeds();
+        let updates = Updates::of(self.resources.as_ref());
         out.respond(encode::initialize_result(
             id.raw,
             &self.info,
             version,
             self.capabilities(),
         ));
-        tokio::spawn(listing::announce_to_legacy(Arc::clone(conn), feeds));
+        tokio::spawn(subscriptions::notify_legacy(Arc::clone(conn), feeds, updates));
         Ok(())
     }
 
@@ -86,10 +88,13 @@ impl Engine {
         let mut capabilities = serde_json::json!({ "tools": { "listChanged": true }, "logging": {} });
         if self.prompts.is_some() {
             capabilities["prompts"] = serde_json::json!({ "listChanged": true });
-            capabilities["completions"] = serde_json::json!({});
         }
         if self.resources.is_some() {
-            capabilities["resources"] = serde_json::json!({ "listChanged": true });
+            capabilities["resources"] = serde_json::json!({ "listChanged": true, "subscribe": true });
+        }
+        // Prompt arguments and template variables complete.
+        if self.prompts.is_some() || self.resources.is_some() {
+            capabilities["completions"] = serde_json::json!({});
         }
         capabilities
     }

@@ -4,7 +4,6 @@
 //! `ttlMs`/`cacheScope`, and `list_changed` notifications on legacy connections and on
 //! modern listen streams.
 
-use super::connection::Connection;
 use super::core::Engine;
 use super::encode;
 use super::era::Era;
@@ -13,7 +12,6 @@ use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::Id;
 use crate::registry::catalog::{Item, Snapshot};
 use base64::Engine as _;
-use serde_json::json;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::future::Future;
@@ -199,18 +197,4 @@ pub(crate) async fn next_change(feeds: &mut [Feed]) -> Option<&'static ListKind>
         if open { Poll::Pending } else { Poll::Ready(None) }
     })
     .await
-}
-
-/// Sends each list change to a legacy connection on its stream for unsolicited messages
-/// (stdout; HTTP's GET stream), until it closes.
-pub(crate) async fn announce_to_legacy(conn: Arc<Connection>, mut feeds: Vec<Feed>) {
-    loop {
-        tokio::select! {
-            _ = conn.closed() => return,
-            changed = next_change(&mut feeds) => match changed {
-                Some(kind) => conn.send_unsolicited(encode::notification(kind.changed, &json!({}))),
-                None => return,
-            },
-        }
-    }
 }

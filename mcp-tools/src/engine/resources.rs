@@ -15,6 +15,7 @@ use crate::prompt::PromptError;
 use crate::protocol::jsonrpc::{self, INVALID_PARAMS, Id};
 use crate::protocol::messages::{CallToolParams, META_SERVER_INFO, RequestMeta};
 use crate::registry::ResourceRegistry;
+use crate::registry::catalog::Snapshot;
 use crate::resource::{ReadOutput, Resource};
 use crate::tool::RawArguments;
 use serde::Deserialize;
@@ -26,6 +27,31 @@ use std::sync::Arc;
 /// The error of a read of a URI no resource has: `-32002` up to 2025-11-25, `-32602` in
 /// 2026-07-28 (SEP-2164), with the URI in `data` either way.
 const RESOURCE_NOT_FOUND: i32 = -32002;
+
+/// The resource a URI names, with its variables as a JSON object: the resource with that
+/// fixed URI, else the first template (in registration order) the URI matches.
+pub(crate) fn resolve(snapshot: &Snapshot<Resource>, uri: &str) -> Option<(Resource, String)> {
+    let items = snapshot.items();
+    let fixed = items.iter().find(|r| !r.is_template() && r.uri() == uri);
+    fixed
+        .map(|resource| (resource.clone(), "{}".to_owned()))
+        .or_else(|| {
+            let templates = items.iter().filter(|r| r.is_template());
+            templates
+                .filter_map(|resource| resource.variables_of(uri).map(|vars| (resource.clone(), vars)))
+                .next()
+        })
+}
+
+/// The revision's error for a URI no resource has.
+pub(crate) fn not_found(era: &Era, uri: &str) -> Failure {
+    let (code, message) = if era.is_modern() {
+        (INVALID_PARAMS, format!("Resource not found: {uri}"))
+    } else {
+        (RESOURCE_NOT_FOUND, "Resource not found".to_owned())
+    };
+    Failure::new(code, message).with_data(json!({ "uri": uri }))
+}
 
 /// `resources/read`'s params.
 #[derive(Deserialize)]
@@ -92,29 +118,8 @@ impl Engine {
         let era = era_of(conn, "resources/read", read.meta.as_ref())?;
         let registry = self.resource_registry("resources/read")?;
         let snapshot = registry.snapshot();
-        let fixed = snapshot
-            .items()
-            .iter()
-            .find(|r| !r.is_template() && r.uri() == read.uri);
-        let found = fixed
-            .map(|resource| (resource.clone(), "{}".to_owned()))
-            .or_else(|| {
-                let templates = snapshot.items().iter().filter(|r| r.is_template());
-                templates
-                    .filter_map(|resource| {
-                        resource
-                            .variables_of(&read.uri)
-                            .map(|vars| (resource.clone(), vars))
-                    })
-                    .next()
-            });
-        let Some((resource, variables)) = found else {
-            let (code, message) = if era.is_modern() {
-                (INVALID_PARAMS, format!("Resource not found: {}", read.uri))
-            } else {
-                (RESOURCE_NOT_FOUND, "Resource not found".to_owned())
-            };
-            return Err(Failure::new(code, message).with_data(json!({ "uri": read.uri })));
+        let Some((resource, variables)) = resolve(&snapshot, &read.uri) else {
+            return Err(not_found(&era, &read.uri));
         };
         let arguments = RawArguments::from_json(&variables)
             .map_err(|_| Failure::invalid_params("the URI's variables do not read as arguments"))?;

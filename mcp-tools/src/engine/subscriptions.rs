@@ -1,20 +1,124 @@
-//! `subscriptions/listen` (2026-07-28): a request that stays open, acknowledged at once,
-//! carrying each list change the client asked for until the client cancels it.
+//! What a client hears without asking each time: list changes and the updates of the
+//! resources it watches.
+//!
+//! - Up to 2025-11-25 a session hears every list change, and the updates of the resources
+//!   it named with `resources/subscribe` (until `resources/unsubscribe`), on its stream for
+//!   unsolicited messages (stdout; HTTP's GET stream).
+//! - In 2026-07-28, `subscriptions/listen` is a request that stays open: acknowledged at
+//!   once with what the server agreed to, it carries the list changes and resource updates
+//!   the client opted in to, each tagged with the request's id, until the client cancels it.
 
 use super::connection::Connection;
 use super::core::Engine;
 use super::encode;
-use super::failure::Outcome;
+use super::era::Era;
+use super::failure::{Failure, Outcome, parse};
 use super::listing::{self, Feed};
 use super::outbox::Outbox;
 use crate::protocol::jsonrpc::Id;
-use crate::protocol::messages::{ListenParams, META_SUBSCRIPTION_ID};
+use crate::protocol::messages::{ListenParams, META_SUBSCRIPTION_ID, SubscribeParams};
+use crate::registry::ResourceRegistry;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
+use std::collections::HashSet;
 use std::sync::Arc;
+use tokio::sync::broadcast::{self, error::RecvError};
+
+/// The most resource URIs one legacy session, or one listen stream, may watch.
+pub(crate) const MAX_WATCHED: usize = 1024;
+
+/// `notifications/resources/updated`.
+const UPDATED: &str = "notifications/resources/updated";
+
+/// The announcements of changed resources, as one subscriber receives them.
+pub(crate) struct Updates(Option<broadcast::Receiver<Arc<str>>>);
+
+/// What changed: one resource, or any (the subscriber fell behind and missed some).
+enum Updated {
+    One(Arc<str>),
+    Missed,
+}
+
+impl Updates {
+    /// The announcements from now on, on a server with these resources.
+    pub(crate) fn of(resources: Option<&ResourceRegistry>) -> Updates {
+        Updates(resources.map(ResourceRegistry::updates))
+    }
+
+    /// The next announcement; never completes on a server with no resources.
+    async fn next(&mut self) -> Updated {
+        let Some(receiver) = &mut self.0 else {
+            return std::future::pending().await;
+        };
+        match receiver.recv().await {
+            Ok(uri) => Updated::One(uri),
+            Err(RecvError::Lagged(missed)) => {
+                tracing::debug!(missed, "a subscriber fell behind the resource updates");
+                Updated::Missed
+            }
+            Err(RecvError::Closed) => {
+                self.0 = None;
+                std::future::pending().await
+            }
+        }
+    }
+}
+
+impl Updated {
+    /// The URIs this update concerns: the one announced if it is watched; every one
+    /// watched when some were missed, since any of them may have changed.
+    fn concerning(
+        self,
+        watches: impl Fn(&str) -> bool,
+        watched: impl FnOnce() -> Vec<Arc<str>>,
+    ) -> Vec<Arc<str>> {
+        match self {
+            Updated::One(uri) if watches(&uri) => vec![uri],
+            Updated::One(_) => Vec::new(),
+            Updated::Missed => watched(),
+        }
+    }
+}
 
 impl Engine {
-    /// Acknowledges, then forwards the list changes asked for until cancelled.
+    /// `resources/subscribe` (`watch`) and `resources/unsubscribe`: the URI must name a
+    /// resource to be watched; unwatching one not watched is no error.
+    pub(crate) fn resources_subscribe(
+        &self,
+        conn: &Connection,
+        id: Id<'_>,
+        params: Option<&RawValue>,
+        out: &Outbox,
+        era: &Era,
+        watch: bool,
+    ) -> Outcome {
+        let method = if watch {
+            "resources/subscribe"
+        } else {
+            "resources/unsubscribe"
+        };
+        let registry = super::asking::served(self.resources.as_ref(), method, "resources")?;
+        let SubscribeParams { uri } =
+            parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
+        if watch {
+            if super::resources::resolve(&registry.snapshot(), &uri).is_none() {
+                return Err(super::resources::not_found(era, &uri));
+            }
+            if !conn.watch(&uri, MAX_WATCHED) {
+                return Err(Failure::invalid_params(format!(
+                    "this session watches {MAX_WATCHED} resources, the most it may; unsubscribe from one first"
+                )));
+            }
+        } else {
+            conn.unwatch(&uri);
+        }
+        out.respond(encode::empty_result(id.raw));
+        Ok(())
+    }
+
+    /// `subscriptions/listen`: acknowledges what it agrees to, then forwards it until
+    /// cancelled. Of the resource URIs asked for, those that name no resource are left out
+    /// of the acknowledgment and never announced.
     pub(crate) fn listen(
         self: &Arc<Self>,
         conn: &Arc<Connection>,
@@ -22,6 +126,17 @@ impl Engine {
         params: ListenParams,
         out: &Outbox,
     ) -> Outcome {
+        let asked = params
+            .notifications
+            .resource_subscriptions
+            .as_deref()
+            .unwrap_or_default();
+        if asked.len() > MAX_WATCHED {
+            return Err(Failure::invalid_params(format!(
+                "`resourceSubscriptions` names {} URIs; a stream may watch at most {MAX_WATCHED}",
+                asked.len()
+            )));
+        }
         let (request_id, cancel) = conn.begin_request(id)?;
         let mut feeds: Vec<Feed> = self
             .feeds()
@@ -29,10 +144,28 @@ impl Engine {
             .filter(|feed| params.asks_for(feed.kind.listen_filter))
             .collect();
         let subscription: Value = serde_json::from_str(id.raw.get()).unwrap_or(Value::Null);
-        let agreed: serde_json::Map<String, Value> = feeds
+        let mut agreed: serde_json::Map<String, Value> = feeds
             .iter()
             .map(|feed| (feed.kind.listen_filter.to_owned(), Value::Bool(true)))
             .collect();
+        let watched: HashSet<Arc<str>> = match (&self.resources, &params.notifications.resource_subscriptions)
+        {
+            (Some(resources), Some(_)) => {
+                let snapshot = resources.snapshot();
+                let known = asked
+                    .iter()
+                    .filter(|uri| super::resources::resolve(&snapshot, uri).is_some());
+                let known: Vec<&String> = known.collect();
+                agreed.insert("resourceSubscriptions".to_owned(), json!(known));
+                known.into_iter().map(|uri| Arc::from(uri.as_str())).collect()
+            }
+            _ => HashSet::new(),
+        };
+        let mut updates = if watched.is_empty() {
+            Updates(None)
+        } else {
+            Updates::of(self.resources.as_ref())
+        };
         out.notify(encode::notification(
             "notifications/subscriptions/acknowledged",
             &json!({ "_meta": { META_SUBSCRIPTION_ID: subscription }, "notifications": agreed }),
@@ -42,6 +175,7 @@ impl Engine {
         let engine = Arc::clone(self);
         let out = out.clone();
         tokio::spawn(async move {
+            let tag = json!({ META_SUBSCRIPTION_ID: subscription });
             loop {
                 tokio::select! {
                     _ = conn2.closed() => break,
@@ -50,15 +184,42 @@ impl Engine {
                         break;
                     }
                     Some(kind) = listing::next_change(&mut feeds) => {
-                        out.notify(encode::notification(
-                            kind.changed,
-                            &json!({ "_meta": { META_SUBSCRIPTION_ID: subscription } }),
-                        ));
+                        out.notify(encode::notification(kind.changed, &json!({ "_meta": tag })));
+                    }
+                    updated = updates.next() => {
+                        let concerned = updated.concerning(
+                            |uri| watched.contains(uri),
+                            || watched.iter().cloned().collect(),
+                        );
+                        for uri in concerned {
+                            out.notify(encode::notification(UPDATED, &json!({ "_meta": tag, "uri": &*uri })));
+                        }
                     }
                 }
             }
             conn2.finish(&request_id);
         });
         Ok(())
+    }
+}
+
+/// Sends a legacy session what it hears unsolicited, until it closes: each list change,
+/// and the updates of the resources it subscribed to.
+pub(crate) async fn notify_legacy(conn: Arc<Connection>, mut feeds: Vec<Feed>, mut updates: Updates) {
+    loop {
+        tokio::select! {
+            _ = conn.closed() => return,
+            changed = listing::next_change(&mut feeds), if !feeds.is_empty() => match changed {
+                Some(kind) => conn.send_unsolicited(encode::notification(kind.changed, &json!({}))),
+                // Every catalog is gone; resource updates may still come.
+                None => feeds.clear(),
+            },
+            updated = updates.next() => {
+                let concerned = updated.concerning(|uri| conn.watches(uri), || conn.watched());
+                for uri in concerned {
+                    conn.send_unsolicited(encode::notification(UPDATED, &json!({ "uri": &*uri })));
+                }
+            }
+        }
     }
 }

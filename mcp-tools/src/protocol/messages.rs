@@ -186,6 +186,15 @@ pub(crate) struct SubscriptionFilter {
     pub(crate) prompts_list_changed: Option<bool>,
     #[serde(default)]
     pub(crate) resources_list_changed: Option<bool>,
+    /// The resource URIs to hear `notifications/resources/updated` for.
+    #[serde(default)]
+    pub(crate) resource_subscriptions: Option<Vec<String>>,
+}
+
+/// `resources/subscribe` and `resources/unsubscribe` (up to 2025-11-25).
+#[derive(Deserialize)]
+pub(crate) struct SubscribeParams {
+    pub(crate) uri: String,
 }
 
 /// What a transport reads of any request's params to route it and check its headers: the

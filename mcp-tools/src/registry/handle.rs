@@ -6,7 +6,11 @@ use super::catalog::{Catalog, Item, Snapshot};
 use crate::context::{Context, FromContext};
 use crate::error::ToolError;
 use std::sync::Arc;
-use tokio::sync::watch;
+use tokio::sync::{broadcast, watch};
+
+/// How many announcements of changed items a slow listener may fall behind by before it
+/// misses some (it is then told every item it watches changed).
+const UPDATES_BUFFERED: usize = 256;
 
 /// A handle on one kind of a server's items (its tools, its prompts), for changing them
 /// while it serves. Cheap to clone; a tool can take one as a parameter, since it
@@ -14,12 +18,15 @@ use tokio::sync::watch;
 /// as the kind's `list_changed` notification.
 pub struct Registry<T: Item> {
     catalog: Catalog<T>,
+    /// Announcements that one item's contents changed, by key (resources: by URI).
+    updates: broadcast::Sender<Arc<str>>,
 }
 
 impl<T: Item> Clone for Registry<T> {
     fn clone(&self) -> Self {
         Registry {
             catalog: self.catalog.clone(),
+            updates: self.updates.clone(),
         }
     }
 }
@@ -29,6 +36,7 @@ impl<T: Item> Registry<T> {
     pub(crate) fn new() -> Registry<T> {
         Registry {
             catalog: Catalog::new(),
+            updates: broadcast::channel(UPDATES_BUFFERED).0,
         }
     }
 
@@ -107,6 +115,17 @@ impl<T: Item> Registry<T> {
     /// Completes on the next change, for `list_changed` notifications.
     pub(crate) fn watch(&self) -> watch::Receiver<Arc<Snapshot<T>>> {
         self.catalog.watch()
+    }
+
+    /// Announces that the contents behind `key` changed, to whoever listens now.
+    pub(crate) fn announce_update(&self, key: &str) {
+        // No receiver means no one subscribed: nothing to tell.
+        let _ = self.updates.send(Arc::from(key));
+    }
+
+    /// The announcements of changed contents from now on.
+    pub(crate) fn updates(&self) -> broadcast::Receiver<Arc<str>> {
+        self.updates.subscribe()
     }
 }
 

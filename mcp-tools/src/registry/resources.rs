@@ -37,4 +37,45 @@ impl Registry<Resource> {
     pub fn resources(&self) -> Vec<Resource> {
         self.items()
     }
+
+    /// Tells the clients subscribed to `uri` that its contents changed, so they read it
+    /// again: `notifications/resources/updated` to each legacy session that sent
+    /// `resources/subscribe` for it, and on each 2026-07-28 `subscriptions/listen` stream
+    /// whose `resourceSubscriptions` name it. The URI is compared as written, and may be
+    /// one a template matches (`notes://3` for `notes://{id}`). Clients that subscribed to
+    /// nothing hear nothing; the call never waits.
+    ///
+    /// A tool that changes what a resource reads takes the registry as a parameter:
+    ///
+    /// ```
+    /// use mcp_tools::{resource, resources, tool, tools, ResourceRegistry, Server, State};
+    /// use std::sync::Mutex;
+    ///
+    /// /// The motto of the day.
+    /// #[resource(uri = "motto://today", mime_type = "text/plain")]
+    /// fn motto(current: State<Mutex<String>>) -> String {
+    ///     current.lock().unwrap().clone()
+    /// }
+    ///
+    /// /// Change the motto of the day.
+    /// #[tool]
+    /// fn set_motto(
+    ///     /// The new motto
+    ///     motto: String,
+    ///     current: State<Mutex<String>>,
+    ///     resources: ResourceRegistry,
+    /// ) -> &'static str {
+    ///     *current.lock().unwrap() = motto;
+    ///     resources.notify_updated("motto://today");
+    ///     "changed"
+    /// }
+    ///
+    /// let server = Server::new("mottos", "1.0.0")
+    ///     .state(Mutex::new("carpe diem".to_owned()))
+    ///     .tools(tools![set_motto])
+    ///     .resources(resources![motto]);
+    /// ```
+    pub fn notify_updated(&self, uri: &str) {
+        self.announce_update(uri);
+    }
 }
