@@ -17,7 +17,7 @@ use mcp_tools::content::{ResourceContents, Role};
 use mcp_tools::protocol::LoggingLevel;
 use mcp_tools::{
     AskError, CallToolResult, Content, Context, Elicitation, PromptMessage, PromptRegistry, ResourceRegistry,
-    Server, ToolError, ToolRegistry, prompt, prompts, resource, resources, tool, tools,
+    Server, Tool, ToolError, ToolRegistry, prompt, prompts, resource, resources, tool, tools,
 };
 use serde::{Deserialize, Serialize};
 use std::future::IntoFuture;
@@ -145,6 +145,43 @@ fn test_trigger_resource_update(resources: ResourceRegistry) -> &'static str {
     "Resource updated"
 }
 
+/// A tool built from data, whose input schema uses JSON Schema 2020-12 beyond what
+/// parameters make (`$defs` with an `$anchor`, `allOf`/`anyOf`, `if`/`then`/`else`): the
+/// scenario `json-schema-2020-12` checks that the listing keeps every keyword.
+fn json_schema_2020_12_tool() -> Tool {
+    let schema = serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {
+            "address": {
+                "$anchor": "addressDef",
+                "type": "object",
+                "properties": { "street": { "type": "string" }, "city": { "type": "string" } }
+            }
+        },
+        "properties": {
+            "name": { "type": "string" },
+            "address": { "$ref": "#/$defs/address" },
+            "contactMethod": { "type": "string", "enum": ["phone", "email"] },
+            "phone": { "type": "string" },
+            "email": { "type": "string" }
+        },
+        "allOf": [{ "anyOf": [{ "required": ["phone"] }, { "required": ["email"] }] }],
+        "if": { "properties": { "contactMethod": { "const": "phone" } }, "required": ["contactMethod"] },
+        "then": { "required": ["phone"] },
+        "else": { "required": ["email"] },
+        "additionalProperties": false
+    });
+    let description = "Tool with JSON Schema 2020-12 features";
+    Tool::from_json(
+        "json_schema_2020_12_tool",
+        description,
+        schema,
+        |arguments, _| async move { format!("received {}", serde_json::Value::Object(arguments)) },
+    )
+    .expect("the schema is an object schema")
+}
+
 // --- Tools that ask, for the 2025-11-25 scenarios (requests of the server's own) ----------
 
 /// What the user did with a form, as the scenarios print it: `action=accept, content={..}`.
@@ -269,10 +306,11 @@ enum TitledMany {
     Value3,
 }
 
-/// The choices of `legacyEnum`: the scenario wants them labelled by `enumNames`, a
-/// deprecated keyword no type produces, so they go out unlabelled.
+/// The choices of `legacyEnum`, labelled by the deprecated `enumNames` keyword, which the
+/// form keeps when the type declares it.
 #[derive(Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
+#[schemars(extend("enumNames" = ["Option One", "Option Two", "Option Three"]))]
 enum Legacy {
     Opt1,
     Opt2,
@@ -574,35 +612,37 @@ fn template_data(
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
     common::log_to_stderr();
+    let mut tools = tools![
+        test_simple_text,
+        test_image_content,
+        test_audio_content,
+        test_embedded_resource,
+        test_multiple_content_types,
+        test_tool_with_logging,
+        test_logging_tool,
+        test_error_handling,
+        test_tool_with_progress,
+        test_trigger_tool_change,
+        test_trigger_prompt_change,
+        test_trigger_resource_update,
+        test_sampling,
+        test_elicitation,
+        test_elicitation_sep1034_defaults,
+        test_elicitation_sep1330_enums,
+        test_input_required_result_elicitation,
+        test_input_required_result_sampling,
+        test_input_required_result_list_roots,
+        test_input_required_result_request_state,
+        test_input_required_result_multiple_inputs,
+        test_input_required_result_multi_round,
+        test_input_required_result_tampered_state,
+        test_input_required_result_capabilities,
+        test_missing_capability,
+        test_streaming_elicitation,
+    ];
+    tools.push(json_schema_2020_12_tool());
     let served = Server::new("mcp-tools-conformance", env!("CARGO_PKG_VERSION"))
-        .tools(tools![
-            test_simple_text,
-            test_image_content,
-            test_audio_content,
-            test_embedded_resource,
-            test_multiple_content_types,
-            test_tool_with_logging,
-            test_logging_tool,
-            test_error_handling,
-            test_tool_with_progress,
-            test_trigger_tool_change,
-            test_trigger_prompt_change,
-            test_trigger_resource_update,
-            test_sampling,
-            test_elicitation,
-            test_elicitation_sep1034_defaults,
-            test_elicitation_sep1330_enums,
-            test_input_required_result_elicitation,
-            test_input_required_result_sampling,
-            test_input_required_result_list_roots,
-            test_input_required_result_request_state,
-            test_input_required_result_multiple_inputs,
-            test_input_required_result_multi_round,
-            test_input_required_result_tampered_state,
-            test_input_required_result_capabilities,
-            test_missing_capability,
-            test_streaming_elicitation,
-        ])
+        .tools(tools)
         .resources(resources![
             static_text,
             static_binary,

@@ -552,6 +552,15 @@ fn form_field(schema: &Value) -> Result<Map<String, Value>, String> {
         Kind::Choices(choices) => {
             let (keyword, options) = options(choices, "oneOf");
             field.insert(keyword.into(), options);
+            // The deprecated labels of untitled choices, kept when the type declares one per
+            // choice (`#[schemars(extend("enumNames" = [..]))]`), for clients that read them.
+            if keyword == "enum"
+                && let Some(Value::Array(names)) = map.get("enumNames")
+                && names.len() == choices.len()
+                && names.iter().all(Value::is_string)
+            {
+                field.insert("enumNames".into(), Value::Array(names.clone()));
+            }
         }
         Kind::List(items) => {
             if let Kind::Choices(choices) = &**items {
@@ -1261,6 +1270,43 @@ mod tests {
                     ]},
                 },
                 "required": ["colour", "speed"],
+            })
+            .to_string()
+        );
+    }
+
+    // Choices labelled the deprecated way, once right and once with a label missing.
+    #[derive(Deserialize, JsonSchema)]
+    #[schemars(extend("enumNames" = ["Small", "Large"]))]
+    enum Labelled {
+        S,
+        L,
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    #[schemars(extend("enumNames" = ["Small"]))]
+    enum Mislabelled {
+        S,
+        L,
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    struct Sizes {
+        labelled: Labelled,
+        mislabelled: Mislabelled,
+    }
+
+    #[test]
+    fn enum_names_are_kept_when_there_is_one_per_choice() {
+        assert_eq!(
+            form::<Sizes>().to_string(),
+            json!({
+                "type": "object",
+                "properties": {
+                    "labelled": {"type": "string", "enum": ["S", "L"], "enumNames": ["Small", "Large"]},
+                    "mislabelled": {"type": "string", "enum": ["S", "L"]},
+                },
+                "required": ["labelled", "mislabelled"],
             })
             .to_string()
         );
