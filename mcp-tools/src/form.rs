@@ -1291,6 +1291,7 @@ mod tests {
     }
 
     #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code)] // only its form is looked at
     struct Sizes {
         labelled: Labelled,
         mislabelled: Mislabelled,
