@@ -15,6 +15,7 @@ const LAYERS: &[&str] = &[
     "context",
     "form",
     "tool",
+    "completion",
     "prompt",
     "resource",
     "ask",

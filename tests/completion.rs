@@ -1,14 +1,16 @@
-//! `completion/complete` for prompt arguments through the real engine, in 2026-07-28 and in
-//! a 2025-11-25 session: an enum argument completes from its values with no code, one with
-//! `#[complete(fn)]` from its fn (which sees the arguments already given); candidates that
-//! start with the value come first, then those that contain it, ignoring case; at most 100
-//! values, with `total` and `hasMore`; unknown prompts and arguments are `-32602`, a server
-//! without prompts `-32601`. Every result is checked against the official schema.
+//! `completion/complete` for prompt arguments (`ref/prompt`) and resource template variables
+//! (`ref/resource`) through the real engine, in 2026-07-28 and in a 2025-11-25 session: an
+//! enum argument completes from its values with no code, one with `#[complete(fn)]` from its
+//! fn (which sees the arguments already given); candidates that start with the value come
+//! first, then those that contain it, ignoring case; at most 100 values, with `total` and
+//! `hasMore`; unknown prompts, templates, arguments and variables, and fixed URIs, are
+//! `-32602`; a server with neither prompts nor resources `-32601`. Every result is checked
+//! against the official schema, every request's params against 2025-11-25's.
 
 mod support;
 
 use mcp_tools::protocol::ProtocolVersion;
-use mcp_tools::{ClientError, Server, TestClient, prompt, prompts, tool, tools};
+use mcp_tools::{ClientError, Server, TestClient, prompt, prompts, resource, resources, tool, tools};
 use serde_json::{Map, Value, json};
 use support::Spec;
 
@@ -85,10 +87,17 @@ async fn clients() -> Vec<TestClient> {
 /// `completion/complete` of `argument` of `prompt` at `value`, given `arguments`; the
 /// `completion` of the result, which is checked against the client's revision's schema.
 async fn complete(client: &TestClient, prompt: &str, argument: &str, value: &str, arguments: Value) -> Value {
+    completed(client, request(prompt, argument, value, arguments)).await
+}
+
+/// The `completion` of the result of `completion/complete` with `params`, checked against
+/// the client's revision's schema.
+async fn completed(client: &TestClient, params: Value) -> Value {
+    Spec::of("2025-11-25").assert_valid("CompleteRequestParams", &params);
     let result = client
-        .request("completion/complete", request(prompt, argument, value, arguments))
+        .request("completion/complete", params.clone())
         .await
-        .unwrap_or_else(|e| panic!("{prompt}.{argument} at {value:?}: {e}"));
+        .unwrap_or_else(|e| panic!("{params}: {e}"));
     Spec::of(client.protocol_version().as_str()).assert_valid("CompleteResult", &result);
     if client.protocol_version() == ProtocolVersion::V2026_07_28 {
         assert_eq!(result["resultType"], "complete");
@@ -108,6 +117,7 @@ fn request(prompt: &str, argument: &str, value: &str, arguments: Value) -> Value
 
 /// The JSON-RPC error `completion/complete` answers with.
 async fn refused(client: &TestClient, params: Value) -> (i32, String) {
+    Spec::of("2025-11-25").assert_valid("CompleteRequestParams", &params);
     match client.request("completion/complete", params).await.unwrap_err() {
         ClientError::Rpc { code, message, .. } => (code, message),
         other => panic!("expected a JSON-RPC error, got {other}"),
@@ -217,7 +227,7 @@ async fn unknown_prompts_and_arguments_are_invalid_params() {
 }
 
 #[tokio::test]
-async fn a_server_without_prompts_does_not_serve_completion() {
+async fn a_server_without_prompts_or_resources_does_not_serve_completion() {
     let server = || Server::new("calc", "1.0.0").tools(tools![add]);
     let clients = [
         server().test_client().unwrap(),
@@ -231,10 +241,252 @@ async fn a_server_without_prompts_does_not_serve_completion() {
             refused(&client, request("plan_trip", "city", "", json!({}))).await,
             (
                 -32601,
-                "method `completion/complete` is not served: this server has no prompts".to_owned()
+                "method `completion/complete` is not served: this server has no prompts or resources"
+                    .to_owned()
             ),
             "{}",
             client.protocol_version()
         );
     }
+}
+
+/// A kind of post, completed from its values.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum PostKind {
+    Article,
+    Note,
+    Photo,
+    Poll,
+}
+
+/// The members of the team given already, or of every team.
+fn members(_typed: &str, given: &Map<String, Value>) -> Vec<String> {
+    let core = ["ada", "alan", "grace"];
+    let web = ["tim", "brendan", "ada-b"];
+    let all: Vec<&str> = match given.get("team").and_then(Value::as_str) {
+        Some("core") => core.to_vec(),
+        Some("web") => web.to_vec(),
+        _ => core.iter().chain(&web).copied().collect(),
+    };
+    all.into_iter().map(str::to_owned).collect()
+}
+
+/// A member's posts.
+#[resource(
+    uri = "teams://{team}/members/{member}/posts{?kind}",
+    mime_type = "text/plain"
+)]
+fn posts(team: String, #[complete(members)] member: String, kind: Option<PostKind>) -> String {
+    let _ = kind;
+    format!("{member} of {team}")
+}
+
+/// 250 issues, more than one answer holds.
+fn issue_numbers(_typed: &str, _given: &Map<String, Value>) -> Vec<String> {
+    (1..=250).map(|i| i.to_string()).collect()
+}
+
+/// An issue.
+#[resource(uri = "issues://{number}")]
+fn issue(#[complete(issue_numbers)] number: u32) -> String {
+    number.to_string()
+}
+
+/// The README.
+#[resource(uri = "docs://readme")]
+fn readme() -> String {
+    "# Teams".to_owned()
+}
+
+const POSTS: &str = "teams://{team}/members/{member}/posts{?kind}";
+
+/// A server with resources and no prompts.
+fn resource_server() -> Server {
+    Server::new("teams", "1.0.0").resources(resources![readme, posts, issue])
+}
+
+async fn resource_clients(server: impl Fn() -> Server) -> Vec<TestClient> {
+    vec![
+        server().test_client().unwrap(),
+        server()
+            .test_client_legacy(ProtocolVersion::V2025_11_25)
+            .await
+            .unwrap(),
+    ]
+}
+
+/// `completion/complete`'s params for `variable` of the template `uri` at `value`.
+fn template_request(uri: &str, variable: &str, value: &str, arguments: Value) -> Value {
+    json!({
+        "ref": { "type": "ref/resource", "uri": uri },
+        "argument": { "name": variable, "value": value },
+        "context": { "arguments": arguments }
+    })
+}
+
+#[tokio::test]
+async fn an_enum_variable_completes_from_its_values_on_a_server_without_prompts() {
+    for client in resource_clients(resource_server).await {
+        let version = client.protocol_version();
+        let all = completed(&client, template_request(POSTS, "kind", "", json!({}))).await;
+        assert_eq!(
+            all,
+            json!({ "values": ["article", "note", "photo", "poll"], "total": 4, "hasMore": false }),
+            "{version}"
+        );
+        let p = completed(&client, template_request(POSTS, "kind", "P", json!({}))).await;
+        assert_eq!(
+            p,
+            json!({ "values": ["photo", "poll"], "total": 2, "hasMore": false })
+        );
+        let o = completed(&client, template_request(POSTS, "kind", "o", json!({}))).await;
+        assert_eq!(o["values"], json!(["note", "photo", "poll"]));
+        // A variable without an enum type or a fn has no candidates.
+        let team = completed(&client, template_request(POSTS, "team", "co", json!({}))).await;
+        assert_eq!(team, json!({ "values": [], "total": 0, "hasMore": false }));
+    }
+}
+
+#[tokio::test]
+async fn a_variables_complete_fn_sees_the_variables_already_given() {
+    for client in resource_clients(resource_server).await {
+        let version = client.protocol_version();
+        let core = completed(
+            &client,
+            template_request(POSTS, "member", "", json!({ "team": "core" })),
+        )
+        .await;
+        assert_eq!(
+            core,
+            json!({ "values": ["ada", "alan", "grace"], "total": 3, "hasMore": false }),
+            "{version}"
+        );
+        let web = completed(
+            &client,
+            template_request(POSTS, "member", "A", json!({ "team": "web" })),
+        )
+        .await;
+        assert_eq!(
+            web,
+            json!({ "values": ["ada-b", "brendan"], "total": 2, "hasMore": false })
+        );
+        // Without context, every member; prefixes first, then the rest that contain it.
+        let without = json!({
+            "ref": { "type": "ref/resource", "uri": POSTS },
+            "argument": { "name": "member", "value": "a" }
+        });
+        assert_eq!(
+            completed(&client, without).await["values"],
+            json!(["ada", "alan", "ada-b", "grace", "brendan"])
+        );
+        // At most 100 values, with the total.
+        let numbers = completed(
+            &client,
+            template_request("issues://{number}", "number", "1", json!({})),
+        )
+        .await;
+        // 111 start with `1` (1, 10 to 19, 100 to 199), 22 more contain it (21, 201, ...).
+        assert_eq!(numbers["total"], 111 + 22);
+        assert_eq!(numbers["hasMore"], true);
+        assert_eq!(numbers["values"].as_array().unwrap().len(), 100);
+        assert_eq!(numbers["values"][0], "1");
+        assert_eq!(numbers["values"][99], "188");
+    }
+}
+
+#[tokio::test]
+async fn unknown_templates_fixed_uris_and_unknown_variables_are_invalid_params() {
+    for client in resource_clients(resource_server).await {
+        let version = client.protocol_version();
+        assert_eq!(
+            refused(&client, template_request("teams://{team}/members", "team", "", json!({}))).await,
+            (
+                -32602,
+                "unknown resource template `teams://{team}/members`; expected one of `teams://{team}/members/{member}/posts{?kind}`, `issues://{number}`".to_owned()
+            ),
+            "{version}"
+        );
+        // A URI read from a template is not its name; the template is suggested.
+        assert_eq!(
+            refused(&client, template_request("issues://7", "number", "", json!({}))).await,
+            (
+                -32602,
+                "unknown resource template `issues://7`; did you mean `issues://{number}`? `ref/resource` names a template as `resources/templates/list` lists it".to_owned()
+            )
+        );
+        assert_eq!(
+            refused(&client, template_request("docs://readme", "lang", "", json!({}))).await,
+            (
+                -32602,
+                "the resource `docs://readme` has no variables: its URI is fixed; completion is for the variables of resource templates (URIs with `{...}`)".to_owned()
+            )
+        );
+        assert_eq!(
+            refused(&client, template_request(POSTS, "user", "", json!({}))).await,
+            (
+                -32602,
+                "the resource template `teams://{team}/members/{member}/posts{?kind}` has no variable `user`; its variables are `team`, `member`, `kind`".to_owned()
+            )
+        );
+        // No prompts here: a prompt is unknown.
+        assert_eq!(
+            refused(&client, request("plan_trip", "city", "", json!({}))).await,
+            (-32602, "Unknown prompt: plan_trip".to_owned())
+        );
+    }
+}
+
+#[tokio::test]
+async fn only_enabled_templates_complete() {
+    let mut server = resource_server();
+    let registry = server.resource_registry();
+    let client = server.test_client().unwrap();
+    assert!(registry.set_enabled("issues://{number}", false));
+    assert_eq!(
+        refused(&client, template_request("issues://{number}", "number", "", json!({}))).await,
+        (
+            -32602,
+            "unknown resource template `issues://{number}`; expected one of `teams://{team}/members/{member}/posts{?kind}`".to_owned()
+        )
+    );
+    assert!(registry.set_enabled("issues://{number}", true));
+    let numbers = completed(
+        &client,
+        template_request("issues://{number}", "number", "250", json!({})),
+    )
+    .await;
+    assert_eq!(numbers["values"], json!(["250"]));
+}
+
+#[tokio::test]
+async fn prompts_and_templates_complete_on_one_server() {
+    let both = || {
+        Server::new("both", "1.0.0")
+            .prompts(prompts![plan_trip])
+            .resources(resources![readme, posts])
+    };
+    for client in resource_clients(both).await {
+        let season = complete(&client, "plan_trip", "season", "w", json!({})).await;
+        assert_eq!(
+            season["values"],
+            json!(["winter"]),
+            "{}",
+            client.protocol_version()
+        );
+        let kind = completed(&client, template_request(POSTS, "kind", "a", json!({}))).await;
+        assert_eq!(kind["values"], json!(["article"]));
+    }
+    // A server with prompts and only fixed resources has no templates to complete.
+    let fixed = Server::new("docs", "1.0.0")
+        .prompts(prompts![look_up])
+        .resources(resources![readme]);
+    let client = fixed.test_client().unwrap();
+    assert_eq!(
+        refused(&client, template_request(POSTS, "kind", "", json!({}))).await,
+        (
+            -32602,
+            format!("unknown resource template `{POSTS}`; this server has no resource templates")
+        )
+    );
 }

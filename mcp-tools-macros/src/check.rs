@@ -258,6 +258,7 @@ fn check_inputs(cx: &mut Ctxt, f: &CapabilityFn) {
             FnArg::Typed(_) => {
                 if let Some(param) = params.next() {
                     check_param(cx, f.kind, param);
+                    check_completes(cx, f, param);
                 }
             }
         }
@@ -281,22 +282,15 @@ fn check_param(cx: &mut Ctxt, kind: Kind, param: &Param) {
             cx.error_spanned_by(duplicate, duplicate_default(param));
         }
     }
-    check_completes(cx, kind, param);
 }
 
-/// `#[complete(..)]`: on a prompt's argument, once, holding one path to a fn. Whether the
-/// parameter is injected rather than an argument only its type says: the expansion checks
-/// that, at the attribute.
-fn check_completes(cx: &mut Ctxt, kind: Kind, param: &Param) {
+/// `#[complete(..)]`: on a prompt's argument or a resource template's variable, once,
+/// holding one path to a fn. Whether a prompt's parameter is injected rather than an
+/// argument only its type says: the expansion checks that, at the attribute.
+fn check_completes(cx: &mut Ctxt, f: &CapabilityFn, param: &Param) {
     for (index, (attr, path)) in param.completes.iter().enumerate() {
-        if kind != Kind::Prompt {
-            cx.error_spanned_by(
-                attr,
-                format!(
-                    "`#[complete(..)]` is for prompt arguments; {}s have no completion",
-                    kind.noun()
-                ),
-            );
+        if let Some(misplaced) = misplaced_complete(f, param) {
+            cx.error_spanned_by(attr, misplaced);
         } else if index > 0 {
             cx.error_spanned_by(attr, duplicate_complete(param));
         } else if path.is_none() {
@@ -304,6 +298,38 @@ fn check_completes(cx: &mut Ctxt, kind: Kind, param: &Param) {
                 attr,
                 "expected `#[complete(path::to::fn)]`: one path to a fn `fn(&str, &Map<String, Value>) -> Vec<String>` that returns the candidates for the value typed so far",
             );
+        }
+    }
+}
+
+/// Why `param` may not have a `#[complete(..)]`, if it may not: a tool's parameter, a
+/// resource's that is no variable of its URI. Nothing is said of a resource whose URI is
+/// missing or malformed: that is reported, and there are no variables to compare with.
+fn misplaced_complete(f: &CapabilityFn, param: &Param) -> Option<String> {
+    if f.may_complete(param) {
+        return None;
+    }
+    match f.kind {
+        Kind::Prompt => None,
+        Kind::Tool => Some(
+            "`#[complete(..)]` is for prompt arguments and resource template variables; tools have no completion"
+                .to_owned(),
+        ),
+        Kind::Resource => {
+            let variables = f.uri_variables()?;
+            let uri = f.attr.uri.get().map(syn::LitStr::value).unwrap_or_default();
+            if variables.is_empty() {
+                return Some(format!(
+                    "`#[complete(..)]` is for the variables of a resource template; `{uri}` is a fixed URI, without variables to complete"
+                ));
+            }
+            // A pattern that is no plain name has been reported.
+            let name = param.name()?;
+            let known: Vec<String> = variables.iter().map(|v| format!("`{v}`")).collect();
+            Some(format!(
+                "`#[complete(..)]` is for the variables of the URI, and `{name}` is not one; the variables of `{uri}` are {}",
+                known.join(", ")
+            ))
         }
     }
 }

@@ -203,7 +203,9 @@ fn complete_var(index: usize) -> Ident {
     format_ident!("__mcp_complete_{}", index)
 }
 
-/// The checks of a prompt's `#[complete(..)]`s. Each path is coerced to a `Completer`,
+/// The checks of the `#[complete(..)]`s of a prompt's parameters and a resource
+/// template's variables (elsewhere they are refused, and not checked further). Each path
+/// is coerced to a `Completer`,
 /// spanned at the path, so a fn of another signature is reported there, against the fn
 /// pointer it must be; the variable (`__mcp_complete_<index>`) goes into `bound`. Each
 /// parameter whose type the framework injects (`FromContext`) is reported at its
@@ -211,13 +213,10 @@ fn complete_var(index: usize) -> Ident {
 /// specialization), with probes of our own whose injected case holds only for a type that
 /// is also an argument.
 fn completion_checks(f: &CapabilityFn, bound: &mut Vec<Ident>) -> TokenStream {
-    if f.kind != Kind::Prompt {
-        return TokenStream::new();
-    }
     let mut checks = TokenStream::new();
     let mut probes = TokenStream::new();
     for (index, p) in f.params.iter().enumerate() {
-        let Some((attr, path)) = p.completer() else {
+        let Some((attr, path)) = p.completer().filter(|_| f.may_complete(p)) else {
             continue;
         };
         let var = complete_var(index);
@@ -394,7 +393,7 @@ fn build(f: &CapabilityFn) -> TokenStream {
             None => quote!(::core::option::Option::None),
         };
         let var = param_var(index);
-        let complete = (f.kind == Kind::Prompt && p.completer().is_some()).then(|| {
+        let complete = (p.completer().is_some() && f.may_complete(p)).then(|| {
             let complete = complete_var(index);
             quote! { .complete(#arg_name, #complete) }
         });

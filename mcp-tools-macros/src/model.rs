@@ -138,6 +138,31 @@ impl CapabilityFn {
         self.attr.uri.get().map(ResourceUri::parse)
     }
 
+    /// The variables of a resource's URI template, in order: `None` for a tool, a prompt,
+    /// or a resource whose URI is missing or malformed (the check phase reports those);
+    /// empty for a fixed URI.
+    pub(crate) fn uri_variables(&self) -> Option<Vec<String>> {
+        if self.kind != Kind::Resource {
+            return None;
+        }
+        let template = self.resource_uri()?.parsed.ok()?;
+        Some(template.variables().map(|var| var.name.clone()).collect())
+    }
+
+    /// Whether the `#[complete(..)]` of `param` is where one may be: on a prompt's
+    /// parameter (that it is an argument, not injected, only its type says: the expansion
+    /// checks it), or on a resource template's variable; never on a tool's.
+    pub(crate) fn may_complete(&self, param: &Param) -> bool {
+        match self.kind {
+            Kind::Tool => false,
+            Kind::Prompt => true,
+            Kind::Resource => self
+                .uri_variables()
+                .zip(param.name())
+                .is_some_and(|(variables, name)| variables.contains(&name)),
+        }
+    }
+
     /// A method: the fn takes `self` in some form, so it sits in an impl block, where only
     /// associated items may be emitted beside it.
     pub(crate) fn is_method(&self) -> bool {

@@ -718,8 +718,8 @@ mod tests {
         assert_eq!(
             messages(&expansion),
             [
-                "`#[complete(..)]` is for prompt arguments; tools have no completion",
-                "`#[complete(..)]` is for prompt arguments; tools have no completion",
+                "`#[complete(..)]` is for prompt arguments and resource template variables; tools have no completion",
+                "`#[complete(..)]` is for prompt arguments and resource template variables; tools have no completion",
             ]
         );
         let code = expansion.code.to_string();
@@ -913,16 +913,78 @@ mod tests {
         assert!(expansion.code.to_string().contains("-> :: mcp_tools :: Resource"));
     }
 
+    /// A template's variable completes as a prompt's argument does: its path coerced to a
+    /// `Completer` at the path, the injected probe at the attribute, `.complete(..)` after
+    /// its `.param(..)`.
     #[test]
-    fn a_resource_has_no_completion() {
+    fn a_template_variable_gets_its_fn_after_its_param() {
         let expansion = run_resource(
-            r#"uri = "a://{x}""#,
-            "/// R.\nfn r(#[complete(xs)] x: String) -> String { x }",
+            r#"uri = "repo://{owner}/{repo}{?branch}""#,
+            "/// R.\nfn r(owner: String, #[complete(repos::all)] repo: String, #[complete(branches)] branch: Option<String>, cx: Context) -> String { repo }",
         );
+        assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
+        let code = expansion.code.to_string();
+        for expected in [
+            "let __mcp_complete_1 : :: mcp_tools :: __private :: Completer = repos :: all ;",
+            "let __mcp_complete_2 : :: mcp_tools :: __private :: Completer = branches ;",
+            "(&& :: mcp_tools :: __private :: Slot :: < String > :: new ()) . __mcp_completable () ;",
+            r#". param ("owner" , :: core :: option :: Option :: None , __mcp_param_0) . param ("repo""#,
+            r#". param ("repo" , :: core :: option :: Option :: None , __mcp_param_1) . complete ("repo" , __mcp_complete_1)"#,
+            r#". param ("branch" , :: core :: option :: Option :: None , __mcp_param_2) . complete ("branch" , __mcp_complete_2)"#,
+            r#". param ("cx" , :: core :: option :: Option :: None , __mcp_param_3) . build"#,
+        ] {
+            assert!(code.contains(expected), "missing `{expected}` in\n{code}");
+        }
+        assert!(!user_fn(&expansion.code).contains("complete"), "{code}");
+    }
+
+    /// Only a template's variables complete: on another parameter, or on a fixed URI's, the
+    /// attribute is refused where it is, saying what the variables are, and nothing of it
+    /// is checked further. The malformed and duplicate forms are refused as for prompts.
+    #[test]
+    fn only_a_template_variable_completes() {
+        let item = "/// R.\nfn r(\n#[complete(xs)] x: String,\n#[complete(ys)] cx: Context,\n#[complete] y: String,\n#[complete(a)] #[complete(b)] z: String,\n) -> String { x }";
+        let expansion = run_resource(r#"uri = "a://{x}/{y}/{z}""#, item);
         assert_eq!(
             messages(&expansion),
-            ["`#[complete(..)]` is for prompt arguments; resources have no completion"]
+            [
+                "`#[complete(..)]` is for the variables of the URI, and `cx` is not one; the variables of `a://{x}/{y}/{z}` are `x`, `y`, `z`",
+                "expected `#[complete(path::to::fn)]`: one path to a fn `fn(&str, &Map<String, Value>) -> Vec<String>` that returns the candidates for the value typed so far",
+                "duplicate `#[complete(..)]` on `z`; give one completion fn",
+            ]
         );
+        assert_eq!(
+            expansion
+                .errors
+                .iter()
+                .map(|e| e.span().start().line)
+                .collect::<Vec<_>>(),
+            [4, 5, 6]
+        );
+        let code = expansion.code.to_string();
+        assert!(code.contains("Completer = xs ;"), "{code}");
+        assert!(code.contains("Completer = a ;"), "{code}");
+        assert!(!code.contains("Completer = ys"), "{code}");
+
+        let fixed = run_resource(
+            r#"uri = "docs://readme""#,
+            "/// R.\nfn r(#[complete(xs)] cx: Context) -> String { String::new() }",
+        );
+        assert_eq!(
+            messages(&fixed),
+            [
+                "`#[complete(..)]` is for the variables of a resource template; `docs://readme` is a fixed URI, without variables to complete"
+            ]
+        );
+        assert!(!fixed.code.to_string().contains("Completer"));
+
+        // A malformed URI is reported once; its parameters' completions are not judged.
+        let malformed = run_resource(
+            r#"uri = "a://{x""#,
+            "/// R.\nfn r(#[complete(xs)] x: String) -> String { x }",
+        );
+        assert_eq!(messages(&malformed).len(), 1, "{:?}", messages(&malformed));
+        assert!(!messages(&malformed)[0].contains("complete"));
     }
 
     #[test]

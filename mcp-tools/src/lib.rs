@@ -287,6 +287,7 @@
 // The layers, bottom up; a module names only those above it in this list (see the
 // README's architecture section).
 pub mod ask;
+mod completion;
 pub mod content;
 mod context;
 mod engine;
@@ -647,6 +648,55 @@ macro_rules! prompts {
 /// The return type is anything [`IntoReadResult`]: text, JSON, bytes, or a `Result` of
 /// these, whose `Err` answers the read with an error. A sync fn runs at once, on the task
 /// that reads the request; an `async fn` is awaited.
+///
+/// # Completions
+///
+/// `completion/complete` offers values for a template's variable as the user types it, as
+/// it does for a prompt's argument ([`macro@prompt`]): a variable whose type is an enum of
+/// strings completes from its values with no code, and `#[complete(my_fn)]` on its
+/// parameter names a `fn(&str, &serde_json::Map<String, serde_json::Value>) ->
+/// Vec<String>` that gets the value typed so far and the variables already given. The
+/// request's `ref` is `{"type": "ref/resource", "uri": ...}` with the template as
+/// `resources/templates/list` shows it. A fixed URI has no variables, so no completion.
+///
+/// ```
+/// use mcp_tools::{resource, resources, Server};
+/// use serde_json::{json, Map, Value};
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// #[serde(rename_all = "lowercase")]
+/// enum Shelf { Fiction, History, Poetry }
+///
+/// /// The books on a shelf, for completing `title`.
+/// fn titles(_typed: &str, given: &Map<String, Value>) -> Vec<String> {
+///     match given.get("shelf").and_then(Value::as_str) {
+///         Some("poetry") => vec!["Odes".into(), "Sonnets".into()],
+///         _ => vec!["Dune".into(), "Emma".into()],
+///     }
+/// }
+///
+/// /// A book.
+/// #[resource(uri = "library://{shelf}/{title}")]
+/// fn book(shelf: Shelf, #[complete(titles)] title: String) -> String {
+///     let _ = shelf;
+///     title
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), mcp_tools::ClientError> {
+/// let client = Server::new("library", "1.0.0").resources(resources![book]).test_client()?;
+/// let complete = |name: &str, value: &str| json!({
+///     "ref": {"type": "ref/resource", "uri": "library://{shelf}/{title}"},
+///     "argument": {"name": name, "value": value},
+///     "context": {"arguments": {"shelf": "poetry"}}
+/// });
+/// let shelves = client.request("completion/complete", complete("shelf", "")).await?;
+/// assert_eq!(shelves["completion"]["values"], json!(["fiction", "history", "poetry"]));
+/// let books = client.request("completion/complete", complete("title", "s")).await?;
+/// assert_eq!(books["completion"], json!({"values": ["Sonnets", "Odes"], "total": 2, "hasMore": false}));
+/// # Ok(())
+/// # }
+/// ```
 #[doc(inline)]
 pub use mcp_tools_macros::resource;
 
@@ -728,9 +778,11 @@ pub mod __private {
 
     pub use crate::tool::{Ret, ret};
 
+    pub use crate::completion::Completer;
+
     pub use crate::prompt::{
-        Completer, PromptArguments, PromptBuilder, PromptError, PromptFn, PromptInvocation, PromptRet,
-        RequestArguments, Work, prompt_ret,
+        PromptArguments, PromptBuilder, PromptError, PromptFn, PromptInvocation, PromptRet, RequestArguments,
+        Work, prompt_ret,
     };
 
     pub use crate::resource::{

@@ -1,13 +1,17 @@
-//! `completion/complete`: candidates for a prompt's argument as the user types it (an
-//! enum-typed argument from its values; one with `#[complete(..)]` from its fn).
+//! `completion/complete`: candidates for a prompt's argument (`ref/prompt`) or a resource
+//! template's variable (`ref/resource`, naming the template as `resources/templates/list`
+//! shows it) as the user types it: an enum-typed one from its values, one with
+//! `#[complete(..)]` from its fn. A server with prompts or resources serves it.
 
 use super::connection::Connection;
 use super::core::Engine;
 use super::era::era_of;
 use super::failure::{Failure, Outcome, parse};
 use super::outbox::Outbox;
+use crate::completion::Completed;
 use crate::protocol::jsonrpc::{self, Id};
 use crate::protocol::messages::META_SERVER_INFO;
+use crate::resource::Resource;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
@@ -62,26 +66,19 @@ impl Engine {
         let head: MetaOfComplete<'_> =
             parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
         let era = era_of(conn, "completion/complete", head.meta.as_ref())?;
-        let prompts = super::asking::served(self.prompts.as_ref(), "completion/complete", "prompts")?;
+        if self.prompts.is_none() && self.resources.is_none() {
+            super::asking::served::<()>(None, "completion/complete", "prompts or resources")?;
+        }
         let request: CompleteParams =
             parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
-        let name = match request.reference {
-            Reference::Prompt { name } => name,
-            Reference::Resource { uri } => {
-                return Err(Failure::invalid_params(format!(
-                    "the variables of resource template `{uri}` have no completions; prompt arguments do"
-                )));
-            }
-        };
-        let Some(prompt) = prompts.get(&name) else {
-            return Err(Failure::invalid_params(format!("Unknown prompt: {name}")));
-        };
         let given = request.context.unwrap_or_default().arguments;
-        let Some(completed) = prompt.complete(&request.argument.name, &request.argument.value, &given) else {
-            return Err(Failure::invalid_params(format!(
-                "the prompt `{name}` has no argument `{}`",
-                request.argument.name
-            )));
+        let Argument {
+            name: argument,
+            value,
+        } = &request.argument;
+        let completed = match &request.reference {
+            Reference::Prompt { name } => self.complete_prompt(name, argument, value, &given)?,
+            Reference::Resource { uri } => self.complete_template(uri, argument, value, &given)?,
         };
         let mut result = json!({
             "completion": { "values": completed.values, "total": completed.total, "hasMore": completed.has_more }
@@ -95,5 +92,79 @@ impl Engine {
         jsonrpc::write_result(&mut bytes, id.raw, &result);
         out.respond(bytes);
         Ok(())
+    }
+
+    /// Completes `argument` of the enabled prompt `name`.
+    fn complete_prompt(
+        &self,
+        name: &str,
+        argument: &str,
+        value: &str,
+        given: &Map<String, Value>,
+    ) -> Result<Completed, Failure> {
+        let Some(prompt) = self.prompts.as_ref().and_then(|prompts| prompts.get(name)) else {
+            return Err(Failure::invalid_params(format!("Unknown prompt: {name}")));
+        };
+        prompt.complete(argument, value, given).ok_or_else(|| {
+            Failure::invalid_params(format!("the prompt `{name}` has no argument `{argument}`"))
+        })
+    }
+
+    /// Completes `variable` of the enabled resource template whose URI template is `uri`.
+    fn complete_template(
+        &self,
+        uri: &str,
+        variable: &str,
+        value: &str,
+        given: &Map<String, Value>,
+    ) -> Result<Completed, Failure> {
+        let snapshot = self.resources.as_ref().map(|resources| resources.snapshot());
+        let Some(resource) = snapshot.as_ref().and_then(|snapshot| snapshot.get(uri)) else {
+            let resources = snapshot.as_ref().map_or(&[][..], |snapshot| snapshot.items());
+            return Err(Failure::invalid_params(unknown_template(uri, resources)));
+        };
+        if !resource.is_template() {
+            return Err(Failure::invalid_params(format!(
+                "the resource `{uri}` has no variables: its URI is fixed; completion is for the variables of resource templates (URIs with `{{...}}`)"
+            )));
+        }
+        resource.complete(variable, value, given).ok_or_else(|| {
+            let variables: Vec<String> = resource.variables().map(|name| format!("`{name}`")).collect();
+            Failure::invalid_params(format!(
+                "the resource template `{uri}` has no variable `{variable}`; its variables are {}",
+                variables.join(", ")
+            ))
+        })
+    }
+}
+
+/// Why no enabled resource has the URI (template) `uri`, and which templates there are:
+/// the one that matches `uri` (a URI read from it is not its name), else the first ten.
+fn unknown_template(uri: &str, resources: &[Resource]) -> String {
+    let mut templates = resources.iter().filter(|resource| resource.is_template());
+    if let Some(template) = templates
+        .clone()
+        .find(|template| template.variables_of(uri).is_some())
+    {
+        return format!(
+            "unknown resource template `{uri}`; did you mean `{}`? `ref/resource` names a template as `resources/templates/list` lists it",
+            template.uri()
+        );
+    }
+    let known: Vec<String> = templates
+        .by_ref()
+        .take(10)
+        .map(|t| format!("`{}`", t.uri()))
+        .collect();
+    match (known.is_empty(), templates.next().is_some()) {
+        (true, _) => format!("unknown resource template `{uri}`; this server has no resource templates"),
+        (false, false) => format!(
+            "unknown resource template `{uri}`; expected one of {}",
+            known.join(", ")
+        ),
+        (false, true) => format!(
+            "unknown resource template `{uri}`; expected one of {}, ...",
+            known.join(", ")
+        ),
     }
 }

@@ -6,6 +6,7 @@ mod result;
 
 pub use result::{GetPromptResult, IntoPromptResult, PromptMessage};
 
+use crate::completion::{Completed, Completer, Completions, CompletionsBuilder};
 use crate::context::{Context, StateKey};
 use crate::error::ToolError;
 use crate::protocol::ProtocolVersion;
@@ -61,8 +62,8 @@ struct Definition {
     title: Option<String>,
     description: Option<String>,
     arguments: Vec<PromptArgument>,
-    /// How each argument completes, by name: its choices (an enum's values), or a fn.
-    completions: Vec<(String, Completion)>,
+    /// How each argument completes: its choices (an enum's values), or a fn.
+    completions: Completions,
     icons: Vec<Icon>,
     meta: Option<Map<String, Value>>,
     required_state: Vec<StateKey>,
@@ -71,30 +72,6 @@ struct Definition {
 }
 
 type HandlerFn = fn(&Context, RawArguments<'_>) -> PromptInvocation;
-
-/// How an argument completes (`completion/complete`).
-#[derive(Clone)]
-enum Completion {
-    /// The values an enum-typed argument takes.
-    Choices(Vec<String>),
-    /// A fn of the partial value and the arguments already given.
-    With(Completer),
-}
-
-/// A completion fn: the partial value and the arguments already given, in; candidates out.
-pub type Completer = fn(&str, &Map<String, Value>) -> Vec<String>;
-
-/// The most values a completion answers with, as the protocol allows.
-const MOST_COMPLETIONS: usize = 100;
-
-/// What a completion found: the values to show (at most 100), how many matched in all,
-/// and whether there are more than shown.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Completed {
-    pub(crate) values: Vec<String>,
-    pub(crate) total: usize,
-    pub(crate) has_more: bool,
-}
 
 /// An argument of a prompt, as `prompts/list` shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -166,42 +143,20 @@ impl Prompt {
         self.def.may_ask
     }
 
-    /// Completes `argument` from its partial `value` (`completion/complete`): `None` when
-    /// the prompt has no such argument. The candidates that start with `value` come
-    /// first, then those that contain it elsewhere, ignoring case; an argument with no
-    /// choices and no completion fn has none.
+    /// Completes `argument` from its partial `value`, given the other arguments
+    /// (`completion/complete`), as [`Completions::complete`] does: `None` when the prompt
+    /// has no such argument.
     pub(crate) fn complete(
         &self,
         argument: &str,
         value: &str,
         given: &Map<String, Value>,
     ) -> Option<Completed> {
-        if !self.def.arguments.iter().any(|a| a.name == argument) {
-            return None;
-        }
-        let candidates = match self.def.completions.iter().find(|(name, _)| name == argument) {
-            Some((_, Completion::Choices(choices))) => choices.clone(),
-            Some((_, Completion::With(complete))) => complete(value, given),
-            None => Vec::new(),
-        };
-        let needle = value.to_lowercase();
-        let (mut first, mut then) = (Vec::new(), Vec::new());
-        for candidate in candidates {
-            let lower = candidate.to_lowercase();
-            if lower.starts_with(&needle) {
-                first.push(candidate);
-            } else if lower.contains(&needle) {
-                then.push(candidate);
-            }
-        }
-        first.append(&mut then);
-        let total = first.len();
-        first.truncate(MOST_COMPLETIONS);
-        Some(Completed {
-            has_more: total > first.len(),
-            total,
-            values: first,
-        })
+        self.def
+            .arguments
+            .iter()
+            .any(|a| a.name == argument)
+            .then(|| self.def.completions.complete(argument, value, given))
     }
 
     /// Starts a `prompts/get`: decodes the arguments and, if they are good, returns the
@@ -379,10 +334,9 @@ pub struct PromptBuilder {
     icons: Vec<Icon>,
     meta: Option<Map<String, Value>>,
     arguments: Vec<PromptArgument>,
-    completions: Vec<(String, Completion)>,
+    completions: CompletionsBuilder,
     required_state: Vec<StateKey>,
     may_ask: bool,
-    input: schemars::SchemaGenerator,
 }
 
 impl PromptBuilder {
@@ -396,10 +350,9 @@ impl PromptBuilder {
             icons: Vec::new(),
             meta: None,
             arguments: Vec::new(),
-            completions: Vec::new(),
+            completions: CompletionsBuilder::default(),
             required_state: Vec::new(),
             may_ask: false,
-            input: crate::tool::schema::input_generator(),
         }
     }
 
@@ -428,17 +381,13 @@ impl PromptBuilder {
         description: Option<&'static str>,
         param: Param<T>,
     ) -> PromptBuilder {
+        self.completions.param(name, &param);
         match param.kind {
             Kind::Injected { state, .. } => {
                 self.may_ask = true;
                 self.required_state.extend(state());
             }
             Kind::Argument(argument) => {
-                let choices = choices((argument.schema)(&mut self.input).as_value());
-                if !choices.is_empty() {
-                    self.completions
-                        .push((name.to_owned(), Completion::Choices(choices)));
-                }
                 self.arguments.push(PromptArgument {
                     name: name.to_owned(),
                     description: description.map(str::to_owned),
@@ -452,9 +401,7 @@ impl PromptBuilder {
     /// Completes argument `name` with `complete` (`#[complete(..)]`), in place of the
     /// choices of its type.
     pub fn complete(mut self, name: &'static str, complete: Completer) -> PromptBuilder {
-        self.completions.retain(|(argument, _)| argument != name);
-        self.completions
-            .push((name.to_owned(), Completion::With(complete)));
+        self.completions.complete(name, complete);
         self
     }
 
@@ -466,7 +413,7 @@ impl PromptBuilder {
                 title: self.title.map(str::to_owned),
                 description: self.description.map(str::to_owned),
                 arguments: self.arguments,
-                completions: self.completions,
+                completions: self.completions.build(),
                 icons: self.icons,
                 meta: self.meta,
                 required_state: self.required_state,
@@ -474,45 +421,5 @@ impl PromptBuilder {
             }),
             handler,
         }
-    }
-}
-
-/// The values of an enum's schema (`enum`, or `oneOf`/`anyOf` of `const`s), strings only,
-/// in order; none for a schema that is not an enum of strings.
-fn choices(schema: &Value) -> Vec<String> {
-    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
-        return values
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect();
-    }
-    ["oneOf", "anyOf"]
-        .iter()
-        .filter_map(|key| schema.get(*key).and_then(Value::as_array))
-        .flatten()
-        .flat_map(|variant| match variant.get("const") {
-            Some(Value::String(value)) => vec![value.clone()],
-            _ => choices(variant),
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_enum_schema_gives_its_values_in_order() {
-        assert_eq!(
-            choices(&json!({"type": "string", "enum": ["b", "a"]})),
-            ["b", "a"]
-        );
-        let titled = json!({"oneOf": [{"const": "x", "title": "X"}, {"const": "y"}]});
-        assert_eq!(choices(&titled), ["x", "y"]);
-        let optional = json!({"anyOf": [{"type": "string", "enum": ["on", "off"]}, {"type": "null"}]});
-        assert_eq!(choices(&optional), ["on", "off"]);
-        assert!(choices(&json!({"type": "string"})).is_empty());
-        assert!(choices(&json!({"type": "integer", "enum": [1, 2]})).is_empty());
     }
 }

@@ -1,6 +1,7 @@
 //! The resource model: a [`Resource`] is a fixed URI or an RFC 6570 template, and a
 //! handler that reads it. `#[resource(uri = "..")]` builds one from a documented fn.
 
+use crate::completion::{Completed, Completer, Completions, CompletionsBuilder};
 use crate::content::ResourceContents;
 use crate::context::{Context, StateKey};
 use crate::error::ToolError;
@@ -36,6 +37,8 @@ struct Definition {
     mime_type: Option<String>,
     icons: Vec<Icon>,
     meta: Option<Map<String, Value>>,
+    /// How each variable of a template completes: its choices (an enum's values), or a fn.
+    completions: Completions,
     required_state: Vec<StateKey>,
     may_ask: bool,
 }
@@ -108,6 +111,30 @@ impl Resource {
     /// Whether a read can ask the client things.
     pub(crate) fn may_ask(&self) -> bool {
         self.def.may_ask
+    }
+
+    /// The names of the template's variables, in the order they appear; none for a fixed
+    /// URI.
+    pub(crate) fn variables(&self) -> impl Iterator<Item = &str> {
+        self.def
+            .template
+            .iter()
+            .flat_map(Template::variables)
+            .map(|var| var.name.as_str())
+    }
+
+    /// Completes template variable `variable` from its partial `value`, given the other
+    /// variables (`completion/complete`), as a prompt's argument completes: `None` when the
+    /// URI has no such variable (a fixed URI has none).
+    pub(crate) fn complete(
+        &self,
+        variable: &str,
+        value: &str,
+        given: &Map<String, Value>,
+    ) -> Option<Completed> {
+        self.variables()
+            .any(|name| name == variable)
+            .then(|| self.def.completions.complete(variable, value, given))
     }
 
     /// The variables of `uri` as this resource reads it, as a JSON object of strings (lists
@@ -271,6 +298,7 @@ pub struct ResourceBuilder {
     mime_type: Option<&'static str>,
     icons: Vec<Icon>,
     meta: Option<Map<String, Value>>,
+    completions: CompletionsBuilder,
     required_state: Vec<StateKey>,
     may_ask: bool,
 }
@@ -286,6 +314,7 @@ impl ResourceBuilder {
             mime_type: None,
             icons: Vec::new(),
             meta: None,
+            completions: CompletionsBuilder::default(),
             required_state: Vec::new(),
             may_ask: false,
         }
@@ -319,14 +348,58 @@ impl ResourceBuilder {
     /// fills in.
     pub fn param<T>(
         mut self,
-        _name: &'static str,
+        name: &'static str,
         _description: Option<&'static str>,
         param: Param<T>,
     ) -> ResourceBuilder {
+        self.completions.param(name, &param);
         if let Kind::Injected { state, .. } = param.kind {
             self.may_ask = true;
             self.required_state.extend(state());
         }
+        self
+    }
+
+    /// Completes template variable `name` with `complete` (`#[complete(..)]` on its
+    /// parameter), in place of the choices of its type, as a prompt's argument completes.
+    ///
+    /// `#[resource]` calls it; what it gives a client looks like this:
+    ///
+    /// ```
+    /// use mcp_tools::{resource, resources, Server};
+    /// use serde_json::{json, Map, Value};
+    ///
+    /// /// The repositories of an owner, for completing `repo`.
+    /// fn repos(_typed: &str, given: &Map<String, Value>) -> Vec<String> {
+    ///     match given.get("owner").and_then(Value::as_str) {
+    ///         Some("rust-lang") => vec!["rust".into(), "cargo".into(), "rustup".into()],
+    ///         _ => Vec::new(),
+    ///     }
+    /// }
+    ///
+    /// /// A repository's README.
+    /// #[resource(uri = "repo://{owner}/{repo}/readme", mime_type = "text/markdown")]
+    /// fn readme(owner: String, #[complete(repos)] repo: String) -> String {
+    ///     format!("# {owner}/{repo}")
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("code", "1.0.0").resources(resources![readme]).test_client()?;
+    /// let completed = client.request("completion/complete", json!({
+    ///     "ref": {"type": "ref/resource", "uri": "repo://{owner}/{repo}/readme"},
+    ///     "argument": {"name": "repo", "value": "ru"},
+    ///     "context": {"arguments": {"owner": "rust-lang"}}
+    /// })).await?;
+    /// assert_eq!(
+    ///     completed["completion"],
+    ///     json!({"values": ["rust", "rustup"], "total": 2, "hasMore": false})
+    /// );
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn complete(mut self, name: &'static str, complete: Completer) -> ResourceBuilder {
+        self.completions.complete(name, complete);
         self
     }
 
@@ -345,6 +418,7 @@ impl ResourceBuilder {
                 mime_type: self.mime_type.map(str::to_owned),
                 icons: self.icons,
                 meta: self.meta,
+                completions: self.completions.build(),
                 required_state: self.required_state,
                 may_ask: self.may_ask,
             }),

@@ -1,6 +1,7 @@
-//! `#[complete(..)]` on a prompt's arguments: a fn by name or by path, beside `///`,
-//! `#[default(..)]`, optional and injected parameters; the fn stays callable as written.
-use mcp_tools::{Context, prompt, prompts};
+//! `#[complete(..)]` on a prompt's arguments and a resource template's variables: a fn by
+//! name or by path, beside `///`, `#[default(..)]`, optional and injected parameters; the
+//! fn stays callable as written.
+use mcp_tools::{Context, prompt, prompts, resource, resources};
 use serde_json::{Map, Value};
 
 fn cities(typed: &str, given: &Map<String, Value>) -> Vec<String> {
@@ -33,7 +34,23 @@ async fn plan_trip(
     format!("{city} in {season} via {via:?}")
 }
 
+/// A city's guide.
+#[resource(uri = "guides://{country}/{city}{?season}")]
+async fn guide(
+    /// The country
+    country: String,
+    /// The city
+    #[complete(cities)]
+    city: String,
+    #[complete(catalog::seasons)] season: Option<String>,
+    cx: Context,
+) -> String {
+    let _ = cx;
+    format!("{city}, {country}, {season:?}")
+}
+
 fn main() {
+    assert_eq!(resources![guide][0].uri(), "guides://{country}/{city}{?season}");
     let prompts = prompts![plan_trip];
     assert_eq!(prompts[0].arguments().len(), 4);
     assert_eq!(prompts[0].arguments()[0].description.as_deref(), Some("Where to"));
