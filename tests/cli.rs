@@ -1,11 +1,14 @@
 //! Every server's command line (`Server::run`, feature `cli`), driven as a process: the
 //! example binaries' `tools`, `call` (of tools that ask, too), `prompts`, `prompt`,
-//! `--help`, `--version` and a wrong flag. Serving stdio (no arguments) and `--http` are driven in `tests/stdio.rs` and
+//! `resources`, `read`, `--help`, `--version` and a wrong flag. Serving stdio (no arguments) and `--http` are driven in `tests/stdio.rs` and
 //! `tests/http.rs`. The terminal's prompts are tested in `mcp-tools/src/server/terminal.rs`:
 //! here standard input is never a terminal.
 
+mod support;
+
 use serde_json::{Value, json};
 use std::process::{Command, Output};
+use support::Spec;
 
 const CALCULATOR: &str = env!("CARGO_BIN_EXE_calculator");
 const NOTES: &str = env!("CARGO_BIN_EXE_notes");
@@ -235,6 +238,179 @@ fn prompt_without_a_terminal_asks_for_no_form() {
 }
 
 #[test]
+fn resources_prints_the_definitions_as_json() {
+    let output = run(CONFORMANCE, &["resources"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stderr(&output), "");
+    assert_eq!(
+        stdout_json(&output),
+        json!({
+            "resources": [
+                {
+                    "uri": "test://static-text",
+                    "name": "static_text",
+                    "title": "Static Text",
+                    "description": "A static text resource.",
+                    "mimeType": "text/plain"
+                },
+                {
+                    "uri": "test://static-binary",
+                    "name": "static_binary",
+                    "title": "Static Binary",
+                    "description": "A static binary resource: a 1×1 red PNG.",
+                    "mimeType": "image/png"
+                },
+                {
+                    "uri": "test://watched-resource",
+                    "name": "watched_resource",
+                    "title": "Watched Resource",
+                    "description": "A resource to subscribe to: `test_trigger_resource_update` changes it.",
+                    "mimeType": "text/plain"
+                }
+            ],
+            "resourceTemplates": [
+                {
+                    "uriTemplate": "test://template/{id}/data",
+                    "name": "template_data",
+                    "title": "Template Data",
+                    "description": "A template whose `id` is put into the data.",
+                    "mimeType": "application/json"
+                }
+            ]
+        })
+    );
+
+    // Each definition is one of the newest revision, as `tools` and `prompts` print theirs.
+    let listed = stdout_json(&output);
+    let spec = Spec::of("2026-07-28");
+    for resource in listed["resources"].as_array().unwrap() {
+        spec.assert_valid("Resource", resource);
+    }
+    for template in listed["resourceTemplates"].as_array().unwrap() {
+        spec.assert_valid("ResourceTemplate", template);
+    }
+
+    // A server with no resources has none to print.
+    let none = run(CALCULATOR, &["resources"]);
+    assert_eq!(none.status.code(), Some(0), "{}", stderr(&none));
+    assert_eq!(
+        stdout_json(&none),
+        json!({ "resources": [], "resourceTemplates": [] })
+    );
+}
+
+#[test]
+fn read_prints_what_a_resource_reads() {
+    let read = |uri: &str| {
+        let output = run(CONFORMANCE, &["read", uri]);
+        assert_eq!(output.status.code(), Some(0), "{uri}: {}", stderr(&output));
+        assert_eq!(stderr(&output), "", "{uri}");
+        let read = stdout_json(&output);
+        // The contents are those of a `ReadResourceResult` of the newest revision (whose
+        // `resultType` and cache hints, for a client, are left out, as `prompt` leaves them).
+        let spec = Spec::of("2026-07-28");
+        for contents in read["contents"].as_array().unwrap() {
+            let kind = if contents.get("blob").is_some() {
+                "BlobResourceContents"
+            } else {
+                "TextResourceContents"
+            };
+            spec.assert_valid(kind, contents);
+        }
+        read
+    };
+    assert_eq!(
+        read("test://static-text"),
+        json!({
+            "contents": [{
+                "uri": "test://static-text",
+                "mimeType": "text/plain",
+                "text": "This is the content of the static text resource."
+            }]
+        })
+    );
+    // Bytes arrive base64-encoded, as `resources/read` sends them.
+    assert_eq!(
+        read("test://static-binary"),
+        json!({
+            "contents": [{
+                "uri": "test://static-binary",
+                "mimeType": "image/png",
+                "blob": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+            }]
+        })
+    );
+    // A URI a template matches: its variable fills the fn's parameter, and the contents
+    // carry the URI read.
+    assert_eq!(
+        read("test://template/42/data"),
+        json!({
+            "contents": [{
+                "uri": "test://template/42/data",
+                "mimeType": "application/json",
+                "text": r#"{"id":"42","templateTest":true,"data":"Data for ID: 42"}"#
+            }]
+        })
+    );
+}
+
+#[test]
+fn read_says_why_it_could_not_read() {
+    // The resource's fn failed, or the URI's variable does not parse: exit status 1, the
+    // message the server would answer with on stderr, nothing on stdout.
+    let unknown_note = run(NOTES, &["read", "notes://1"]);
+    assert_eq!(unknown_note.status.code(), Some(1));
+    assert!(unknown_note.stdout.is_empty());
+    assert_eq!(stderr(&unknown_note).trim_end(), "error: there is no note 1");
+    let not_an_id = run(NOTES, &["read", "notes://one"]);
+    assert_eq!(not_an_id.status.code(), Some(1));
+    assert!(not_an_id.stdout.is_empty());
+    assert_eq!(
+        stderr(&not_an_id).trim_end(),
+        "error: argument `id`: expected an integer of at least 0, received the string \"one\""
+    );
+
+    // A URI no resource has: a wrong command line, exit status 2.
+    let unknown = run(CONFORMANCE, &["read", "test://nope"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(unknown.stdout.is_empty());
+    assert_eq!(
+        stderr(&unknown).trim_end(),
+        "error: no resource has the URI `test://nope`, and no template matches it; the resources are \
+         `test://static-text`, `test://static-binary`, `test://watched-resource`, `test://template/{id}/data`"
+    );
+    let none = run(CALCULATOR, &["read", "test://static-text"]);
+    assert_eq!(none.status.code(), Some(2));
+    assert_eq!(
+        stderr(&none).trim_end(),
+        "error: no resource has the URI `test://static-text`; this server has no resources"
+    );
+
+    // Arguments that do not fit the command.
+    let no_uri = run(CONFORMANCE, &["read"]);
+    assert_eq!(no_uri.status.code(), Some(2));
+    assert!(no_uri.stdout.is_empty());
+    assert_eq!(
+        stderr(&no_uri).trim_end(),
+        "error: `read` needs the resource's URI: read <URI>"
+    );
+    let extra = run(CONFORMANCE, &["read", "test://static-text", "extra"]);
+    assert_eq!(extra.status.code(), Some(2));
+    assert!(extra.stdout.is_empty());
+    assert_eq!(
+        stderr(&extra).trim_end(),
+        "error: unexpected argument 'extra' found\n\nFor more information, try '--help'."
+    );
+    let listing = run(CONFORMANCE, &["resources", "test://static-text"]);
+    assert_eq!(listing.status.code(), Some(2));
+    assert!(
+        stderr(&listing).starts_with("error: unexpected argument 'test://static-text' found"),
+        "{}",
+        stderr(&listing)
+    );
+}
+
+#[test]
 fn help_version_and_wrong_flags() {
     let help = run(CALCULATOR, &["--help"]);
     assert_eq!(help.status.code(), Some(0));
@@ -246,6 +422,8 @@ fn help_version_and_wrong_flags() {
         "call",
         "prompts",
         "prompt <NAME> [ARGUMENTS]",
+        "resources  Print the resource and resource-template definitions as JSON",
+        "read <URI>",
         "--wire-log <FILE>",
     ] {
         assert!(text.contains(expected), "--help lacks {expected:?}:\n{text}");

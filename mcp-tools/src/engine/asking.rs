@@ -375,3 +375,55 @@ impl Engine {
         }
     }
 }
+
+impl Engine {
+    /// The context of a prompt get or resource read made outside any protocol exchange
+    /// (the command line): `local` is the client that answers its asks, as for
+    /// [`Engine::execute`]; without one, an ask fails with `NoClient`.
+    #[cfg(feature = "cli")]
+    pub(crate) fn local_context(
+        &self,
+        local: Option<(Arc<dyn ClientChannel>, serde_json::Value)>,
+    ) -> Context {
+        let (channel, capabilities) = match local {
+            Some((channel, capabilities)) => (Some(channel), Some(Arc::new(capabilities))),
+            None => (None, None),
+        };
+        self.context(CallParts {
+            request_id: None,
+            version: None,
+            client: Engine::local_client(capabilities),
+            progress_token: None,
+            cancel: tokio_util::sync::CancellationToken::new(),
+            principal: None,
+            channel,
+        })
+    }
+
+    /// Runs a prompt's or resource's fn outside any protocol exchange, within the call time
+    /// limit, masking an internal error's detail as an answer would. `name` is what the log
+    /// names it by, `what` how the error does (``the prompt `x` ``).
+    #[cfg(feature = "cli")]
+    pub(crate) async fn run_local<T: Send + 'static>(
+        &self,
+        work: Work<T>,
+        name: &str,
+        what: &str,
+    ) -> Result<T, PromptError> {
+        let limit = self.options.call_timeout;
+        let done = match tokio::time::timeout(limit, work.run()).await {
+            Ok(done) => done,
+            Err(_) => {
+                tracing::warn!(name, ?limit, "ran out of time and was stopped");
+                let message = format!("{what} did not finish within its time limit");
+                Err(PromptError::Failed(ToolError::new(message)))
+            }
+        };
+        done.map_err(|error| match error {
+            PromptError::Failed(error) if error.is_internal() => {
+                PromptError::Failed(ToolError::new(self.masked(name, &error)))
+            }
+            other => other,
+        })
+    }
+}

@@ -94,40 +94,15 @@ impl Engine {
         local: Option<(Arc<dyn crate::context::ClientChannel>, serde_json::Value)>,
     ) -> Option<Result<GetPromptResult, PromptError>> {
         let prompt = self.prompts.as_ref()?.get(name)?;
-        let (channel, capabilities) = match local {
-            Some((channel, capabilities)) => (Some(channel), Some(Arc::new(capabilities))),
-            None => (None, None),
-        };
-        let cx = self.context(super::core::CallParts {
-            request_id: None,
-            version: None,
-            client: Engine::local_client(capabilities),
-            progress_token: None,
-            cancel: tokio_util::sync::CancellationToken::new(),
-            principal: None,
-            channel,
-        });
+        let cx = self.local_context(local);
         let text = arguments.to_string();
         let Ok(raw) = crate::protocol::arguments::RawArguments::from_json(&text) else {
             return Some(Err(PromptError::Arguments(
                 "the arguments are not valid JSON".into(),
             )));
         };
-        let limit = self.options.call_timeout;
-        let filled = match tokio::time::timeout(limit, prompt.invoke(&cx, raw).run()).await {
-            Ok(filled) => filled,
-            Err(_) => {
-                tracing::warn!(prompt = name, ?limit, "a prompt ran out of time and was stopped");
-                let message = format!("the prompt `{name}` was not filled in within its time limit");
-                Err(PromptError::Failed(crate::ToolError::new(message)))
-            }
-        };
-        Some(filled.map_err(|error| match error {
-            PromptError::Failed(error) if error.is_internal() => {
-                PromptError::Failed(crate::ToolError::new(self.masked(name, &error)))
-            }
-            other => other,
-        }))
+        let what = format!("the prompt `{name}`");
+        Some(self.run_local(prompt.invoke(&cx, raw), name, &what).await)
     }
 
     /// The answer to a `prompts/get`: the filled-in prompt, the questions of its round, or

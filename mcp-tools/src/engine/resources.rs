@@ -152,6 +152,26 @@ impl Engine {
         )
     }
 
+    /// Reads the resource `uri` names outside any protocol exchange (the command line's
+    /// `read`): its contents, or why not; `None` when no resource has that URI. `local` is
+    /// the client that answers the fn's asks, as for [`Engine::execute`].
+    #[cfg(feature = "cli")]
+    pub(crate) async fn execute_read(
+        &self,
+        uri: &str,
+        local: Option<(Arc<dyn crate::context::ClientChannel>, Value)>,
+    ) -> Option<Result<Vec<crate::content::ResourceContents>, PromptError>> {
+        let (resource, variables) = resolve(&self.resources.as_ref()?.snapshot(), uri)?;
+        let Ok(raw) = RawArguments::from_json(&variables) else {
+            let problem = "the URI's variables do not read as arguments";
+            return Some(Err(PromptError::Arguments(problem.into())));
+        };
+        let cx = self.local_context(local);
+        let what = format!("the resource `{uri}`");
+        let read = self.run_local(resource.invoke(&cx, raw), uri, &what).await;
+        Some(read.map(|output| resource.contents(uri, output)))
+    }
+
     /// The answer to a `resources/read`: its contents, or as
     /// [`respond_unfinished`](Engine::respond_unfinished) says.
     fn respond_read(

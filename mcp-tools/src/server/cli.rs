@@ -6,6 +6,8 @@ use super::terminal::Terminal;
 use crate::engine::Engine;
 use crate::prompt::PromptError;
 use crate::protocol::ProtocolVersion;
+use crate::resource::Resource;
+use serde_json::{Value, json};
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,11 +24,13 @@ impl Server {
     /// | `call NAME '{"a": 1}'` | runs one tool and prints its result as JSON; exits 1 if the tool failed |
     /// | `prompts` | prints the prompt definitions as JSON |
     /// | `prompt NAME '{"a": "1"}'` | fills in one prompt and prints it (its `GetPromptResult`) as JSON; exits 1, saying why on standard error, if that failed |
+    /// | `resources` | prints the resource and resource-template definitions as JSON: `{"resources": [...], "resourceTemplates": [...]}` |
+    /// | `read 'notes://3'` | reads one resource, by its URI or a URI one of its templates matches, and prints what it read (its `ReadResourceResult`: `{"contents": [...]}`) as JSON; exits 1, saying why on standard error, if that failed |
     /// | `--wire-log FILE` | also records every message received and sent to FILE |
     /// | `--help`, `--version` | say so |
     ///
-    /// A tool run by `call`, or a prompt filled in by `prompt`, may ask, as it would ask a
-    /// client:
+    /// A tool run by `call`, a prompt filled in by `prompt`, or a resource read by `read` may
+    /// ask, as it would ask a client:
     ///
     /// - a form ([`Context::elicit`](crate::Context::elicit)) or a URL to visit
     ///   ([`Context::elicit_url`](crate::Context::elicit_url)) is prompted for on the
@@ -41,8 +45,8 @@ impl Server {
     ///   line has no model to ask.
     ///
     /// A call that fails because the command line lacks a capability says so on standard
-    /// error, after the result (a prompt's, after its error). The time limit of a call or a
-    /// prompt includes the time spent answering.
+    /// error, after the result (a prompt's or a read's, after its error). The time limit of a
+    /// call, a prompt or a read includes the time spent answering.
     ///
     /// ```no_run
     /// use mcp_tools::{tool, tools, Server};
@@ -74,16 +78,16 @@ impl Server {
                 Ok(())
             }
             Command::Tools => {
-                let tools: Vec<serde_json::Value> = self
+                let tools: Vec<Value> = self
                     .registry()
                     .tools()
                     .iter()
                     .map(|t| t.definition(ProtocolVersion::LATEST))
                     .collect();
-                print_json(&serde_json::Value::Array(tools))
+                print_json(&Value::Array(tools))
             }
             Command::Call { name, arguments } => {
-                let arguments: serde_json::Value = serde_json::from_str(arguments.as_deref().unwrap_or("{}"))
+                let arguments: Value = serde_json::from_str(arguments.as_deref().unwrap_or("{}"))
                     .map_err(|e| CliError::ArgumentsNotJson(e.to_string()))?;
                 let engine = self.into_engine()?;
                 let terminal = Arc::new(Terminal::detect());
@@ -102,16 +106,16 @@ impl Server {
                 Ok(())
             }
             Command::Prompts => {
-                let prompts: Vec<serde_json::Value> = self
+                let prompts: Vec<Value> = self
                     .prompts
                     .iter()
                     .flat_map(|registry| registry.prompts())
                     .map(|p| p.definition(ProtocolVersion::LATEST))
                     .collect();
-                print_json(&serde_json::Value::Array(prompts))
+                print_json(&Value::Array(prompts))
             }
             Command::Prompt { name, arguments } => {
-                let arguments: serde_json::Value = serde_json::from_str(arguments.as_deref().unwrap_or("{}"))
+                let arguments: Value = serde_json::from_str(arguments.as_deref().unwrap_or("{}"))
                     .map_err(|e| CliError::ArgumentsNotJson(e.to_string()))?;
                 let engine = self.into_engine()?;
                 let terminal = Arc::new(Terminal::detect());
@@ -119,21 +123,44 @@ impl Server {
                 let Some(filled) = engine.execute_prompt(&name, &arguments, local).await else {
                     return Err(CliError::Usage(unknown_prompt(&name, &engine)).into());
                 };
-                let error = match filled {
-                    Ok(result) => return print_json(&result),
-                    Err(error) => error,
-                };
-                let (message, capability) = match &error {
-                    PromptError::Arguments(problems) => (problems.as_str(), None),
-                    PromptError::Failed(error) => (error.message(), error.missing_capability()),
-                };
-                eprintln!("error: {message}");
-                if let Some(capability) = capability {
-                    eprintln!("{}", terminal.missing_note(&name, capability));
+                match filled {
+                    Ok(result) => print_json(&result),
+                    Err(error) => {
+                        let message = say_failed(&error, &name, &terminal);
+                        Err(CliError::PromptFailed { name, message }.into())
+                    }
                 }
-                // Said already: `report` adds nothing and exits 1, as for a failed call.
-                let message = message.to_owned();
-                Err(CliError::PromptFailed { name, message }.into())
+            }
+            Command::Resources => {
+                let (templates, resources): (Vec<Resource>, Vec<Resource>) = self
+                    .resources
+                    .iter()
+                    .flat_map(|registry| registry.resources())
+                    .partition(Resource::is_template);
+                let definitions = |resources: &[Resource]| -> Vec<Value> {
+                    resources
+                        .iter()
+                        .map(|r| r.definition(ProtocolVersion::LATEST))
+                        .collect()
+                };
+                print_json(&json!({
+                    "resources": definitions(&resources),
+                    "resourceTemplates": definitions(&templates),
+                }))
+            }
+            Command::Read { uri } => {
+                let engine = self.into_engine()?;
+                let terminal = Arc::new(Terminal::detect());
+                let Some(read) = engine.execute_read(&uri, Some(terminal.local_client())).await else {
+                    return Err(CliError::Usage(unknown_resource(&uri, &engine)).into());
+                };
+                match read {
+                    Ok(contents) => print_json(&json!({ "contents": contents })),
+                    Err(error) => {
+                        let message = say_failed(&error, &uri, &terminal);
+                        Err(CliError::ReadFailed { uri, message }.into())
+                    }
+                }
             }
             Command::Serve { http: Some(addr) } => self.serve_http(addr.as_str()).await,
             Command::Serve { http: None } => self.serve_stdio().await,
@@ -149,6 +176,8 @@ enum Command {
     Call { name: String, arguments: Option<String> },
     Prompts,
     Prompt { name: String, arguments: Option<String> },
+    Resources,
+    Read { uri: String },
     Help,
     Version,
 }
@@ -198,6 +227,7 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, String>
         Some((word, [])) if word == "help" => Command::Help,
         Some((word, [])) if word == "tools" => Command::Tools,
         Some((word, [])) if word == "prompts" => Command::Prompts,
+        Some((word, [])) if word == "resources" => Command::Resources,
         Some((word, rest)) if word == "call" => match rest {
             [name] => Command::Call {
                 name: name.clone(),
@@ -222,7 +252,12 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, String>
             [] => return Err("`prompt` needs the prompt's name: prompt <NAME> [ARGUMENTS]".into()),
             [_, _, extra, ..] => return Err(unexpected(extra)),
         },
-        Some((word, rest)) if ["tools", "prompts", "help"].contains(&word.as_str()) => {
+        Some((word, rest)) if word == "read" => match rest {
+            [uri] => Command::Read { uri: uri.clone() },
+            [] => return Err("`read` needs the resource's URI: read <URI>".into()),
+            [_, extra, ..] => return Err(unexpected(extra)),
+        },
+        Some((word, rest)) if ["tools", "prompts", "resources", "help"].contains(&word.as_str()) => {
             return Err(unexpected(&rest[0]));
         }
         Some((word, _)) => return Err(unexpected(word)),
@@ -247,16 +282,22 @@ Usage: {name} [OPTIONS]
        {name} call <NAME> [ARGUMENTS]
        {name} prompts
        {name} prompt <NAME> [ARGUMENTS]
+       {name} resources
+       {name} read <URI>
 
 Commands:
-  tools    Print the tool definitions as JSON
-  call     Run one tool and print its result as JSON (exit status 1 if the tool failed);
-           ARGUMENTS is a JSON object such as '{{\"a\": 1}}' (default {{}}). A form the tool
-           asks for is prompted for on the terminal; its roots are the current directory
-  prompts  Print the prompt definitions as JSON
-  prompt   Fill in one prompt and print the result as JSON (exit status 1 if that failed,
-           with the error on stderr); ARGUMENTS is a JSON object of strings such as
-           '{{\"id\": \"3\"}}' (default {{}}). It asks as a tool run by `call` does
+  tools      Print the tool definitions as JSON
+  call       Run one tool and print its result as JSON (exit status 1 if the tool failed);
+             ARGUMENTS is a JSON object such as '{{\"a\": 1}}' (default {{}}). A form the tool
+             asks for is prompted for on the terminal; its roots are the current directory
+  prompts    Print the prompt definitions as JSON
+  prompt     Fill in one prompt and print the result as JSON (exit status 1 if that failed,
+             with the error on stderr); ARGUMENTS is a JSON object of strings such as
+             '{{\"id\": \"3\"}}' (default {{}}). It asks as a tool run by `call` does
+  resources  Print the resource and resource-template definitions as JSON
+  read       Read one resource and print its contents as JSON (exit status 1 if that failed,
+             with the error on stderr); URI is a resource's, or one a template matches,
+             such as 'notes://3'. It asks as a tool run by `call` does
 
 Options:
       --http <ADDR>      Serve Streamable HTTP on this address instead, such as 127.0.0.1:8080
@@ -285,6 +326,39 @@ fn unknown_prompt(name: &str, engine: &Engine) -> String {
     }
 }
 
+/// Says on standard error why a prompt or a read (of `name`) failed, and, when the command
+/// line lacked a capability, which: the message, for the [`CliError`] that `report` then
+/// does not repeat (it exits 1, as for a failed call).
+fn say_failed(error: &PromptError, name: &str, terminal: &Terminal) -> String {
+    let (message, capability) = match error {
+        PromptError::Arguments(problems) => (problems.as_str(), None),
+        PromptError::Failed(error) => (error.message(), error.missing_capability()),
+    };
+    eprintln!("error: {message}");
+    if let Some(capability) = capability {
+        eprintln!("{}", terminal.missing_note(name, capability));
+    }
+    message.to_owned()
+}
+
+/// What `read` says of a URI no resource has, and no template matches.
+fn unknown_resource(uri: &str, engine: &Engine) -> String {
+    let uris: Vec<String> = engine
+        .resources
+        .iter()
+        .flat_map(|registry| registry.resources())
+        .map(|resource| format!("`{}`", resource.uri()))
+        .collect();
+    if uris.is_empty() {
+        format!("no resource has the URI `{uri}`; this server has no resources")
+    } else {
+        format!(
+            "no resource has the URI `{uri}`, and no template matches it; the resources are {}",
+            uris.join(", ")
+        )
+    }
+}
+
 fn print_json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
     let mut out = std::io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, value).map_err(std::io::Error::from)?;
@@ -296,6 +370,11 @@ fn print_json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::content::ResourceContents;
+    use crate::context::Context;
+    use crate::prompt::Work;
+    use crate::protocol::arguments::RawArguments;
+    use crate::resource::{ReadOutput, ResourceBuilder};
 
     fn parsed(args: &[&str]) -> Result<Invocation, String> {
         parse(args.iter().map(OsString::from))
@@ -336,6 +415,13 @@ mod tests {
                 arguments: Some(r#"{"id": "1"}"#.into())
             }
         );
+        assert_eq!(command(&["resources"]), Command::Resources);
+        assert_eq!(
+            command(&["read", "notes://3"]),
+            Command::Read {
+                uri: "notes://3".into()
+            }
+        );
         assert_eq!(command(&["help"]), Command::Help);
         assert_eq!(command(&["tools", "-h"]), Command::Help);
         assert_eq!(command(&["-V"]), Command::Version);
@@ -357,6 +443,13 @@ mod tests {
             error(&["prompt"]),
             "`prompt` needs the prompt's name: prompt <NAME> [ARGUMENTS]"
         );
+        assert!(error(&["resources", "extra"]).starts_with("unexpected argument 'extra' found"));
+        assert!(error(&["read", "notes://1", "extra"]).starts_with("unexpected argument 'extra' found"));
+        assert_eq!(error(&["read"]), "`read` needs the resource's URI: read <URI>");
+        assert_eq!(
+            error(&["--http", "127.0.0.1:1", "read", "notes://1"]),
+            "`--http` serves, so it cannot come with `read`"
+        );
         assert_eq!(
             error(&["call"]),
             "`call` needs the tool's name: call <NAME> [ARGUMENTS]"
@@ -366,5 +459,95 @@ mod tests {
             "`--http` serves, so it cannot come with `tools`"
         );
         assert_eq!(error(&["--http"]), "missing argument for option '--http'");
+    }
+
+    /// A resource that reads how many roots the client gave: the command line gives one.
+    fn root_count(cx: &Context, _: RawArguments<'_>) -> Work<ReadOutput> {
+        let cx = cx.clone();
+        Work::future(async move {
+            let roots = cx.list_roots().await.map_err(|e| PromptError::Failed(e.into()))?;
+            Ok(ReadOutput::Text(format!("{} root", roots.len())))
+        })
+    }
+
+    fn on_fire(_: &Context, _: RawArguments<'_>) -> Work<ReadOutput> {
+        Work::now(|| {
+            Err(PromptError::Failed(crate::ToolError::internal(
+                "the disk is on fire",
+            )))
+        })
+    }
+
+    fn named(name: &'static str) -> fn(&Context, RawArguments<'_>) -> Work<ReadOutput> {
+        match name {
+            "all" => |_, _| Work::now(|| Ok(ReadOutput::Text("every item".into()))),
+            _ => |_, _| Work::now(|| Ok(ReadOutput::Blob(vec![1, 2, 3]))),
+        }
+    }
+
+    async fn read(server: Server, uri: &str) -> Option<Result<Vec<ResourceContents>, PromptError>> {
+        let engine = server.into_engine().unwrap();
+        let terminal = Arc::new(Terminal::detect());
+        engine.execute_read(uri, Some(terminal.local_client())).await
+    }
+
+    fn items() -> Server {
+        Server::new("items", "1.0.0").resources([
+            // The template first: a fixed URI still wins over it.
+            ResourceBuilder::new("items://{id}", "item", None).build(named("one")),
+            ResourceBuilder::new("items://all", "all", None)
+                .mime_type("text/markdown")
+                .build(named("all")),
+            ResourceBuilder::new("roots://count", "roots", None).build(root_count),
+            ResourceBuilder::new("fire://now", "fire", None).build(on_fire),
+        ])
+    }
+
+    #[tokio::test]
+    async fn read_finds_a_fixed_uri_before_a_template() {
+        let text = ResourceContents::Text {
+            uri: "items://all".into(),
+            mime_type: Some("text/markdown".into()),
+            text: "every item".into(),
+        };
+        assert_eq!(read(items(), "items://all").await.unwrap().unwrap(), [text]);
+        let blob = ResourceContents::Blob {
+            uri: "items://7".into(),
+            mime_type: Some("application/octet-stream".into()),
+            blob: "AQID".into(),
+        };
+        assert_eq!(read(items(), "items://7").await.unwrap().unwrap(), [blob]);
+        assert!(read(items(), "other://7").await.is_none());
+        assert!(read(Server::new("none", "1.0.0"), "items://7").await.is_none());
+    }
+
+    #[tokio::test]
+    async fn read_answers_asks_and_masks_internal_errors() {
+        let roots = read(items(), "roots://count").await.unwrap().unwrap();
+        assert!(matches!(&roots[..], [ResourceContents::Text { text, .. }] if text == "1 root"));
+        let Some(Err(PromptError::Failed(error))) = read(items(), "fire://now").await else {
+            panic!("the read did not fail");
+        };
+        assert_eq!(error.message(), "internal error");
+        let exposed = items().expose_internal_errors(true);
+        let Some(Err(PromptError::Failed(error))) = read(exposed, "fire://now").await else {
+            panic!("the read did not fail");
+        };
+        assert_eq!(error.message(), "internal error: the disk is on fire");
+    }
+
+    #[test]
+    fn an_unknown_uri_is_named_with_the_resources_there_are() {
+        let engine = items().into_engine().unwrap();
+        assert_eq!(
+            unknown_resource("other://7", &engine),
+            "no resource has the URI `other://7`, and no template matches it; the resources are \
+             `items://{id}`, `items://all`, `roots://count`, `fire://now`"
+        );
+        let none = Server::new("none", "1.0.0").into_engine().unwrap();
+        assert_eq!(
+            unknown_resource("other://7", &none),
+            "no resource has the URI `other://7`; this server has no resources"
+        );
     }
 }

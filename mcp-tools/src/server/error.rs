@@ -64,7 +64,10 @@ impl Error {
     pub fn report(self) -> std::process::ExitCode {
         #[cfg(feature = "cli")]
         if let Error::Cli(cli) = &self {
-            if !matches!(cli, CliError::ToolFailed(_) | CliError::PromptFailed { .. }) {
+            if !matches!(
+                cli,
+                CliError::ToolFailed(_) | CliError::PromptFailed { .. } | CliError::ReadFailed { .. }
+            ) {
                 eprintln!("error: {cli}");
             }
             return std::process::ExitCode::from(cli.exit_code());
@@ -105,6 +108,14 @@ pub enum CliError {
         /// Why.
         message: String,
     },
+    /// The resource could not be read (said already on standard error).
+    #[error("the resource `{uri}` could not be read: {message}")]
+    ReadFailed {
+        /// The URI asked for.
+        uri: String,
+        /// Why.
+        message: String,
+    },
 }
 
 #[cfg(feature = "cli")]
@@ -113,7 +124,7 @@ impl CliError {
     /// wrong.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::ToolFailed(_) | CliError::PromptFailed { .. } => 1,
+            CliError::ToolFailed(_) | CliError::PromptFailed { .. } | CliError::ReadFailed { .. } => 1,
             _ => 2,
         }
     }
