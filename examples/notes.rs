@@ -14,19 +14,26 @@
 //! - prompts: `review_note` asks the model to review one note, with an optional focus
 //!   (arguments arrive as strings: `"id": "3"`, `"focus": "tone"`); `digest` lists the
 //!   latest notes and starts the model's answer.
+//! - resources: `notes://all` reads every note as a Markdown list (as `export_notes`
+//!   writes it), and the template `notes://{id}` one note as JSON (an unknown id is an
+//!   error naming it). Every tool that changes notes announces the URIs whose contents
+//!   changed (`notes://all`, `notes://3`), so clients subscribed to them hear
+//!   `notifications/resources/updated` and read them again.
 //!
 //! ```text
 //! cargo run --bin notes                           # stdio, as clients launch it
 //! cargo run --bin notes -- --http 127.0.0.1:8080  # Streamable HTTP
 //! cargo run --bin notes -- tools                  # the tool definitions
 //! cargo run --bin notes -- prompts                # the prompt definitions
+//! cargo run --bin notes -- resources              # the resources and templates
+//! cargo run --bin notes -- read notes://all       # read one
 //! ```
 
 mod common;
 
 use mcp_tools::{
-    Context, Elicitation, Json, PromptMessage, Server, State, ToolError, ToolRegistry, prompt, prompts, tool,
-    tools,
+    Context, Elicitation, Json, PromptMessage, ResourceRegistry, Server, State, ToolError, ToolRegistry,
+    prompt, prompts, resource, resources, tool, tools,
 };
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -104,6 +111,28 @@ impl Notes {
     }
 }
 
+impl Store {
+    /// Every note as a Markdown list under a heading, oldest first: what `export_notes`
+    /// writes and `notes://all` reads.
+    fn markdown(&self) -> String {
+        let mut markdown = String::from("# Notes\n\n");
+        for note in self.notes.values() {
+            markdown.push_str(&markdown_line(note));
+        }
+        markdown
+    }
+}
+
+/// Tells the clients subscribed to them that `notes://all` and the notes `ids` changed
+/// (the list first, then each note): `notifications/resources/updated`, after which they
+/// read them again.
+fn announce_changes(resources: &ResourceRegistry, ids: impl IntoIterator<Item = u64>) {
+    resources.notify_updated("notes://all");
+    for id in ids {
+        resources.notify_updated(&format!("notes://{id}"));
+    }
+}
+
 /// Add a note.
 #[tool]
 fn add_note(
@@ -115,19 +144,24 @@ fn add_note(
     #[default(Vec::new())]
     tags: Vec<String>,
     notes: State<Notes>,
+    resources: ResourceRegistry,
 ) -> Result<Json<Note>, ToolError> {
     if title.trim().is_empty() {
         return Err(ToolError::new("`title` must not be empty"));
     }
-    let mut store = notes.store();
-    store.next_id += 1;
-    let note = Note {
-        id: store.next_id,
-        title,
-        body,
-        tags,
+    let note = {
+        let mut store = notes.store();
+        store.next_id += 1;
+        let note = Note {
+            id: store.next_id,
+            title,
+            body,
+            tags,
+        };
+        store.notes.insert(note.id, note.clone());
+        note
     };
-    store.notes.insert(note.id, note.clone());
+    announce_changes(&resources, [note.id]);
     Ok(Json(note))
 }
 
@@ -169,14 +203,19 @@ fn delete_note(
     id: u64,
     notes: State<Notes>,
     registry: ToolRegistry,
+    resources: ResourceRegistry,
 ) -> Result<String, ToolError> {
-    let mut store = notes.store();
-    let note = store
-        .notes
-        .remove(&id)
-        .ok_or_else(|| ToolError::new(format!("there is no note {id}")))?;
-    let title = note.title.clone();
-    store.trash.insert(id, note);
+    let title = {
+        let mut store = notes.store();
+        let note = store
+            .notes
+            .remove(&id)
+            .ok_or_else(|| ToolError::new(format!("there is no note {id}")))?;
+        let title = note.title.clone();
+        store.trash.insert(id, note);
+        title
+    };
+    announce_changes(&resources, [id]);
     if registry.get("restore_note").is_none() {
         // Something to restore now: offer the tool (clients hear of it).
         for tool in tools![restore_note] {
@@ -193,14 +232,19 @@ fn restore_note(
     id: u64,
     notes: State<Notes>,
     registry: ToolRegistry,
+    resources: ResourceRegistry,
 ) -> Result<Json<Note>, ToolError> {
-    let mut store = notes.store();
-    let note = store
-        .trash
-        .remove(&id)
-        .ok_or_else(|| ToolError::new(format!("note {id} is not in the trash")))?;
-    store.notes.insert(id, note.clone());
-    if store.trash.is_empty() {
+    let (note, trash_is_empty) = {
+        let mut store = notes.store();
+        let note = store
+            .trash
+            .remove(&id)
+            .ok_or_else(|| ToolError::new(format!("note {id} is not in the trash")))?;
+        store.notes.insert(id, note.clone());
+        (note, store.trash.is_empty())
+    };
+    announce_changes(&resources, [id]);
+    if trash_is_empty {
         // Nothing left to restore: withdraw the tool.
         registry.remove("restore_note");
     }
@@ -232,7 +276,11 @@ async fn summarize_notes(notes: State<Notes>, cx: Context) -> Json<Summary> {
 /// not use the trash: the notes cannot be restored. Nothing is deleted unless the user
 /// says yes.
 #[tool(annotations(destructive, idempotent, open_world = false))]
-async fn clear_notes(notes: State<Notes>, cx: Context) -> Result<String, ToolError> {
+async fn clear_notes(
+    notes: State<Notes>,
+    resources: ResourceRegistry,
+    cx: Context,
+) -> Result<String, ToolError> {
     // Count before asking, change nothing until answered: in revision 2026-07-28 the tool
     // runs again from the top once the user has answered.
     let count = notes.store().notes.len();
@@ -242,8 +290,9 @@ async fn clear_notes(notes: State<Notes>, cx: Context) -> Result<String, ToolErr
     let message = format!("Delete all {count} notes? This cannot be undone.");
     match cx.elicit::<ConfirmClear>(message).await? {
         Elicitation::Accept(ConfirmClear { confirm: true }) => {
-            let deleted = std::mem::take(&mut notes.store().notes).len();
-            Ok(format!("deleted {deleted} notes"))
+            let deleted = std::mem::take(&mut notes.store().notes);
+            announce_changes(&resources, deleted.keys().copied());
+            Ok(format!("deleted {} notes", deleted.len()))
         }
         Elicitation::Accept(_) | Elicitation::Decline | Elicitation::Cancel => {
             Ok(format!("kept {count} notes"))
@@ -291,11 +340,7 @@ async fn export_notes(notes: State<Notes>, cx: Context) -> Result<String, ToolEr
     };
     let (count, markdown) = {
         let store = notes.store();
-        let mut markdown = String::from("# Notes\n\n");
-        for note in store.notes.values() {
-            markdown.push_str(&markdown_line(note));
-        }
-        (store.notes.len(), markdown)
+        (store.notes.len(), store.markdown())
     };
     let file = folder.join("notes.md");
     std::fs::write(&file, markdown)?;
@@ -311,6 +356,28 @@ fn markdown_line(note: &Note) -> String {
     }
     line.push('\n');
     line
+}
+
+/// Every note as a Markdown list, oldest first, one line per note: what `export_notes`
+/// writes to `notes.md`.
+#[resource(uri = "notes://all", mime_type = "text/markdown")]
+fn all_notes(notes: State<Notes>) -> String {
+    notes.store().markdown()
+}
+
+/// One note, with its title, text and tags.
+#[resource(uri = "notes://{id}", mime_type = "application/json")]
+fn note(
+    /// The note's id
+    id: u64,
+    notes: State<Notes>,
+) -> Result<Json<Note>, ToolError> {
+    let store = notes.store();
+    let note = store
+        .notes
+        .get(&id)
+        .ok_or_else(|| ToolError::new(format!("there is no note {id}")))?;
+    Ok(Json(note.clone()))
 }
 
 /// Ask for a review of a note: what works, and what to change.
@@ -385,6 +452,7 @@ async fn main() -> std::process::ExitCode {
             export_notes
         ])
         .prompts(prompts![review_note, digest])
+        .resources(resources![all_notes, note])
         .run()
         .await;
     common::exit(served)

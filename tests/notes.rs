@@ -12,6 +12,14 @@
 //! Then its prompts (`review_note`, `digest`) over the same four wires: `prompts/list`,
 //! `prompts/get` with arguments as strings, and the JSON-RPC errors of bad arguments and of
 //! an unknown note, each checked against the schema of the era.
+//!
+//! Then its resources over the same four wires: `resources/list` (`notes://all`),
+//! `resources/templates/list` (`notes://{id}`), reads of the Markdown list and of one note,
+//! and the errors of an unknown note, a bad id and an unknown URI. And what subscribers
+//! hear when a tool changes notes: in 2025-11-25, after `resources/subscribe`,
+//! `notifications/resources/updated` on stdout or the session's GET stream, until
+//! `resources/unsubscribe`; in 2026-07-28, on a `subscriptions/listen` naming the URIs,
+//! the acknowledgement of those a resource has, then their updates tagged with its id.
 
 mod support;
 
@@ -248,9 +256,14 @@ trait Wire {
     fn call(&mut self, name: &str, arguments: Value, answer: &mut dyn FnMut(&str, &Value) -> Value)
     -> Called;
 
-    /// Sends one request that asks nothing of the client (`prompts/list`, `prompts/get`)
-    /// and returns its response.
+    /// Sends one request that asks nothing of the client (`prompts/list`, `resources/read`,
+    /// ...) and returns its response.
     fn request(&mut self, method: &str, params: Value) -> Value;
+
+    /// The next notification the server sends that belongs to no call: on stdout, kept
+    /// while a call was waiting for its response; over HTTP, on the session's GET stream
+    /// (2025-11-25) or on the open `subscriptions/listen` (2026-07-28).
+    fn notification(&mut self) -> Value;
 
     /// A call whose tool must ask nothing.
     fn call_plain(&mut self, name: &str, arguments: Value) -> Called {
@@ -301,22 +314,78 @@ fn answer_legacy_request(
     Some(json!({ "jsonrpc": "2.0", "id": message["id"], "result": result }))
 }
 
+/// The notes server over its stdin and stdout, where notifications that belong to no call
+/// (a subscribed resource's updates) may come between a request and its response: those
+/// are kept, in order, for `notification`.
+struct Stdio {
+    peer: Peer,
+    heard: std::collections::VecDeque<Value>,
+}
+
+impl Stdio {
+    fn spawn() -> Stdio {
+        Stdio {
+            peer: Peer::spawn(NOTES),
+            heard: Default::default(),
+        }
+    }
+
+    /// The next message with an id (a response, or a request of the server's); the
+    /// notifications before it are kept.
+    fn recv(&mut self) -> Value {
+        loop {
+            let message = self.peer.recv();
+            if message.get("id").is_some() {
+                return message;
+            }
+            self.heard.push_back(message);
+        }
+    }
+
+    /// Sends a request and returns its response, which must be the next message with an id.
+    fn request(&mut self, request: Value) -> Value {
+        let id = request["id"].clone();
+        self.peer.send(request);
+        let response = self.recv();
+        assert_eq!(
+            response["id"], id,
+            "expected the response to {id}, got {response}"
+        );
+        response
+    }
+
+    /// The next notification: the first one kept, else the next message, which must be one.
+    fn notification(&mut self) -> Value {
+        if let Some(kept) = self.heard.pop_front() {
+            return kept;
+        }
+        let message = self.peer.recv();
+        assert!(
+            message.get("id").is_none(),
+            "expected a notification, got {message}"
+        );
+        message
+    }
+}
+
 /// 2025-11-25 over stdio: the server's requests arrive on stdout, the answers go to stdin.
 struct LegacyStdio {
-    peer: Peer,
+    stdio: Stdio,
     next_id: u64,
 }
 
 impl LegacyStdio {
     fn start(capabilities: Value) -> LegacyStdio {
-        let mut peer = Peer::spawn(NOTES);
-        let init = peer.request(json!({
+        let mut stdio = Stdio::spawn();
+        let init = stdio.request(json!({
             "jsonrpc": "2.0", "id": 0, "method": "initialize",
             "params": { "protocolVersion": REVISION, "capabilities": capabilities, "clientInfo": { "name": "tests", "version": "1.0.0" } }
         }));
         assert_eq!(init["result"]["protocolVersion"], REVISION);
-        peer.send(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
-        LegacyStdio { peer, next_id: 1 }
+        stdio
+            .peer
+            .send(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+        LegacyStdio { stdio, next_id: 1 }
     }
 }
 
@@ -328,8 +397,12 @@ impl Wire for LegacyStdio {
     fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
-        self.peer
+        self.stdio
             .request(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+    }
+
+    fn notification(&mut self) -> Value {
+        self.stdio.notification()
     }
 
     fn call(
@@ -340,12 +413,12 @@ impl Wire for LegacyStdio {
     ) -> Called {
         let id = self.next_id;
         self.next_id += 1;
-        self.peer.send(legacy_call(id, name, arguments));
+        self.stdio.peer.send(legacy_call(id, name, arguments));
         let mut asked = Vec::new();
         loop {
-            let message = self.peer.recv();
+            let message = self.stdio.recv();
             if let Some(reply) = answer_legacy_request(&message, &mut asked, answer) {
-                self.peer.send(reply);
+                self.stdio.peer.send(reply);
             } else if message.get("id") == Some(&json!(id)) {
                 check_legacy_response(&message);
                 return Called {
@@ -365,6 +438,9 @@ struct Http {
     server: HttpProcess,
     runtime: tokio::runtime::Runtime,
     client: reqwest::Client,
+    /// Once opened, the stream of messages that answer no request: a 2025-11-25 session's
+    /// GET stream, or a 2026-07-28 `subscriptions/listen`.
+    stream: Option<Body>,
 }
 
 impl Http {
@@ -376,23 +452,67 @@ impl Http {
                 .build()
                 .unwrap(),
             client: reqwest::Client::builder().no_proxy().build().unwrap(),
+            stream: None,
         }
     }
 
     fn post(&self, headers: &[(&str, &str)], message: &Value) -> reqwest::Response {
-        let mut request = self
+        let request = self
             .client
             .post(&self.server.url)
             .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream");
+            .json(message);
+        self.send(request, headers)
+    }
+
+    /// Opens a legacy session's GET stream, where what belongs to no request arrives.
+    fn open_get_stream(&mut self, headers: &[(&str, &str)]) {
+        let response = self.send(self.client.get(&self.server.url), headers);
+        self.keep_open(response);
+    }
+
+    /// Keeps a response that stays open as the stream `stream_notification` reads.
+    fn keep_open(&mut self, response: reqwest::Response) {
+        assert_eq!(response.status(), 200);
+        self.stream = Some(Body::of(response, &self.runtime));
+    }
+
+    fn send(&self, mut request: reqwest::RequestBuilder, headers: &[(&str, &str)]) -> reqwest::Response {
+        request = request.header("accept", "application/json, text/event-stream");
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
-        let send = request.json(message).send();
+        let send = request.send();
         self.runtime
             .block_on(async { tokio::time::timeout(support::PATIENCE, send).await })
             .expect("an answer in time")
             .unwrap()
+    }
+
+    /// The next message on the open stream, which must be a notification.
+    fn stream_notification(&mut self) -> Value {
+        let stream = self.stream.as_mut().expect("a stream is open");
+        let message = stream.next(&self.runtime).expect("the stream stays open");
+        assert!(
+            message.get("id").is_none(),
+            "expected a notification, got {message}"
+        );
+        message
+    }
+
+    /// POSTs a 2026-07-28 request, with the headers that name it.
+    fn post_modern(&self, request: &Value) -> reqwest::Response {
+        let mut headers = vec![
+            ("mcp-protocol-version", MODERN),
+            ("mcp-method", request["method"].as_str().unwrap()),
+        ];
+        // Only the methods that name what they act on carry `Mcp-Name`: the tool's or the
+        // prompt's name, the resource's URI.
+        let params = &request["params"];
+        if let Some(name) = params["name"].as_str().or(params["uri"].as_str()) {
+            headers.push(("mcp-name", name));
+        }
+        self.post(&headers, request)
     }
 }
 
@@ -407,7 +527,7 @@ enum Body {
 }
 
 impl Body {
-    fn of(response: reqwest::Response, http: &Http) -> Body {
+    fn of(response: reqwest::Response, runtime: &tokio::runtime::Runtime) -> Body {
         let content_type = response.headers()["content-type"].to_str().unwrap().to_owned();
         if content_type.starts_with("text/event-stream") {
             return Body::Events {
@@ -417,13 +537,13 @@ impl Body {
             };
         }
         assert!(content_type.starts_with("application/json"), "{content_type}");
-        let text = http.runtime.block_on(response.text()).unwrap();
+        let text = runtime.block_on(response.text()).unwrap();
         let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
         Body::Json(Some(value))
     }
 
     /// The next message; `None` when the body ends.
-    fn next(&mut self, http: &Http) -> Option<Value> {
+    fn next(&mut self, runtime: &tokio::runtime::Runtime) -> Option<Value> {
         match self {
             Body::Json(value) => value.take(),
             Body::Events {
@@ -432,8 +552,7 @@ impl Body {
                 ready,
             } => {
                 while ready.is_empty() {
-                    let chunk = http
-                        .runtime
+                    let chunk = runtime
                         .block_on(async { tokio::time::timeout(support::PATIENCE, response.chunk()).await })
                         .expect("an event in time")
                         .unwrap()?;
@@ -473,13 +592,17 @@ impl LegacyHttp {
         );
         assert_eq!(init.status(), 200);
         let session = init.headers()["mcp-session-id"].to_str().unwrap().to_owned();
-        let wire = LegacyHttp {
+        let mut wire = LegacyHttp {
             http,
             session,
             next_id: 1,
         };
         let initialized = wire.post(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
         assert_eq!(initialized.status(), 202);
+        // As the official clients do: a stream for what belongs to no request.
+        let session = wire.session.clone();
+        wire.http
+            .open_get_stream(&[("mcp-session-id", &session), ("mcp-protocol-version", REVISION)]);
         wire
     }
 
@@ -502,10 +625,14 @@ impl Wire for LegacyHttp {
         self.next_id += 1;
         let response = self.post(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
         assert_eq!(response.status(), 200);
-        let mut body = Body::of(response, &self.http);
-        let message = body.next(&self.http).expect("a response");
+        let mut body = Body::of(response, &self.http.runtime);
+        let message = body.next(&self.http.runtime).expect("a response");
         assert_eq!(message["id"], id, "{message}");
         message
+    }
+
+    fn notification(&mut self) -> Value {
+        self.http.stream_notification()
     }
 
     fn call(
@@ -519,11 +646,11 @@ impl Wire for LegacyHttp {
         let response = self.post(&legacy_call(id, name, arguments));
         let status = response.status().as_u16();
         assert_eq!(status, 200);
-        let mut body = Body::of(response, &self.http);
+        let mut body = Body::of(response, &self.http.runtime);
         let mut asked = Vec::new();
         loop {
             let message = body
-                .next(&self.http)
+                .next(&self.http.runtime)
                 .expect("the call's answer before its stream ends");
             if let Some(reply) = answer_legacy_request(&message, &mut asked, answer) {
                 assert_eq!(self.post(&reply).status(), 202);
@@ -541,20 +668,34 @@ impl Wire for LegacyHttp {
     }
 }
 
-/// Moves one 2026-07-28 request and its response.
+/// Moves 2026-07-28 requests and their responses, and the notifications of a request that
+/// stays open.
 trait Link {
     fn label(&self) -> &'static str;
     /// Sends a request; returns its response and, over HTTP, the status.
     fn request(&mut self, request: &Value) -> (Value, Option<u16>);
+    /// Sends a request that stays open (`subscriptions/listen`): what it carries comes from
+    /// `notification`.
+    fn open(&mut self, request: &Value);
+    /// The next notification of the open request.
+    fn notification(&mut self) -> Value;
 }
 
-impl Link for Peer {
+impl Link for Stdio {
     fn label(&self) -> &'static str {
         "2026-07-28 over stdio"
     }
 
     fn request(&mut self, request: &Value) -> (Value, Option<u16>) {
-        (Peer::request(self, request.clone()), None)
+        (Stdio::request(self, request.clone()), None)
+    }
+
+    fn open(&mut self, request: &Value) {
+        self.peer.send(request.clone());
+    }
+
+    fn notification(&mut self) -> Value {
+        Stdio::notification(self)
     }
 }
 
@@ -564,23 +705,24 @@ impl Link for Http {
     }
 
     fn request(&mut self, request: &Value) -> (Value, Option<u16>) {
-        let mut headers = vec![
-            ("mcp-protocol-version", MODERN),
-            ("mcp-method", request["method"].as_str().unwrap()),
-        ];
-        // Only the methods that name what they act on carry `Mcp-Name`.
-        if let Some(name) = request["params"]["name"].as_str() {
-            headers.push(("mcp-name", name));
-        }
-        let response = self.post(&headers, request);
+        let response = self.post_modern(request);
         let status = response.status().as_u16();
-        let mut body = Body::of(response, self);
+        let mut body = Body::of(response, &self.runtime);
         loop {
-            let message = body.next(self).expect("a response before the body ends");
+            let message = body.next(&self.runtime).expect("a response before the body ends");
             if message.get("id") == request.get("id") {
                 return (message, Some(status));
             }
         }
+    }
+
+    fn open(&mut self, request: &Value) {
+        let response = self.post_modern(request);
+        self.keep_open(response);
+    }
+
+    fn notification(&mut self) -> Value {
+        self.stream_notification()
     }
 }
 
@@ -600,6 +742,27 @@ impl<L: Link> Modern<L> {
             next_id: 1,
         }
     }
+
+    /// `params._meta` of a request, with the client's capabilities.
+    fn meta(&self) -> Value {
+        modern_meta(json!({ "io.modelcontextprotocol/clientCapabilities": self.capabilities }))
+    }
+
+    /// Opens a `subscriptions/listen` for `notifications` (a `SubscriptionFilter`); returns
+    /// its id and the acknowledgement, checked against the schema.
+    fn listen(&mut self, notifications: Value) -> (u64, Value) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let request = json!({
+            "jsonrpc": "2.0", "id": id, "method": "subscriptions/listen",
+            "params": { "notifications": notifications, "_meta": self.meta() }
+        });
+        Spec::of(MODERN).assert_valid("SubscriptionsListenRequest", &request);
+        self.link.open(&request);
+        let acknowledged = self.link.notification();
+        Spec::of(MODERN).assert_valid("SubscriptionsAcknowledgedNotification", &acknowledged);
+        (id, acknowledged)
+    }
 }
 
 impl<L: Link> Wire for Modern<L> {
@@ -610,11 +773,14 @@ impl<L: Link> Wire for Modern<L> {
     fn request(&mut self, method: &str, mut params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
-        params["_meta"] =
-            modern_meta(json!({ "io.modelcontextprotocol/clientCapabilities": self.capabilities }));
+        params["_meta"] = self.meta();
         let request = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
-        Spec::of(MODERN).assert_valid(prompt_request_type(method), &request);
+        Spec::of(MODERN).assert_valid(client_request_types(method).0, &request);
         self.link.request(&request).0
+    }
+
+    fn notification(&mut self) -> Value {
+        self.link.notification()
     }
 
     fn call(
@@ -624,8 +790,7 @@ impl<L: Link> Wire for Modern<L> {
         answer: &mut dyn FnMut(&str, &Value) -> Value,
     ) -> Called {
         let spec = Spec::of(MODERN);
-        let meta = modern_meta(json!({ "io.modelcontextprotocol/clientCapabilities": self.capabilities }));
-        let mut params = json!({ "name": name, "arguments": arguments, "_meta": meta });
+        let mut params = json!({ "name": name, "arguments": arguments, "_meta": self.meta() });
         let mut asked = Vec::new();
         for _round in 0..5 {
             let id = self.next_id;
@@ -676,7 +841,7 @@ fn wires(capabilities: Value) -> Vec<Box<dyn Wire>> {
     vec![
         Box::new(LegacyStdio::start(capabilities.clone())),
         Box::new(LegacyHttp::start(capabilities.clone())),
-        Box::new(Modern::new(Peer::spawn(NOTES), capabilities.clone())),
+        Box::new(Modern::new(Stdio::spawn(), capabilities.clone())),
         Box::new(Modern::new(Http::start(), capabilities)),
     ]
 }
@@ -694,6 +859,57 @@ fn count_notes(wire: &mut dyn Wire) -> u64 {
     found.response["result"]["structuredContent"]["total"]
         .as_u64()
         .unwrap()
+}
+
+/// Sends a request that asks nothing of the client (a prompt's, a resource's) and checks
+/// its answer against the schema of the wire's era: a result of the method's type, or an
+/// error.
+fn client_request(wire: &mut dyn Wire, method: &str, params: Value) -> Value {
+    let label = wire.label();
+    let modern = label.starts_with(MODERN);
+    let spec = Spec::of(if modern { MODERN } else { REVISION });
+    let (request_type, result_type) = client_request_types(method);
+    if !modern {
+        // A 2026-07-28 request is checked as it is sent, with its `_meta`.
+        let request = json!({ "jsonrpc": "2.0", "id": 0, "method": method, "params": params });
+        spec.assert_valid(request_type, &request);
+    }
+    let response = wire.request(method, params);
+    if response.get("error").is_some() {
+        spec.assert_valid("JSONRPCErrorResponse", &response);
+        return response;
+    }
+    if modern {
+        spec.assert_valid(&format!("{result_type}Response"), &response);
+        assert_eq!(response["result"]["resultType"], "complete", "{label}");
+    } else {
+        spec.assert_valid("JSONRPCResultResponse", &response);
+    }
+    spec.assert_valid(result_type, &response["result"]);
+    response
+}
+
+/// The error of a request that must fail (`client_request`).
+fn refused(wire: &mut dyn Wire, method: &str, params: Value) -> Value {
+    let label = wire.label();
+    let response = client_request(wire, method, params);
+    let error = &response["error"];
+    assert!(error.is_object(), "{label}: {response}");
+    error.clone()
+}
+
+/// The schema types of a request that asks nothing of the client, and of its result.
+fn client_request_types(method: &str) -> (&'static str, &'static str) {
+    match method {
+        "prompts/list" => ("ListPromptsRequest", "ListPromptsResult"),
+        "prompts/get" => ("GetPromptRequest", "GetPromptResult"),
+        "resources/list" => ("ListResourcesRequest", "ListResourcesResult"),
+        "resources/templates/list" => ("ListResourceTemplatesRequest", "ListResourceTemplatesResult"),
+        "resources/read" => ("ReadResourceRequest", "ReadResourceResult"),
+        "resources/subscribe" => ("SubscribeRequest", "EmptyResult"),
+        "resources/unsubscribe" => ("UnsubscribeRequest", "EmptyResult"),
+        other => panic!("not a request these tests send: `{other}`"),
+    }
 }
 
 /// The form `clear_notes` asks for.
@@ -896,49 +1112,10 @@ fn a_client_without_the_capability_is_not_asked() {
 
 // ---- Prompts, over both transports in both eras -----------------------------------------
 
-/// Sends a `prompts/list` or `prompts/get` and checks its answer against the schema of
-/// the wire's era: a result of the method's type, or an error.
-fn prompt_request(wire: &mut dyn Wire, method: &str, params: Value) -> Value {
-    let label = wire.label();
-    let modern = label.starts_with(MODERN);
-    let spec = Spec::of(if modern { MODERN } else { REVISION });
-    if !modern {
-        // A 2026-07-28 request is checked as it is sent, with its `_meta`.
-        let request = json!({ "jsonrpc": "2.0", "id": 0, "method": method, "params": params });
-        spec.assert_valid(prompt_request_type(method), &request);
-    }
-    let response = wire.request(method, params);
-    if response.get("error").is_some() {
-        spec.assert_valid("JSONRPCErrorResponse", &response);
-        return response;
-    }
-    let result_type = match method {
-        "prompts/list" => "ListPromptsResult",
-        _ => "GetPromptResult",
-    };
-    if modern {
-        spec.assert_valid(&format!("{result_type}Response"), &response);
-        assert_eq!(response["result"]["resultType"], "complete", "{label}");
-    } else {
-        spec.assert_valid("JSONRPCResultResponse", &response);
-    }
-    spec.assert_valid(result_type, &response["result"]);
-    response
-}
-
-/// The schema type of a prompt request.
-fn prompt_request_type(method: &str) -> &'static str {
-    match method {
-        "prompts/list" => "ListPromptsRequest",
-        "prompts/get" => "GetPromptRequest",
-        other => panic!("not a prompt request: `{other}`"),
-    }
-}
-
 /// The messages of a `prompts/get` that must succeed.
 fn get_prompt(wire: &mut dyn Wire, name: &str, arguments: Value) -> Value {
     let label = wire.label();
-    let response = prompt_request(
+    let response = client_request(
         wire,
         "prompts/get",
         json!({ "name": name, "arguments": arguments }),
@@ -950,14 +1127,11 @@ fn get_prompt(wire: &mut dyn Wire, name: &str, arguments: Value) -> Value {
 
 /// The code and message of a `prompts/get` that must fail.
 fn refused_prompt(wire: &mut dyn Wire, name: &str, arguments: Value) -> (i64, String) {
-    let label = wire.label();
-    let response = prompt_request(
+    let error = refused(
         wire,
         "prompts/get",
         json!({ "name": name, "arguments": arguments }),
     );
-    let error = &response["error"];
-    assert!(error.is_object(), "{label}: {response}");
     (
         error["code"].as_i64().unwrap(),
         error["message"].as_str().unwrap().to_owned(),
@@ -1007,12 +1181,12 @@ fn prompts_are_listed_and_filled_in_from_the_notes() {
     for mut wire in wires(json!({})) {
         let wire = wire.as_mut();
         let label = wire.label();
-        let list = prompt_request(wire, "prompts/list", json!({}));
+        let list = client_request(wire, "prompts/list", json!({}));
         assert_eq!(list["result"]["prompts"], definitions, "{label}");
         assert!(list["result"].get("nextCursor").is_none(), "{label}");
 
         // No arguments at all: `limit` takes its default.
-        let empty = prompt_request(wire, "prompts/get", json!({ "name": "digest" }));
+        let empty = client_request(wire, "prompts/get", json!({ "name": "digest" }));
         assert_eq!(
             empty["result"]["messages"],
             digest_messages("(there are no notes yet)"),
@@ -1086,4 +1260,206 @@ fn prompts_are_listed_and_filled_in_from_the_notes() {
         // The server serves on.
         assert_eq!(count_notes(wire), 3, "{label}");
     }
+}
+
+// ---- Resources, over both transports in both eras ---------------------------------------
+
+/// The contents of a `resources/read` that must succeed.
+fn read(wire: &mut dyn Wire, uri: &str) -> Value {
+    let label = wire.label();
+    let response = client_request(wire, "resources/read", json!({ "uri": uri }));
+    let result = &response["result"];
+    assert!(result.is_object(), "{label}: {response}");
+    result["contents"].clone()
+}
+
+/// What `notes://{id}` reads for a note: its JSON, as `add_note` gave it.
+fn note_contents(uri: &str, note: &str) -> Value {
+    json!([{ "uri": uri, "mimeType": "application/json", "text": note }])
+}
+
+#[test]
+fn resources_read_every_note_as_markdown_and_one_note_as_json() {
+    let resources = json!([{
+        "uri": "notes://all",
+        "name": "all_notes",
+        "title": "All Notes",
+        "description": "Every note as a Markdown list, oldest first, one line per note: what `export_notes` writes to `notes.md`.",
+        "mimeType": "text/markdown"
+    }]);
+    let templates = json!([{
+        "uriTemplate": "notes://{id}",
+        "name": "note",
+        "title": "Note",
+        "description": "One note, with its title, text and tags.",
+        "mimeType": "application/json"
+    }]);
+    for mut wire in wires(json!({})) {
+        let wire = wire.as_mut();
+        let label = wire.label();
+        let list = client_request(wire, "resources/list", json!({}));
+        assert_eq!(list["result"]["resources"], resources, "{label}");
+        assert!(list["result"].get("nextCursor").is_none(), "{label}");
+        let list = client_request(wire, "resources/templates/list", json!({}));
+        assert_eq!(list["result"]["resourceTemplates"], templates, "{label}");
+
+        let markdown =
+            |text: &str| json!([{ "uri": "notes://all", "mimeType": "text/markdown", "text": text }]);
+        assert_eq!(read(wire, "notes://all"), markdown("# Notes\n\n"), "{label}");
+        add(
+            wire,
+            "Rust traits",
+            "Traits define\nshared behaviour.",
+            &["rust", "lang"],
+        );
+        let groceries = add(wire, "Groceries", "eggs, rice, tea", &[]);
+        assert_eq!(
+            read(wire, "notes://all"),
+            markdown(
+                "# Notes\n\n- Rust traits: Traits define shared behaviour. (tags: rust, lang)\n\
+                 - Groceries: eggs, rice, tea\n"
+            ),
+            "{label}"
+        );
+        assert_eq!(
+            read(wire, "notes://1"),
+            note_contents(
+                "notes://1",
+                r#"{"id":1,"title":"Rust traits","body":"Traits define\nshared behaviour.","tags":["rust","lang"]}"#
+            ),
+            "{label}"
+        );
+        let uri = format!("notes://{groceries}");
+        assert_eq!(
+            read(wire, &uri),
+            note_contents(
+                &uri,
+                &format!(r#"{{"id":{groceries},"title":"Groceries","body":"eggs, rice, tea","tags":[]}}"#)
+            ),
+            "{label}"
+        );
+
+        // An unknown note: the resource's own error, naming it.
+        assert_eq!(
+            refused(wire, "resources/read", json!({ "uri": "notes://99" })),
+            json!({ "code": -32603, "message": "there is no note 99" }),
+            "{label}"
+        );
+        // An id that is not one: -32602, naming the variable.
+        assert_eq!(
+            refused(wire, "resources/read", json!({ "uri": "notes://first" })),
+            json!({
+                "code": -32602,
+                "message": "argument `id`: expected an integer of at least 0, received the string \"first\""
+            }),
+            "{label}"
+        );
+        // A URI no resource has: resource not found, with the URI (-32602 since 2026-07-28).
+        let not_found = if label.starts_with(MODERN) {
+            json!({ "code": -32602, "message": "Resource not found: todo://1", "data": { "uri": "todo://1" } })
+        } else {
+            json!({ "code": -32002, "message": "Resource not found", "data": { "uri": "todo://1" } })
+        };
+        assert_eq!(
+            refused(wire, "resources/read", json!({ "uri": "todo://1" })),
+            not_found,
+            "{label}"
+        );
+    }
+}
+
+/// `notifications/resources/updated` for `uri`, as a 2025-11-25 session hears it.
+fn updated(uri: &str) -> Value {
+    json!({ "jsonrpc": "2.0", "method": "notifications/resources/updated", "params": { "uri": uri } })
+}
+
+/// Sends `resources/subscribe` or `resources/unsubscribe` for `uri`, which must succeed.
+fn watch(wire: &mut dyn Wire, method: &str, uri: &str) {
+    let label = wire.label();
+    let response = client_request(wire, method, json!({ "uri": uri }));
+    assert_eq!(response["result"], json!({}), "{label}: {method} {uri}");
+}
+
+/// Accepts `clear_notes`' question.
+fn confirm(_: &str, _: &Value) -> Value {
+    json!({ "action": "accept", "content": { "confirm": true } })
+}
+
+#[test]
+fn legacy_subscribers_hear_of_the_notes_that_changed_until_they_unsubscribe() {
+    let legacy = [
+        Box::new(LegacyStdio::start(all_capabilities())) as Box<dyn Wire>,
+        Box::new(LegacyHttp::start(all_capabilities())),
+    ];
+    for mut wire in legacy {
+        let wire = wire.as_mut();
+        let label = wire.label();
+        watch(wire, "resources/subscribe", "notes://all");
+        let first = add(wire, "one", "first", &[]);
+        let heard = wire.notification();
+        Spec::of(REVISION).assert_valid("ResourceUpdatedNotification", &heard);
+        assert_eq!(heard, updated("notes://all"), "{label}");
+
+        // Watching one note, and no longer the list: clearing announces the list first,
+        // then each note; only the note is heard.
+        watch(wire, "resources/subscribe", &format!("notes://{first}"));
+        watch(wire, "resources/unsubscribe", "notes://all");
+        let cleared = wire.call("clear_notes", json!({}), &mut confirm);
+        assert_eq!(cleared.text(), "deleted 1 notes", "{label}");
+        assert_eq!(
+            wire.notification(),
+            updated(&format!("notes://{first}")),
+            "{label}"
+        );
+
+        // A URI no resource has cannot be subscribed to.
+        assert_eq!(
+            refused(wire, "resources/subscribe", json!({ "uri": "todo://1" })),
+            json!({ "code": -32002, "message": "Resource not found", "data": { "uri": "todo://1" } }),
+            "{label}"
+        );
+    }
+}
+
+/// Over one 2026-07-28 link: a `subscriptions/listen` for resource updates, acknowledged
+/// with the URIs a resource has, then the updates of those, tagged with its id.
+fn listen_for_updates<L: Link>(mut wire: Modern<L>) {
+    let label = wire.label();
+    let first = add(&mut wire, "one", "first", &[]);
+    let note = format!("notes://{first}");
+    let (id, acknowledged) =
+        wire.listen(json!({ "resourceSubscriptions": ["notes://all", note, "todo://1"] }));
+    let tag = json!({ "io.modelcontextprotocol/subscriptionId": id });
+    assert_eq!(
+        acknowledged,
+        json!({
+            "jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+            "params": { "_meta": tag, "notifications": { "resourceSubscriptions": ["notes://all", note] } }
+        }),
+        "{label}"
+    );
+    let updated = |uri: &str| {
+        json!({
+            "jsonrpc": "2.0", "method": "notifications/resources/updated",
+            "params": { "uri": uri, "_meta": tag }
+        })
+    };
+
+    // A new note changes the list only (no one watches the new note).
+    add(&mut wire, "two", "second", &[]);
+    let heard = wire.notification();
+    Spec::of(MODERN).assert_valid("ResourceUpdatedNotification", &heard);
+    assert_eq!(heard, updated("notes://all"), "{label}");
+    // Deleting the first changes the list and the note; the tool list's change is not
+    // heard, as it was not asked for.
+    let deleted = wire.call_plain("delete_note", json!({ "id": first }));
+    assert!(!deleted.is_error(), "{label}: {}", deleted.response);
+    assert_eq!(wire.notification(), updated("notes://all"), "{label}");
+    assert_eq!(wire.notification(), updated(&note), "{label}");
+}
+
+#[test]
+fn listeners_hear_of_the_notes_that_changed_tagged_with_their_subscription() {
+    listen_for_updates(Modern::new(Stdio::spawn(), json!({})));
+    listen_for_updates(Modern::new(Http::start(), json!({})));
 }

@@ -80,6 +80,8 @@ export function cli(modes, defaultMode, servers = Object.keys(CASES)) {
 }
 
 const texts = (result) => result.content.filter((c) => c.type === "text").map((c) => c.text);
+/** A JSON-RPC error's message as the server sent it (the 1.x McpError prefixes `MCP error CODE: `). */
+const errorMessage = (e) => e.message?.replace(/^MCP error -?\d+: /, "");
 
 /** Runs every check against a connected SDK client (v1 or v2: same listTools/callTool API). */
 export async function runChecks(client, server, version, expectedVersion) {
@@ -142,8 +144,9 @@ export async function main(body) {
 // The notes server's tools that ask (elicitation, sampling, roots), answered by the client's
 // handlers: legacy servers send real requests, 2026-07-28 ones answer `input_required` and the
 // SDK retries with the answers. `notesHandlers()` makes the handlers (and records what they
-// were asked); `runNotesChecks` drives the tools once they are registered, and gets the
-// server's prompts (`review_note`, `digest`).
+// were asked, and the resource updates heard); `runNotesChecks` drives the tools once they are
+// registered, gets the server's prompts (`review_note`, `digest`), reads its resources
+// (`notes://all`, `notes://{id}`) and subscribes to `notes://all` while adding a note.
 const NOTES_TOOLS = ["clear_notes", "suggest_title", "export_notes"];
 const TITLE = "Ownership in Rust"; // what the sampling handler's "model" answers (with spaces to trim)
 const SYSTEM_PROMPT = "You name notes. Answer with the title only.";
@@ -153,6 +156,8 @@ const DIGEST_ASK = "Write a short digest of my latest notes, oldest first: what 
 
 /** A note as `export_notes` and `digest` list it: `- title: text (tags: a, b)`. */
 const noteLine = (n) => `- ${n.title}: ${n.body.split("\n").join(" ")}` + (n.tags.length ? ` (tags: ${n.tags.join(", ")})` : "");
+/** What `notes://all` reads (and `export_notes` writes): a heading, one line per note by id. */
+const markdown = (notes) => ["# Notes", ""].concat([...notes].sort((a, b) => a.id - b.id).map(noteLine)).join("\n") + "\n";
 const messages = (result) => result.messages.map((m) => [m.role, m.content.type, m.content.text]);
 
 /** The notes server's prompts: the definitions, a review of `note`, the digest of `notes`
@@ -181,13 +186,68 @@ async function checkPrompts(client, note, notes) {
     res = await client.getPrompt({ name: "review_note", arguments: { id: "999999" } });
     check("prompts/get review_note unknown id raises", false, `no exception, result ${JSON.stringify(res)}`);
   } catch (e) {
-    check("prompts/get review_note unknown id raises", e.code === -32603 && e.message === "there is no note 999999",
+    check("prompts/get review_note unknown id raises", e.code === -32603 && errorMessage(e) === "there is no note 999999",
       `${e.name}: code=${e.code}, message=${JSON.stringify(e.message)}`);
+  }
+}
+
+/** The notes server's resources: the definitions, `notes://all` (every note there is), one note
+ * by its id, and an unknown note's error. */
+async function checkResources(client, note, notes) {
+  const { resources } = await client.listResources();
+  let got = resources.map((r) => [r.uri, r.name, r.mimeType]);
+  let want = [["notes://all", "all_notes", "text/markdown"]];
+  check("resources/list", isDeepStrictEqual(got, want), `${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+  const { resourceTemplates } = await client.listResourceTemplates();
+  got = resourceTemplates.map((t) => [t.uriTemplate, t.name, t.mimeType]);
+  want = [["notes://{id}", "note", "application/json"]];
+  check("resources/templates/list", isDeepStrictEqual(got, want), `${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+
+  let { contents } = await client.readResource({ uri: "notes://all" });
+  got = contents.map((c) => [c.uri, c.mimeType, c.text]);
+  want = [["notes://all", "text/markdown", markdown(notes)]];
+  check("resources/read notes://all (every note as Markdown)", isDeepStrictEqual(got, want), `${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+  const uri = `notes://${note.id}`;
+  ({ contents } = await client.readResource({ uri }));
+  got = contents.map((c) => [c.uri, c.mimeType, JSON.parse(c.text ?? "null")]);
+  want = [[uri, "application/json", note]];
+  check(`resources/read ${uri} (the added note as JSON)`, isDeepStrictEqual(got, want), `${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+  try {
+    const res = await client.readResource({ uri: "notes://999999" });
+    check("resources/read notes://999999 raises", false, `no exception, result ${JSON.stringify(res)}`);
+  } catch (e) {
+    check("resources/read notes://999999 raises", e.code === -32603 && errorMessage(e) === "there is no note 999999",
+      `${e.name}: code=${e.code}, message=${JSON.stringify(e.message)}`);
+  }
+}
+
+/** Calls `add_note` while subscribed to `notes://all`, and checks that the server tells of the
+ * change: `resources/subscribe` and the `notifications/resources/updated` handler in legacy
+ * sessions; a `subscriptions/listen` stream (2.x `client.listen`), whose notifications reach the
+ * same handler, in 2026-07-28. Returns the call's result. */
+async function addNoteWatched(client, version, { nextUpdate }, args) {
+  let subscription;
+  if (version === MODERN) {
+    subscription = await client.listen({ resourceSubscriptions: ["notes://all"] });
+    const honored = subscription.honoredFilter.resourceSubscriptions;
+    check("subscriptions/listen acknowledges notes://all", isDeepStrictEqual(honored, ["notes://all"]), JSON.stringify(honored));
+  } else {
+    await client.subscribeResource({ uri: "notes://all" });
+  }
+  try {
+    const res = await client.callTool({ name: "add_note", arguments: args });
+    const uri = await nextUpdate().catch((e) => e.message);
+    check("notifications/resources/updated notes://all after add_note", uri === "notes://all", JSON.stringify(uri));
+    return res;
+  } finally {
+    await (subscription ? subscription.close() : client.unsubscribeResource({ uri: "notes://all" }));
   }
 }
 
 export function notesHandlers() {
   const asked = { sampling: [], elicitation: [], roots: 0 };
+  const heard = []; // the URIs of `notifications/resources/updated` not yet waited for
+  let wake = () => {};
   const answers = ["decline", "accept"]; // clear_notes: declined first, then accepted
   const folder = mkdtempSync(join(tmpdir(), "mcp-notes-"));
   return {
@@ -206,10 +266,26 @@ export function notesHandlers() {
       asked.roots++;
       return { roots: [{ uri: pathToFileURL(folder).href, name: "export" }] };
     },
+    updated: (notification) => {
+      heard.push(notification.params.uri);
+      wake();
+    },
+    /** The URI of the next resource update, waiting up to 10 s for it. */
+    nextUpdate: () =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("no notifications/resources/updated in 10 s")), 10_000);
+        wake = () => {
+          wake = () => {};
+          clearTimeout(timer);
+          resolve(heard.shift());
+        };
+        if (heard.length) wake();
+      }),
   };
 }
 
-export async function runNotesChecks(client, version, expectedVersion, { asked, folder }) {
+export async function runNotesChecks(client, version, expectedVersion, handlers) {
+  const { asked, folder } = handlers;
   try {
     check("protocol version", version === expectedVersion, `${version}, expected ${expectedVersion}`);
     const { tools } = await client.listTools();
@@ -217,7 +293,7 @@ export async function runNotesChecks(client, version, expectedVersion, { asked, 
     check("tools/list has the tools that ask", NOTES_TOOLS.every((n) => names.includes(n)), JSON.stringify(names));
 
     const body = "Each value has one owner; borrowing lends it without moving it.";
-    let res = await client.callTool({ name: "add_note", arguments: { title: "draft", body, tags: ["rust"] } });
+    let res = await addNoteWatched(client, version, handlers, { title: "draft", body, tags: ["rust"] });
     const note = JSON.parse(texts(res)[0] ?? "{}");
     check("add_note", !res.isError && note.body === body, JSON.stringify(texts(res)));
 
@@ -227,6 +303,7 @@ export async function runNotesChecks(client, version, expectedVersion, { asked, 
     const count = notes.length;
 
     await checkPrompts(client, note, notes);
+    await checkResources(client, note, notes);
 
     // suggest_title: sampling, with the exact request.
     res = await client.callTool({ name: "suggest_title", arguments: { id: note.id } });
@@ -249,9 +326,8 @@ export async function runNotesChecks(client, version, expectedVersion, { asked, 
     want = `exported ${count} notes to ${path}`;
     check("export_notes: answer", isDeepStrictEqual(texts(res), [want]), `${JSON.stringify(texts(res))}, expected ${JSON.stringify(want)}`);
     check("export_notes: roots/list asked", asked.roots >= 1, `${asked.roots} times`);
-    const lines = ["# Notes", ""].concat([...notes].sort((a, b) => a.id - b.id).map(noteLine));
     const written = existsSync(path) ? readFileSync(path, "utf8") : undefined;
-    check("export_notes: notes.md", written === lines.join("\n") + "\n", JSON.stringify(written));
+    check("export_notes: notes.md", written === markdown(notes), JSON.stringify(written));
 
     // clear_notes: a form; declined keeps every note, accepted deletes them.
     res = await client.callTool({ name: "clear_notes", arguments: {} });

@@ -1,11 +1,17 @@
 // Interop checks of our example servers with @modelcontextprotocol/sdk 1.x (initialize handshake only).
-//   node client-v1.mjs --server calculator|text_analyzer (--stdio BINARY | --http URL) [--mode legacy]
+//   node client-v1.mjs --server calculator|text_analyzer|notes (--stdio BINARY | --http URL) [--mode legacy]
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { LEGACY, cli, main, runChecks } from "./checks.mjs";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { LEGACY, cli, main, notesHandlers, runChecks, runNotesChecks } from "./checks.mjs";
 
-const args = cli(["legacy"], "legacy");
+const args = cli(["legacy"], "legacy", ["calculator", "text_analyzer", "notes"]);
 await main(async () => {
   const transport = args.http
     ? new StreamableHTTPClientTransport(new URL(args.http))
@@ -16,11 +22,21 @@ await main(async () => {
   transport.onmessage = (message) => {
     version ??= message.result?.protocolVersion;
   };
-  const client = new Client({ name: "mcp-tools-interop", version: "1.0.0" });
+  // The notes server's tools ask the client: declare the capabilities and answer with handlers
+  // (1.x names each message by its schema).
+  const notes = args.server === "notes" ? notesHandlers() : undefined;
+  const capabilities = notes ? { sampling: {}, elicitation: { form: {} }, roots: {} } : {};
+  const client = new Client({ name: "mcp-tools-interop", version: "1.0.0" }, { capabilities });
+  if (notes) {
+    client.setRequestHandler(CreateMessageRequestSchema, notes.sampling);
+    client.setRequestHandler(ElicitRequestSchema, notes.elicitation);
+    client.setRequestHandler(ListRootsRequestSchema, notes.roots);
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, notes.updated);
+  }
   await client.connect(transport);
   try {
     console.log(`@modelcontextprotocol/sdk, mode legacy, negotiated protocol version ${version}`);
-    await runChecks(client, args.server, version, LEGACY);
+    await (notes ? runNotesChecks(client, version, LEGACY, notes) : runChecks(client, args.server, version, LEGACY));
   } finally {
     await client.close();
   }

@@ -20,6 +20,8 @@ await main(async () => {
     client.setRequestHandler("sampling/createMessage", notes.sampling);
     client.setRequestHandler("elicitation/create", notes.elicitation);
     client.setRequestHandler("roots/list", notes.roots);
+    // Legacy sessions' resource updates, and those of a 2026-07-28 listen stream.
+    client.setNotificationHandler("notifications/resources/updated", notes.updated);
   }
   await client.connect(transport);
   try {

@@ -9,7 +9,9 @@ mode "auto" probes server/discover and so speaks 2026-07-28 with us, "legacy" us
 With `--server notes` it drives the tools that ask the client (elicitation, sampling, roots)
 through the SDK's callbacks: legacy servers send real requests, 2026-07-28 ones answer
 `input_required` and the client retries with the answers. It also lists and gets the notes
-server's prompts (`review_note`, `digest`).
+server's prompts (`review_note`, `digest`), lists and reads its resources (`notes://all`,
+`notes://{id}`), and subscribes to `notes://all` while adding a note: `subscribe_resource` and
+the message handler in legacy sessions, `Client.listen(resource_subscriptions=...)` in 2026-07-28.
 
 Prints one line per check and ends with "N passed, M failed"; exits 1 if any check failed.
 """
@@ -17,6 +19,7 @@ Prints one line per check and ends with "N passed, M failed"; exits 1 if any che
 import argparse
 import asyncio
 import contextlib
+import warnings
 import importlib.metadata
 import json
 import pathlib
@@ -77,12 +80,18 @@ def field(obj, snake, camel):
     return getattr(obj, snake) if hasattr(obj, snake) else getattr(obj, camel, None)
 
 
+def raised(e):
+    """The JSON-RPC code and message of an exception (1.x McpError, 2.x MCPError: both carry .error)."""
+    error = getattr(e, "error", None)
+    return getattr(error, "code", None), str(getattr(error, "message", e))
+
+
 @contextlib.asynccontextmanager
 async def connect(args, **callbacks):
     """Yields (session-like object with list_tools/call_tool, negotiated protocol version).
 
     `callbacks`: sampling_callback, elicitation_callback, list_roots_callback (same names in
-    both SDK lines; each declares its capability)."""
+    both SDK lines; each declares its capability), message_handler (the notifications)."""
     from mcp import StdioServerParameters
 
     stdio = StdioServerParameters(command=args.stdio, args=args.server_arg) if args.stdio else None
@@ -153,9 +162,8 @@ async def run(args):
         try:
             res = await session.call_tool("no_such_tool", {})
             check("unknown tool raises", False, f"no exception, result {res!r}")
-        except Exception as e:  # 1.x McpError, 2.x MCPError; both carry .error (ErrorData)
-            error = getattr(e, "error", None)
-            code, message = getattr(error, "code", None), str(getattr(error, "message", e))
+        except Exception as e:
+            code, message = raised(e)
             ok = code == -32602 and "Unknown tool" in message
             check("unknown tool raises", ok, f"{type(e).__name__}: code={code}, message={message!r}")
 
@@ -176,6 +184,65 @@ def note_line(note):
 
 def messages(result):
     return [(m.role, m.content.type, getattr(m.content, "text", None)) for m in result.messages]
+
+
+def markdown(notes):
+    """What `notes://all` reads (and `export_notes` writes): a heading, one line per note by id."""
+    return "\n".join(["# Notes", ""] + [note_line(n) for n in sorted(notes, key=lambda n: n["id"])]) + "\n"
+
+
+async def check_resources(session, note, notes):
+    """The notes server's resources: the definitions, `notes://all` (every note there is), one
+    note by its id, and an unknown note's error."""
+    resources = (await session.list_resources()).resources
+    got = [(str(r.uri), r.name, field(r, "mime_type", "mimeType")) for r in resources]
+    want = [("notes://all", "all_notes", "text/markdown")]
+    check("resources/list", got == want, f"{got}, expected {want}")
+    templates = field(await session.list_resource_templates(), "resource_templates", "resourceTemplates")
+    got = [(field(t, "uri_template", "uriTemplate"), t.name, field(t, "mime_type", "mimeType")) for t in templates]
+    want = [("notes://{id}", "note", "application/json")]
+    check("resources/templates/list", got == want, f"{got}, expected {want}")
+
+    contents = (await session.read_resource("notes://all")).contents
+    got = [(str(c.uri), field(c, "mime_type", "mimeType"), getattr(c, "text", None)) for c in contents]
+    want = [("notes://all", "text/markdown", markdown(notes))]
+    check("resources/read notes://all (every note as Markdown)", got == want, f"{got}, expected {want}")
+    uri = f"notes://{note['id']}"
+    contents = (await session.read_resource(uri)).contents
+    got = [(str(c.uri), field(c, "mime_type", "mimeType"), json.loads(getattr(c, "text", "null"))) for c in contents]
+    want = [(uri, "application/json", note)]
+    check(f"resources/read {uri} (the added note as JSON)", got == want, f"{got}, expected {want}")
+    try:
+        res = await session.read_resource("notes://999999")
+        check("resources/read notes://999999 raises", False, f"no exception, result {res!r}")
+    except Exception as e:
+        code, message = raised(e)
+        check("resources/read notes://999999 raises", code == -32603 and message == "there is no note 999999",
+              f"{type(e).__name__}: code={code}, message={message!r}")
+
+
+async def add_note_watched(session, version, updates, arguments):
+    """Calls `add_note` while subscribed to `notes://all`, and checks that the server tells of
+    the change: `resources/subscribe` and `notifications/resources/updated` through the message
+    handler (queued on `updates`) in legacy sessions; a `subscriptions/listen` stream in
+    2026-07-28 (mcp 2.x `Client.listen`). Returns the call's result."""
+    name = "notifications/resources/updated notes://all after add_note"
+    if version == MODERN:
+        async with session.listen(resource_subscriptions=["notes://all"]) as subscription:
+            honored = subscription.honored.resource_subscriptions
+            check("subscriptions/listen acknowledges notes://all", honored == ["notes://all"], f"{honored}")
+            res = await session.call_tool("add_note", arguments)
+            event = await asyncio.wait_for(anext(subscription), 10)
+            check(name, getattr(event, "uri", None) == "notes://all", repr(event))
+        return res
+    with warnings.catch_warnings():  # 2.x warns that 2026-07-28 replaced these with listen
+        warnings.filterwarnings("ignore", message="resources/(un)?subscribe is removed")
+        await session.subscribe_resource("notes://all")
+        res = await session.call_tool("add_note", arguments)
+        uri = await asyncio.wait_for(updates.get(), 10)
+        check(name, uri == "notes://all", f"{uri!r}")
+        await session.unsubscribe_resource("notes://all")
+    return res
 
 
 async def check_prompts(session, note, notes):
@@ -203,9 +270,8 @@ async def check_prompts(session, note, notes):
     try:
         res = await session.get_prompt("review_note", {"id": "999999"})
         check("prompts/get review_note unknown id raises", False, f"no exception, result {res!r}")
-    except Exception as e:  # 1.x McpError, 2.x MCPError; both carry .error (ErrorData)
-        error = getattr(e, "error", None)
-        code, message = getattr(error, "code", None), str(getattr(error, "message", e))
+    except Exception as e:
+        code, message = raised(e)
         check("prompts/get review_note unknown id raises", code == -32603 and message == "there is no note 999999",
               f"{type(e).__name__}: code={code}, message={message!r}")
 
@@ -236,8 +302,15 @@ async def run_notes(args):
         uri = pathlib.Path(folder.name).as_uri()
         return types.ListRootsResult(roots=[types.Root(uri=uri, name="export")])
 
+    updates = asyncio.Queue()  # the URIs of `notifications/resources/updated`, as they arrive
+
+    async def message_handler(message):
+        notification = getattr(message, "root", message)  # 1.x wraps it in ServerNotification
+        if getattr(notification, "method", None) == "notifications/resources/updated":
+            updates.put_nowait(str(notification.params.uri))
+
     callbacks = {"sampling_callback": sampling, "elicitation_callback": elicitation,
-                 "list_roots_callback": list_roots}
+                 "list_roots_callback": list_roots, "message_handler": message_handler}
     with folder:
         async with connect(args, **callbacks) as (session, version):
             print(f"mcp {MCP_VERSION}, mode {args.mode}, negotiated protocol version {version}")
@@ -248,7 +321,8 @@ async def run_notes(args):
             check("tools/list has the tools that ask", all(n in names for n in NOTES_TOOLS), f"{names}")
 
             body = "Each value has one owner; borrowing lends it without moving it."
-            res = await session.call_tool("add_note", {"title": "draft", "body": body, "tags": ["rust"]})
+            arguments = {"title": "draft", "body": body, "tags": ["rust"]}
+            res = await add_note_watched(session, version, updates, arguments)
             note = json.loads(texts(res)[0]) if texts(res) else {}
             check("add_note", not field(res, "is_error", "isError") and note.get("body") == body, f"{texts(res)}")
             note_id = note.get("id")
@@ -259,6 +333,7 @@ async def run_notes(args):
             count = len(notes)
 
             await check_prompts(session, note, notes)
+            await check_resources(session, note, notes)
 
             # suggest_title: sampling, with the exact request.
             res = await session.call_tool("suggest_title", {"id": note_id})
@@ -284,9 +359,8 @@ async def run_notes(args):
             want = f"exported {count} notes to {path}"
             check("export_notes: answer", texts(res) == [want], f"{texts(res)}, expected {want!r}")
             check("export_notes: roots/list asked", asked["roots"] >= 1, f"{asked['roots']} times")
-            lines = ["# Notes", ""] + [note_line(n) for n in sorted(notes, key=lambda n: n["id"])]
             written = path.read_text() if path.exists() else None
-            check("export_notes: notes.md", written == "\n".join(lines) + "\n", repr(written))
+            check("export_notes: notes.md", written == markdown(notes), repr(written))
 
             # clear_notes: a form; declined keeps every note, accepted deletes them.
             res = await session.call_tool("clear_notes", {})
