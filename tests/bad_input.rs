@@ -189,9 +189,10 @@ fn batch_refused(revision: Option<&str>) -> Answer {
     err(NULL, -32600, message)
 }
 
-fn too_long(bytes: usize) -> Answer {
+/// The refusal of a message over the limit, answering `id` (`NULL` when it was not found).
+fn too_long(id: impl Into<Value>, bytes: usize) -> Answer {
     err(
-        NULL,
+        id,
         -32600,
         format!("the message is {bytes} bytes long; this server accepts messages of up to {LIMIT} bytes"),
     )
@@ -322,6 +323,14 @@ fn cases() -> Vec<Case> {
     let (at_limit, at_limit_text) = echo_of_size(LIMIT);
     let (over_limit, _) = echo_of_size(LIMIT + 1);
     let (megabyte, _) = echo_of_size(1 << 20);
+    let id_last = format!(
+        r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"name":"echo","arguments":{{"text":"{}"}}}},"id":"last"}}"#,
+        "x".repeat(1 << 20)
+    );
+    let notification_mb = format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":"{}","progress":1}}}}"#,
+        "x".repeat(1 << 20)
+    );
     let echo = |id: &str, rest: &str| {
         format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo"{rest}}}}}"#)
     };
@@ -487,10 +496,16 @@ fn cases() -> Vec<Case> {
 
         // Size.
         case("a message of exactly the limit", V1125, at_limit, text(1, at_limit_text)),
-        case("a message one byte over the limit", V1125, over_limit, too_long(LIMIT + 1))
-            .http(413, err(NULL, -32600, format!("the body is {} bytes long; this server accepts bodies of up to {LIMIT} bytes", LIMIT + 1))),
-        case("a 1 MiB message", Modern, megabyte, too_long(1 << 20))
-            .http(413, err(NULL, -32600, format!("the body is {} bytes long; this server accepts bodies of up to {LIMIT} bytes", 1 << 20))),
+        // The refusal answers the request when its id can be found: anywhere in a line,
+        // which streams past; in what was read of a body, which is not read past the limit.
+        case("a message one byte over the limit", V1125, over_limit, too_long(1, LIMIT + 1))
+            .http(413, err(1, -32600, format!("the body is {} bytes long; this server accepts bodies of up to {LIMIT} bytes", LIMIT + 1))),
+        case("a 1 MiB message", Modern, megabyte, too_long(1, 1 << 20))
+            .http(413, err(1, -32600, format!("the body is {} bytes long; this server accepts bodies of up to {LIMIT} bytes", 1 << 20))),
+        case("a 1 MiB message with its id last", V1125, &id_last, too_long("last", id_last.len()))
+            .http(413, err(NULL, -32600, format!("the body is {} bytes long; this server accepts bodies of up to {LIMIT} bytes", id_last.len()))),
+        case("a 1 MiB notification", V1125, &notification_mb, too_long(NULL, notification_mb.len()))
+            .http(413, err(NULL, -32600, format!("the body is {} bytes long; this server accepts bodies of up to {LIMIT} bytes", notification_mb.len()))),
         case("a line ending in CRLF", V1125, echo("1", r#","arguments":{"text":"crlf"}"#) + "\r", text(1, "crlf")),
 
         // Numbers and strings in the wrong place.
@@ -969,7 +984,7 @@ fn a_100_mb_line_is_refused_without_being_buffered() {
     });
     let refused = peer.recv();
     peer.give_back_stdin(writer.join().unwrap());
-    check(&too_long(SIZE), V1125, &refused);
+    check(&too_long(1, SIZE), V1125, &refused);
     if let (Some(before), Some(after)) = (before, peak_memory(pid)) {
         assert!(
             after < 32 << 20 && after.saturating_sub(before) < 4 << 20,

@@ -814,6 +814,7 @@ async fn safe_by_default() {
         error["error"]["message"],
         format!("the body is {huge_bytes} bytes long; this server accepts bodies of up to 16777216 bytes")
     );
+    assert_eq!(error["id"], 1, "the id was read before the limit");
     // A chunked body declares no size: it is read only up to the limit.
     let chunked = chunked_post(&endpoint.url, 17 * 1024 * 1024).await;
     assert!(chunked.starts_with("HTTP/1.1 413"), "{chunked}");
@@ -1151,5 +1152,141 @@ async fn a_tool_asks_the_client_on_the_calls_event_stream_and_the_answer_comes_i
         json_of(ping).await.2,
         json!({ "jsonrpc": "2.0", "id": 8, "result": {} })
     );
+    endpoint.stop().await.unwrap();
+}
+
+/// Sends `request` as it is over a fresh connection; returns the response's head and body.
+async fn raw_exchange(url: &str, request: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let authority = url.trim_start_matches("http://").split('/').next().unwrap();
+    let mut socket = tokio::net::TcpStream::connect(authority).await.unwrap();
+    socket.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    let _ = tokio::time::timeout(support::PATIENCE, socket.read_to_end(&mut response)).await;
+    String::from_utf8_lossy(&response).into_owned()
+}
+
+#[tokio::test]
+async fn an_http_1_1_request_without_host_is_refused() {
+    let endpoint = Endpoint::start(server()).await;
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let request = |version: &str, host: &str| {
+        format!(
+            "POST /mcp HTTP/{version}\r\n{host}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    let without = raw_exchange(&endpoint.url, &request("1.1", "")).await;
+    assert!(without.starts_with("HTTP/1.1 400"), "{without}");
+    assert!(
+        without.contains("an HTTP/1.1 request must have a Host header (RFC 9112, section 3.2)"),
+        "{without}"
+    );
+    // HTTP/1.0 has no such rule; with a Host, 1.1 is served.
+    let old = raw_exchange(&endpoint.url, &request("1.0", "")).await;
+    assert!(
+        old.starts_with("HTTP/1.0 200") || old.starts_with("HTTP/1.1 200"),
+        "{old}"
+    );
+    let with = raw_exchange(&endpoint.url, &request("1.1", "Host: localhost\r\n")).await;
+    assert!(with.starts_with("HTTP/1.1 200"), "{with}");
+    endpoint.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn sessions_beyond_the_limit_are_refused_with_503_and_the_others_go_on() {
+    let endpoint = Endpoint::start(server().max_sessions(2)).await;
+    let first = endpoint.initialize("2025-11-25").await;
+    let second = endpoint.initialize("2025-06-18").await;
+    let refused = endpoint
+        .post()
+        .json(&json!({
+            "jsonrpc": "2.0", "id": "third", "method": "initialize",
+            "params": { "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } }
+        }))
+        .send()
+        .await
+        .unwrap();
+    let (status, headers, body) = json_of(refused).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(headers.get("mcp-session-id").is_none());
+    let retry: u64 = headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!(retry >= 1, "{retry}");
+    assert_eq!(body["id"], "third");
+    assert_eq!(
+        body["error"]["message"],
+        "this server has 2 sessions open, as many as it keeps; try again later, or use protocol revision 2026-07-28, which needs no session"
+    );
+    // The open sessions are not disturbed, and requests without a session still go in.
+    for (session, revision) in [(&first, "2025-11-25"), (&second, "2025-06-18")] {
+        let ping = endpoint
+            .legacy(session, revision)
+            .json(&json!({ "jsonrpc": "2.0", "id": 5, "method": "ping" }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(ping.status(), StatusCode::OK);
+    }
+    let modern = endpoint
+        .modern(json!(6), "tools/list", json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(modern.status(), StatusCode::OK);
+    // Once a session ends, there is room again.
+    let ended = endpoint
+        .client
+        .delete(&endpoint.url)
+        .header("mcp-session-id", &first)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ended.status(), StatusCode::NO_CONTENT);
+    endpoint.initialize("2025-11-25").await;
+    endpoint.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn listen_streams_beyond_the_limit_are_refused_until_one_ends() {
+    let endpoint = Endpoint::start(server().max_listen_streams(1)).await;
+    let listen = |id: &str| {
+        endpoint.modern(
+            json!(id),
+            "subscriptions/listen",
+            json!({ "notifications": { "toolsListChanged": true } }),
+        )
+    };
+    let open = listen("first").send().await.unwrap();
+    assert_eq!(open.status(), StatusCode::OK);
+    let (status, headers, body) = json_of(listen("second").send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(headers.contains_key("retry-after"));
+    assert_eq!(
+        body,
+        json!({
+            "jsonrpc": "2.0", "id": "second",
+            "error": { "code": -32000, "message": "this server has 1 listen streams open, as many as it keeps; try again later" }
+        })
+    );
+    // Other requests are served meanwhile.
+    let list = endpoint
+        .modern(json!(3), "tools/list", json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(list.status(), StatusCode::OK);
+    // The client closes its stream: the slot is free again (the server notices the close
+    // on its next write or poll, so allow it a moment).
+    drop(open);
+    let deadline = std::time::Instant::now() + support::PATIENCE;
+    loop {
+        let again = listen("third").send().await.unwrap();
+        if again.status() == StatusCode::OK {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the slot was never freed");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     endpoint.stop().await.unwrap();
 }

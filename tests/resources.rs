@@ -358,7 +358,7 @@ fn modern_listen_streams_carry_the_updates_of_the_uris_they_name() {
         "jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": { "_meta": modern_meta(json!({})), "name": "test_trigger_resource_update", "arguments": {} }
     }));
-    let mut messages = vec![peer.recv(), peer.recv()];
+    let mut messages = [peer.recv(), peer.recv()];
     messages.sort_by_key(|m| m.get("id").is_some());
     let updated = json!({
         "jsonrpc": "2.0", "method": "notifications/resources/updated",

@@ -786,7 +786,7 @@ fn an_oversized_message_is_refused_and_the_next_is_served() {
     peer.send(huge);
     assert_eq!(
         peer.recv(),
-        json!({ "jsonrpc": "2.0", "id": null, "error": { "code": -32600, "message": format!("the message is {size} bytes long; this server accepts messages of up to 65536 bytes") } })
+        json!({ "jsonrpc": "2.0", "id": 1, "error": { "code": -32600, "message": format!("the message is {size} bytes long; this server accepts messages of up to 65536 bytes") } })
     );
     let next = peer.request(json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": { "name": "echo", "arguments": { "text": "small" } } }));
     assert_eq!(next["result"]["content"][0]["text"], "small");

@@ -88,6 +88,8 @@ pub(crate) struct Options {
     /// How many calls may be in progress at once (calls answered without waiting do not
     /// count).
     pub(crate) max_concurrent_calls: usize,
+    /// How many `subscriptions/listen` streams may be open at once.
+    pub(crate) max_listen_streams: usize,
     /// How long a call may take unless its tool has a time of its own.
     pub(crate) call_timeout: Duration,
     /// Times of their own, by tool name.
@@ -114,6 +116,7 @@ impl Default for Options {
             max_message_bytes: 16 * 1024 * 1024,
             max_result_bytes: 16 * 1024 * 1024,
             max_concurrent_calls: 1024,
+            max_listen_streams: 10_000,
             call_timeout: Duration::from_secs(60),
             tool_timeouts: HashMap::new(),
             lenient_arguments: false,
@@ -175,6 +178,8 @@ pub(crate) struct Engine {
     pub(crate) identity: Box<RawValue>,
     /// One permit per call that may wait at once.
     pub(crate) calls: Arc<Semaphore>,
+    /// One permit per `subscriptions/listen` stream that may be open at once.
+    pub(crate) listens: Arc<Semaphore>,
     /// The rate limits on calls.
     pub(crate) limiters: RateLimiters,
     /// The keys that seal `requestState`; `None` only if the system had no randomness for
@@ -213,6 +218,7 @@ impl Engine {
         let identity = serde_json::value::to_raw_value(&info.implementation(ProtocolVersion::LATEST))
             .unwrap_or_default();
         let permits = options.max_concurrent_calls.min(Semaphore::MAX_PERMITS);
+        let listen_permits = options.max_listen_streams.min(Semaphore::MAX_PERMITS);
         let Offers {
             tools,
             prompts,
@@ -249,6 +255,7 @@ impl Engine {
             services,
             identity,
             calls: Arc::new(Semaphore::new(permits)),
+            listens: Arc::new(Semaphore::new(listen_permits)),
         }
     }
 

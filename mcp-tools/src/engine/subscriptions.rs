@@ -15,7 +15,7 @@ use super::era::Era;
 use super::failure::{Failure, Outcome, parse};
 use super::listing::{self, Feed};
 use super::outbox::Outbox;
-use crate::protocol::jsonrpc::Id;
+use crate::protocol::jsonrpc::{Id, SERVER_BUSY};
 use crate::protocol::messages::{ListenParams, META_SUBSCRIPTION_ID, SubscribeParams};
 use crate::registry::ResourceRegistry;
 use serde_json::value::RawValue;
@@ -137,6 +137,19 @@ impl Engine {
                 asked.len()
             )));
         }
+        let Ok(slot) = Arc::clone(&self.listens).try_acquire_owned() else {
+            tracing::warn!(
+                max = self.options.max_listen_streams,
+                "refused a listen stream: as many are open as allowed"
+            );
+            return Err(Failure::new(
+                SERVER_BUSY,
+                format!(
+                    "this server has {} listen streams open, as many as it keeps; try again later",
+                    self.options.max_listen_streams
+                ),
+            ));
+        };
         let (request_id, cancel) = conn.begin_request(id)?;
         let mut feeds: Vec<Feed> = self
             .feeds()
@@ -198,6 +211,7 @@ impl Engine {
                 }
             }
             conn2.finish(&request_id);
+            drop(slot);
         });
         Ok(())
     }

@@ -24,6 +24,9 @@ pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
 pub(crate) const HEADER_MISMATCH: i32 = -32020;
 /// A request needs a client capability the client did not declare (2026-07-28).
 pub(crate) const MISSING_CAPABILITY: i32 = -32021;
+/// A limit on what the server holds for its clients is reached; try again later (a code
+/// JSON-RPC leaves to implementations).
+pub(crate) const SERVER_BUSY: i32 = -32000;
 /// A request needs the user to visit a URL first (2025-11-25).
 pub(crate) const URL_ELICITATION_REQUIRED: i32 = -32042;
 

@@ -442,6 +442,19 @@ impl Server {
         self
     }
 
+    /// How many 2026-07-28 `subscriptions/listen` streams may be open at once, over every
+    /// transport (default 10,000). One more is refused with error `-32000` (HTTP 503 with
+    /// `Retry-After`) until another ends; streams already open are not disturbed.
+    ///
+    /// ```
+    /// let server = mcp_tools::Server::new("notes", "1.0.0").max_listen_streams(1_000);
+    /// ```
+    pub fn max_listen_streams(mut self, streams: usize) -> Server {
+        self.executor.take();
+        self.options.max_listen_streams = streams.max(1);
+        self
+    }
+
     /// How long a call may run (default 60 s, what the official clients wait for an
     /// answer). A call that runs longer is stopped (its future is dropped) and answered with
     /// an error result saying it timed out. A sync tool's thread cannot be stopped: its

@@ -272,6 +272,20 @@ impl Server {
         self
     }
 
+    /// How many legacy sessions (revisions up to 2025-11-25, opened by `initialize`) may be
+    /// open at once (default 10,000). An `initialize` beyond it is refused with 503 and
+    /// `Retry-After`, naming the limit, after idle sessions are closed; sessions already
+    /// open, and 2026-07-28 requests, which hold no session, are not disturbed.
+    ///
+    /// ```
+    /// let server = mcp_tools::Server::new("notes", "1.0.0").max_sessions(1_000);
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn max_sessions(mut self, sessions: usize) -> Server {
+        self.http.max_sessions = sessions.max(1);
+        self
+    }
+
     /// Requires a bearer token on HTTP requests. `verify` gets the token and answers who
     /// it stands for, or `None` to refuse (401 with `WWW-Authenticate`). Tools see the
     /// caller through [`Context::principal`](crate::Context::principal).

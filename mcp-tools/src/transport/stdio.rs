@@ -10,7 +10,9 @@
 //! drains queued messages into one write.
 
 use crate::engine::{Connection, Engine, ErrorInfo, Outbox, Outgoing, Queue, Sink, encode_error};
+use crate::protocol::id_scan::IdScan;
 use crate::protocol::jsonrpc::INVALID_REQUEST;
+use serde_json::value::RawValue;
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
@@ -91,7 +93,7 @@ fn read_stdin(
                 crate::wire_log::received(conn.id(), &line);
                 engine.handle(conn, &line, out, None);
             }
-            Line::TooLong(bytes) => too_long(engine, bytes, out),
+            Line::TooLong { bytes, id } => too_long(engine, bytes, id.as_deref(), out),
             Line::End => return Ok(()),
         }
     }
@@ -124,18 +126,27 @@ impl Sink for StdoutSink {
     }
 }
 
-/// Answers a line longer than the server accepts.
-fn too_long(engine: &Engine, bytes: usize, out: &Outbox) {
+/// Answers a line longer than the server accepts: the request it was, when its `id` was
+/// found as the line streamed past, so the client waiting on that id hears why.
+fn too_long(engine: &Engine, bytes: usize, id: Option<&[u8]>, out: &Outbox) {
     let message = format!(
         "the message is {bytes} bytes long; this server accepts messages of up to {} bytes",
         engine.options.max_message_bytes
     );
-    tracing::warn!(bytes, "refused an oversized message");
+    let id: Option<Box<RawValue>> = id.and_then(|id| serde_json::from_slice(id).ok());
+    tracing::warn!(
+        bytes,
+        id = id.as_ref().map(|id| id.get()),
+        "refused an oversized message"
+    );
     let error = ErrorInfo {
         code: INVALID_REQUEST,
         before_dispatch: true,
     };
-    out.respond_error(encode_error(None, INVALID_REQUEST, &message, None), error);
+    out.respond_error(
+        encode_error(id.as_deref(), INVALID_REQUEST, &message, None),
+        error,
+    );
 }
 
 /// Serves one connection over an async reader and writer, a message per line.
@@ -170,7 +181,7 @@ where
                 crate::wire_log::received(conn.id(), &line);
                 engine.handle(&conn, &line, &out, None);
             }
-            Ok(Line::TooLong(bytes)) => too_long(&engine, bytes, &out),
+            Ok(Line::TooLong { bytes, id }) => too_long(&engine, bytes, id.as_deref(), &out),
             Ok(Line::End) => break Ok(()),
             Err(error) => break Err(error),
         }
@@ -255,19 +266,21 @@ fn append_line(buffer: &mut Vec<u8>, message: Outgoing, conn: u64) {
 enum Line {
     /// A line, in the buffer given, without its end-of-line.
     Message,
-    /// A line longer than the limit, skipped without being kept; its length.
-    TooLong(usize),
+    /// A line longer than the limit, skipped without being kept: its length, and its
+    /// `id`'s JSON text when the line was a request whose id could be found.
+    TooLong { bytes: usize, id: Option<Vec<u8>> },
     /// The input ended.
     End,
 }
 
 /// Finds lines of at most `limit` bytes in the chunks a reader yields. A longer line is
-/// skipped as it streams past, so memory stays bounded whatever a client sends; blank lines
-/// are passed over and a trailing `\r` is dropped.
+/// skipped as it streams past, so memory stays bounded whatever a client sends, while its
+/// `id` is looked for ([`IdScan`]); blank lines are passed over and a trailing `\r` is
+/// dropped.
 struct LineScanner {
     limit: usize,
-    /// The length so far of a line being skipped.
-    skipped: Option<usize>,
+    /// The line being skipped: its length so far, and the look for its id.
+    skipped: Option<(usize, IdScan)>,
 }
 
 impl LineScanner {
@@ -281,9 +294,15 @@ impl LineScanner {
         let newline = memchr::memchr(b'\n', available);
         let take = newline.unwrap_or(available.len());
         match &mut self.skipped {
-            Some(bytes) => *bytes += take,
+            Some((bytes, scan)) => {
+                *bytes += take;
+                scan.feed(&available[..take]);
+            }
             None if line.len() + take > self.limit => {
-                self.skipped = Some(line.len() + take);
+                let mut scan = IdScan::new();
+                scan.feed(line);
+                scan.feed(&available[..take]);
+                self.skipped = Some((line.len() + take, scan));
                 line.clear();
             }
             None => line.extend_from_slice(&available[..take]),
@@ -291,8 +310,8 @@ impl LineScanner {
         let Some(_) = newline else {
             return (take, None);
         };
-        if let Some(bytes) = self.skipped.take() {
-            return (take + 1, Some(Line::TooLong(bytes)));
+        if let Some(skipped) = self.skipped.take() {
+            return (take + 1, Some(skipped_line(skipped)));
         }
         if line.last() == Some(&b'\r') {
             line.pop();
@@ -306,8 +325,8 @@ impl LineScanner {
 
     /// The input ended: a last line without its end-of-line still counts.
     fn end(&mut self, line: &mut Vec<u8>) -> Line {
-        if let Some(bytes) = self.skipped.take() {
-            return Line::TooLong(bytes);
+        if let Some(skipped) = self.skipped.take() {
+            return skipped_line(skipped);
         }
         if line.iter().all(u8::is_ascii_whitespace) {
             line.clear();
@@ -315,6 +334,14 @@ impl LineScanner {
         } else {
             Line::Message
         }
+    }
+}
+
+/// What a skipped line was.
+fn skipped_line((bytes, scan): (usize, IdScan)) -> Line {
+    Line::TooLong {
+        bytes,
+        id: scan.id().map(<[u8]>::to_vec),
     }
 }
 
@@ -353,7 +380,7 @@ mod tests {
         let expected = vec![
             (Line::Message, b"{\"a\":1}".to_vec()),
             (Line::Message, b"{\"b\":2}".to_vec()),
-            (Line::TooLong(16), Vec::new()),
+            (Line::TooLong { bytes: 16, id: None }, Vec::new()),
             (Line::Message, b"{\"c\":3}".to_vec()),
             (Line::End, Vec::new()),
         ];
@@ -363,10 +390,32 @@ mod tests {
     }
 
     #[test]
+    fn an_oversized_line_gives_its_id_wherever_it_stands() {
+        let input = br#"{"id":"early","params":{"text":"0123456789"}}
+{"params":{"text":"0123456789"},"id":17}
+{"method":"x","params":{"text":"0123456789"}}
+"#;
+        for chunk in [1, 4, 9, 64] {
+            let found: Vec<Option<Vec<u8>>> = lines_of(input, 20, chunk)
+                .into_iter()
+                .filter_map(|(line, _)| match line {
+                    Line::TooLong { id, .. } => Some(id),
+                    _ => None,
+                })
+                .collect();
+            let expected = vec![Some(br#""early""#.to_vec()), Some(b"17".to_vec()), None];
+            assert_eq!(found, expected, "chunks of {chunk}");
+        }
+    }
+
+    #[test]
     fn an_oversized_last_line_without_newline_is_too_long() {
         assert_eq!(
             lines_of(b"0123456789abc", 5, 4),
-            vec![(Line::TooLong(13), Vec::new()), (Line::End, Vec::new())]
+            vec![
+                (Line::TooLong { bytes: 13, id: None }, Vec::new()),
+                (Line::End, Vec::new())
+            ]
         );
     }
 }

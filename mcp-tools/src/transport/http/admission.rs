@@ -5,9 +5,21 @@
 use super::app::HttpApp;
 use super::response::refuse;
 use crate::context::Principal;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Version, header};
 use axum::response::Response;
 use std::sync::Arc;
+
+/// Refuses an HTTP/1.1 request that has no `Host` header with 400, as RFC 9112 (3.2)
+/// requires; HTTP/1.0 requests may omit it.
+pub(super) async fn require_host(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    if request.version() == Version::HTTP_11 && !request.headers().contains_key(header::HOST) {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "an HTTP/1.1 request must have a Host header (RFC 9112, section 3.2)",
+        );
+    }
+    next.run(request).await
+}
 
 impl HttpApp {
     /// Host, Origin and bearer token; `Err` is the response that refuses the request.

@@ -25,6 +25,8 @@ pub(crate) struct HttpOptions {
     /// `Origin` values accepted; `None`: loopback origins only. `"*"` accepts any.
     pub(crate) allowed_origins: Option<Vec<String>>,
     pub(crate) session_idle: Duration,
+    /// How many legacy sessions may be open at once.
+    pub(crate) max_sessions: usize,
     pub(crate) auth: Option<Arc<AuthHook>>,
     /// The realm named in `WWW-Authenticate`.
     pub(crate) auth_realm: String,
@@ -37,6 +39,7 @@ impl Default for HttpOptions {
             allowed_hosts: None,
             allowed_origins: None,
             session_idle: Duration::from_secs(30 * 60),
+            max_sessions: 10_000,
             auth: None,
             auth_realm: "mcp".to_owned(),
         }
@@ -59,7 +62,7 @@ impl HttpApp {
     pub(crate) fn new(engine: Arc<Engine>, options: HttpOptions, any_host: bool) -> HttpApp {
         HttpApp {
             engine,
-            sessions: Sessions::new(options.session_idle),
+            sessions: Sessions::new(options.session_idle, options.max_sessions),
             any_host,
             shutdown: CancellationToken::new(),
             options,

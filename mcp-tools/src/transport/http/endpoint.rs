@@ -2,16 +2,17 @@
 //! parse what routing needs (the method, the target, the revision, the session), and hands
 //! the same parse to the engine; the status comes from what the engine says its answer was.
 
-use super::admission::{accepts, check_post_headers};
+use super::admission::{accepts, check_post_headers, require_host};
 use super::app::{HttpApp, HttpOptions};
 use super::response::{
     CancelOnDrop, Flow, accepted, answer_response, json_response, method_not_allowed, refuse, sse,
     with_status,
 };
-use super::sessions::SESSION_HEADER;
+use super::sessions::{SESSION_HEADER, StartError};
 use crate::context::Principal;
 use crate::engine::{Connection, Engine, Incoming, Outbox, encode_error};
 use crate::protocol::ProtocolVersion;
+use crate::protocol::id_scan::IdScan;
 use crate::protocol::jsonrpc::{HEADER_MISMATCH, INVALID_REQUEST};
 use crate::protocol::messages::ParamsHead;
 use axum::Router;
@@ -19,6 +20,7 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
+use futures_util::StreamExt;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::net::{IpAddr, SocketAddr};
@@ -34,7 +36,10 @@ pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions, any_host: bool) 
     let app = Arc::new(HttpApp::new(engine, options, any_host));
     let endpoint = axum::routing::post(post).get(get).delete(delete);
     (
-        Router::new().route(&path, endpoint).with_state(Arc::clone(&app)),
+        Router::new()
+            .route(&path, endpoint)
+            .layer(axum::middleware::from_fn(require_host))
+            .with_state(Arc::clone(&app)),
         app,
     )
 }
@@ -114,28 +119,62 @@ async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) 
     answer(&app, Arc::clone(&session.conn), incoming, principal, Flow::Legacy).await
 }
 
-/// The body, within the server's limit on messages; `Err` refuses it with 413.
+/// The body, within the server's limit on messages; `Err` refuses it with 413. A body
+/// over the limit is not read further; the refusal answers the request it was when its
+/// `id` is in what was read.
 async fn read_body(app: &HttpApp, headers: &HeaderMap, body: axum::body::Body) -> Result<Bytes, Response> {
     let limit = app.engine.options.max_message_bytes;
-    axum::body::to_bytes(body, limit).await.map_err(|_| {
-        // The size is known when the client declared it; a chunked body is not read to its
-        // end to learn it.
-        let declared = headers
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<u64>().ok());
-        let message = match declared {
-            Some(bytes) => {
-                format!("the body is {bytes} bytes long; this server accepts bodies of up to {limit} bytes")
+    let mut frames = body.into_data_stream();
+    // Most bodies come in one frame, kept as it is; more are gathered.
+    let mut first: Option<Bytes> = None;
+    let mut gathered: Vec<u8> = Vec::new();
+    while let Some(frame) = frames.next().await {
+        let frame = frame.map_err(|_| refuse(StatusCode::BAD_REQUEST, "the body could not be read"))?;
+        let read = first.as_ref().map_or(gathered.len(), Bytes::len);
+        if read + frame.len() > limit {
+            let mut scan = IdScan::new();
+            scan.feed(first.as_deref().unwrap_or(&gathered));
+            scan.feed(&frame);
+            return Err(too_large(headers, limit, scan.id()));
+        }
+        match first.take() {
+            None if gathered.is_empty() => first = Some(frame),
+            None => gathered.extend_from_slice(&frame),
+            Some(earlier) => {
+                gathered.reserve(earlier.len() + frame.len());
+                gathered.extend_from_slice(&earlier);
+                gathered.extend_from_slice(&frame);
             }
-            None => format!("the body is longer than this server accepts ({limit} bytes)"),
-        };
-        json_response(
-            0,
-            StatusCode::PAYLOAD_TOO_LARGE,
-            encode_error(None, INVALID_REQUEST, &message, None),
-        )
-    })
+        }
+    }
+    Ok(first.unwrap_or_else(|| Bytes::from(gathered)))
+}
+
+/// The refusal of a body over the limit, answering the request `id` when it was found.
+fn too_large(headers: &HeaderMap, limit: usize, id: Option<&[u8]>) -> Response {
+    // The size is known when the client declared it; a chunked body is not read to its end
+    // to learn it.
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let message = match declared {
+        Some(bytes) => {
+            format!("the body is {bytes} bytes long; this server accepts bodies of up to {limit} bytes")
+        }
+        None => format!("the body is longer than this server accepts ({limit} bytes)"),
+    };
+    let id: Option<Box<RawValue>> = id.and_then(|id| serde_json::from_slice(id).ok());
+    let mut response = json_response(
+        0,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        encode_error(id.as_deref(), INVALID_REQUEST, &message, None),
+    );
+    // The rest of the body is not read: the connection cannot carry another request.
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
 }
 
 /// A session's requests (POST, GET, DELETE) may name any revision of the `initialize` era
@@ -218,12 +257,16 @@ async fn initialize(
     peer: Option<IpAddr>,
 ) -> Response {
     app.sessions.expire();
+    if app.sessions.is_full() {
+        let id = incoming.envelope().and_then(|envelope| envelope.id);
+        return sessions_full(app, id);
+    }
     let conn = Arc::new(Connection::from_peer(peer));
     let mut response = answer(app, Arc::clone(&conn), incoming, principal, Flow::Legacy).await;
     if conn.legacy().is_none() {
         return response; // refused: no session
     }
-    match app.sessions.start(conn) {
+    match app.sessions.start(Arc::clone(&conn)) {
         Ok(id) => {
             if let Ok(value) = HeaderValue::from_str(&id) {
                 response.headers_mut().insert(SESSION_HEADER, value);
@@ -231,14 +274,40 @@ async fn initialize(
             response
         }
         Err(error) => {
-            tracing::error!(%error, "no randomness for a session id");
-            json_response(
-                0,
-                StatusCode::INTERNAL_SERVER_ERROR,
-                encode_error(None, INVALID_REQUEST, "internal error", None),
-            )
+            // The connection the engine started never becomes a session.
+            tokio::spawn(async move { conn.close().await });
+            match error {
+                StartError::Full => sessions_full(app, None),
+                StartError::NoRandomness(error) => {
+                    tracing::error!(%error, "no randomness for a session id");
+                    json_response(
+                        0,
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        encode_error(None, INVALID_REQUEST, "internal error", None),
+                    )
+                }
+            }
         }
     }
+}
+
+/// The refusal of an `initialize` when as many sessions as allowed are open: 503, and when
+/// to try again.
+fn sessions_full(app: &HttpApp, id: Option<&RawValue>) -> Response {
+    let max = app.options.max_sessions;
+    tracing::warn!(max, "refused a session: the server has as many open as it keeps");
+    let message = format!(
+        "this server has {max} sessions open, as many as it keeps; try again later, or use protocol revision 2026-07-28, which needs no session"
+    );
+    let mut response = json_response(
+        0,
+        StatusCode::SERVICE_UNAVAILABLE,
+        encode_error(id, INVALID_REQUEST, &message, None),
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(app.sessions.retry_after()));
+    response
 }
 
 /// Hands a parsed body to the engine and turns what comes back into a response: 202 for

@@ -2,7 +2,9 @@
 //! calls for, and event streams.
 
 use crate::engine::{Connection, ErrorInfo, Outgoing, Queue, encode_error};
-use crate::protocol::jsonrpc::{INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_CAPABILITY, PARSE_ERROR};
+use crate::protocol::jsonrpc::{
+    INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_CAPABILITY, PARSE_ERROR, SERVER_BUSY,
+};
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
@@ -36,20 +38,30 @@ pub(super) fn json_response(conn: u64, status: StatusCode, body: Vec<u8>) -> Res
 
 /// An answer as plain JSON, with the status its outcome calls for.
 pub(super) fn answer_response(conn: u64, answer: Outgoing, flow: Flow) -> Response {
-    json_response(conn, status_of(answer.error, flow), answer.bytes)
+    let status = status_of(answer.error, flow);
+    let mut response = json_response(conn, status, answer.bytes);
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+    }
+    response
 }
 
 /// The status of an answer, from what the engine says it was: a message that is not
 /// JSON-RPC is 400; so, in 2026-07-28, is a request refused for its revision or metadata
 /// or for a client capability it lacks,
-/// and an unknown method is 404 there (so the body tells it from a missing endpoint); other
-/// JSON-RPC errors travel with 200.
+/// and an unknown method is 404 there (so the body tells it from a missing endpoint); a
+/// limit on what the server holds is 503; other JSON-RPC errors travel with 200.
 fn status_of(error: Option<ErrorInfo>, flow: Flow) -> StatusCode {
     match error {
         Some(ErrorInfo {
             code: PARSE_ERROR | INVALID_REQUEST,
             ..
         }) => StatusCode::BAD_REQUEST,
+        Some(ErrorInfo {
+            code: SERVER_BUSY, ..
+        }) => StatusCode::SERVICE_UNAVAILABLE,
         Some(ErrorInfo {
             before_dispatch: true,
             ..

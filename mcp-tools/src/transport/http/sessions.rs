@@ -32,14 +32,36 @@ pub(super) struct Sessions {
     open: Mutex<HashMap<String, Arc<Session>>>,
     /// How long a session may go unused.
     idle: Duration,
+    /// How many may be open at once.
+    max: usize,
+}
+
+/// Why a session could not start.
+pub(super) enum StartError {
+    /// As many sessions as allowed are open.
+    Full,
+    /// The system gave no randomness for its id.
+    NoRandomness(getrandom::Error),
 }
 
 impl Sessions {
-    pub(super) fn new(idle: Duration) -> Sessions {
+    pub(super) fn new(idle: Duration, max: usize) -> Sessions {
         Sessions {
             open: Mutex::new(HashMap::new()),
             idle,
+            max,
         }
+    }
+
+    /// Whether a new session would be refused (after idle ones are closed).
+    pub(super) fn is_full(&self) -> bool {
+        self.open().len() >= self.max
+    }
+
+    /// How long a client refused for want of room should wait: until the next sweep for
+    /// idle sessions, in whole seconds.
+    pub(super) fn retry_after(&self) -> u64 {
+        self.sweep_period().as_secs().max(1)
     }
 
     fn open(&self) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {
@@ -95,9 +117,13 @@ impl Sessions {
     }
 
     /// Opens a session for a connection that `initialize` has just started; its id.
-    pub(super) fn start(&self, conn: Arc<Connection>) -> Result<String, getrandom::Error> {
-        let id = new_session_id()?;
-        self.open().insert(
+    pub(super) fn start(&self, conn: Arc<Connection>) -> Result<String, StartError> {
+        let id = new_session_id().map_err(StartError::NoRandomness)?;
+        let mut open = self.open();
+        if open.len() >= self.max {
+            return Err(StartError::Full);
+        }
+        open.insert(
             id.clone(),
             Arc::new(Session {
                 conn,
