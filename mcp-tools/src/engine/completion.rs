@@ -4,7 +4,7 @@
 //! `#[complete(..)]` from its fn. A server with prompts or resources serves it.
 
 use super::connection::Connection;
-use super::core::Engine;
+use super::core::{Auth, Engine, sees};
 use super::era::era_of;
 use super::failure::{Failure, Outcome, parse};
 use super::outbox::Outbox;
@@ -62,6 +62,7 @@ impl Engine {
         id: Id<'_>,
         params: Option<&RawValue>,
         out: &Outbox,
+        auth: Auth<'_>,
     ) -> Outcome {
         let head: MetaOfComplete<'_> =
             parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
@@ -77,8 +78,8 @@ impl Engine {
             value,
         } = &request.argument;
         let completed = match &request.reference {
-            Reference::Prompt { name } => self.complete_prompt(name, argument, value, &given)?,
-            Reference::Resource { uri } => self.complete_template(uri, argument, value, &given)?,
+            Reference::Prompt { name } => self.complete_prompt(name, argument, value, &given, auth)?,
+            Reference::Resource { uri } => self.complete_template(uri, argument, value, &given, auth)?,
         };
         let mut result = json!({
             "completion": { "values": completed.values, "total": completed.total, "hasMore": completed.has_more }
@@ -101,8 +102,9 @@ impl Engine {
         argument: &str,
         value: &str,
         given: &Map<String, Value>,
+        auth: Auth<'_>,
     ) -> Result<Completed, Failure> {
-        let Some(prompt) = self.prompts.as_ref().and_then(|prompts| prompts.get(name)) else {
+        let Some(prompt) = self.visible_prompt(name, auth) else {
             return Err(Failure::invalid_params(format!("Unknown prompt: {name}")));
         };
         prompt.complete(argument, value, given).ok_or_else(|| {
@@ -117,9 +119,12 @@ impl Engine {
         variable: &str,
         value: &str,
         given: &Map<String, Value>,
+        auth: Auth<'_>,
     ) -> Result<Completed, Failure> {
         let snapshot = self.resources.as_ref().map(|resources| resources.snapshot());
-        let Some(resource) = snapshot.as_ref().and_then(|snapshot| snapshot.get(uri)) else {
+        let rule = self.visibility.resources.as_ref();
+        let found = snapshot.as_ref().and_then(|snapshot| snapshot.get(uri));
+        let Some(resource) = found.filter(|resource| sees(rule, resource, auth)) else {
             let resources = snapshot.as_ref().map_or(&[][..], |snapshot| snapshot.items());
             return Err(Failure::invalid_params(unknown_template(uri, resources)));
         };

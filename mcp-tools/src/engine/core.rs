@@ -9,6 +9,8 @@ use crate::rate::{ClientKey, RateLimit, RateLimiters};
 use crate::registry::{PromptRegistry, ResourceRegistry, ToolRegistry};
 use crate::result::CallToolResult;
 use crate::seal::{KeyRing, SealKey};
+use crate::prompt::Prompt;
+use crate::resource::Resource;
 use crate::tool::{Icon, Tool};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
@@ -24,6 +26,20 @@ pub(crate) type Auth<'a> = Option<&'a Arc<Principal>>;
 
 /// Decides whether a caller may see and use an item of a catalog.
 pub(crate) type Visibility<T> = dyn Fn(&T, Option<&Principal>) -> bool + Send + Sync;
+
+/// Which items each caller may see, per kind; a kind without a rule shows every item to
+/// everyone.
+#[derive(Clone, Default)]
+pub(crate) struct Visibilities {
+    pub(crate) tools: Option<Arc<Visibility<Tool>>>,
+    pub(crate) prompts: Option<Arc<Visibility<Prompt>>>,
+    pub(crate) resources: Option<Arc<Visibility<Resource>>>,
+}
+
+/// Whether `rule` lets `caller` see `item`; no rule lets everyone see everything.
+pub(crate) fn sees<T>(rule: Option<&Arc<Visibility<T>>>, item: &T, caller: Auth<'_>) -> bool {
+    rule.is_none_or(|visible| visible(item, caller.map(|p| &**p)))
+}
 
 /// Who the server says it is.
 #[derive(Debug, Clone)]
@@ -170,8 +186,8 @@ pub(crate) struct Engine {
     pub(crate) resources: Option<ResourceRegistry>,
     pub(crate) state: StateMap,
     pub(crate) options: Options,
-    /// Which tools a caller may see; `None` shows every tool to everyone.
-    pub(crate) tool_visibility: Option<Arc<Visibility<Tool>>>,
+    /// Which tools, prompts and resources a caller may see.
+    pub(crate) visibility: Visibilities,
     /// What the framework lends tools through their `Context` (the registry).
     pub(crate) services: StateMap,
     /// The server's `Implementation` for modern results' `_meta`, encoded once.
@@ -213,7 +229,7 @@ impl Engine {
         offers: Offers,
         state: StateMap,
         options: Options,
-        tool_visibility: Option<Arc<Visibility<Tool>>>,
+        visibility: Visibilities,
     ) -> Engine {
         let identity = serde_json::value::to_raw_value(&info.implementation(ProtocolVersion::LATEST))
             .unwrap_or_default();
@@ -251,7 +267,7 @@ impl Engine {
             resources,
             state,
             options,
-            tool_visibility,
+            visibility,
             services,
             identity,
             calls: Arc::new(Semaphore::new(permits)),
@@ -261,9 +277,7 @@ impl Engine {
 
     /// Whether `caller` may see and call `tool`.
     pub(crate) fn tool_visible(&self, tool: &Tool, caller: Auth<'_>) -> bool {
-        self.tool_visibility
-            .as_ref()
-            .is_none_or(|visible| visible(tool, caller.map(|p| &**p)))
+        sees(self.visibility.tools.as_ref(), tool, caller)
     }
 
     /// Who a call counts against, for per-client rate limits: the bearer token's subject,

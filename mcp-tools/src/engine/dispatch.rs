@@ -225,14 +225,14 @@ impl Engine {
             "prompts/list" => {
                 let (list, meta) = parse_with_meta::<ListToolsParams<'_>>(params)?;
                 let era = era_of(conn, method, meta.as_ref())?;
-                self.list_prompts(id, &era, list.cursor.as_deref(), out)
+                self.list_prompts(id, &era, list.cursor.as_deref(), out, auth)
             }
-            "completion/complete" => self.complete(conn, id, params, out),
+            "completion/complete" => self.complete(conn, id, params, out, auth),
             "resources/list" | "resources/templates/list" => {
                 let (list, meta) = parse_with_meta::<ListToolsParams<'_>>(params)?;
                 let era = era_of(conn, method, meta.as_ref())?;
                 let templates = method == "resources/templates/list";
-                self.list_resources(id, &era, list.cursor.as_deref(), out, templates)
+                self.list_resources(id, &era, list.cursor.as_deref(), out, templates, auth)
             }
             "resources/read" => self.resources_read(conn, id, params, out, auth),
             "prompts/get" => {
@@ -253,17 +253,17 @@ impl Engine {
                     ("subscriptions/listen", Era::Modern(_)) => {
                         let listen: ListenParams = parse(params)
                             .map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
-                        self.listen(conn, id, listen, out)
+                        self.listen(conn, id, listen, out, auth)
                     }
                     ("ping", Era::Legacy(_)) => {
                         out.respond(encode::empty_result(id.raw));
                         Ok(())
                     }
                     ("logging/setLevel", Era::Legacy(_)) => Self::set_level(conn, id, params, out),
-                    ("resources/subscribe" | "resources/unsubscribe", Era::Legacy(_)) => {
-                        let watch = method == "resources/subscribe";
-                        self.resources_subscribe(conn, id, params, out, &era, watch)
+                    ("resources/subscribe", Era::Legacy(_)) => {
+                        self.resources_subscribe(conn, id, params, out, &era, auth)
                     }
+                    ("resources/unsubscribe", Era::Legacy(_)) => self.resources_unsubscribe(conn, id, params, out),
                     _ => Err(Failure::new(
                         METHOD_NOT_FOUND,
                         format!(

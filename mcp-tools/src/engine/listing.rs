@@ -4,7 +4,7 @@
 //! `ttlMs`/`cacheScope`, and `list_changed` notifications on legacy connections and on
 //! modern listen streams.
 
-use super::core::Engine;
+use super::core::{Auth, Engine, Visibility, sees};
 use super::encode;
 use super::era::Era;
 use super::failure::Failure;
@@ -89,6 +89,28 @@ impl Engine {
             identity: &self.identity,
         }
     }
+}
+
+/// One page of the items of a catalog that `caller` may see (all of them, without a
+/// visibility rule) and that `select` picks (all, without one), as `request` asks for it.
+/// A list that depends on the caller says it is private.
+pub(crate) fn list_for<T: Item>(
+    kind: &ListKind,
+    snapshot: &Snapshot<T>,
+    request: &ListRequest<'_>,
+    rule: Option<&Arc<Visibility<T>>>,
+    caller: Auth<'_>,
+    select: Option<&dyn Fn(&T) -> bool>,
+) -> Result<Vec<u8>, Failure> {
+    let listed = |item: &T| select.is_none_or(|select| select(item)) && sees(rule, item, caller);
+    let filtered = rule.is_some() || select.is_some();
+    list_page(
+        kind,
+        snapshot,
+        request,
+        filtered.then_some(&listed as &dyn Fn(&T) -> bool),
+        rule.is_some(),
+    )
 }
 
 /// One page of a catalog as `request` asks for it, encoded as its response. With a

@@ -35,7 +35,7 @@ mod subscriptions;
 mod tools;
 
 pub(crate) use connection::Connection;
-pub(crate) use core::{Engine, Offers, Options, ServerInfo, Visibility};
+pub(crate) use core::{Engine, Offers, Options, ServerInfo, Visibilities};
 #[cfg(feature = "http")]
 pub(crate) use dispatch::Incoming;
 pub(crate) use encode::error as encode_error;

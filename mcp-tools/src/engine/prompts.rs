@@ -4,14 +4,14 @@
 
 use super::asking::{Answering, Handler, Respond, served};
 use super::connection::Connection;
-use super::core::{Auth, Engine};
+use super::core::{Auth, Engine, sees};
 use super::encode;
 use super::era::{Era, era_of};
 use super::failure::{Failure, Outcome, strip_position};
 use super::listing;
 use super::outbox::Outbox;
 use super::rounds::Finished;
-use crate::prompt::{GetPromptResult, PromptError};
+use crate::prompt::{GetPromptResult, Prompt, PromptError};
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::RawCall;
 use crate::registry::PromptRegistry;
@@ -24,18 +24,26 @@ impl Engine {
         served(self.prompts.as_ref(), method, "prompts")
     }
 
-    /// `prompts/list`: a page of the prompts.
-    pub(crate) fn list_prompts(&self, id: Id<'_>, era: &Era, cursor: Option<&str>, out: &Outbox) -> Outcome {
+    /// `prompts/list`: a page of the prompts the caller may see.
+    pub(crate) fn list_prompts(
+        &self,
+        id: Id<'_>,
+        era: &Era,
+        cursor: Option<&str>,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) -> Outcome {
         let snapshot = self.prompt_registry("prompts/list")?.snapshot();
         let request = self.list_request(id, era, cursor);
-        out.respond(listing::list_page(
-            &listing::PROMPTS,
-            &snapshot,
-            &request,
-            None,
-            false,
-        )?);
+        let rule = self.visibility.prompts.as_ref();
+        out.respond(listing::list_for(&listing::PROMPTS, &snapshot, &request, rule, auth, None)?);
         Ok(())
+    }
+
+    /// The enabled prompt `name`, if the caller may see it.
+    pub(crate) fn visible_prompt(&self, name: &str, auth: Auth<'_>) -> Option<Prompt> {
+        let prompt = self.prompts.as_ref()?.get(name)?;
+        sees(self.visibility.prompts.as_ref(), &prompt, auth).then_some(prompt)
     }
 
     /// `prompts/get`: the prompt filled in with the arguments, or the questions of its round.
@@ -51,7 +59,8 @@ impl Engine {
             .check()
             .map_err(|e| Failure::invalid_params(format!("invalid params: {}", strip_position(&e))))?;
         let era = era_of(conn, "prompts/get", request.meta.as_ref())?;
-        let Some(prompt) = self.prompt_registry("prompts/get")?.get(&request.name) else {
+        self.prompt_registry("prompts/get")?;
+        let Some(prompt) = self.visible_prompt(&request.name, auth) else {
             return Err(Failure::invalid_params(format!(
                 "Unknown prompt: {}",
                 request.name

@@ -5,7 +5,7 @@
 
 use super::asking::{Answering, Handler, Respond, served};
 use super::connection::Connection;
-use super::core::{Auth, Engine};
+use super::core::{Auth, Engine, sees};
 use super::era::{Era, era_of};
 use super::failure::{Failure, Outcome};
 use super::listing;
@@ -28,15 +28,21 @@ use std::sync::Arc;
 /// 2026-07-28 (SEP-2164), with the URI in `data` either way.
 const RESOURCE_NOT_FOUND: i32 = -32002;
 
-/// The resource a URI names, with its variables as a JSON object: the resource with that
-/// fixed URI, else the first template (in registration order) the URI matches.
-pub(crate) fn resolve(snapshot: &Snapshot<Resource>, uri: &str) -> Option<(Resource, String)> {
+/// The resource a URI names among those `visible` lets through, with its variables as a
+/// JSON object: the resource with that fixed URI, else the first template (in registration
+/// order) the URI matches.
+fn resolve(
+    snapshot: &Snapshot<Resource>,
+    uri: &str,
+    visible: impl Fn(&Resource) -> bool,
+) -> Option<(Resource, String)> {
     let items = snapshot.items();
-    let fixed = items.iter().find(|r| !r.is_template() && r.uri() == uri);
+    let items = || items.iter().filter(|r| visible(r));
+    let fixed = items().find(|r| !r.is_template() && r.uri() == uri);
     fixed
         .map(|resource| (resource.clone(), "{}".to_owned()))
         .or_else(|| {
-            let templates = items.iter().filter(|r| r.is_template());
+            let templates = items().filter(|r| r.is_template());
             templates
                 .filter_map(|resource| resource.variables_of(uri).map(|vars| (resource.clone(), vars)))
                 .next()
@@ -67,12 +73,25 @@ struct ReadParams<'a> {
 }
 
 impl Engine {
+    /// The resource `uri` names among those the caller may see, with its variables (see
+    /// [`resolve`]).
+    pub(crate) fn resource_for(
+        &self,
+        snapshot: &Snapshot<Resource>,
+        uri: &str,
+        auth: Auth<'_>,
+    ) -> Option<(Resource, String)> {
+        let rule = self.visibility.resources.as_ref();
+        resolve(snapshot, uri, |resource| sees(rule, resource, auth))
+    }
+
     /// The resources, or the error for a server that serves none.
     fn resource_registry(&self, method: &str) -> Result<&ResourceRegistry, Failure> {
         served(self.resources.as_ref(), method, "resources")
     }
 
-    /// `resources/list` (fixed URIs) or `resources/templates/list` (templates): a page.
+    /// `resources/list` (fixed URIs) or `resources/templates/list` (templates): a page of
+    /// those the caller may see.
     pub(crate) fn list_resources(
         &self,
         id: Id<'_>,
@@ -80,6 +99,7 @@ impl Engine {
         cursor: Option<&str>,
         out: &Outbox,
         templates: bool,
+        auth: Auth<'_>,
     ) -> Outcome {
         let (method, kind) = if templates {
             ("resources/templates/list", &listing::RESOURCE_TEMPLATES)
@@ -89,13 +109,8 @@ impl Engine {
         let snapshot = self.resource_registry(method)?.snapshot();
         let request = self.list_request(id, era, cursor);
         let of_kind = move |resource: &Resource| resource.is_template() == templates;
-        out.respond(listing::list_page(
-            kind,
-            &snapshot,
-            &request,
-            Some(&of_kind),
-            false,
-        )?);
+        let rule = self.visibility.resources.as_ref();
+        out.respond(listing::list_for(kind, &snapshot, &request, rule, auth, Some(&of_kind))?);
         Ok(())
     }
 
@@ -118,7 +133,7 @@ impl Engine {
         let era = era_of(conn, "resources/read", read.meta.as_ref())?;
         let registry = self.resource_registry("resources/read")?;
         let snapshot = registry.snapshot();
-        let Some((resource, variables)) = resolve(&snapshot, &read.uri) else {
+        let Some((resource, variables)) = self.resource_for(&snapshot, &read.uri, auth) else {
             return Err(not_found(&era, &read.uri));
         };
         let arguments = RawArguments::from_json(&variables)
@@ -161,7 +176,7 @@ impl Engine {
         uri: &str,
         local: Option<(Arc<dyn crate::context::ClientChannel>, Value)>,
     ) -> Option<Result<Vec<crate::content::ResourceContents>, PromptError>> {
-        let (resource, variables) = resolve(&self.resources.as_ref()?.snapshot(), uri)?;
+        let (resource, variables) = self.resource_for(&self.resources.as_ref()?.snapshot(), uri, None)?;
         let Ok(raw) = RawArguments::from_json(&variables) else {
             let problem = "the URI's variables do not read as arguments";
             return Some(Err(PromptError::Arguments(problem.into())));

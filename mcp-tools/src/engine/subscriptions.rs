@@ -9,7 +9,7 @@
 //!   the client opted in to, each tagged with the request's id, until the client cancels it.
 
 use super::connection::Connection;
-use super::core::Engine;
+use super::core::{Auth, Engine};
 use super::encode;
 use super::era::Era;
 use super::failure::{Failure, Outcome, parse};
@@ -81,8 +81,7 @@ impl Updated {
 }
 
 impl Engine {
-    /// `resources/subscribe` (`watch`) and `resources/unsubscribe`: the URI must name a
-    /// resource to be watched; unwatching one not watched is no error.
+    /// `resources/subscribe`: the URI must name a resource the caller may see.
     pub(crate) fn resources_subscribe(
         &self,
         conn: &Connection,
@@ -90,28 +89,33 @@ impl Engine {
         params: Option<&RawValue>,
         out: &Outbox,
         era: &Era,
-        watch: bool,
+        auth: Auth<'_>,
     ) -> Outcome {
-        let method = if watch {
-            "resources/subscribe"
-        } else {
-            "resources/unsubscribe"
-        };
-        let registry = super::asking::served(self.resources.as_ref(), method, "resources")?;
-        let SubscribeParams { uri } =
-            parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
-        if watch {
-            if super::resources::resolve(&registry.snapshot(), &uri).is_none() {
-                return Err(super::resources::not_found(era, &uri));
-            }
-            if !conn.watch(&uri, MAX_WATCHED) {
-                return Err(Failure::invalid_params(format!(
-                    "this session watches {MAX_WATCHED} resources, the most it may; unsubscribe from one first"
-                )));
-            }
-        } else {
-            conn.unwatch(&uri);
+        let registry = super::asking::served(self.resources.as_ref(), "resources/subscribe", "resources")?;
+        let SubscribeParams { uri } = parse_subscribe(params)?;
+        if self.resource_for(&registry.snapshot(), &uri, auth).is_none() {
+            return Err(super::resources::not_found(era, &uri));
         }
+        if !conn.watch(&uri, MAX_WATCHED) {
+            return Err(Failure::invalid_params(format!(
+                "this session watches {MAX_WATCHED} resources, the most it may; unsubscribe from one first"
+            )));
+        }
+        out.respond(encode::empty_result(id.raw));
+        Ok(())
+    }
+
+    /// `resources/unsubscribe`: unwatching a URI not watched is no error.
+    pub(crate) fn resources_unsubscribe(
+        &self,
+        conn: &Connection,
+        id: Id<'_>,
+        params: Option<&RawValue>,
+        out: &Outbox,
+    ) -> Outcome {
+        super::asking::served(self.resources.as_ref(), "resources/unsubscribe", "resources")?;
+        let SubscribeParams { uri } = parse_subscribe(params)?;
+        conn.unwatch(&uri);
         out.respond(encode::empty_result(id.raw));
         Ok(())
     }
@@ -125,6 +129,7 @@ impl Engine {
         id: Id<'_>,
         params: ListenParams,
         out: &Outbox,
+        auth: Auth<'_>,
     ) -> Outcome {
         let asked = params
             .notifications
@@ -167,7 +172,7 @@ impl Engine {
                 let snapshot = resources.snapshot();
                 let known = asked
                     .iter()
-                    .filter(|uri| super::resources::resolve(&snapshot, uri).is_some());
+                    .filter(|uri| self.resource_for(&snapshot, uri, auth).is_some());
                 let known: Vec<&String> = known.collect();
                 agreed.insert("resourceSubscriptions".to_owned(), json!(known));
                 known.into_iter().map(|uri| Arc::from(uri.as_str())).collect()
@@ -215,6 +220,11 @@ impl Engine {
         });
         Ok(())
     }
+}
+
+/// The params of `resources/subscribe` and `resources/unsubscribe`.
+fn parse_subscribe(params: Option<&RawValue>) -> Result<SubscribeParams, Failure> {
+    parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))
 }
 
 /// Sends a legacy session what it hears unsolicited, until it closes: each list change,

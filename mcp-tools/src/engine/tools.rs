@@ -62,19 +62,9 @@ impl Engine {
         auth: Auth<'_>,
     ) -> Outcome {
         let snapshot = self.tools.snapshot();
-        let visible = self.tool_visibility.as_ref().map(|rule| {
-            let caller = auth.map(|p| &**p);
-            move |tool: &Tool| rule(tool, caller)
-        });
         let request = self.list_request(id, era, cursor);
-        let visible = visible.as_ref().map(|f| f as &dyn Fn(&Tool) -> bool);
-        out.respond(listing::list_page(
-            &listing::TOOLS,
-            &snapshot,
-            &request,
-            visible,
-            visible.is_some(),
-        )?);
+        let rule = self.visibility.tools.as_ref();
+        out.respond(listing::list_for(&listing::TOOLS, &snapshot, &request, rule, auth, None)?);
         Ok(())
     }
 

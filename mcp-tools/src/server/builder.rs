@@ -5,7 +5,7 @@
 
 use super::error::Error;
 use crate::context::{Principal, StateMap};
-use crate::engine::{Engine, Offers, Options, ServerInfo, Visibility};
+use crate::engine::{Engine, Offers, Options, ServerInfo, Visibilities};
 use crate::error::DefinitionError;
 use crate::prompt::Prompt;
 use crate::rate::RateLimit;
@@ -47,7 +47,7 @@ pub struct Server {
     pub(super) options: Options,
     /// Definition problems found while configuring, reported when serving starts.
     pub(super) problems: Vec<DefinitionError>,
-    pub(super) visibility: Option<Arc<Visibility<Tool>>>,
+    pub(super) visibility: Visibilities,
     #[cfg(feature = "http")]
     pub(super) http: HttpOptions,
     /// The engine `execute` runs calls on, built on first use and dropped by any change of
@@ -80,7 +80,7 @@ impl Server {
             state: StateMap::default(),
             options: Options::default(),
             problems: Vec::new(),
-            visibility: None,
+            visibility: Visibilities::default(),
             #[cfg(feature = "http")]
             http: HttpOptions::default(),
             executor: OnceLock::new(),
@@ -637,7 +637,45 @@ impl Server {
         visible: impl Fn(&Tool, Option<&Principal>) -> bool + Send + Sync + 'static,
     ) -> Server {
         self.executor.take();
-        self.visibility = Some(Arc::new(visible));
+        self.visibility.tools = Some(Arc::new(visible));
+        self
+    }
+
+    /// Decides, per caller, which prompts are listed, completed and given, as
+    /// [`Server::tool_visibility`] does for tools: a prompt the caller may not see is
+    /// unknown to it. Lists then go out with `cacheScope: "private"`.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// let server = Server::new("notes", "1.0.0")
+    ///     .prompt_visibility(|prompt, caller| !prompt.name().starts_with("admin_") || caller.is_some_and(|c| c.has_scope("admin")));
+    /// ```
+    pub fn prompt_visibility(
+        mut self,
+        visible: impl Fn(&Prompt, Option<&Principal>) -> bool + Send + Sync + 'static,
+    ) -> Server {
+        self.executor.take();
+        self.visibility.prompts = Some(Arc::new(visible));
+        self
+    }
+
+    /// Decides, per caller, which resources and templates are listed, read, completed and
+    /// watched, as [`Server::tool_visibility`] does for tools: a resource the caller may not
+    /// see is not found for it (and a URI that a hidden fixed resource and a visible
+    /// template both match reads from the template). Lists then go out with
+    /// `cacheScope: "private"`.
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    /// let server = Server::new("docs", "1.0.0")
+    ///     .resource_visibility(|resource, caller| !resource.uri().starts_with("internal://") || caller.is_some());
+    /// ```
+    pub fn resource_visibility(
+        mut self,
+        visible: impl Fn(&Resource, Option<&Principal>) -> bool + Send + Sync + 'static,
+    ) -> Server {
+        self.executor.take();
+        self.visibility.resources = Some(Arc::new(visible));
         self
     }
 
