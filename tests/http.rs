@@ -1290,3 +1290,195 @@ async fn listen_streams_beyond_the_limit_are_refused_until_one_ends() {
     }
     endpoint.stop().await.unwrap();
 }
+
+// Scaling out: what `Server::run` takes from the environment, in processes.
+
+const CONFORMANCE: &str = env!("CARGO_BIN_EXE_conformance");
+
+/// An example server run as a process with `--http` on a free port and these environment
+/// variables; killed when dropped.
+struct Instance {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Instance {
+    fn spawn(binary: &str, vars: &[(&str, &str)]) -> Instance {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let child = std::process::Command::new(binary)
+            .args(["--http", &format!("127.0.0.1:{port}")])
+            .env_remove("MCP_TOOLS_REQUEST_STATE_KEYS")
+            .env_remove("MCP_TOOLS_INSTANCE")
+            .envs(vars.iter().copied())
+            .stdin(std::process::Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {binary}: {e}"));
+        let mut instance = Instance {
+            child,
+            url: format!("http://127.0.0.1:{port}/mcp"),
+        };
+        let deadline = std::time::Instant::now() + support::PATIENCE;
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if let Ok(Some(status)) = instance.child.try_wait() {
+                panic!("{binary} stopped before serving: {status}");
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{binary} is not listening on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        instance
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// POSTs a 2026-07-28 `tools/call` to `url`; the HTTP status and the JSON-RPC answer.
+async fn call_at(client: &reqwest::Client, url: &str, name: &str, extra: Value) -> (StatusCode, Value) {
+    let capabilities = json!({ "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } });
+    let mut params = json!({ "name": name, "arguments": {}, "_meta": modern_meta(capabilities) });
+    if let (Value::Object(params), Value::Object(extra)) = (&mut params, extra) {
+        params.extend(extra);
+    }
+    let response = client
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", MODERN)
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", name)
+        .json(&json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params }))
+        .send()
+        .await
+        .unwrap();
+    let (status, _, answer) = json_of(response).await;
+    (status, answer)
+}
+
+#[tokio::test]
+async fn processes_given_one_key_ring_by_the_environment_share_the_rounds_of_a_call() {
+    // Two keys, the first sealing: what a deployment in the middle of a rotation runs with.
+    let keys = "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKio=, KSkpKSkpKSkpKSkpKSkpKSkpKSkpKSkpKSkpKSkpKSk=";
+    let a = Instance::spawn(CONFORMANCE, &[("MCP_TOOLS_REQUEST_STATE_KEYS", keys)]);
+    let b = Instance::spawn(CONFORMANCE, &[("MCP_TOOLS_REQUEST_STATE_KEYS", keys)]);
+    let stranger = Instance::spawn(CONFORMANCE, &[]); // a random key of its own
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let spec = Spec::of(MODERN);
+    let tool = "test_input_required_result_multi_round";
+    let answer = |key: &str, content: Value| json!({ key: { "action": "accept", "content": content } });
+
+    let (status, first) = call_at(&client, &a.url, tool, json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    spec.assert_valid("InputRequiredResult", &first["result"]);
+    let retry = json!({ "inputResponses": answer("step1", json!({ "name": "Ada" })), "requestState": first["result"]["requestState"] });
+
+    // Sealed by `a`, opened by `b`, which seals the next round.
+    let (status, second) = call_at(&client, &b.url, tool, retry.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{second}");
+    assert_eq!(second["result"]["resultType"], "input_required", "{second}");
+    assert_eq!(
+        second["result"]["inputRequests"]["step2"]["params"]["message"],
+        "Step 2: What is your favorite color?"
+    );
+    let (_, refused) = call_at(&client, &stranger.url, tool, retry).await;
+    assert_eq!(
+        refused["error"],
+        json!({ "code": -32602, "message": "invalid or expired requestState" })
+    );
+
+    // Sealed by `b`, opened by `a`, which completes the call.
+    let last = json!({ "inputResponses": answer("step2", json!({ "color": "teal" })), "requestState": second["result"]["requestState"] });
+    let (status, done) = call_at(&client, &a.url, tool, last).await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    spec.assert_valid("CallToolResult", &done["result"]);
+    assert_eq!(done["result"]["resultType"], "complete");
+    assert_eq!(
+        done["result"]["content"],
+        json!([{ "type": "text", "text": "Multi-round complete for Ada who likes teal" }])
+    );
+}
+
+#[tokio::test]
+async fn a_process_named_by_the_environment_starts_its_session_ids_with_its_name() {
+    let named = Instance::spawn(CONFORMANCE, &[("MCP_TOOLS_INSTANCE", "mcp-7")]);
+    let plain = Instance::spawn(CONFORMANCE, &[]);
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let initialize = |url: String| {
+        client
+            .post(url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .json(&json!({
+                "jsonrpc": "2.0", "id": 0, "method": "initialize",
+                "params": { "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } }
+            }))
+            .send()
+    };
+    let session_of =
+        |response: &reqwest::Response| response.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    let is_hex_128 =
+        |text: &str| text.len() == 32 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+
+    let id = session_of(&initialize(named.url.clone()).await.unwrap());
+    let random = id.strip_prefix("mcp-7.").unwrap_or_else(|| panic!("{id}"));
+    assert!(is_hex_128(random), "{id}");
+    let id = session_of(&initialize(plain.url.clone()).await.unwrap());
+    assert!(is_hex_128(&id), "{id}");
+
+    // The session is the instance's: another instance does not know it (the spec's 404).
+    let elsewhere = client
+        .post(&plain.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", format!("mcp-7.{random}"))
+        .header("mcp-protocol-version", "2025-11-25")
+        .json(&json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(elsewhere.status(), StatusCode::NOT_FOUND);
+}
+
+#[test]
+fn a_malformed_key_ring_or_instance_name_in_the_environment_stops_the_server_before_it_serves() {
+    let cases = [
+        (
+            "MCP_TOOLS_REQUEST_STATE_KEYS",
+            "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKio=,c2hvcnQ=",
+            "error: `MCP_TOOLS_REQUEST_STATE_KEYS` is not a key ring: key 2 of the list: a seal key is 32 bytes; this one is 5; \
+             expected base64 keys of 32 bytes separated by commas, the key that seals first (`openssl rand -base64 32` makes one)\n",
+        ),
+        (
+            "MCP_TOOLS_REQUEST_STATE_KEYS",
+            "",
+            "error: `MCP_TOOLS_REQUEST_STATE_KEYS` is not a key ring: a key ring needs at least one key; the list is empty; \
+             expected base64 keys of 32 bytes separated by commas, the key that seals first (`openssl rand -base64 32` makes one)\n",
+        ),
+        (
+            "MCP_TOOLS_INSTANCE",
+            "pod.7",
+            "error: `MCP_TOOLS_INSTANCE`: the instance name `pod.7` cannot start session ids; a name is 1 to 63 of `A-Z`, `a-z`, `0-9`, `-` and `_`\n",
+        ),
+    ];
+    for (var, value, said) in cases {
+        // Port 0: were the value taken, the server would serve; it must stop first.
+        let output = std::process::Command::new(CONFORMANCE)
+            .args(["--http", "127.0.0.1:0"])
+            .env(var, value)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{var}={value:?}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), said, "{var}={value:?}");
+        assert!(output.stdout.is_empty());
+    }
+}

@@ -52,6 +52,17 @@ pub enum SealKeyError {
     /// The system's random source failed.
     #[error("the system's random source failed: {0}")]
     NoRandomness(String),
+    /// A list of keys ([`KeyRing::from_base64_list`]) holds none.
+    #[error("a key ring needs at least one key; the list is empty")]
+    NoKeys,
+    /// A key of a list ([`KeyRing::from_base64_list`]) is not a key.
+    #[error("key {position} of the list: {error}")]
+    InList {
+        /// Which key, counted from 1.
+        position: usize,
+        /// What is wrong with it.
+        error: Box<SealKeyError>,
+    },
 }
 
 impl SealKey {
@@ -131,6 +142,43 @@ impl KeyRing {
         KeyRing {
             keys: Arc::new(vec![key]),
         }
+    }
+
+    /// A ring from the base64 text of its keys separated by commas, the key that seals
+    /// first: the form to keep in one environment variable or secret (a server's command
+    /// line reads `MCP_TOOLS_REQUEST_STATE_KEYS` so). Each key is read as
+    /// [`SealKey::from_base64`] reads it; spaces and line breaks around a key are ignored. An
+    /// empty list, or an empty or malformed key, is an error that says which key (never its
+    /// bytes).
+    ///
+    /// ```
+    /// use mcp_tools::{KeyRing, SealKeyError};
+    ///
+    /// // To rotate: the new key first, the old one kept until its states have expired.
+    /// let new = "q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=";
+    /// let old = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
+    /// assert_eq!(KeyRing::from_base64_list(&format!("{new}, {old}"))?.len(), 2);
+    ///
+    /// let error = KeyRing::from_base64_list(&format!("{new},c2hvcnQ=")).unwrap_err();
+    /// assert_eq!(error.to_string(), "key 2 of the list: a seal key is 32 bytes; this one is 5");
+    /// assert_eq!(KeyRing::from_base64_list(" ").unwrap_err(), SealKeyError::NoKeys);
+    /// # Ok::<(), SealKeyError>(())
+    /// ```
+    pub fn from_base64_list(text: &str) -> Result<KeyRing, SealKeyError> {
+        if text.trim().is_empty() {
+            return Err(SealKeyError::NoKeys);
+        }
+        let keys = text
+            .split(',')
+            .enumerate()
+            .map(|(at, key)| {
+                SealKey::from_base64(key).map_err(|error| SealKeyError::InList {
+                    position: at + 1,
+                    error: Box::new(error),
+                })
+            })
+            .collect::<Result<Vec<SealKey>, SealKeyError>>()?;
+        Ok(KeyRing { keys: Arc::new(keys) })
     }
 
     /// Adds a key that opens state but does not seal it (a key being rotated out).
@@ -250,6 +298,49 @@ mod tests {
         assert_ne!(
             keys.seal(b"cx", b"same").unwrap(),
             keys.seal(b"cx", b"same").unwrap()
+        );
+    }
+
+    #[test]
+    fn a_ring_reads_from_a_list_the_sealing_key_first() {
+        let text = |byte: u8| URL_SAFE_NO_PAD.encode([byte; 32]);
+        let listed = KeyRing::from_base64_list(&format!(" {},\n{} ", text(2), text(1))).unwrap();
+        assert_eq!(listed.len(), 2);
+        let by_listed = listed.seal(b"cx", b"state").unwrap();
+        assert!(ring(2).open(b"cx", &by_listed).is_some(), "the first key seals");
+        assert!(ring(1).open(b"cx", &by_listed).is_none());
+        let by_old = ring(1).seal(b"cx", b"state").unwrap();
+        assert!(listed.open(b"cx", &by_old).is_some(), "every key opens");
+        assert_eq!(KeyRing::from_base64_list(&text(3)).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_list_that_is_not_keys_says_which_key() {
+        let key = URL_SAFE_NO_PAD.encode([1; 32]);
+        let error = |text: &str| KeyRing::from_base64_list(text).unwrap_err();
+        assert_eq!(error(""), SealKeyError::NoKeys);
+        assert_eq!(error(" \n"), SealKeyError::NoKeys);
+        assert_eq!(
+            error(&format!("{key},")),
+            SealKeyError::InList {
+                position: 2,
+                error: Box::new(SealKeyError::WrongLength(0))
+            }
+        );
+        assert_eq!(
+            error(&format!("{key},,{key}")).to_string(),
+            "key 2 of the list: a seal key is 32 bytes; this one is 0"
+        );
+        assert_eq!(
+            error(&format!("{key} {key}")).to_string(),
+            "key 1 of the list: a seal key must be base64 (standard or URL-safe): Invalid symbol 32, offset 43."
+        );
+        let secret = "c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0";
+        let said = error(&format!("{key};{secret}")).to_string();
+        assert!(said.starts_with("key 1 of the list: "), "{said}");
+        assert!(
+            !said.contains(secret) && !said.contains(&key),
+            "a key is never said: {said}"
         );
     }
 

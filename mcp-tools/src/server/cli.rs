@@ -29,6 +29,27 @@ impl Server {
     /// | `--wire-log FILE` | also records every message received and sent to FILE |
     /// | `--help`, `--version` | say so |
     ///
+    /// When it serves (stdio or `--http`), two environment variables configure what a
+    /// deployment of several instances needs, without code:
+    ///
+    /// - `MCP_TOOLS_REQUEST_STATE_KEYS`: the keys that seal `requestState` (the state a call
+    ///   that asks hands the client between rounds in 2026-07-28), in base64, separated by
+    ///   commas, the key that seals first and every key opening
+    ///   ([`KeyRing::from_base64_list`](crate::KeyRing::from_base64_list)); `openssl rand
+    ///   -base64 32` makes a key. Give every instance behind one load balancer the same
+    ///   value, so a round answered by another instance goes on. Read only when the server
+    ///   was given no ring in code ([`Server::request_state_keys`]); unset, each process
+    ///   makes a random key of its own;
+    /// - `MCP_TOOLS_INSTANCE`: this instance's name, which starts the legacy session ids it
+    ///   issues (`<name>.<32 hex digits>`; see [`Server::instance_name`]) so a load balancer
+    ///   can send a session's requests back to it. Read only when no name was given in code;
+    ///   unset, ids are the 32 hex digits alone.
+    ///
+    /// A value set but malformed (no key, a key that is not 32 bytes of base64, a name that
+    /// breaks the rule) stops the server before it serves, with a usage error (exit status
+    /// 2 with [`Error::report`]) that says which, never falling back to a default. An empty
+    /// value is malformed too: a secret that did not arrive must not go unnoticed.
+    ///
     /// A tool run by `call`, a prompt filled in by `prompt`, or a resource read by `read` may
     /// ask, as it would ask a client:
     ///
@@ -162,9 +183,64 @@ impl Server {
                     }
                 }
             }
-            Command::Serve { http: Some(addr) } => self.serve_http(addr.as_str()).await,
-            Command::Serve { http: None } => self.serve_stdio().await,
+            Command::Serve { http } => {
+                let server = self.configured_by(|name| std::env::var_os(name))?;
+                match http {
+                    Some(addr) => server.serve_http(addr.as_str()).await,
+                    None => server.serve_stdio().await,
+                }
+            }
         }
+    }
+}
+
+/// The environment variable with the keys that seal `requestState`.
+const KEYS_VAR: &str = "MCP_TOOLS_REQUEST_STATE_KEYS";
+/// The environment variable with the instance's name.
+const INSTANCE_VAR: &str = "MCP_TOOLS_INSTANCE";
+
+impl Server {
+    /// The server with what the environment (`var` reads a variable) configures for
+    /// serving: its key ring and its instance name, where the code gave none.
+    fn configured_by(mut self, var: impl Fn(&str) -> Option<OsString>) -> Result<Server, CliError> {
+        let text = |name: &str| -> Result<Option<String>, CliError> {
+            var(name)
+                .map(|value| {
+                    value
+                        .into_string()
+                        .map_err(|_| CliError::Usage(format!("`{name}` is not valid UTF-8")))
+                })
+                .transpose()
+        };
+        match (text(KEYS_VAR)?, &self.options.request_state_keys) {
+            (Some(_), Some(_)) => {
+                tracing::warn!("`{KEYS_VAR}` is ignored: the server was given its keys in code");
+            }
+            (Some(keys), None) => {
+                let ring = crate::seal::KeyRing::from_base64_list(&keys).map_err(|error| {
+                    CliError::Usage(format!(
+                        "`{KEYS_VAR}` is not a key ring: {error}; expected base64 keys of 32 bytes \
+                         separated by commas, the key that seals first (`openssl rand -base64 32` \
+                         makes one)"
+                    ))
+                })?;
+                self = self.request_state_keys(ring);
+            }
+            (None, _) => {}
+        }
+        match (text(INSTANCE_VAR)?, &self.http.instance) {
+            (Some(_), Some(_)) => {
+                tracing::warn!("`{INSTANCE_VAR}` is ignored: the server was given its name in code");
+            }
+            (Some(name), None) => {
+                if let Some(problem) = super::http::instance_name_problem(&name) {
+                    return Err(CliError::Usage(format!("`{INSTANCE_VAR}`: {problem}")));
+                }
+                self.http.instance = Some(name);
+            }
+            (None, _) => {}
+        }
+        Ok(self)
     }
 }
 
@@ -304,6 +380,13 @@ Options:
       --wire-log <FILE>  Append every message received and sent to FILE, one JSON line each
   -h, --help             Print help
   -V, --version          Print version
+
+Environment (read when serving):
+  MCP_TOOLS_REQUEST_STATE_KEYS  Base64 keys of 32 bytes, separated by commas, that seal the
+                                state of calls that ask (the first seals, every one opens);
+                                instances behind one load balancer share them
+  MCP_TOOLS_INSTANCE            This instance's name (1 to 63 of A-Z a-z 0-9 - _), put before
+                                the session ids it issues (NAME.HEX) for session stickiness
 "
     )
 }
@@ -459,6 +542,92 @@ mod tests {
             "`--http` serves, so it cannot come with `tools`"
         );
         assert_eq!(error(&["--http"]), "missing argument for option '--http'");
+    }
+
+    /// The server `configured_by` makes from these variables, or the usage error.
+    fn configured(vars: &[(&str, &str)]) -> Result<Server, String> {
+        let vars: Vec<(String, OsString)> = vars.iter().map(|(k, v)| ((*k).into(), (*v).into())).collect();
+        let var = |name: &str| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+        Server::new("s", "1.0.0")
+            .configured_by(var)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_environment_gives_a_key_ring_and_an_instance_name() {
+        use base64::Engine as _;
+        let key = |byte: u8| base64::engine::general_purpose::STANDARD.encode([byte; 32]);
+        let plain = configured(&[]).unwrap();
+        assert!(plain.options.request_state_keys.is_none() && plain.http.instance.is_none());
+
+        let keys = format!("{}, {}", key(1), key(2));
+        let server = configured(&[(KEYS_VAR, &keys), (INSTANCE_VAR, "mcp-1")]).unwrap();
+        assert_eq!(
+            server.options.request_state_keys.as_ref().map(|r| r.len()),
+            Some(2)
+        );
+        assert_eq!(server.http.instance.as_deref(), Some("mcp-1"));
+
+        // What the code gave wins.
+        let given = crate::KeyRing::new(crate::SealKey::from_bytes([9; 32]));
+        let var = |name: &str| (name == KEYS_VAR).then(|| OsString::from("not a key"));
+        let coded = Server::new("s", "1.0.0")
+            .request_state_keys(given)
+            .instance_name("a");
+        let coded = coded.configured_by(var).unwrap();
+        assert_eq!(coded.options.request_state_keys.map(|r| r.len()), Some(1));
+        assert_eq!(coded.http.instance.as_deref(), Some("a"));
+    }
+
+    #[test]
+    fn a_malformed_variable_stops_the_server_and_says_why() {
+        let key = "q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=";
+        let error = |vars: &[(&str, &str)]| configured(vars).err().expect("refused");
+        let expected = "expected base64 keys of 32 bytes separated by commas, the key that seals \
+                        first (`openssl rand -base64 32` makes one)";
+        assert_eq!(
+            error(&[(KEYS_VAR, "")]),
+            format!(
+                "`MCP_TOOLS_REQUEST_STATE_KEYS` is not a key ring: a key ring needs at least one \
+                 key; the list is empty; {expected}"
+            )
+        );
+        assert_eq!(
+            error(&[(KEYS_VAR, &format!("{key},c2hvcnQ="))]),
+            format!(
+                "`MCP_TOOLS_REQUEST_STATE_KEYS` is not a key ring: key 2 of the list: a seal key \
+                 is 32 bytes; this one is 5; {expected}"
+            )
+        );
+        assert!(error(&[(KEYS_VAR, "%%%")]).starts_with(
+            "`MCP_TOOLS_REQUEST_STATE_KEYS` is not a key ring: key 1 of the list: a seal key must be base64"
+        ));
+        assert_eq!(
+            error(&[(INSTANCE_VAR, "pod.1")]),
+            "`MCP_TOOLS_INSTANCE`: the instance name `pod.1` cannot start session ids; a name is \
+             1 to 63 of `A-Z`, `a-z`, `0-9`, `-` and `_`"
+        );
+        assert!(error(&[(INSTANCE_VAR, "")]).starts_with("`MCP_TOOLS_INSTANCE`: the instance name ``"));
+        let usage = Server::new("s", "1.0.0")
+            .configured_by(|name| (name == INSTANCE_VAR).then(|| OsString::from("a b")))
+            .err()
+            .unwrap();
+        assert_eq!(usage.exit_code(), 2);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_variable_that_is_not_utf8_is_refused() {
+        use std::os::unix::ffi::OsStringExt;
+        let bytes = OsString::from_vec(vec![0xff, 0xfe]);
+        let refused = Server::new("s", "1.0.0")
+            .configured_by(|name| (name == KEYS_VAR).then(|| bytes.clone()))
+            .err()
+            .unwrap();
+        assert_eq!(
+            refused.to_string(),
+            "`MCP_TOOLS_REQUEST_STATE_KEYS` is not valid UTF-8"
+        );
     }
 
     /// A resource that reads how many roots the client gave: the command line gives one.

@@ -40,6 +40,10 @@ pub enum Error {
         /// The state's type.
         state: &'static str,
     },
+    /// The name given with `Server::instance_name` cannot prefix session ids.
+    #[cfg(feature = "http")]
+    #[error("{0}")]
+    InvalidInstanceName(String),
     /// Reading or writing the transport failed.
     #[error("transport I/O failed: {0}")]
     Io(#[from] std::io::Error),

@@ -49,7 +49,7 @@ impl Server {
         if any_host {
             tracing::warn!(%local_addr, "serving a non-loopback address with no Host allow-list: set `Server::allowed_hosts`");
         }
-        let http = self.http.clone();
+        let http = self.http_options()?;
         let engine = self.into_engine()?;
         let (router, app) = crate::transport::http::router(engine, http, any_host);
         Ok(HttpServer {
@@ -70,7 +70,7 @@ impl Server {
     /// ```
     #[cfg(feature = "http")]
     pub fn into_router(self) -> Result<axum::Router, Error> {
-        let http = self.http.clone();
+        let http = self.http_options()?;
         let engine = self.into_engine()?;
         Ok(crate::transport::http::router(engine, http, false).0)
     }
@@ -286,6 +286,71 @@ impl Server {
         self
     }
 
+    /// Names this instance in the ids of the legacy sessions it opens (revisions up to
+    /// 2025-11-25), so a load balancer in front of several instances can send each
+    /// session's requests back to the instance that holds it, by the `Mcp-Session-Id` alone:
+    /// the id becomes `<name>.<32 hex digits>` instead of the 32 hex digits (128 random
+    /// bits either way, so ids stay unguessable). The name is 1 to 63 of `A-Z`, `a-z`, `0-9`,
+    /// `-` and `_` (a Kubernetes pod name of a StatefulSet fits); it is not secret. Without
+    /// it, ids are the hex digits alone. `Server::run` (feature `cli`) also takes it from the
+    /// environment variable `MCP_TOOLS_INSTANCE`.
+    ///
+    /// 2026-07-28 requests hold no session and need no such routing: any instance answers
+    /// any of them (instances that serve calls that ask share a key ring,
+    /// [`Server::request_state_keys`]).
+    ///
+    /// A name that breaks the rule makes serving HTTP fail with
+    /// [`Error::InvalidInstanceName`] (`Server::run` refuses a bad `MCP_TOOLS_INSTANCE` with
+    /// a usage error).
+    ///
+    /// ```
+    /// use mcp_tools::Server;
+    ///
+    /// # async fn open_session(addr: std::net::SocketAddr) -> String {
+    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    /// #     let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"example","version":"1.0.0"}}}"#;
+    /// #     let request = format!(
+    /// #         "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+    /// #         body.len()
+    /// #     );
+    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    /// #     stream.write_all(request.as_bytes()).await.unwrap();
+    /// #     let mut response = String::new();
+    /// #     stream.read_to_string(&mut response).await.unwrap();
+    /// #     response.lines().find_map(|line| line.strip_prefix("mcp-session-id: ")).unwrap().trim().to_owned()
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let http = Server::new("demo", "1.0.0").instance_name("mcp-0").bind_http("127.0.0.1:0").await?;
+    /// let addr = http.local_addr();
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
+    ///
+    /// // `open_session` sends `initialize` and returns the `Mcp-Session-Id`.
+    /// let id = open_session(addr).await;
+    /// let random = id.strip_prefix("mcp-0.").unwrap();
+    /// assert!(random.len() == 32 && random.chars().all(|c| c.is_ascii_hexdigit()));
+    ///
+    /// stop.send(()).ok();
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn instance_name(mut self, name: impl Into<String>) -> Server {
+        self.http.instance = Some(name.into());
+        self
+    }
+
+    /// The HTTP options, checked.
+    #[cfg(feature = "http")]
+    fn http_options(&self) -> Result<crate::transport::http::HttpOptions, Error> {
+        if let Some(problem) = self.http.instance.as_deref().and_then(instance_name_problem) {
+            return Err(Error::InvalidInstanceName(problem));
+        }
+        Ok(self.http.clone())
+    }
+
     /// Requires a bearer token on HTTP requests. `verify` gets the token and answers who
     /// it stands for, or `None` to refuse (401 with `WWW-Authenticate`). Tools see the
     /// caller through [`Context::principal`](crate::Context::principal).
@@ -305,6 +370,21 @@ impl Server {
         self.http.auth = Some(Arc::new(move |token| Box::pin(verify(token))));
         self
     }
+}
+
+/// What is wrong with `name` as an instance's name ([`Server::instance_name`]), if anything.
+#[cfg(feature = "http")]
+pub(super) fn instance_name_problem(name: &str) -> Option<String> {
+    let fits = (1..=63).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    (!fits).then(|| {
+        format!(
+            "the instance name `{}` cannot start session ids; a name is 1 to 63 of `A-Z`, `a-z`, `0-9`, `-` and `_`",
+            name.escape_debug()
+        )
+    })
 }
 
 /// An HTTP endpoint bound to its address, ready to serve; from [`Server::bind_http`].
@@ -411,5 +491,45 @@ impl HttpServer {
         } = self;
         tracing::info!(addr = %local_addr, "serving MCP over HTTP");
         Ok(crate::transport::http::serve(listener, router, app, shutdown).await?)
+    }
+}
+
+#[cfg(all(test, feature = "http"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_instance_name_is_a_short_word() {
+        for name in ["mcp-0", "a", "A_b-9", &"x".repeat(63)] {
+            assert_eq!(instance_name_problem(name), None, "{name}");
+        }
+        for name in ["", "a.b", "a b", "é", "a/b", "a\n", &"x".repeat(64)] {
+            assert!(instance_name_problem(name).is_some(), "{name:?}");
+        }
+        assert_eq!(
+            instance_name_problem("a.b").unwrap(),
+            "the instance name `a.b` cannot start session ids; a name is 1 to 63 of `A-Z`, `a-z`, `0-9`, `-` and `_`"
+        );
+        assert_eq!(
+            Server::new("s", "1")
+                .instance_name("mcp-2")
+                .http
+                .instance
+                .as_deref(),
+            Some("mcp-2")
+        );
+    }
+
+    #[test]
+    fn a_bad_instance_name_in_code_fails_serving() {
+        let error = Server::new("s", "1")
+            .instance_name("mcp.0")
+            .into_router()
+            .unwrap_err();
+        assert!(matches!(error, Error::InvalidInstanceName(_)));
+        assert_eq!(
+            error.to_string(),
+            "the instance name `mcp.0` cannot start session ids; a name is 1 to 63 of `A-Z`, `a-z`, `0-9`, `-` and `_`"
+        );
     }
 }

@@ -30,6 +30,9 @@ pub(crate) struct HttpOptions {
     pub(crate) auth: Option<Arc<AuthHook>>,
     /// The realm named in `WWW-Authenticate`.
     pub(crate) auth_realm: String,
+    /// The instance's name, put first in the session ids it issues (checked by whoever
+    /// sets it: 1 to 63 of `A-Z a-z 0-9 - _`).
+    pub(crate) instance: Option<String>,
 }
 
 impl Default for HttpOptions {
@@ -42,6 +45,7 @@ impl Default for HttpOptions {
             max_sessions: 10_000,
             auth: None,
             auth_realm: "mcp".to_owned(),
+            instance: None,
         }
     }
 }
@@ -62,7 +66,11 @@ impl HttpApp {
     pub(crate) fn new(engine: Arc<Engine>, options: HttpOptions, any_host: bool) -> HttpApp {
         HttpApp {
             engine,
-            sessions: Sessions::new(options.session_idle, options.max_sessions),
+            sessions: Sessions::new(
+                options.session_idle,
+                options.max_sessions,
+                options.instance.clone(),
+            ),
             any_host,
             shutdown: CancellationToken::new(),
             options,

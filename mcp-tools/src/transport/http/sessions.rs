@@ -1,5 +1,9 @@
 //! Legacy sessions (2025-03-26 to 2025-11-25): opened by `initialize`, named by a random
 //! `Mcp-Session-Id`, ended by DELETE or when idle too long.
+//!
+//! A session id is 128 random bits as 32 lowercase hex digits. An instance given a name
+//! (`Server::instance_name`) puts it first, `<name>.<32 hex digits>`, so a load balancer
+//! can send a session's requests back to the instance that holds it by the id alone.
 
 use super::response::refuse;
 use crate::engine::Connection;
@@ -34,6 +38,8 @@ pub(super) struct Sessions {
     idle: Duration,
     /// How many may be open at once.
     max: usize,
+    /// The instance's name, which the ids it issues start with.
+    instance: Option<String>,
 }
 
 /// Why a session could not start.
@@ -45,11 +51,12 @@ pub(super) enum StartError {
 }
 
 impl Sessions {
-    pub(super) fn new(idle: Duration, max: usize) -> Sessions {
+    pub(super) fn new(idle: Duration, max: usize, instance: Option<String>) -> Sessions {
         Sessions {
             open: Mutex::new(HashMap::new()),
             idle,
             max,
+            instance,
         }
     }
 
@@ -118,7 +125,7 @@ impl Sessions {
 
     /// Opens a session for a connection that `initialize` has just started; its id.
     pub(super) fn start(&self, conn: Arc<Connection>) -> Result<String, StartError> {
-        let id = new_session_id().map_err(StartError::NoRandomness)?;
+        let id = new_session_id(self.instance.as_deref()).map_err(StartError::NoRandomness)?;
         let mut open = self.open();
         if open.len() >= self.max {
             return Err(StartError::Full);
@@ -148,9 +155,74 @@ impl Sessions {
     }
 }
 
-/// 128 random bits from the operating system, as hex.
-fn new_session_id() -> Result<String, getrandom::Error> {
+/// 128 random bits from the operating system, as 32 lowercase hex digits, after
+/// `<instance>.` when the instance has a name.
+fn new_session_id(instance: Option<&str>) -> Result<String, getrandom::Error> {
+    use std::fmt::Write as _;
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes)?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    let mut id = String::with_capacity(instance.map_or(0, |name| name.len() + 1) + 32);
+    if let Some(name) = instance {
+        id.push_str(name);
+        id.push('.');
+    }
+    for byte in bytes {
+        let _ = write!(id, "{byte:02x}");
+    }
+    Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn is_hex_128(text: &str) -> bool {
+        text.len() == 32
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    }
+
+    #[test]
+    fn an_id_is_128_random_bits_in_hex() {
+        let id = new_session_id(None).unwrap();
+        assert!(is_hex_128(&id), "{id}");
+        assert_ne!(id, new_session_id(None).unwrap());
+    }
+
+    #[test]
+    fn a_named_instance_puts_its_name_before_the_random_bits() {
+        let id = new_session_id(Some("mcp-0")).unwrap();
+        let (name, random) = id.split_once('.').unwrap();
+        assert_eq!(name, "mcp-0");
+        assert!(is_hex_128(random), "{id}");
+        let again = new_session_id(Some("mcp-0")).unwrap();
+        assert_ne!(again, id, "the random part is drawn afresh");
+        assert!(
+            id.bytes().all(|b| (0x21..=0x7e).contains(&b)),
+            "visible ASCII only (the spec's rule)"
+        );
+    }
+
+    #[tokio::test]
+    async fn sessions_are_found_by_their_whole_id() {
+        let sessions = Sessions::new(Duration::from_secs(60), 10, Some("a".into()));
+        let id = sessions
+            .start(Arc::new(Connection::new()))
+            .unwrap_or_else(|_| panic!("no session"));
+        assert!(id.starts_with("a.") && is_hex_128(&id[2..]), "{id}");
+        let named = |id: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(SESSION_HEADER, id.parse().unwrap());
+            headers
+        };
+        assert!(matches!(sessions.of(&named(&id)), Ok(Some(_))));
+        // The random part alone, or under another instance's name, names no session here.
+        let elsewhere = format!("b.{}", &id[2..]);
+        for other in [&id[2..], elsewhere.as_str()] {
+            let refused = sessions.of(&named(other)).err().expect("refused");
+            assert_eq!(refused.status(), StatusCode::NOT_FOUND);
+        }
+        assert!(sessions.end(&id));
+    }
 }
