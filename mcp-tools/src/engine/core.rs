@@ -4,13 +4,13 @@
 use super::connection::Connection;
 use super::era::Client;
 use crate::context::{ClientChannel, Context, ContextParts, Principal, RequestInfo, StateMap};
+use crate::prompt::Prompt;
 use crate::protocol::{Implementation, ProgressToken, ProtocolVersion, RequestId};
 use crate::rate::{ClientKey, RateLimit, RateLimiters};
 use crate::registry::{PromptRegistry, ResourceRegistry, ToolRegistry};
+use crate::resource::Resource;
 use crate::result::CallToolResult;
 use crate::seal::{KeyRing, SealKey};
-use crate::prompt::Prompt;
-use crate::resource::Resource;
 use crate::tool::{Icon, Tool};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};

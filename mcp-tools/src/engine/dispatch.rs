@@ -263,7 +263,9 @@ impl Engine {
                     ("resources/subscribe", Era::Legacy(_)) => {
                         self.resources_subscribe(conn, id, params, out, &era, auth)
                     }
-                    ("resources/unsubscribe", Era::Legacy(_)) => self.resources_unsubscribe(conn, id, params, out),
+                    ("resources/unsubscribe", Era::Legacy(_)) => {
+                        self.resources_unsubscribe(conn, id, params, out)
+                    }
                     _ => Err(Failure::new(
                         METHOD_NOT_FOUND,
                         format!(

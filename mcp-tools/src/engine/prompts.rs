@@ -36,7 +36,14 @@ impl Engine {
         let snapshot = self.prompt_registry("prompts/list")?.snapshot();
         let request = self.list_request(id, era, cursor);
         let rule = self.visibility.prompts.as_ref();
-        out.respond(listing::list_for(&listing::PROMPTS, &snapshot, &request, rule, auth, None)?);
+        out.respond(listing::list_for(
+            &listing::PROMPTS,
+            &snapshot,
+            &request,
+            rule,
+            auth,
+            None,
+        )?);
         Ok(())
     }
 

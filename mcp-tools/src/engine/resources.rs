@@ -110,7 +110,14 @@ impl Engine {
         let request = self.list_request(id, era, cursor);
         let of_kind = move |resource: &Resource| resource.is_template() == templates;
         let rule = self.visibility.resources.as_ref();
-        out.respond(listing::list_for(kind, &snapshot, &request, rule, auth, Some(&of_kind))?);
+        out.respond(listing::list_for(
+            kind,
+            &snapshot,
+            &request,
+            rule,
+            auth,
+            Some(&of_kind),
+        )?);
         Ok(())
     }
 

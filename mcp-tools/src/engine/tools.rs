@@ -64,7 +64,14 @@ impl Engine {
         let snapshot = self.tools.snapshot();
         let request = self.list_request(id, era, cursor);
         let rule = self.visibility.tools.as_ref();
-        out.respond(listing::list_for(&listing::TOOLS, &snapshot, &request, rule, auth, None)?);
+        out.respond(listing::list_for(
+            &listing::TOOLS,
+            &snapshot,
+            &request,
+            rule,
+            auth,
+            None,
+        )?);
         Ok(())
     }
 
