@@ -199,13 +199,13 @@ fn prompt_says_why_it_could_not_be_filled_in() {
     assert_eq!(unknown.status.code(), Some(2));
     assert_eq!(
         stderr(&unknown).trim_end(),
-        "error: no prompt is named `nope`; the prompts are `review_note`, `digest`"
+        "error: there is no prompt `nope`; the prompts are `review_note`, `digest`"
     );
     let none = run(CALCULATOR, &["prompt", "nope"]);
     assert_eq!(none.status.code(), Some(2));
     assert_eq!(
         stderr(&none).trim_end(),
-        "error: no prompt is named `nope`; this server has no prompts"
+        "error: there is no prompt `nope`; this server has no prompts"
     );
     let not_json = run(NOTES, &["prompt", "digest", "{"]);
     assert_eq!(not_json.status.code(), Some(2));

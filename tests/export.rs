@@ -243,3 +243,128 @@ async fn results_go_back_as_each_apis_message() {
     let structured = CallToolResult::structured(&Stats { words: 3 }).unwrap();
     assert_eq!(structured.to_openai_message("call_3")["content"], "{\"words\":3}");
 }
+
+/// Shows a screenshot and asks what went wrong.
+#[mcp_tools::prompt]
+fn diagnose(
+    /// What the user saw
+    symptom: String,
+    /// How many lines of the log to quote
+    lines: Option<u32>,
+) -> Vec<mcp_tools::PromptMessage> {
+    use mcp_tools::PromptMessage;
+    use mcp_tools::content::{EmbeddedResource, ResourceContents, Role};
+    let log = ResourceContents::Text {
+        uri: "logs://today".into(),
+        mime_type: Some("text/plain".into()),
+        text: format!("{} lines of log", lines.unwrap_or(10)),
+    };
+    vec![
+        PromptMessage::user(format!("The user saw: {symptom}")),
+        PromptMessage::new(Role::User, Content::image_base64("iVBORw==", "image/png")),
+        PromptMessage::new(
+            Role::User,
+            EmbeddedResource {
+                resource: log,
+                annotations: None,
+                meta: None,
+            },
+        ),
+        PromptMessage::assistant("Let me look."),
+        PromptMessage::new(Role::Assistant, Content::image_base64("iVBORw==", "image/png")),
+    ]
+}
+
+/// Fails inside.
+#[mcp_tools::prompt]
+fn broken() -> Result<String, std::io::Error> {
+    Err(std::io::Error::other("/etc/secret: permission denied"))
+}
+
+fn prompt_server() -> Server {
+    Server::new("support", "1.0.0").prompts(mcp_tools::prompts![diagnose, broken])
+}
+
+#[tokio::test]
+async fn a_filled_prompt_becomes_openai_chat_messages() {
+    let filled = prompt_server()
+        .get_prompt("diagnose", &json!({"symptom": "a blank page", "lines": "3"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        Value::Array(filled.to_openai_messages()),
+        json!([
+            {"role": "user", "content": "The user saw: a blank page"},
+            {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw=="}}]},
+            {"role": "user", "content": "3 lines of log"},
+            {"role": "assistant", "content": "Let me look."},
+            // An assistant message carries text only: the image is named, not dropped.
+            {"role": "assistant", "content": "[an image, image/png]"},
+        ])
+    );
+}
+
+#[tokio::test]
+async fn a_filled_prompt_becomes_alternating_anthropic_messages() {
+    let filled = prompt_server()
+        .get_prompt("diagnose", &json!({"symptom": "a blank page"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        Value::Array(filled.to_anthropic_messages()),
+        json!([
+            {"role": "user", "content": [
+                {"type": "text", "text": "The user saw: a blank page"},
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw=="}},
+                {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "10 lines of log"}, "title": "logs://today"},
+            ]},
+            {"role": "assistant", "content": [
+                {"type": "text", "text": "Let me look."},
+                {"type": "text", "text": "[an image, image/png]"},
+            ]},
+        ])
+    );
+}
+
+#[tokio::test]
+async fn a_prompt_that_cannot_be_filled_says_why() {
+    let server = prompt_server();
+    let unknown = server.get_prompt("summarize", &json!({})).await.unwrap_err();
+    assert_eq!(
+        unknown.to_string(),
+        "there is no prompt `summarize`; the prompts are `diagnose`, `broken`"
+    );
+
+    let wrong = server
+        .get_prompt("diagnose", &json!({"symptom": "x", "lines": "many"}))
+        .await
+        .unwrap_err();
+    let ExportError::PromptArguments { prompt, problem } = &wrong else {
+        panic!("not an arguments error: {wrong:?}");
+    };
+    assert_eq!(prompt, "diagnose");
+    assert!(
+        problem.contains("lines"),
+        "the problem names the argument: {problem}"
+    );
+
+    // An internal error's detail stays in the server's log, as it would over the protocol.
+    let failed = server.get_prompt("broken", &json!({})).await.unwrap_err();
+    assert_eq!(
+        failed,
+        ExportError::PromptFailed {
+            prompt: "broken".into(),
+            message: "internal error".into()
+        }
+    );
+    assert!(!failed.to_string().contains("secret"));
+
+    let none = Server::new("empty", "1.0.0")
+        .get_prompt("x", &json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        none.to_string(),
+        "there is no prompt `x`; this server has no prompts"
+    );
+}

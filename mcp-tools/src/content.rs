@@ -500,3 +500,82 @@ impl From<EmbeddedResource> for Content {
         Content::Resource(c)
     }
 }
+
+// A block in the formats of model APIs, for programs that call a model directly
+// (`GetPromptResult::to_openai_messages`, `CallToolResult::to_anthropic_block`, ...). What an
+// API cannot carry in a message of that role goes as a note in words, never dropped.
+impl Content {
+    /// The block in words: its text, an embedded text resource's text, or what it is.
+    pub(crate) fn model_text(&self) -> String {
+        match self {
+            Content::Text(text) => text.text.clone(),
+            Content::Image(image) => format!("[an image, {}]", image.mime_type),
+            Content::Audio(audio) => format!("[audio, {}]", audio.mime_type),
+            Content::ResourceLink(link) => format!("[a resource: {}]", link.uri),
+            Content::Resource(embedded) => match &embedded.resource {
+                ResourceContents::Text { text, .. } => text.clone(),
+                ResourceContents::Blob { uri, .. } => format!("[an embedded resource: {uri}]"),
+            },
+        }
+    }
+
+    /// The block as a part of an OpenAI chat message's `content`. Only a user message may
+    /// carry images (`image_url` with a data URL) and WAV or MP3 audio (`input_audio`);
+    /// everything else is a text part.
+    pub(crate) fn openai_part(&self, role: Role) -> Value {
+        match (self, role) {
+            (Content::Image(image), Role::User) => serde_json::json!({
+                "type": "image_url",
+                "image_url": { "url": format!("data:{};base64,{}", image.mime_type, image.data) },
+            }),
+            (Content::Audio(audio), Role::User) if openai_audio_format(&audio.mime_type).is_some() => {
+                serde_json::json!({
+                    "type": "input_audio",
+                    "input_audio": { "data": audio.data, "format": openai_audio_format(&audio.mime_type) },
+                })
+            }
+            _ => serde_json::json!({ "type": "text", "text": self.model_text() }),
+        }
+    }
+
+    /// The block as an Anthropic content block. A user message may carry images (base64
+    /// `image`) and embedded PDFs or text resources (`document`); `documents` says whether
+    /// the place allows documents (a `tool_result` does not take them here).
+    pub(crate) fn anthropic_block(&self, role: Role, documents: bool) -> Value {
+        match (self, role) {
+            (Content::Image(image), Role::User) => serde_json::json!({
+                "type": "image",
+                "source": { "type": "base64", "media_type": image.mime_type, "data": image.data },
+            }),
+            (Content::Resource(embedded), Role::User) if documents => match &embedded.resource {
+                ResourceContents::Text { uri, text, .. } => serde_json::json!({
+                    "type": "document",
+                    "source": { "type": "text", "media_type": "text/plain", "data": text },
+                    "title": uri,
+                }),
+                ResourceContents::Blob {
+                    uri,
+                    mime_type: Some(mime),
+                    blob,
+                } if mime == "application/pdf" => {
+                    serde_json::json!({
+                        "type": "document",
+                        "source": { "type": "base64", "media_type": mime, "data": blob },
+                        "title": uri,
+                    })
+                }
+                _ => serde_json::json!({ "type": "text", "text": self.model_text() }),
+            },
+            _ => serde_json::json!({ "type": "text", "text": self.model_text() }),
+        }
+    }
+}
+
+/// OpenAI's name for an audio MIME type it takes as input, if it takes it.
+fn openai_audio_format(mime_type: &str) -> Option<&'static str> {
+    match mime_type {
+        "audio/wav" | "audio/x-wav" | "audio/wave" => Some("wav"),
+        "audio/mpeg" | "audio/mp3" => Some("mp3"),
+        _ => None,
+    }
+}

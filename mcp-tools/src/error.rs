@@ -562,4 +562,41 @@ pub enum ExportError {
         /// The arguments as sent.
         arguments: serde_json::Value,
     },
+    /// [`Server::get_prompt`](crate::Server::get_prompt) named no prompt the server has.
+    #[error("there is no prompt `{name}`; {}", name_list("prompts", .known))]
+    UnknownPrompt {
+        /// The name asked for.
+        name: String,
+        /// The prompts there are.
+        known: Vec<String>,
+    },
+    /// The arguments do not fit the prompt's parameters.
+    #[error("the arguments of the prompt `{prompt}` do not fit: {problem}")]
+    PromptArguments {
+        /// The prompt.
+        prompt: String,
+        /// Every problem, each naming its argument.
+        problem: String,
+    },
+    /// The prompt's fn failed; an internal error's detail is masked as an answer masks it.
+    #[error("the prompt `{prompt}` failed: {message}")]
+    PromptFailed {
+        /// The prompt.
+        prompt: String,
+        /// What the error says.
+        message: String,
+    },
+    /// The server's own definitions keep it from running anything (what
+    /// [`Server::test_client`](crate::Server::test_client) would report).
+    #[error("the server cannot run: {0}")]
+    NotRunnable(String),
+}
+
+/// `the prompts are `a`, `b``, or that there are none.
+fn name_list(kind: &str, names: &[String]) -> String {
+    if names.is_empty() {
+        return format!("this server has no {kind}");
+    }
+    let quoted: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+    format!("the {kind} are {}", quoted.join(", "))
 }

@@ -1,7 +1,7 @@
 //! What a tool returns: [`CallToolResult`], and the [`IntoCallToolResult`] conversion every
 //! tool's return type goes through.
 
-use crate::content::Content;
+use crate::content::{Content, Role};
 use crate::error::{ClientCapability, ToolError};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::ser::SerializeStruct;
@@ -511,7 +511,7 @@ impl CallToolResult {
     /// structured output as JSON when there is no text, and a short note for each block
     /// that is not text.
     fn model_text(&self) -> String {
-        let mut parts: Vec<String> = self.content().iter().map(describe_block).collect();
+        let mut parts: Vec<String> = self.content().iter().map(Content::model_text).collect();
         if parts.is_empty()
             && let Some(structured) = self.structured_content()
         {
@@ -548,13 +548,7 @@ impl CallToolResult {
         let mut content: Vec<Value> = self
             .content()
             .iter()
-            .map(|block| match block {
-                Content::Image(image) => json!({
-                    "type": "image",
-                    "source": { "type": "base64", "media_type": image.mime_type, "data": image.data },
-                }),
-                other => json!({ "type": "text", "text": describe_block(other) }),
-            })
+            .map(|block| block.anthropic_block(Role::User, false))
             .collect();
         if content.is_empty() {
             content.push(json!({ "type": "text", "text": self.model_text() }));
@@ -565,16 +559,5 @@ impl CallToolResult {
             "content": content,
             "is_error": self.is_error(),
         })
-    }
-}
-
-/// A content block in words: its text, or what it is.
-fn describe_block(block: &Content) -> String {
-    match block {
-        Content::Text(text) => text.text.clone(),
-        Content::Image(image) => format!("[an image, {}]", image.mime_type),
-        Content::Audio(audio) => format!("[audio, {}]", audio.mime_type),
-        Content::ResourceLink(link) => format!("[a resource: {}]", link.uri),
-        Content::Resource(_) => "[an embedded resource]".to_owned(),
     }
 }

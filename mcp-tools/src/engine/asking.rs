@@ -380,7 +380,6 @@ impl Engine {
     /// The context of a prompt get or resource read made outside any protocol exchange
     /// (the command line): `local` is the client that answers its asks, as for
     /// [`Engine::execute`]; without one, an ask fails with `NoClient`.
-    #[cfg(feature = "cli")]
     pub(crate) fn local_context(
         &self,
         local: Option<(Arc<dyn ClientChannel>, serde_json::Value)>,
@@ -403,7 +402,6 @@ impl Engine {
     /// Runs a prompt's or resource's fn outside any protocol exchange, within the call time
     /// limit, masking an internal error's detail as an answer would. `name` is what the log
     /// names it by, `what` how the error does (``the prompt `x` ``).
-    #[cfg(feature = "cli")]
     pub(crate) async fn run_local<T: Send + 'static>(
         &self,
         work: Work<T>,

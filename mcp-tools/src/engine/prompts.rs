@@ -53,6 +53,19 @@ impl Engine {
         sees(self.visibility.prompts.as_ref(), &prompt, auth).then_some(prompt)
     }
 
+    /// The names of the prompts an anonymous local caller sees, in registration order.
+    pub(crate) fn local_prompt_names(&self) -> Vec<String> {
+        let Some(registry) = self.prompts.as_ref() else {
+            return Vec::new();
+        };
+        registry
+            .prompts()
+            .into_iter()
+            .filter(|prompt| sees(self.visibility.prompts.as_ref(), prompt, None))
+            .map(|prompt| prompt.name().to_owned())
+            .collect()
+    }
+
     /// `prompts/get`: the prompt filled in with the arguments, or the questions of its round.
     pub(crate) fn prompts_get(
         self: &Arc<Self>,
@@ -102,14 +115,13 @@ impl Engine {
     ///
     /// `local` is the client that answers the prompt's asks, as for
     /// [`Engine::execute`]; without one, an ask fails with `NoClient`.
-    #[cfg(feature = "cli")]
     pub(crate) async fn execute_prompt(
         self: &Arc<Self>,
         name: &str,
         arguments: &serde_json::Value,
         local: Option<(Arc<dyn crate::context::ClientChannel>, serde_json::Value)>,
     ) -> Option<Result<GetPromptResult, PromptError>> {
-        let prompt = self.prompts.as_ref()?.get(name)?;
+        let prompt = self.visible_prompt(name, None)?;
         let cx = self.local_context(local);
         let text = arguments.to_string();
         let Ok(raw) = crate::protocol::arguments::RawArguments::from_json(&text) else {

@@ -80,6 +80,86 @@ impl GetPromptResult {
         self.description = Some(description.into());
         self
     }
+
+    /// The messages as OpenAI chat messages, to start or extend a chat completion's
+    /// `messages`: `{"role": "user" | "assistant", "content": ...}`, the content a string
+    /// when it is text. A user message carries images as `image_url` parts and WAV or MP3
+    /// audio as `input_audio`; what a message of its role cannot carry (an image from the
+    /// assistant, a resource link) goes as a note in words.
+    ///
+    /// ```
+    /// use mcp_tools::{Content, GetPromptResult, PromptMessage, content::Role};
+    /// use serde_json::json;
+    ///
+    /// let filled = GetPromptResult::new(vec![
+    ///     PromptMessage::user("What is in this picture?"),
+    ///     PromptMessage::new(Role::User, Content::image_base64("iVBORw==", "image/png")),
+    ///     PromptMessage::assistant("A cat."),
+    /// ]);
+    /// assert_eq!(filled.to_openai_messages(), [
+    ///     json!({"role": "user", "content": "What is in this picture?"}),
+    ///     json!({"role": "user", "content": [
+    ///         {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw=="}}]}),
+    ///     json!({"role": "assistant", "content": "A cat."}),
+    /// ]);
+    /// ```
+    pub fn to_openai_messages(&self) -> Vec<Value> {
+        self.messages
+            .iter()
+            .map(|message| {
+                let content = match message.content.openai_part(message.role) {
+                    part if part["type"] == "text" => part["text"].clone(),
+                    part => Value::Array(vec![part]),
+                };
+                serde_json::json!({ "role": role_name(message.role), "content": content })
+            })
+            .collect()
+    }
+
+    /// The messages as Anthropic messages, to start or extend a messages request's
+    /// `messages`: consecutive messages of one role become one message whose `content`
+    /// holds their blocks, as the API wants turns to alternate. A user message carries
+    /// images as `image` blocks and embedded text or PDF resources as `document` blocks;
+    /// what a message of its role cannot carry goes as a note in words.
+    ///
+    /// ```
+    /// use mcp_tools::{GetPromptResult, PromptMessage};
+    /// use serde_json::json;
+    ///
+    /// let filled = GetPromptResult::new(vec![
+    ///     PromptMessage::user("Review this code."),
+    ///     PromptMessage::user("fn main() {}"),
+    ///     PromptMessage::assistant("It does nothing."),
+    /// ]);
+    /// assert_eq!(filled.to_anthropic_messages(), [
+    ///     json!({"role": "user", "content": [
+    ///         {"type": "text", "text": "Review this code."},
+    ///         {"type": "text", "text": "fn main() {}"}]}),
+    ///     json!({"role": "assistant", "content": [{"type": "text", "text": "It does nothing."}]}),
+    /// ]);
+    /// ```
+    pub fn to_anthropic_messages(&self) -> Vec<Value> {
+        let mut turns: Vec<(Role, Vec<Value>)> = Vec::new();
+        for message in &self.messages {
+            let block = message.content.anthropic_block(message.role, true);
+            match turns.last_mut() {
+                Some((role, blocks)) if *role == message.role => blocks.push(block),
+                _ => turns.push((message.role, vec![block])),
+            }
+        }
+        turns
+            .into_iter()
+            .map(|(role, blocks)| serde_json::json!({ "role": role_name(role), "content": blocks }))
+            .collect()
+    }
+}
+
+/// The wire name of a role, as the model APIs spell it too.
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    }
 }
 
 /// A type a `#[prompt]` fn can return: text (one user message), a [`PromptMessage`], a

@@ -393,20 +393,11 @@ Environment (read when serving):
 
 /// What `prompt` says of a name no prompt has.
 fn unknown_prompt(name: &str, engine: &Engine) -> String {
-    let names: Vec<String> = engine
-        .prompts
-        .iter()
-        .flat_map(|registry| registry.prompts())
-        .map(|prompt| format!("`{}`", prompt.name()))
-        .collect();
-    if names.is_empty() {
-        format!("no prompt is named `{name}`; this server has no prompts")
-    } else {
-        format!(
-            "no prompt is named `{name}`; the prompts are {}",
-            names.join(", ")
-        )
-    }
+    let unknown = crate::error::ExportError::UnknownPrompt {
+        name: name.to_owned(),
+        known: engine.local_prompt_names(),
+    };
+    unknown.to_string()
 }
 
 /// Says on standard error why a prompt or a read (of `name`) failed, and, when the command

@@ -1,10 +1,12 @@
-//! The tools in the formats of model APIs, for programs that call a model directly and run
-//! the tools it asks for themselves: definitions for OpenAI's function calling and
-//! Anthropic's tool use, a [`ToolCall`] read from whatever JSON a model wrote, and its result
-//! turned back into the message each API expects.
+//! The tools and prompts in the formats of model APIs, for programs that call a model
+//! directly and run the tools it asks for themselves: definitions for OpenAI's function
+//! calling and Anthropic's tool use, a [`ToolCall`] read from whatever JSON a model wrote,
+//! its result turned back into the message each API expects, and prompts filled in to
+//! start a conversation with ([`GetPromptResult::to_openai_messages`]).
 
 use super::builder::Server;
 use crate::error::ExportError;
+use crate::prompt::{GetPromptResult, PromptError};
 use crate::result::CallToolResult;
 use crate::tool::Tool;
 use serde_json::{Value, json};
@@ -198,5 +200,63 @@ impl Server {
                 engine.executable_tools()
             )),
         }
+    }
+
+    /// Fills in one of the server's prompts, for a program that talks to a model API
+    /// itself: pass the result's [`to_openai_messages`](GetPromptResult::to_openai_messages)
+    /// or [`to_anthropic_messages`](GetPromptResult::to_anthropic_messages) as the
+    /// conversation's first messages. It runs as a `prompts/get` from an anonymous local
+    /// client would: the arguments given as JSON (strings, as on the wire, or any JSON the
+    /// parameter's type reads), hidden prompts stay hidden, the time limit applies, and an
+    /// internal error's detail is masked. A prompt that asks the client something fails,
+    /// since there is no client to answer.
+    ///
+    /// ```
+    /// use mcp_tools::{prompt, prompts, ExportError, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Asks the model to review code.
+    /// #[prompt]
+    /// fn review_code(
+    ///     /// The code to review
+    ///     code: String,
+    /// ) -> String {
+    ///     format!("Review this code:\n{code}")
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let server = Server::new("review", "1.0.0").prompts(prompts![review_code]);
+    /// let filled = server.get_prompt("review_code", &json!({"code": "fn main() {}"})).await.unwrap();
+    /// assert_eq!(
+    ///     filled.to_openai_messages(),
+    ///     [json!({"role": "user", "content": "Review this code:\nfn main() {}"})]
+    /// );
+    ///
+    /// let missing = server.get_prompt("review_code", &json!({})).await.unwrap_err();
+    /// assert!(matches!(missing, ExportError::PromptArguments { .. }));
+    /// let unknown = server.get_prompt("summarize", &json!({})).await.unwrap_err();
+    /// assert_eq!(unknown.to_string(), "there is no prompt `summarize`; the prompts are `review_code`");
+    /// # });
+    /// ```
+    pub async fn get_prompt(&self, name: &str, arguments: &Value) -> Result<GetPromptResult, ExportError> {
+        let engine = self
+            .executor()
+            .map_err(|error| ExportError::NotRunnable(error.to_string()))?;
+        let Some(filled) = engine.execute_prompt(name, arguments, None).await else {
+            return Err(ExportError::UnknownPrompt {
+                name: name.to_owned(),
+                known: engine.local_prompt_names(),
+            });
+        };
+        filled.map_err(|error| match error {
+            PromptError::Arguments(problem) => ExportError::PromptArguments {
+                prompt: name.to_owned(),
+                problem,
+            },
+            PromptError::Failed(error) => ExportError::PromptFailed {
+                prompt: name.to_owned(),
+                message: error.message().to_owned(),
+            },
+        })
     }
 }
