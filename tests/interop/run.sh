@@ -110,12 +110,13 @@ node_lane() {
       run "$name-http" node "$here/node/client-$1.mjs" --server $server --mode $2 --http "${!url_var}"
     done
   done
-  # The notes server's tools that ask, answered by the 2.x client's request handlers.
-  for mode in auto pin legacy; do
-    local name="typescript-v2-$mode-notes"
-    run "$name-stdio" node "$here/node/client-v2.mjs" --server notes --mode $mode \
+  # The notes server's tools that ask, answered by each client's request handlers.
+  for client_mode in "v1 legacy" "v2 auto" "v2 pin" "v2 legacy"; do
+    set -- $client_mode
+    local name="typescript-$1-$2-notes"
+    run "$name-stdio" node "$here/node/client-$1.mjs" --server notes --mode $2 \
       --stdio "$bin/notes" --server-arg="$(stdio_log "$name")"
-    run "$name-http" node "$here/node/client-v2.mjs" --server notes --mode $mode --http "$notes_node_url"
+    run "$name-http" node "$here/node/client-$1.mjs" --server notes --mode $2 --http "$notes_node_url"
   done
 }
 # Two versions of the conformance suite, installed side by side (node/package.json): the
