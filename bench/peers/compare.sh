@@ -7,12 +7,12 @@
 # For every measure, each round runs ours, echo, floor, rmcp stdio_pipes(), rmcp stdio() in
 # that order (A B C D E A B C D E ...), client and server pinned together on CPU 0; the table
 # shows the median of the rounds. --only takes a comma-separated list of call, pipeline,
-# startup, big, http, binaries, asks. See README.md beside this script.
+# startup, big, http, http32, workers, listen, binaries, asks. See README.md beside this script.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-rounds=5 quick=0 build_times=0 only=call,pipeline,startup,big,http,binaries,asks
+rounds=5 quick=0 build_times=0 only=call,pipeline,startup,big,http,http32,workers,listen,binaries,asks
 while (($#)); do
     case $1 in
         --rounds) rounds=$2; shift ;;
@@ -26,8 +26,8 @@ while (($#)); do
 done
 for measure in ${only//,/ }; do
     case $measure in
-        call | pipeline | startup | big | http | binaries | asks) ;;
-        *) echo "compare.sh: unknown measure \`$measure\` in --only; expected call, pipeline, startup, big, http, binaries, asks" >&2; exit 2 ;;
+        call | pipeline | startup | big | http | http32 | workers | listen | binaries | asks) ;;
+        *) echo "compare.sh: unknown measure \`$measure\` in --only; expected call, pipeline, startup, big, http, http32, workers, listen, binaries, asks" >&2; exit 2 ;;
     esac
 done
 want() { [[ ",$only," == *",$1,"* ]]; }
@@ -35,9 +35,9 @@ want() { [[ ",$only," == *",$1,"* ]]; }
 # Requests per run: the sequential run doubles as the CPU and peak-RSS run (20k calls).
 calls=20000
 if ((quick)); then
-    pipelined=20000 startups=5 bigs=5 http_calls=3000 asks=5000
+    pipelined=20000 startups=5 bigs=5 http_calls=3000 asks=5000 listens=2000
 else
-    pipelined=100000 startups=20 bigs=20 http_calls=10000 asks=20000
+    pipelined=100000 startups=20 bigs=20 http_calls=10000 asks=20000 listens=10000
 fi
 
 target=${CARGO_TARGET_DIR:-$root/target}
@@ -51,7 +51,7 @@ build() { nice -n 10 cargo build --release --quiet "$@"; }
 echo "building (ours into $target, peers into $peers_target) ..." >&2
 CARGO_TARGET_DIR=$target/mcp-load build --manifest-path "$load_dir/Cargo.toml"
 (cd "$root" && CARGO_TARGET_DIR=$target build --bin calculator --bin text_analyzer --bin notes)
-if [[ $only != asks ]]; then # every other measure runs the peers
+if [[ $only != asks && $only != listen ]]; then # every other measure runs the peers
     CARGO_TARGET_DIR=$peers_target build --manifest-path "$here/Cargo.toml"
 fi
 
@@ -72,9 +72,12 @@ server() {
 measure() {
     local name=$1 program=$2 round=$3
     shift 3
-    taskset -c 0 "$load" --label "$program" "$@" \
+    ${pin[@]+"${pin[@]}"} "$load" --label "$program" "$@" \
         >"$out/$name.$program.$round.json" 2>"$out/$name.$program.$round.err" || true
 }
+
+# Client and server share CPU 0, except where a measure is about using both CPUs.
+pin=(taskset -c 0)
 
 stdio_measure() {
     local name=$1 tool=$2
@@ -112,7 +115,7 @@ http_measure() {
     while [[ $1 != -- ]]; do server+=("$1"); shift; done
     shift
     port=$(free_port)
-    taskset -c 0 "${server[@]}" "127.0.0.1:$port" 2>"$out/$name-server.$program.$round.err" &
+    ${pin[@]+"${pin[@]}"} "${server[@]}" "127.0.0.1:$port" 2>"$out/$name-server.$program.$round.err" &
     pid=$!
     if wait_for_port "$port"; then
         measure "$name" "$program" "$round" "$@" --http "http://127.0.0.1:$port/mcp"
@@ -123,9 +126,15 @@ http_measure() {
     wait "$pid" 2>/dev/null || true
 }
 
-# Ours, the HTTP floor (bare hyper) and rmcp's two configurations.
-if want http; then
-    echo "measuring http ..." >&2
+# Ours, the HTTP floor (bare hyper) and rmcp's two configurations: one call at a time
+# (http), and 32 in flight (http32).
+for name in http http32; do
+    want $name || continue
+    echo "measuring $name ..." >&2
+    case $name in
+        http) load_args=(call -n "$http_calls") ;;
+        http32) load_args=(pipeline -n "$((http_calls * 2))" -k 32) ;;
+    esac
     for ((round = 1; round <= rounds; round++)); do
         for program in ours echo rmcp rmcp-stateless; do
             case $program in
@@ -134,8 +143,42 @@ if want http; then
                 rmcp) server=("$peers_target/release/rmcp-peer" --http) ;;
                 rmcp-stateless) server=("$peers_target/release/rmcp-peer" --http-stateless) ;;
             esac
-            http_measure http "$program" "$round" "${server[@]}" -- call -n "$http_calls"
+            http_measure $name "$program" "$round" "${server[@]}" -- "${load_args[@]}"
         done
+    done
+done
+
+# The calculator on a multi-thread runtime (bench/peers/ours-mt) with one worker, then two,
+# 64 calls in flight: how the HTTP endpoint scales. Nothing is pinned: the server may use
+# both CPUs, and shares them with the load generator.
+if want workers; then
+    echo "measuring workers ..." >&2
+    pin=()
+    for ((round = 1; round <= rounds; round++)); do
+        for workers in 1 2; do
+            http_measure workers "w$workers" "$round" "$peers_target/release/ours-mt" --workers "$workers" --http \
+                -- pipeline -n "$((http_calls * 2))" -k 64
+        done
+    done
+    pin=(taskset -c 0)
+fi
+
+# Memory per idle 2026-07-28 listen stream: the calculator over HTTP with `listens` streams
+# open (listen_memory.py), its VmRSS before and after.
+if want listen; then
+    echo "measuring listen ($listens streams) ..." >&2
+    for ((round = 1; round <= rounds; round++)); do
+        port=$(free_port)
+        (ulimit -n $((listens + 1024)) && exec "$target/release/calculator" --http "127.0.0.1:$port") \
+            2>"$out/listen-server.ours.$round.err" &
+        pid=$!
+        if wait_for_port "$port"; then
+            (ulimit -n $((listens + 1024)) && python3 "$here/listen_memory.py" --pid "$pid" \
+                --url "http://127.0.0.1:$port/mcp" --streams "$listens") \
+                >"$out/listen.ours.$round.json" 2>"$out/listen.ours.$round.err" || true
+        fi
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
     done
 fi
 
@@ -184,12 +227,13 @@ if want binaries; then
     done
 fi
 if ((build_times)); then
-    for program in ours floor rmcp; do
+    for program in ours ours-stdio floor rmcp; do
         echo "clean release build of $program ..." >&2
         scratch=$(mktemp -d /tmp/peers-build.XXXXXX)
         start=$(date +%s%N)
         case $program in
             ours) (cd "$root" && CARGO_TARGET_DIR=$scratch build --bin calculator) ;;
+            ours-stdio) CARGO_TARGET_DIR=$scratch build --manifest-path "$here/Cargo.toml" -p ours-stdio ;;
             floor) CARGO_TARGET_DIR=$scratch build --manifest-path "$here/Cargo.toml" -p floor ;;
             rmcp) CARGO_TARGET_DIR=$scratch build --manifest-path "$here/Cargo.toml" -p rmcp-peer ;;
         esac
@@ -252,6 +296,12 @@ add("HTTP sequential tools/call", True, lambda v: f"{v / 1000:.1f}k/s",
     {"ours": median("http", "ours", lambda d: d["throughput_per_s"]),
      "echo": median("http", "echo", lambda d: d["throughput_per_s"]), "floor": None,
      "rmcp-pipes": http_rmcp, "rmcp-stdio": http_rmcp})
+http32_rmcp = max((x for x in (median("http32", c, lambda d: d["throughput_per_s"]) for c in ("rmcp", "rmcp-stateless"))
+                   if x is not None), default=None)
+add("HTTP, 32 in flight", True, lambda v: f"{v / 1000:.1f}k/s",
+    {"ours": median("http32", "ours", lambda d: d["throughput_per_s"]),
+     "echo": median("http32", "echo", lambda d: d["throughput_per_s"]), "floor": None,
+     "rmcp-pipes": http32_rmcp, "rmcp-stdio": http32_rmcp})
 size = lambda p: from_file("size", p, 1 / 1024)
 add("stripped binary", False, lambda v: f"{v / 1024:.2f} MiB" if v >= 1024 else f"{v:.0f} KiB",
     {"ours": size("ours"), "echo": size("echo"), "floor": size("floor"), "rmcp-pipes": size("rmcp"),
@@ -260,6 +310,10 @@ build = lambda p: from_file("build", p, 1 / 1000)
 if build("ours") is not None:
     add("clean release build", False, lambda v: f"{v:.1f} s",
         {"ours": build("ours"), "echo": None, "floor": build("floor"), "rmcp-pipes": build("rmcp"),
+         "rmcp-stdio": build("rmcp")})
+if build("ours-stdio") is not None:
+    add("clean release build, stdio only", False, lambda v: f"{v:.1f} s",
+        {"ours": build("ours-stdio"), "echo": None, "floor": build("floor"), "rmcp-pipes": build("rmcp"),
          "rmcp-stdio": build("rmcp")})
 
 def ratio(a, b):
@@ -296,6 +350,21 @@ if rows:
     print("|---|---:|---:|---:|")
     for label, plain, ask in rows:
         print(f"| {label} | {rate(plain)} | {rate(ask)} | {ratio(plain, ask)} |")
+# Scaling over worker threads, and memory per listen stream (ours only).
+one, two = (median("workers", w, lambda d: d["throughput_per_s"]) for w in ("w1", "w2"))
+if one is not None or two is not None:
+    rate = lambda v: f"{v / 1000:.2f}k/s" if v is not None else "—"
+    print("\nHTTP, 64 in flight, multi-thread runtime (bench/peers/ours-mt), nothing pinned:\n")
+    print("| 1 worker | 2 workers | 2 ÷ 1 (goal ≥ 1.6×) |")
+    print("|---:|---:|---:|")
+    print(f"| {rate(one)} | {rate(two)} | {ratio(two, one)} |")
+listen = runs("listen", "ours")
+if listen:
+    per_stream = statistics.median(d["kib_per_stream"] for d in listen)
+    before = statistics.median(d["rss_before_kib"] for d in listen)
+    after = statistics.median(d["rss_after_kib"] for d in listen)
+    print(f"\nIdle 2026-07-28 listen streams, {listen[0]['streams']:,} open on the calculator over HTTP:")
+    print(f"VmRSS {before / 1024:.1f} MiB before, {after / 1024:.1f} MiB after: {per_stream:.1f} KiB per stream (goal ≤ 16 KiB).")
 if notes:
     print("\nFailed runs:")
     for note in notes:
