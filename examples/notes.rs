@@ -15,10 +15,12 @@
 //!   (arguments arrive as strings: `"id": "3"`, `"focus": "tone"`); `digest` lists the
 //!   latest notes and starts the model's answer.
 //! - resources: `notes://all` reads every note as a Markdown list (as `export_notes`
-//!   writes it), and the template `notes://{id}` one note as JSON (an unknown id is an
-//!   error naming it). Every tool that changes notes announces the URIs whose contents
-//!   changed (`notes://all`, `notes://3`), so clients subscribed to them hear
-//!   `notifications/resources/updated` and read them again.
+//!   writes it), for the user to read (`annotations(audience = ["user"])`), and the
+//!   template `notes://{id}` one note as JSON (an unknown id is an error naming it).
+//!   Every tool that changes notes announces the URIs whose contents changed
+//!   (`notes://all`, `notes://3`), so clients subscribed to them hear
+//!   `notifications/resources/updated` and read them again; as they change at any call,
+//!   they declare no cache time, and a read in 2026-07-28 says `ttlMs: 0`.
 //!
 //! ```text
 //! cargo run --bin notes                           # stdio, as clients launch it
@@ -360,7 +362,7 @@ fn markdown_line(note: &Note) -> String {
 
 /// Every note as a Markdown list, oldest first, one line per note: what `export_notes`
 /// writes to `notes.md`.
-#[resource(uri = "notes://all", mime_type = "text/markdown")]
+#[resource(uri = "notes://all", mime_type = "text/markdown", annotations(audience = ["user"]))]
 fn all_notes(notes: State<Notes>) -> String {
     notes.store().markdown()
 }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&str] = &[
     "uri_template",
     "protocol",
+    "otel",
     "content",
     "error",
     "result",
@@ -25,6 +26,7 @@ const LAYERS: &[&str] = &[
     "engine",
     "wire_log",
     "transport",
+    "oauth",
     "server",
 ];
 

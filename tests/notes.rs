@@ -1285,7 +1285,8 @@ fn resources_read_every_note_as_markdown_and_one_note_as_json() {
         "name": "all_notes",
         "title": "All Notes",
         "description": "Every note as a Markdown list, oldest first, one line per note: what `export_notes` writes to `notes.md`.",
-        "mimeType": "text/markdown"
+        "mimeType": "text/markdown",
+        "annotations": { "audience": ["user"] }
     }]);
     let templates = json!([{
         "uriTemplate": "notes://{id}",

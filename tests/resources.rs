@@ -2,7 +2,10 @@
 //! `resources/templates/list`, `resources/read`) through the real engine in every
 //! revision: definitions, fixed URIs before templates, variables decoded from the URI and
 //! parsed into the parameters, each return type, path traversal refused, a resource not
-//! found; every answer checked against the official schema. Subscriptions
+//! found; every answer checked against the official schema. Sizes and annotations in the
+//! definitions of every revision; the cache hints of reads in 2026-07-28 (declared, the
+//! default of reading again, and `private` for an authenticated caller over HTTP), also over
+//! the notes example's real pipes. Subscriptions
 //! (`resources/subscribe` up to 2025-11-25, `resourceSubscriptions` of
 //! `subscriptions/listen` in 2026-07-28) over the conformance server's real pipes.
 
@@ -10,7 +13,7 @@ mod support;
 
 use mcp_tools::content::ResourceContents;
 use mcp_tools::protocol::ProtocolVersion;
-use mcp_tools::{ClientError, Json, Server, TestClient, ToolError, resource, resources};
+use mcp_tools::{ClientError, Json, Principal, Server, TestClient, ToolError, resource, resources};
 use serde_json::{Value, json};
 use std::time::Duration;
 use support::{Peer, Spec, initialize, modern_meta};
@@ -19,14 +22,24 @@ use support::{Peer, Spec, initialize, modern_meta};
 /// `test_trigger_resource_update`.
 const CONFORMANCE: &str = env!("CARGO_BIN_EXE_conformance");
 
+/// The notes example: `notes://all` is for the user, and changes at every tool call.
+const NOTES: &str = env!("CARGO_BIN_EXE_notes");
+
+const README: &str = "# Demo\n\nA demo server.";
+
 /// The project's README.
-#[resource(uri = "docs://readme", mime_type = "text/markdown")]
+#[resource(
+    uri = "docs://readme",
+    mime_type = "text/markdown",
+    size = 22,
+    annotations(audience = ["user", "assistant"], priority = 0.8, last_modified = "2025-01-12T15:00:58Z")
+)]
 async fn readme() -> String {
-    "# Demo\n\nA demo server.".to_owned()
+    README.to_owned()
 }
 
 /// The logo.
-#[resource(uri = "docs://logo.png", mime_type = "image/png")]
+#[resource(uri = "docs://logo.png", mime_type = "image/png", cache(ttl_ms = 86_400_000))]
 fn logo() -> Vec<u8> {
     vec![0x89, b'P', b'N', b'G']
 }
@@ -38,7 +51,12 @@ struct Profile {
 }
 
 /// A user's profile.
-#[resource(uri = "users://{user_id}/profile", mime_type = "application/json")]
+#[resource(
+    uri = "users://{user_id}/profile",
+    mime_type = "application/json",
+    annotations(audience = ["assistant"], priority = 0.5),
+    cache(ttl_ms = 5_000, scope = "private")
+)]
 async fn profile(
     /// The user's id
     user_id: u64,
@@ -100,20 +118,32 @@ async fn fixed_resources_and_templates_are_listed_apart() {
             }
             definition
         };
+        // `lastModified` came in 2025-06-18.
+        let mut annotations = json!({ "audience": ["user", "assistant"], "priority": 0.8 });
+        if titled {
+            annotations["lastModified"] = json!("2025-01-12T15:00:58Z");
+        }
         assert_eq!(
             resources[0],
             with_title(
-                json!({ "uri": "docs://readme", "name": "readme", "description": "The project's README.", "mimeType": "text/markdown" }),
+                json!({
+                    "uri": "docs://readme", "name": "readme", "description": "The project's README.",
+                    "mimeType": "text/markdown", "size": 22, "annotations": annotations
+                }),
                 "Readme"
             )
         );
+        assert_eq!(resources[0]["size"], README.len());
         let templates = client.list_resource_templates().await.unwrap();
         valid(&client, "ListResourceTemplatesResult");
         assert_eq!(
             templates,
             [
                 with_title(
-                    json!({ "uriTemplate": "users://{user_id}/profile", "name": "profile", "description": "A user's profile.", "mimeType": "application/json" }),
+                    json!({
+                        "uriTemplate": "users://{user_id}/profile", "name": "profile", "description": "A user's profile.",
+                        "mimeType": "application/json", "annotations": { "audience": ["assistant"], "priority": 0.5 }
+                    }),
                     "Profile"
                 ),
                 with_title(
@@ -151,6 +181,138 @@ async fn reads_give_each_kind_of_contents() {
         let pinned = client.read_resource("notes://pinned").await.unwrap();
         assert_eq!(pinned["contents"][0]["text"], "pinned");
     }
+}
+
+/// In 2026-07-28 a read says how long it may be kept and who may share it: what the
+/// resource declares, else `ttlMs: 0` (read again) and `public`. Earlier revisions have no
+/// such hints.
+#[tokio::test]
+async fn reads_carry_the_cache_hints_their_resource_declares() {
+    let modern = server().test_client().unwrap();
+    for (uri, ttl_ms, scope) in [
+        ("docs://readme", 0, "public"),
+        ("docs://logo.png", 86_400_000, "public"),
+        ("users://7/profile", 5_000, "private"),
+        ("notes://tide", 0, "public"),
+    ] {
+        let read = modern.read_resource(uri).await.unwrap();
+        valid(&modern, "ReadResourceResult");
+        assert_eq!(
+            (&read["resultType"], &read["ttlMs"], &read["cacheScope"]),
+            (&json!("complete"), &json!(ttl_ms), &json!(scope)),
+            "{uri}"
+        );
+    }
+    for version in [ProtocolVersion::V2024_11_05, ProtocolVersion::V2025_11_25] {
+        let legacy = server().test_client_legacy(version).await.unwrap();
+        let read = legacy.read_resource("docs://logo.png").await.unwrap();
+        valid(&legacy, "ReadResourceResult");
+        let keys: Vec<&String> = read.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["contents"], "{version:?}");
+    }
+}
+
+/// The notes example over its real pipes: `notes://all` is annotated for the user in every
+/// revision, and its reads, whose contents change with every tool call, say to read again.
+#[test]
+fn the_notes_resources_are_annotated_and_read_again_over_stdio() {
+    let definition = json!({
+        "uri": "notes://all",
+        "name": "all_notes",
+        "title": "All Notes",
+        "description": "Every note as a Markdown list, oldest first, one line per note: what `export_notes` writes to `notes.md`.",
+        "mimeType": "text/markdown",
+        "annotations": { "audience": ["user"] }
+    });
+    let mut modern = Peer::spawn(NOTES);
+    let list = modern.request(json!({
+        "jsonrpc": "2.0", "id": 1, "method": "resources/list",
+        "params": { "_meta": modern_meta(json!({})) }
+    }));
+    let spec = Spec::of("2026-07-28");
+    spec.assert_valid("ListResourcesResult", &list["result"]);
+    assert_eq!(list["result"]["resources"], json!([definition]));
+    let read = modern.request(json!({
+        "jsonrpc": "2.0", "id": 2, "method": "resources/read",
+        "params": { "_meta": modern_meta(json!({})), "uri": "notes://all" }
+    }));
+    spec.assert_valid("ReadResourceResult", &read["result"]);
+    let mut result = read["result"].clone();
+    let meta = result
+        .as_object_mut()
+        .unwrap()
+        .remove("_meta")
+        .expect("the server's identity");
+    assert_eq!(meta["io.modelcontextprotocol/serverInfo"]["name"], "notes");
+    assert_eq!(
+        result,
+        json!({
+            "resultType": "complete",
+            "contents": [{ "uri": "notes://all", "mimeType": "text/markdown", "text": "# Notes\n\n" }],
+            "ttlMs": 0,
+            "cacheScope": "public"
+        })
+    );
+
+    let mut legacy = Peer::spawn(NOTES);
+    initialize(&mut legacy, "2024-11-05");
+    let list = legacy.request(json!({ "jsonrpc": "2.0", "id": 1, "method": "resources/list" }));
+    let spec = Spec::of("2024-11-05");
+    spec.assert_valid("ListResourcesResult", &list["result"]);
+    let mut old = definition.clone();
+    old.as_object_mut().unwrap().remove("title");
+    assert_eq!(list["result"]["resources"], json!([old]));
+    let read = legacy.request(json!({
+        "jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": { "uri": "notes://all" }
+    }));
+    spec.assert_valid("ReadResourceResult", &read["result"]);
+    assert_eq!(
+        read["result"],
+        json!({ "contents": [{ "uri": "notes://all", "mimeType": "text/markdown", "text": "# Notes\n\n" }] })
+    );
+}
+
+/// Over HTTP with a bearer token, what a caller reads may be its own: every read it makes
+/// is `private`, whatever the resource declares, with the resource's own `ttlMs`.
+#[tokio::test]
+async fn an_authenticated_callers_reads_are_private() {
+    let server = server()
+        .bearer_auth(|token| async move { (token.as_str() == "ada-token").then(|| Principal::new("ada")) });
+    let http = server.bind_http("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", http.local_addr());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(http.run_until(async move {
+        let _ = stopped.await;
+    }));
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let spec = Spec::of("2026-07-28");
+    for (uri, ttl_ms) in [
+        ("docs://readme", 0),
+        ("docs://logo.png", 86_400_000),
+        ("users://7/profile", 5_000),
+    ] {
+        let response = client
+            .post(&url)
+            .bearer_auth("ada-token")
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "resources/read")
+            .header("mcp-name", uri)
+            .json(&json!({
+                "jsonrpc": "2.0", "id": 1, "method": "resources/read",
+                "params": { "_meta": modern_meta(json!({})), "uri": uri }
+            }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), reqwest::StatusCode::OK, "{uri}");
+        let answer: Value = response.json().await.unwrap();
+        spec.assert_valid("ReadResourceResult", &answer["result"]);
+        assert_eq!(answer["result"]["ttlMs"], ttl_ms, "{uri}: {answer}");
+        assert_eq!(answer["result"]["cacheScope"], "private", "{uri}: {answer}");
+    }
+    let _ = stop.send(());
 }
 
 async fn refused(client: &TestClient, uri: &str) -> (i32, String, Option<Value>) {

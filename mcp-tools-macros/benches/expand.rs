@@ -22,6 +22,8 @@ mod attr;
 mod check;
 #[path = "../src/ctxt.rs"]
 mod ctxt;
+#[path = "../src/date_time.rs"]
+mod date_time;
 #[path = "../src/docs.rs"]
 mod docs;
 #[path = "../src/expand.rs"]

@@ -11,15 +11,25 @@ use crate::ctxt::Ctxt;
 use crate::kind::{ALL_KEYS, Kind};
 use crate::list::{Entry, Field, Key, ListKind, Value, parse_list, shorten};
 use proc_macro2::TokenStream;
-use syn::{Expr, ExprArray, ExprLit, Lit, LitBool, LitStr};
+use syn::{Expr, ExprArray, ExprLit, Lit, LitBool, LitInt, LitStr, UnOp};
 
 const ANNOTATION_KEYS: &[&str] = &["read_only", "destructive", "idempotent", "open_world", "title"];
+const RESOURCE_ANNOTATION_KEYS: &[&str] = &["audience", "priority", "last_modified"];
+const CACHE_KEYS: &[&str] = &["ttl_ms", "scope"];
 const ICON_KEYS: &[&str] = &["src", "mime_type", "sizes", "theme"];
 
 const KEY_VALUE: &str = "`key = value`";
 const ANNOTATIONS: ListKind = ListKind {
     scope: "annotations(...)",
     entry: "a hint such as `read_only` or `title = \"...\"`",
+};
+const RESOURCE_ANNOTATIONS: ListKind = ListKind {
+    scope: "annotations(...)",
+    entry: "a hint such as `audience = [\"user\"]` or `priority = 0.5`",
+};
+const CACHE: ListKind = ListKind {
+    scope: "cache(...)",
+    entry: KEY_VALUE,
 };
 const ICONS: ListKind = ListKind {
     scope: "icons(...)",
@@ -36,7 +46,8 @@ const META: ListKind = ListKind {
 const AN_ICON: &str = "an icon: a source string such as `\"https://example.com/icon.png\"` or `icon(src = \"...\", mime_type = \"...\", sizes = [\"48x48\"], theme = \"light\")`";
 
 /// What `#[tool(...)]`, `#[prompt(...)]` or `#[resource(...)]` says. Each holds only the
-/// keys of its kind: `annotations` only a tool's, `uri` and `mime_type` only a resource's.
+/// keys of its kind: `annotations` a tool's (`annotations`) or a resource's
+/// (`resource_annotations`), `uri`, `mime_type`, `size` and `cache` only a resource's.
 #[derive(Default)]
 pub(crate) struct CapabilityAttr {
     pub(crate) uri: Field<LitStr>,
@@ -44,9 +55,17 @@ pub(crate) struct CapabilityAttr {
     pub(crate) title: Field<LitStr>,
     pub(crate) description: Field<LitStr>,
     pub(crate) mime_type: Field<LitStr>,
+    /// `size = 1024`: a fixed resource's length in bytes.
+    pub(crate) size: Field<LitInt>,
     pub(crate) annotations: Field<Annotations>,
+    /// A resource's `annotations(audience = [..], priority = .., last_modified = "..")`.
+    pub(crate) resource_annotations: Field<ResourceAnnotations>,
     pub(crate) icons: Field<Vec<Icon>>,
     pub(crate) meta: Field<Vec<MetaEntry>>,
+    /// A resource's `cache(ttl_ms = .., scope = "..")`.
+    pub(crate) cache: Field<Cache>,
+    /// A tool's `scopes("notes:write", ...)`: the OAuth scopes a caller's token must hold.
+    pub(crate) scopes: Field<Vec<LitStr>>,
 }
 
 #[derive(Default)]
@@ -56,6 +75,32 @@ pub(crate) struct Annotations {
     pub(crate) destructive: Field<bool>,
     pub(crate) idempotent: Field<bool>,
     pub(crate) open_world: Field<bool>,
+}
+
+/// A resource's `annotations(...)`: hints to the client about its contents.
+#[derive(Default)]
+pub(crate) struct ResourceAnnotations {
+    /// The roles as written; which they are is the check phase's.
+    pub(crate) audience: Field<Vec<LitStr>>,
+    pub(crate) priority: Field<Number>,
+    pub(crate) last_modified: Field<LitStr>,
+}
+
+/// A number literal, perhaps negated (`0.5`, `1`, `-0.1`): its tokens and its value.
+pub(crate) struct Number {
+    pub(crate) tokens: TokenStream,
+    pub(crate) value: f64,
+}
+
+/// A resource's `cache(ttl_ms = 60000, scope = "private")`: the hints of its reads.
+pub(crate) struct Cache {
+    /// The `cache` keyword: where an empty list is reported.
+    pub(crate) written: Key,
+    /// Nothing was written between the parentheses (an entry that is no key is not
+    /// nothing: it has been reported).
+    pub(crate) empty: bool,
+    pub(crate) ttl_ms: Field<LitInt>,
+    pub(crate) scope: Field<LitStr>,
 }
 
 /// `"https://..."` (a source alone) or `icon(src = .., mime_type = .., sizes = .., theme = ..)`.
@@ -89,6 +134,19 @@ pub(crate) fn parse_attr(cx: &mut Ctxt, kind: Kind, args: TokenStream) -> Capabi
             Some("name") => attr.name.push(key, string(cx, &entry)),
             Some("title") => attr.title.push(key, string(cx, &entry)),
             Some("description") => attr.description.push(key, string(cx, &entry)),
+            Some("size") => attr
+                .size
+                .push(key, integer(cx, &entry, "the contents' length in bytes", "1024")),
+            Some("annotations") if kind == Kind::Resource => {
+                let example = "annotations(audience = [\"user\"], priority = 0.5)";
+                let value = list(cx, &entry, example).map(|tokens| parse_resource_annotations(cx, tokens));
+                attr.resource_annotations.push(key, value);
+            }
+            Some("cache") => {
+                let value = list(cx, &entry, "cache(ttl_ms = 60000, scope = \"public\")")
+                    .map(|tokens| parse_cache(cx, key, tokens));
+                attr.cache.push(key, value);
+            }
             Some("annotations") => {
                 let value = list(cx, &entry, "annotations(read_only, idempotent)")
                     .map(|tokens| parse_annotations(cx, tokens));
@@ -102,6 +160,11 @@ pub(crate) fn parse_attr(cx: &mut Ctxt, kind: Kind, args: TokenStream) -> Capabi
             Some("meta") => {
                 let value = list(cx, &entry, "meta(priority = 3)").map(|tokens| parse_meta(cx, tokens));
                 attr.meta.push(key, value);
+            }
+            Some("scopes") => {
+                let value =
+                    list(cx, &entry, "scopes(\"notes:write\")").map(|tokens| parse_scopes(cx, tokens));
+                attr.scopes.push(key, value);
             }
             _ => {
                 let mut message = unknown_key_message(key, kind.list(), kind.keys());
@@ -129,10 +192,78 @@ fn parse_annotations(cx: &mut Ctxt, tokens: TokenStream) -> Annotations {
             Some("destructive") => annotations.destructive.push(key, flag(cx, &entry)),
             Some("idempotent") => annotations.idempotent.push(key, flag(cx, &entry)),
             Some("open_world") => annotations.open_world.push(key, flag(cx, &entry)),
-            _ => cx.error_spanned_by(key, unknown_key_message(key, &ANNOTATIONS, ANNOTATION_KEYS)),
+            _ => match known(key, RESOURCE_ANNOTATION_KEYS) {
+                Some(other) => cx.error_spanned_by(
+                    key,
+                    format!(
+                        "`{other}` is a resource annotation; a tool's `annotations(...)` accepts {}",
+                        listed(ANNOTATION_KEYS)
+                    ),
+                ),
+                None => cx.error_spanned_by(key, unknown_key_message(key, &ANNOTATIONS, ANNOTATION_KEYS)),
+            },
         }
     }
     annotations
+}
+
+/// A resource's `annotations(audience = ["user"], priority = 0.5, last_modified = "...")`.
+fn parse_resource_annotations(cx: &mut Ctxt, tokens: TokenStream) -> ResourceAnnotations {
+    let mut annotations = ResourceAnnotations::default();
+    for entry in parse_list(cx, tokens, &RESOURCE_ANNOTATIONS) {
+        let key = &entry.key;
+        match known(key, RESOURCE_ANNOTATION_KEYS) {
+            Some("audience") => annotations.audience.push(key, audience(cx, &entry)),
+            Some("priority") => annotations.priority.push(key, priority(cx, &entry)),
+            Some("last_modified") => annotations.last_modified.push(key, string(cx, &entry)),
+            _ => match known(key, ANNOTATION_KEYS) {
+                Some(other) => {
+                    let mut message = format!(
+                        "`{other}` is a tool annotation; a resource's `annotations(...)` accepts {}",
+                        listed(RESOURCE_ANNOTATION_KEYS)
+                    );
+                    if other == "title" {
+                        message.push_str(
+                            "; to title the resource, write `title = \"...\"` in `#[resource(...)]`",
+                        );
+                    }
+                    cx.error_spanned_by(key, message);
+                }
+                None => cx.error_spanned_by(
+                    key,
+                    unknown_key_message(key, &RESOURCE_ANNOTATIONS, RESOURCE_ANNOTATION_KEYS),
+                ),
+            },
+        }
+    }
+    annotations
+}
+
+/// `cache(ttl_ms = 60000, scope = "public")`; `written` is the `cache` keyword.
+fn parse_cache(cx: &mut Ctxt, written: &Key, tokens: TokenStream) -> Cache {
+    let mut cache = Cache {
+        written: written.clone(),
+        empty: tokens.is_empty(),
+        ttl_ms: Field::default(),
+        scope: Field::default(),
+    };
+    for entry in parse_list(cx, tokens, &CACHE) {
+        let key = &entry.key;
+        match known(key, CACHE_KEYS) {
+            Some("ttl_ms") => cache.ttl_ms.push(
+                key,
+                integer(
+                    cx,
+                    &entry,
+                    "how many milliseconds a client may keep a read",
+                    "60000",
+                ),
+            ),
+            Some("scope") => cache.scope.push(key, string(cx, &entry)),
+            _ => cx.error_spanned_by(key, unknown_key_message(key, &CACHE, CACHE_KEYS)),
+        }
+    }
+    cache
 }
 
 /// `icons("https://…/a.png", icon(src = "…", mime_type = "image/svg+xml", sizes = ["any"], theme = "dark"))`
@@ -224,6 +355,30 @@ fn parse_meta(cx: &mut Ctxt, tokens: TokenStream) -> Vec<MetaEntry> {
         .collect()
 }
 
+/// `scopes("a", "b")`: string literals, each kept; anything else is reported where it is.
+/// Whether each is a scope token, and given once, is the check phase's business.
+fn parse_scopes(cx: &mut Ctxt, tokens: TokenStream) -> Vec<LitStr> {
+    use syn::parse::Parser;
+    let parsed = syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated.parse2(tokens);
+    let exprs = match parsed {
+        Ok(exprs) => exprs,
+        Err(error) => {
+            cx.error_at(error.span(), error);
+            return Vec::new();
+        }
+    };
+    let mut scopes = Vec::new();
+    for expr in exprs {
+        match expr {
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(scope), ..
+            }) => scopes.push(scope),
+            other => cx.error_spanned_by(other, "expected a scope string such as `\"notes:write\"`"),
+        }
+    }
+    scopes
+}
+
 /// The accepted key `key` is, if any. String keys are never accepted here.
 fn known(key: &Key, accepted: &[&'static str]) -> Option<&'static str> {
     let Key::Ident(_) = key else { return None };
@@ -242,6 +397,73 @@ fn string(cx: &mut Ctxt, entry: &Entry) -> Option<LitStr> {
     cx.error_spanned_by(
         entry.value_tokens(),
         format!("expected a string literal for `{key}`, such as `{key} = \"...\"`"),
+    );
+    None
+}
+
+/// `key = 1024`: an integer literal, which is `what`; `example` is a value to show.
+fn integer(cx: &mut Ctxt, entry: &Entry, what: &str, example: &str) -> Option<LitInt> {
+    if let Value::Eq(tokens) = &entry.value
+        && let Ok(lit) = syn::parse2::<LitInt>(tokens.clone())
+    {
+        return Some(lit);
+    }
+    let key = entry.key.name();
+    cx.error_spanned_by(
+        entry.value_tokens(),
+        format!("expected an integer literal for `{key}` ({what}), such as `{key} = {example}`"),
+    );
+    None
+}
+
+/// `audience = ["user", "assistant"]`: the strings of the array, a bad element reported on
+/// its own and the others kept. Which roles they are is the check phase's.
+fn audience(cx: &mut Ctxt, entry: &Entry) -> Option<Vec<LitStr>> {
+    if let Value::Eq(tokens) = &entry.value
+        && let Ok(array) = syn::parse2::<ExprArray>(tokens.clone())
+    {
+        let mut roles = Vec::new();
+        for elem in array.elems {
+            match elem {
+                Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) => roles.push(s),
+                other => cx.error_spanned_by(other, "expected a role: `\"user\"` or `\"assistant\"`"),
+            }
+        }
+        return Some(roles);
+    }
+    cx.error_spanned_by(
+        entry.value_tokens(),
+        "expected an array of roles for `audience`, such as `audience = [\"user\", \"assistant\"]`",
+    );
+    None
+}
+
+/// `priority = 0.5`: a number literal, perhaps negated; whether it is in range is the
+/// check phase's.
+fn priority(cx: &mut Ctxt, entry: &Entry) -> Option<Number> {
+    fn number(expr: &Expr) -> Option<f64> {
+        match expr {
+            Expr::Lit(ExprLit { lit, .. }) => match lit {
+                Lit::Float(f) => f.base10_parse().ok(),
+                Lit::Int(i) => i.base10_parse().ok(),
+                _ => None,
+            },
+            Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => number(&unary.expr).map(|v| -v),
+            Expr::Group(group) => number(&group.expr),
+            _ => None,
+        }
+    }
+    if let Value::Eq(tokens) = &entry.value
+        && let Some(value) = syn::parse2::<Expr>(tokens.clone()).ok().as_ref().and_then(number)
+    {
+        return Some(Number {
+            tokens: tokens.clone(),
+            value,
+        });
+    }
+    cx.error_spanned_by(
+        entry.value_tokens(),
+        "expected a number literal from 0 to 1 for `priority`, such as `priority = 0.5`",
     );
     None
 }
@@ -449,7 +671,7 @@ mod tests {
         assert_eq!(
             errors,
             [
-                "`annotations` is a tool key; `#[prompt(...)]` accepts `name`, `title`, `description`, `icons`, `meta`",
+                "`annotations` is a tool and resource key; `#[prompt(...)]` accepts `name`, `title`, `description`, `icons`, `meta`",
                 "unknown key `colour`; expected one of `name`, `title`, `description`, `icons`, `meta`",
                 "expected `key = value` in `#[prompt(...)]`, found `\"review\"`; to name the prompt, write `name = \"review\"`",
             ]
@@ -474,9 +696,11 @@ mod tests {
         assert_eq!(
             errors,
             [
-                "`annotations` is a tool key; `#[resource(...)]` accepts `uri`, `name`, `title`, `description`, `mime_type`, `icons`, `meta`",
+                "`read_only` is a tool annotation; a resource's `annotations(...)` accepts `audience`, `priority`, `last_modified`",
             ]
         );
+        assert!(attr.annotations.occurrences.is_empty());
+        assert_eq!(attr.resource_annotations.occurrences.len(), 1);
         assert_eq!(attr.uri.get().unwrap().value(), "docs://readme");
         assert_eq!(attr.mime_type.get().unwrap().value(), "text/markdown");
         assert_eq!(attr.icons.get().unwrap().len(), 1);
@@ -488,11 +712,101 @@ mod tests {
         assert_eq!(
             errors,
             [
-                "`uri` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`",
-                "`mime_type` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`",
+                "`uri` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`",
+                "`mime_type` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`",
             ]
         );
         assert!(attr.uri.occurrences.is_empty());
+    }
+
+    #[test]
+    fn a_resource_reads_its_size_annotations_and_cache() {
+        let (attr, errors) = parse_as(
+            Kind::Resource,
+            quote! {
+                uri = "docs://readme", size = 1_024,
+                annotations(audience = ["user", "model"], priority = 1, last_modified = "2025-01-12T15:00:58Z"),
+                cache(ttl_ms = 60000, scope = "private")
+            },
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(attr.size.get().unwrap().base10_digits(), "1024");
+        let annotations = attr.resource_annotations.get().unwrap();
+        let audience: Vec<String> = annotations
+            .audience
+            .get()
+            .unwrap()
+            .iter()
+            .map(LitStr::value)
+            .collect();
+        assert_eq!(audience, ["user", "model"], "the roles are the check phase's");
+        assert_eq!(annotations.priority.get().unwrap().value, 1.0);
+        assert_eq!(
+            annotations.last_modified.get().unwrap().value(),
+            "2025-01-12T15:00:58Z"
+        );
+        let cache = attr.cache.get().unwrap();
+        assert_eq!(cache.ttl_ms.get().unwrap().base10_digits(), "60000");
+        assert_eq!(cache.scope.get().unwrap().value(), "private");
+        let (attr, errors) = parse_as(Kind::Resource, quote! { annotations(priority = -0.5) });
+        assert!(errors.is_empty(), "{errors:?}");
+        let annotations = attr.resource_annotations.get().unwrap();
+        assert_eq!(annotations.priority.get().unwrap().value, -0.5);
+    }
+
+    #[test]
+    fn malformed_resource_values_are_each_reported() {
+        let (attr, errors) = parse_as(
+            Kind::Resource,
+            quote! {
+                size = "12", size = 1.5,
+                annotations(audience = "user", audience = [user, "assistant"], priority = "high", colour = 1, title = "T"),
+                cache(ttl = 1, ttl_ms = "1", scope = private), cache = 3
+            },
+        );
+        assert_eq!(
+            errors,
+            [
+                "expected an integer literal for `size` (the contents' length in bytes), such as `size = 1024`",
+                "expected an integer literal for `size` (the contents' length in bytes), such as `size = 1024`",
+                "expected an array of roles for `audience`, such as `audience = [\"user\", \"assistant\"]`",
+                "expected a role: `\"user\"` or `\"assistant\"`",
+                "expected a number literal from 0 to 1 for `priority`, such as `priority = 0.5`",
+                "unknown key `colour`; expected one of `audience`, `priority`, `last_modified`",
+                "`title` is a tool annotation; a resource's `annotations(...)` accepts `audience`, `priority`, `last_modified`; to title the resource, write `title = \"...\"` in `#[resource(...)]`",
+                "unknown key `ttl`; expected one of `ttl_ms`, `scope`",
+                "expected an integer literal for `ttl_ms` (how many milliseconds a client may keep a read), such as `ttl_ms = 60000`",
+                "expected a string literal for `scope`, such as `scope = \"...\"`",
+                "expected a list for `cache`, such as `cache(ttl_ms = 60000, scope = \"public\")`",
+            ]
+        );
+        // The well-formed element of the audience is kept.
+        let annotations = attr.resource_annotations.get().unwrap();
+        assert_eq!(annotations.audience.get().unwrap().len(), 1);
+        assert_eq!(attr.cache.occurrences.len(), 2);
+    }
+
+    #[test]
+    fn a_tool_refuses_a_resources_keys_and_annotations() {
+        let (_, errors) = parse(quote! {
+            size = 3, cache(ttl_ms = 1), annotations(read_only, audience = ["user"])
+        });
+        assert_eq!(
+            errors,
+            [
+                "`size` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`",
+                "`cache` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`",
+                "`audience` is a resource annotation; a tool's `annotations(...)` accepts `read_only`, `destructive`, `idempotent`, `open_world`, `title`",
+            ]
+        );
+        let (_, errors) = parse_as(Kind::Prompt, quote! { annotations(priority = 1), size = 1 });
+        assert_eq!(
+            errors,
+            [
+                "`annotations` is a tool and resource key; `#[prompt(...)]` accepts `name`, `title`, `description`, `icons`, `meta`",
+                "`size` is a resource key; `#[prompt(...)]` accepts `name`, `title`, `description`, `icons`, `meta`",
+            ]
+        );
     }
 
     #[test]

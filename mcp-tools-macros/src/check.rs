@@ -3,7 +3,7 @@
 //! culprit. Parsing only says what was written; this is the one place that says what is
 //! wrong with it.
 
-use crate::attr::{Annotations, CapabilityAttr, Icon, MetaEntry};
+use crate::attr::{Annotations, Cache, CapabilityAttr, Icon, MetaEntry, ResourceAnnotations};
 use crate::ctxt::Ctxt;
 use crate::kind::Kind;
 use crate::list::{Field, Key};
@@ -13,7 +13,7 @@ use crate::uri::{ResourceUri, is_option};
 use crate::uri_template::Template;
 use quote::ToTokens;
 use syn::spanned::Spanned;
-use syn::{FnArg, ReceiverKind, ReturnType, Signature, Type};
+use syn::{FnArg, LitInt, ReceiverKind, ReturnType, Signature, Type};
 
 /// Runs every check of a tool, a prompt or a resource. The order is the order the errors
 /// are reported in.
@@ -59,17 +59,66 @@ fn check_attr(cx: &mut Ctxt, kind: Kind, attr: &CapabilityAttr) {
     no_duplicates(cx, &attr.title, scope);
     no_duplicates(cx, &attr.description, scope);
     no_duplicates(cx, &attr.mime_type, scope);
+    no_duplicates(cx, &attr.size, scope);
     no_duplicates(cx, &attr.annotations, scope);
+    no_duplicates(cx, &attr.resource_annotations, scope);
     no_duplicates(cx, &attr.icons, scope);
     no_duplicates(cx, &attr.meta, scope);
+    no_duplicates(cx, &attr.cache, scope);
+    no_duplicates(cx, &attr.scopes, scope);
+    for scopes in attr.scopes.values() {
+        check_scopes(cx, scopes);
+    }
+    for size in attr.size.values() {
+        check_u64(cx, "size", size);
+    }
     for annotations in attr.annotations.values() {
         check_annotations(cx, annotations);
+    }
+    for annotations in attr.resource_annotations.values() {
+        check_resource_annotations(cx, annotations);
+    }
+    for cache in attr.cache.values() {
+        check_cache(cx, cache);
     }
     for icon in attr.icons.values().flatten() {
         check_icon(cx, icon);
     }
     for entries in attr.meta.values() {
         no_duplicate_keys(cx, entries.iter().map(|e: &MetaEntry| &e.key), "meta(...)");
+    }
+}
+
+/// A tool's scopes: each a scope token (RFC 6749, section 3.3: not empty, no spaces, no
+/// `"` or a backslash, as it goes into a quoted `WWW-Authenticate` parameter), each given once.
+fn check_scopes(cx: &mut Ctxt, scopes: &[syn::LitStr]) {
+    let mut seen: Vec<String> = Vec::new();
+    for scope in scopes {
+        let value = scope.value();
+        if value.is_empty() {
+            cx.error_spanned_by(
+                scope,
+                "a scope cannot be empty; write the scope a token must hold, such as `\"notes:write\"`",
+            );
+        } else if !value
+            .bytes()
+            .all(|b| b == 0x21 || (0x23..=0x5B).contains(&b) || (0x5D..=0x7E).contains(&b))
+        {
+            cx.error_spanned_by(
+                scope,
+                format!(
+                    "`{}` is not a scope: a scope is printable ASCII without spaces, `\"` or `\\`; list several as `scopes(\"a\", \"b\")`",
+                    value.escape_debug()
+                ),
+            );
+        } else if seen.contains(&value) {
+            cx.error_spanned_by(
+                scope,
+                format!("the scope `{value}` is listed twice; give each scope once"),
+            );
+        } else {
+            seen.push(value);
+        }
     }
 }
 
@@ -80,6 +129,101 @@ fn check_annotations(cx: &mut Ctxt, annotations: &Annotations) {
     no_duplicates(cx, &annotations.idempotent, SCOPE);
     no_duplicates(cx, &annotations.open_world, SCOPE);
     no_duplicates(cx, &annotations.title, SCOPE);
+}
+
+/// A resource's hints: each role once, and only `user` or `assistant`; a priority from 0
+/// to 1; a last modification as an RFC 3339 date-time.
+fn check_resource_annotations(cx: &mut Ctxt, annotations: &ResourceAnnotations) {
+    const SCOPE: &str = "annotations(...)";
+    no_duplicates(cx, &annotations.audience, SCOPE);
+    no_duplicates(cx, &annotations.priority, SCOPE);
+    no_duplicates(cx, &annotations.last_modified, SCOPE);
+    for occurrence in &annotations.audience.occurrences {
+        let Some(roles) = &occurrence.value else { continue };
+        if roles.is_empty() {
+            cx.error_spanned_by(
+                &occurrence.key,
+                "`audience` is empty; name `\"user\"`, `\"assistant\"` or both, or leave it out",
+            );
+        }
+        let mut seen = Vec::new();
+        for role in roles {
+            let value = role.value();
+            if !matches!(value.as_str(), "user" | "assistant") {
+                cx.error_spanned_by(
+                    role,
+                    format!("unknown role `{value:?}` in `audience`; expected `\"user\"` or `\"assistant\"`"),
+                );
+            } else if seen.contains(&value) {
+                cx.error_spanned_by(
+                    role,
+                    format!("`{value:?}` is in `audience` twice; give each role once"),
+                );
+            } else {
+                seen.push(value);
+            }
+        }
+    }
+    for priority in annotations.priority.values() {
+        if !(0.0..=1.0).contains(&priority.value) {
+            cx.error_spanned_by(
+                &priority.tokens,
+                format!(
+                    "`priority = {}` is out of range; expected a number from 0 (least important) to 1 (most important)",
+                    priority.value
+                ),
+            );
+        }
+    }
+    for last_modified in annotations.last_modified.values() {
+        if let Err(why) = crate::date_time::check(&last_modified.value()) {
+            cx.error_spanned_by(
+                last_modified,
+                format!(
+                    "`last_modified` is not an RFC 3339 date-time such as `\"2025-01-12T15:00:58Z\"`: {why}"
+                ),
+            );
+        }
+    }
+}
+
+/// A resource's read hints: something given, a `u64` of milliseconds, a known scope.
+fn check_cache(cx: &mut Ctxt, cache: &Cache) {
+    const SCOPE: &str = "cache(...)";
+    no_duplicates(cx, &cache.ttl_ms, SCOPE);
+    no_duplicates(cx, &cache.scope, SCOPE);
+    if cache.empty {
+        cx.error_spanned_by(
+            &cache.written,
+            "`cache(...)` is empty; give `ttl_ms = 60000`, `scope = \"public\"` or `scope = \"private\"`, or both",
+        );
+    }
+    for ttl_ms in cache.ttl_ms.values() {
+        check_u64(cx, "ttl_ms", ttl_ms);
+    }
+    for scope in cache.scope.values() {
+        if !matches!(scope.value().as_str(), "public" | "private") {
+            cx.error_spanned_by(
+                scope,
+                format!(
+                    "unknown cache scope `{:?}`; expected `\"public\"` (any client may share the read) or `\"private\"` (for the caller alone)",
+                    scope.value()
+                ),
+            );
+        }
+    }
+}
+
+/// An integer literal that must be a `u64`: in range, without another type's suffix.
+fn check_u64(cx: &mut Ctxt, key: &str, lit: &LitInt) {
+    if !matches!(lit.suffix(), "" | "u64") {
+        cx.error_spanned_by(
+            lit,
+            format!("`{key}` is a `u64`; write it without a suffix or with `u64`"),
+        );
+    } else if lit.base10_parse::<u64>().is_err() {
+        cx.error_spanned_by(lit, format!("`{key} = {lit}` does not fit in a `u64`"));
+    }
 }
 
 fn check_icon(cx: &mut Ctxt, icon: &Icon) {
@@ -128,6 +272,17 @@ fn check_uri(cx: &mut Ctxt, f: &CapabilityFn) {
             return;
         }
     };
+    if template.is_template()
+        && let Some(size) = f.attr.size.occurrences.first()
+    {
+        cx.error_spanned_by(
+            &size.key,
+            format!(
+                "`size` is for a resource with a fixed URI; the resources of the template `{}` differ, so their size is unknown",
+                uri.lit.value()
+            ),
+        );
+    }
     check_variables(cx, f, &uri, template);
 }
 

@@ -411,10 +411,12 @@ fn build(f: &CapabilityFn) -> TokenStream {
         Kind::Resource => {
             let uri = f.attr.uri.get().map(LitStr::value).unwrap_or_default();
             let mime_type = f.attr.mime_type.get().into_iter();
+            let hints = resource_hints(f);
             (
                 quote! {
                     ::mcp_tools::__private::ResourceBuilder::new(#uri, #name, ::core::option::Option::Some(#description))
                         #( .mime_type(#mime_type) )*
+                        #hints
                 },
                 TokenStream::new(),
             )
@@ -439,9 +441,11 @@ fn tool_only(tool: &CapabilityFn) -> TokenStream {
     let forms = crate::asks::forms_asked(tool.item.block.to_token_stream())
         .into_iter()
         .map(|ty| quote_spanned! {ty.span()=> .asks_form::<#ty>() });
+    let scopes = tool.attr.scopes.get().into_iter().flatten();
     quote! {
         #annotations
         #( #forms )*
+        #( .scope(#scopes) )*
         .output(__mcp_ret)
     }
 }
@@ -479,6 +483,61 @@ fn annotations(tool: &CapabilityFn) -> Option<TokenStream> {
             open_world_hint: #open_world,
         })
     })
+}
+
+/// What only a resource's definition has: its size, its annotations, the cache hints of
+/// its reads. Read only from a checked model, so every value is in range.
+fn resource_hints(resource: &CapabilityFn) -> TokenStream {
+    let attr = &resource.attr;
+    let some = |value: TokenStream| quote!(::core::option::Option::Some(#value));
+    let none = quote!(::core::option::Option::None);
+    let size = attr
+        .size
+        .get()
+        .and_then(|lit| lit.base10_parse::<u64>().ok())
+        .map(|size| quote!(.size(#size)));
+    let annotations = attr.resource_annotations.get().and_then(|a| {
+        let audience = a.audience.get().map(|roles| {
+            let roles = roles.iter().map(|role| match role.value().as_str() {
+                "user" => quote!(::mcp_tools::content::Role::User),
+                _ => quote!(::mcp_tools::content::Role::Assistant),
+            });
+            some(quote!(::std::vec::Vec::from([#(#roles),*])))
+        });
+        let priority = a.priority.get().map(|p| {
+            let value = p.value;
+            some(quote!(#value))
+        });
+        let last_modified = a
+            .last_modified
+            .get()
+            .map(|lit| some(quote!(::std::string::String::from(#lit))));
+        if audience.is_none() && priority.is_none() && last_modified.is_none() {
+            return None;
+        }
+        let [audience, priority, last_modified] =
+            [audience, priority, last_modified].map(|field| field.unwrap_or_else(|| none.clone()));
+        Some(quote! {
+            .annotations(::mcp_tools::content::Annotations {
+                audience: #audience,
+                priority: #priority,
+                last_modified: #last_modified,
+            })
+        })
+    });
+    let cache = attr.cache.get().map(|cache| {
+        let ttl_ms = cache
+            .ttl_ms
+            .get()
+            .and_then(|lit| lit.base10_parse::<u64>().ok())
+            .unwrap_or(0);
+        let scope = match cache.scope.get().map(LitStr::value).as_deref() {
+            Some("private") => quote!(::mcp_tools::CacheScope::Private),
+            _ => quote!(::mcp_tools::CacheScope::Public),
+        };
+        quote!(.cache(#ttl_ms, #scope))
+    });
+    quote! { #size #annotations #cache }
 }
 
 /// `.build(handler)`, where the handler decodes the arguments and calls the user's fn:

@@ -22,9 +22,12 @@ pub(crate) const ALL_KEYS: &[&str] = &[
     "title",
     "description",
     "mime_type",
+    "size",
     "annotations",
     "icons",
     "meta",
+    "cache",
+    "scopes",
 ];
 
 /// Every kind, in the order messages list them.
@@ -67,7 +70,15 @@ impl Kind {
     /// The keys the attribute accepts, in the order error messages list them.
     pub(crate) fn keys(self) -> &'static [&'static str] {
         match self {
-            Kind::Tool => &["name", "title", "description", "annotations", "icons", "meta"],
+            Kind::Tool => &[
+                "name",
+                "title",
+                "description",
+                "annotations",
+                "icons",
+                "meta",
+                "scopes",
+            ],
             Kind::Prompt => &["name", "title", "description", "icons", "meta"],
             Kind::Resource => &[
                 "uri",
@@ -75,8 +86,11 @@ impl Kind {
                 "title",
                 "description",
                 "mime_type",
+                "size",
+                "annotations",
                 "icons",
                 "meta",
+                "cache",
             ],
         }
     }
@@ -223,8 +237,15 @@ mod tests {
             assert!(Kind::owners_of(key).next().is_some(), "{key}");
         }
         assert!(!Kind::Prompt.keys().contains(&"annotations"));
-        assert!(!Kind::Resource.keys().contains(&"annotations"));
+        assert!(Kind::Resource.keys().contains(&"annotations"));
         assert!(!Kind::Tool.keys().contains(&"uri"));
+        for key in ["size", "cache"] {
+            assert_eq!(
+                Kind::owners_of(key).collect::<Vec<_>>(),
+                [Kind::Resource],
+                "{key}"
+            );
+        }
     }
 
     #[test]

@@ -179,7 +179,7 @@ mod tests {
             messages(&expansion),
             [
                 "expected a string literal for `name`, such as `name = \"...\"`",
-                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`",
+                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`",
             ]
         );
         assert_eq!(column(&expansion.errors[0]), args.find('1').unwrap());
@@ -408,7 +408,7 @@ mod tests {
         assert_eq!(
             messages(&expansion),
             [
-                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`",
+                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`",
                 "duplicate key `title` in `annotations(...)`; give each key once",
                 "tool name `bad name!` contains the characters ` ` (a space) and `!`; a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`",
                 "tool `bad name!` has no description; models choose tools by it\nhelp: add a doc comment above the fn (`/// Says what the tool does.`) or `#[tool(description = \"...\")]`",
@@ -537,7 +537,7 @@ mod tests {
         assert_eq!(
             messages(&expansion),
             [
-                "`annotations` is a tool key; `#[prompt(...)]` accepts `name`, `title`, `description`, `icons`, `meta`",
+                "`annotations` is a tool and resource key; `#[prompt(...)]` accepts `name`, `title`, `description`, `icons`, `meta`",
                 "duplicate key `title` in `#[prompt(...)]`; give each key once",
                 "prompt name `bad name!` contains the characters ` ` (a space) and `!`; a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`",
                 "a prompt fn cannot be generic: its arguments are parsed into concrete parameter types; use concrete types",
@@ -827,6 +827,100 @@ mod tests {
         assert!(!code.contains(". mime_type"), "{code}");
     }
 
+    #[test]
+    fn a_resources_size_annotations_and_cache_reach_its_builder() {
+        let expansion = run_resource(
+            r#"uri = "docs://readme", size = 1_024, annotations(audience = ["user", "assistant"], priority = 1, last_modified = "2025-01-12T15:00:58Z"), cache(ttl_ms = 60000, scope = "private")"#,
+            "/// The README.\nfn readme() -> String { String::new() }",
+        );
+        assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
+        let code = expansion.code.to_string();
+        for expected in [
+            ". size (1024u64)",
+            ". annotations (:: mcp_tools :: content :: Annotations { audience : :: core :: option :: Option :: Some (:: std :: vec :: Vec :: from ([:: mcp_tools :: content :: Role :: User , :: mcp_tools :: content :: Role :: Assistant])) , priority : :: core :: option :: Option :: Some (1f64) , last_modified : :: core :: option :: Option :: Some (:: std :: string :: String :: from (\"2025-01-12T15:00:58Z\")) , })",
+            ". cache (60000u64 , :: mcp_tools :: CacheScope :: Private)",
+        ] {
+            assert!(code.contains(expected), "missing `{expected}` in\n{code}");
+        }
+        // A template may have annotations; what is not given is `None`; a cache hint
+        // without a scope is public, without a time is 0.
+        let expansion = run_resource(
+            r#"uri = "notes://{id}", annotations(priority = 0.25), cache(scope = "public")"#,
+            "/// A note.\nfn note(id: u64) -> String { id.to_string() }",
+        );
+        assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
+        let code = expansion.code.to_string();
+        for expected in [
+            "audience : :: core :: option :: Option :: None , priority : :: core :: option :: Option :: Some (0.25f64) , last_modified : :: core :: option :: Option :: None",
+            ". cache (0u64 , :: mcp_tools :: CacheScope :: Public)",
+        ] {
+            assert!(code.contains(expected), "missing `{expected}` in\n{code}");
+        }
+        assert!(!code.contains(". size"), "{code}");
+        // Empty annotations say nothing.
+        let expansion = run_resource(
+            r#"uri = "docs://a", annotations()"#,
+            "/// A.\nfn a() -> String { String::new() }",
+        );
+        assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
+        assert!(!expansion.code.to_string().contains(". annotations"));
+    }
+
+    /// Every mistake in the new keys, each at its token, in one compile.
+    #[test]
+    fn every_resource_hint_mistake_arrives_at_once_at_its_token() {
+        let args = r#"uri = "users://{id}", size = 10, annotations(audience = ["user", "model", "user"], priority = 1.5, last_modified = "2025-02-30T00:00:00Z", last_modified = "x"), cache(ttl_ms = 99999999999999999999, scope = "shared"), cache()"#;
+        let expansion = run_resource(args, "/// A user.\nfn user(id: u64) -> String { id.to_string() }");
+        assert_eq!(
+            messages(&expansion),
+            [
+                "duplicate key `cache` in `#[resource(...)]`; give each key once",
+                "duplicate key `last_modified` in `annotations(...)`; give each key once",
+                "unknown role `\"model\"` in `audience`; expected `\"user\"` or `\"assistant\"`",
+                "`\"user\"` is in `audience` twice; give each role once",
+                "`priority = 1.5` is out of range; expected a number from 0 (least important) to 1 (most important)",
+                "`last_modified` is not an RFC 3339 date-time such as `\"2025-01-12T15:00:58Z\"`: the day `30` is not from 01 to 28 (month 02 of 2025)",
+                "`last_modified` is not an RFC 3339 date-time such as `\"2025-01-12T15:00:58Z\"`: expected 4 digits for the year",
+                "`ttl_ms = 99999999999999999999` does not fit in a `u64`",
+                "unknown cache scope `\"shared\"`; expected `\"public\"` (any client may share the read) or `\"private\"` (for the caller alone)",
+                "`cache(...)` is empty; give `ttl_ms = 60000`, `scope = \"public\"` or `scope = \"private\"`, or both",
+                "`size` is for a resource with a fixed URI; the resources of the template `users://{id}` differ, so their size is unknown",
+            ]
+        );
+        let columns: Vec<usize> = expansion.errors.iter().map(column).collect();
+        assert_eq!(
+            columns,
+            [
+                args.rfind("cache").unwrap(),
+                args.rfind("last_modified").unwrap(),
+                args.find("\"model\"").unwrap(),
+                args.rfind("\"user\"").unwrap(),
+                args.find("1.5").unwrap(),
+                args.find("\"2025-02-30").unwrap(),
+                args.find("\"x\"").unwrap(),
+                args.find("9999").unwrap(),
+                args.find("\"shared\"").unwrap(),
+                args.rfind("cache").unwrap(),
+                args.find("size").unwrap(),
+            ]
+        );
+        let code = expansion.code.to_string();
+        assert!(code.contains("unreachable_stub"), "{code}");
+        // Suffixes of other types, and an empty audience.
+        let expansion = run_resource(
+            r#"uri = "docs://a", size = 3i8, annotations(audience = [], priority = -0.5)"#,
+            "/// A.\nfn a() -> String { String::new() }",
+        );
+        assert_eq!(
+            messages(&expansion),
+            [
+                "`size` is a `u64`; write it without a suffix or with `u64`",
+                "`audience` is empty; name `\"user\"`, `\"assistant\"` or both, or leave it out",
+                "`priority = -0.5` is out of range; expected a number from 0 (least important) to 1 (most important)",
+            ]
+        );
+    }
+
     /// A fixed URI: every parameter must be injected, with a message that says the URI is fixed.
     #[test]
     fn a_fixed_uri_checks_that_every_parameter_is_injected() {
@@ -881,7 +975,7 @@ mod tests {
         assert_eq!(
             messages(&expansion),
             [
-                "`annotations` is a tool key; `#[resource(...)]` accepts `uri`, `name`, `title`, `description`, `mime_type`, `icons`, `meta`",
+                "`read_only` is a tool annotation; a resource's `annotations(...)` accepts `audience`, `priority`, `last_modified`",
                 "a resource needs a URI: `#[resource(uri = \"docs://readme\")]`, or a template such as `#[resource(uri = \"users://{user_id}/profile\")]` whose variables are the fn's parameters",
                 "resource `readme` has no description; clients and models choose resources by it\nhelp: add a doc comment above the fn (`/// Says what the resource holds.`) or `#[resource(description = \"...\")]`",
             ]

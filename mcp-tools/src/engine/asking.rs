@@ -173,6 +173,9 @@ pub(crate) struct Answering<'a> {
     pub(crate) round: Option<(Arc<Round>, Sealing<'a>)>,
     /// The request's own target (a resource's URI as read), for the answer.
     pub(crate) target: String,
+    /// Whether the caller is authenticated (a principal is on the request), so that what
+    /// it is answered may be its own.
+    pub(crate) authenticated: bool,
 }
 
 impl Answering<'_> {
@@ -283,6 +286,7 @@ impl Engine {
             version,
             round,
             target,
+            authenticated: auth.is_some(),
         };
         if let Poll::Ready(finished) =
             Pin::new(&mut work).poll(&mut std::task::Context::from_waker(Waker::noop()))
@@ -298,6 +302,7 @@ impl Engine {
             name: answering.name,
             version: answering.version,
             target: answering.target,
+            authenticated: answering.authenticated,
         };
         let engine = Arc::clone(self);
         let conn2 = Arc::clone(conn);
@@ -305,7 +310,7 @@ impl Engine {
         let key = request_id.clone();
         let limit = self.options.call_timeout;
         let method = handler.method;
-        let task = conn.tasks().spawn(async move {
+        let answer = async move {
             let finished = match tokio::time::timeout(limit, work).await {
                 Ok(finished) => finished,
                 Err(_) => {
@@ -320,7 +325,9 @@ impl Engine {
             if !cancelled {
                 respond(&engine, &out, &raw_id, finished, &answering);
             }
-        });
+        };
+        // The task holds the request's span until the response is sent.
+        let task = conn.tasks().spawn(tracing::Instrument::in_current_span(answer));
         conn.set_abort(&request_id, task.abort_handle());
         drop(cx);
         Ok(())

@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use tokio::sync::oneshot;
 use tokio::task::AbortHandle;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
@@ -38,6 +38,18 @@ impl LegacySession {
             log_level: None,
         }
     }
+}
+
+/// What carries a connection's messages, as telemetry names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Carrier {
+    /// Messages handed over in process (`TestClient`), or on streams whose nature is not
+    /// known (`Server::serve_io`).
+    Unknown,
+    /// The process's standard input and output.
+    Stdio,
+    /// Streamable HTTP.
+    Http,
 }
 
 /// A request being served.
@@ -70,18 +82,29 @@ pub(crate) struct Connection {
     closed: CancellationToken,
     /// The client's address, on transports that have one.
     peer: Option<IpAddr>,
+    carrier: Carrier,
+    /// The legacy HTTP session's id, once the session has one.
+    session_id: OnceLock<Box<str>>,
 }
 
 impl Connection {
     pub(crate) fn new() -> Connection {
-        Connection::from_peer(None)
+        Connection::over(Carrier::Unknown, None)
     }
 
-    /// A connection from this address (HTTP).
+    /// A connection over HTTP from this address.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn from_peer(peer: Option<IpAddr>) -> Connection {
+        Connection::over(Carrier::Http, peer)
+    }
+
+    /// A connection over `carrier`, from `peer` when the carrier has addresses.
+    pub(crate) fn over(carrier: Carrier, peer: Option<IpAddr>) -> Connection {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         Connection {
             peer,
+            carrier,
+            session_id: OnceLock::new(),
             id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             legacy: Mutex::new(None),
             unsolicited: Mutex::new(None),
@@ -97,6 +120,22 @@ impl Connection {
     /// The client's address, on transports that have one.
     pub(crate) fn peer(&self) -> Option<IpAddr> {
         self.peer
+    }
+
+    /// What carries the connection's messages.
+    pub(crate) fn carrier(&self) -> Carrier {
+        self.carrier
+    }
+
+    /// The legacy HTTP session's id, once it has one.
+    pub(crate) fn session_id(&self) -> Option<&str> {
+        self.session_id.get().map(|id| &**id)
+    }
+
+    /// Names the legacy HTTP session this connection is; a session is named once.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn name_session(&self, id: &str) {
+        let _ = self.session_id.set(id.into());
     }
 
     /// A number that tells this connection from others (in the wire log).

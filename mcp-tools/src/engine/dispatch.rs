@@ -9,6 +9,7 @@ use super::encode::{self, respond_failure};
 use super::era::{Era, era_of};
 use super::failure::{Failure, Outcome, parse, parse_with_meta, strip_position};
 use super::outbox::Outbox;
+use super::telemetry::RequestSpan;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{
     self, Envelope, INVALID_REQUEST, Id, METHOD_NOT_FOUND, Message, PARSE_ERROR, Params,
@@ -126,9 +127,14 @@ impl Engine {
     ) {
         match jsonrpc::classify(envelope) {
             Ok(Message::Request { id, method, params }) => {
+                // The request's span: entered while it is routed, and carried by the task of
+                // a call that waits until its response is sent.
+                let span = RequestSpan::start(conn, id, &method, params.as_ref());
+                let _entered = span.span().enter();
                 if let Err(failure) = self.request(conn, id, &method, params, out, auth) {
                     respond_failure(out, Some(id.raw), failure);
                 }
+                span.routed(conn);
             }
             Ok(Message::Notification { method, params }) => notification(conn, &method, params),
             Ok(Message::Response { id, result, error }) => route_response(conn, id, result, error),

@@ -168,6 +168,9 @@ pub(crate) fn call_result(
     wraps: bool,
     modern: Option<&RawValue>,
 ) -> Vec<u8> {
+    if result.is_error() {
+        super::telemetry::tool_failed();
+    }
     let mut out = Vec::with_capacity(
         128 + result
             .content()
@@ -334,6 +337,7 @@ pub(crate) fn listen_closed(id: &RawValue, subscription: &Value, identity: &RawV
 
 /// Sends a failure as an error response, tagged for the transport.
 pub(crate) fn respond_failure(out: &Outbox, id: Option<&RawValue>, failure: Failure) {
+    super::telemetry::failed(failure.code, &failure.message);
     let info = ErrorInfo {
         code: failure.code,
         before_dispatch: failure.before_dispatch,

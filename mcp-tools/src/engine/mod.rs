@@ -8,7 +8,8 @@
 //! requests that follow.
 //!
 //! One module per concern, each depending only on those listed before it:
-//! `failure`, `outbox`, `connection`, `era`, `encode` (the parts), `core` (the engine's
+//! `failure`, `outbox`, `connection`, `telemetry` (the span each request runs in, and what
+//! it records of the outcome), `era`, `encode` (the parts), `core` (the engine's
 //! state and the contexts it makes), `listing` (pages and change feeds of any catalog),
 //! `rounds` (the `input_required` rounds of 2026-07-28 and their sealed state), `client`
 //! (asks: requests of the server's own, or questions of a round), then one module per
@@ -32,9 +33,10 @@ mod prompts;
 mod resources;
 mod rounds;
 mod subscriptions;
+mod telemetry;
 mod tools;
 
-pub(crate) use connection::Connection;
+pub(crate) use connection::{Carrier, Connection};
 pub(crate) use core::{Engine, Offers, Options, ServerInfo, Visibilities};
 #[cfg(feature = "http")]
 pub(crate) use dispatch::Incoming;

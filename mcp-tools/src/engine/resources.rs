@@ -16,7 +16,7 @@ use crate::protocol::jsonrpc::{self, INVALID_PARAMS, Id};
 use crate::protocol::messages::{CallToolParams, META_SERVER_INFO, RequestMeta};
 use crate::registry::ResourceRegistry;
 use crate::registry::catalog::Snapshot;
-use crate::resource::{ReadOutput, Resource};
+use crate::resource::{CacheScope, ReadOutput, Resource};
 use crate::tool::RawArguments;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -57,6 +57,20 @@ pub(crate) fn not_found(era: &Era, uri: &str) -> Failure {
         (RESOURCE_NOT_FOUND, "Resource not found".to_owned())
     };
     Failure::new(code, message).with_data(json!({ "uri": uri }))
+}
+
+/// The cache hints of a read in revision 2026-07-28 (`ttlMs`, `cacheScope`): the
+/// resource's own when it declares them, else `0` (read again each time: contents change
+/// without the server knowing) and `public`; and `private` whatever was declared when the
+/// caller is authenticated, since what a caller reads may be its own.
+fn read_cache_hints(resource: Option<&Resource>, authenticated: bool) -> (u64, CacheScope) {
+    let ttl_ms = resource.and_then(Resource::ttl_ms).unwrap_or(0);
+    let scope = match resource.and_then(Resource::cache_scope) {
+        _ if authenticated => CacheScope::Private,
+        Some(declared) => declared,
+        None => CacheScope::Public,
+    };
+    (ttl_ms, scope)
 }
 
 /// `resources/read`'s params.
@@ -210,20 +224,61 @@ impl Engine {
             .resources
             .as_ref()
             .and_then(|registry| registry.get(&answering.name));
-        let contents = match resource {
+        let contents = match &resource {
             Some(resource) => resource.contents(&answering.target, output),
             None => Vec::new(),
         };
         let mut result = json!({ "contents": contents });
         if answering.modern() {
+            let (ttl_ms, scope) = read_cache_hints(resource.as_ref(), answering.authenticated);
             result["resultType"] = json!("complete");
-            result["ttlMs"] = json!(self.options.list_ttl_ms);
-            result["cacheScope"] = json!("public");
+            result["ttlMs"] = json!(ttl_ms);
+            result["cacheScope"] = json!(scope.as_str());
             let identity: Value = serde_json::from_str(self.identity.get()).unwrap_or(Value::Null);
             result["_meta"] = json!({ META_SERVER_INFO: identity });
         }
         let mut bytes = Vec::with_capacity(256);
         jsonrpc::write_result(&mut bytes, id, &result);
         out.respond(bytes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resource::{ResourceBuilder, ResourceInvocation};
+
+    fn resource(cache: Option<(u64, CacheScope)>) -> Resource {
+        let builder = ResourceBuilder::new("test://a", "a", None);
+        let builder = match cache {
+            Some((ttl_ms, scope)) => builder.cache(ttl_ms, scope),
+            None => builder,
+        };
+        builder.build(|_, _| ResourceInvocation::now(|| Ok(ReadOutput::Text(String::new()))))
+    }
+
+    #[test]
+    fn a_read_says_its_own_hints_or_to_read_again_and_private_for_an_authenticated_caller() {
+        let undeclared = resource(None);
+        let shared = resource(Some((60_000, CacheScope::Public)));
+        let own = resource(Some((5_000, CacheScope::Private)));
+        let cases = [
+            (Some(&undeclared), false, (0, CacheScope::Public)),
+            (Some(&undeclared), true, (0, CacheScope::Private)),
+            (Some(&shared), false, (60_000, CacheScope::Public)),
+            (Some(&shared), true, (60_000, CacheScope::Private)),
+            (Some(&own), false, (5_000, CacheScope::Private)),
+            (Some(&own), true, (5_000, CacheScope::Private)),
+            // Removed while it was read.
+            (None, false, (0, CacheScope::Public)),
+            (None, true, (0, CacheScope::Private)),
+        ];
+        for (resource, authenticated, hints) in cases {
+            assert_eq!(
+                read_cache_hints(resource, authenticated),
+                hints,
+                "{resource:?} {authenticated}"
+            );
+        }
     }
 }

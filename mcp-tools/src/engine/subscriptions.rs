@@ -192,7 +192,8 @@ impl Engine {
         let conn2 = Arc::clone(conn);
         let engine = Arc::clone(self);
         let out = out.clone();
-        tokio::spawn(async move {
+        // The stream is the request: its span lasts until the stream closes.
+        tokio::spawn(tracing::Instrument::in_current_span(async move {
             let tag = json!({ META_SUBSCRIPTION_ID: subscription });
             loop {
                 tokio::select! {
@@ -217,7 +218,7 @@ impl Engine {
             }
             conn2.finish(&request_id);
             drop(slot);
-        });
+        }));
         Ok(())
     }
 }

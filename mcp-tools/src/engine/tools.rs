@@ -28,6 +28,7 @@ use std::task::{Poll, Waker};
 use std::time::Duration;
 use tokio::sync::OwnedSemaphorePermit;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 /// A call's work once started: finished already (most tools), or still to wait for.
 enum Started {
@@ -256,7 +257,8 @@ impl Engine {
         let conn2 = Arc::clone(conn);
         let out = out.clone();
         let key = request_id.clone();
-        let task = conn.tasks().spawn(async move {
+        // The task holds the request's span until the response is sent.
+        let task = conn.tasks().spawn(Instrument::in_current_span(async move {
             let finished = engine.within_limit(&ending.tool, work).await;
             drop(permit);
             let cancelled = cancel.is_cancelled();
@@ -264,7 +266,7 @@ impl Engine {
             if !cancelled {
                 engine.respond_finished(&out, &raw_id, finished, &ending);
             }
-        });
+        }));
         conn.set_abort(&request_id, task.abort_handle());
         drop(cx);
         Ok(())

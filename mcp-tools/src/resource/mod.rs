@@ -2,7 +2,7 @@
 //! handler that reads it. `#[resource(uri = "..")]` builds one from a documented fn.
 
 use crate::completion::{Completed, Completer, Completions, CompletionsBuilder};
-use crate::content::ResourceContents;
+use crate::content::{Annotations, ResourceContents};
 use crate::context::{Context, StateKey};
 use crate::error::ToolError;
 use crate::prompt::{Converter, PromptError, RequestArguments, Work};
@@ -13,7 +13,7 @@ use crate::tool::Icon;
 use crate::tool::param::{Kind, Param};
 use crate::uri_template::{Template, Value as Matched};
 use base64::Engine as _;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::fmt;
 use std::sync::Arc;
@@ -35,6 +35,11 @@ struct Definition {
     title: Option<String>,
     description: Option<String>,
     mime_type: Option<String>,
+    /// The length of the contents in bytes; never a template's.
+    size: Option<u64>,
+    annotations: Option<Annotations>,
+    /// The cache hints of a read (`ttlMs`, `cacheScope`), when declared.
+    cache: Option<(u64, CacheScope)>,
     icons: Vec<Icon>,
     meta: Option<Map<String, Value>>,
     /// How each variable of a template completes: its choices (an enum's values), or a fn.
@@ -74,6 +79,98 @@ impl Resource {
         self.def.mime_type.as_deref()
     }
 
+    /// The length of the contents in bytes, when declared (`#[resource(size = ..)]`): what
+    /// `resources/list` shows clients, to judge what a read costs. A template has none.
+    ///
+    /// ```
+    /// use mcp_tools::{resource, resources};
+    ///
+    /// /// The logo.
+    /// #[resource(uri = "assets://logo.png", mime_type = "image/png", size = 4)]
+    /// fn logo() -> Vec<u8> {
+    ///     vec![0x89, b'P', b'N', b'G']
+    /// }
+    ///
+    /// assert_eq!(resources![logo][0].size(), Some(4));
+    /// ```
+    pub fn size(&self) -> Option<u64> {
+        self.def.size
+    }
+
+    /// The hints to the client about the contents, when declared
+    /// (`#[resource(annotations(..))]`): who they are for, how much they matter, when they
+    /// last changed. Listed with the resource or template.
+    ///
+    /// ```
+    /// use mcp_tools::content::Role;
+    /// use mcp_tools::{resource, resources};
+    ///
+    /// /// The changelog.
+    /// #[resource(
+    ///     uri = "docs://changelog",
+    ///     annotations(audience = ["user"], priority = 0.3, last_modified = "2025-06-18T12:00:00Z")
+    /// )]
+    /// fn changelog() -> &'static str {
+    ///     "## 1.0.0"
+    /// }
+    ///
+    /// let resources = resources![changelog];
+    /// let annotations = resources[0].annotations().unwrap();
+    /// assert_eq!(annotations.audience, Some(vec![Role::User]));
+    /// assert_eq!(annotations.priority, Some(0.3));
+    /// assert_eq!(annotations.last_modified.as_deref(), Some("2025-06-18T12:00:00Z"));
+    /// ```
+    pub fn annotations(&self) -> Option<&Annotations> {
+        self.def.annotations.as_ref()
+    }
+
+    /// How long, in milliseconds, a client may keep what a read gave before reading again,
+    /// when declared (`#[resource(cache(ttl_ms = ..))]`): the `ttlMs` of its reads in
+    /// revision 2026-07-28. Undeclared, reads say `0`: read again each time.
+    ///
+    /// ```
+    /// use mcp_tools::{resource, resources, CacheScope};
+    ///
+    /// /// The license, which never changes.
+    /// #[resource(uri = "docs://license", cache(ttl_ms = 86_400_000))]
+    /// fn license() -> &'static str {
+    ///     "MIT"
+    /// }
+    ///
+    /// /// The time.
+    /// #[resource(uri = "clock://now")]
+    /// fn now() -> String {
+    ///     "12:00".into()
+    /// }
+    ///
+    /// let resources = resources![license, now];
+    /// assert_eq!(resources[0].ttl_ms(), Some(86_400_000));
+    /// assert_eq!(resources[0].cache_scope(), Some(CacheScope::Public));
+    /// assert_eq!(resources[1].ttl_ms(), None);
+    /// ```
+    pub fn ttl_ms(&self) -> Option<u64> {
+        self.def.cache.map(|(ttl_ms, _)| ttl_ms)
+    }
+
+    /// Who may share what a read gave, when declared (`#[resource(cache(scope = ..))]`): the
+    /// `cacheScope` of its reads in revision 2026-07-28, unless the caller is
+    /// authenticated, whose reads are always `private`.
+    ///
+    /// ```
+    /// use mcp_tools::{resource, resources, CacheScope};
+    ///
+    /// /// The caller's inbox.
+    /// #[resource(uri = "mail://inbox", cache(ttl_ms = 5_000, scope = "private"))]
+    /// fn inbox() -> &'static str {
+    ///     "no mail"
+    /// }
+    ///
+    /// assert_eq!(resources![inbox][0].cache_scope(), Some(CacheScope::Private));
+    /// ```
+    pub fn cache_scope(&self) -> Option<CacheScope> {
+        self.def.cache.map(|(_, scope)| scope)
+    }
+
     /// The definition as `resources/list` (a fixed URI) or `resources/templates/list` (a
     /// template) shows it in a protocol revision.
     pub fn definition(&self, version: ProtocolVersion) -> Value {
@@ -90,6 +187,21 @@ impl Resource {
         }
         if let Some(mime_type) = &def.mime_type {
             out["mimeType"] = json!(mime_type);
+        }
+        if let Some(size) = def.size {
+            out["size"] = json!(size);
+        }
+        if let Some(annotations) = &def.annotations {
+            // `lastModified` came in 2025-06-18; hints left with nothing are left out.
+            let mut annotations = json!(annotations);
+            if version < ProtocolVersion::V2025_06_18
+                && let Some(fields) = annotations.as_object_mut()
+            {
+                fields.remove("lastModified");
+            }
+            if annotations.as_object().is_some_and(|fields| !fields.is_empty()) {
+                out["annotations"] = annotations;
+            }
         }
         if version >= ProtocolVersion::V2025_11_25 && !def.icons.is_empty() {
             out["icons"] = json!(def.icons);
@@ -190,6 +302,39 @@ impl fmt::Debug for Resource {
         f.debug_struct("Resource")
             .field("uri", &self.def.uri)
             .finish_non_exhaustive()
+    }
+}
+
+/// Who may share a cached read (`cacheScope` in revision 2026-07-28), as HTTP's
+/// `Cache-Control: public` and `private`: declared with `#[resource(cache(scope = ".."))]`.
+///
+/// ```
+/// use mcp_tools::CacheScope;
+///
+/// assert_eq!(serde_json::to_value(CacheScope::Private).unwrap(), "private");
+/// assert_eq!(CacheScope::Public.as_str(), "public");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CacheScope {
+    /// Holds nothing of the caller's: any client or shared cache may keep it and serve it
+    /// to anyone.
+    Public,
+    /// Only the same caller's cache (the same authorization) may keep it.
+    Private,
+}
+
+impl CacheScope {
+    /// The scope as the protocol writes it: `"public"` or `"private"`.
+    ///
+    /// ```
+    /// assert_eq!(mcp_tools::CacheScope::Private.as_str(), "private");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CacheScope::Public => "public",
+            CacheScope::Private => "private",
+        }
     }
 }
 
@@ -296,6 +441,9 @@ pub struct ResourceBuilder {
     description: Option<&'static str>,
     title: Option<&'static str>,
     mime_type: Option<&'static str>,
+    size: Option<u64>,
+    annotations: Option<Annotations>,
+    cache: Option<(u64, CacheScope)>,
     icons: Vec<Icon>,
     meta: Option<Map<String, Value>>,
     completions: CompletionsBuilder,
@@ -312,6 +460,9 @@ impl ResourceBuilder {
             description,
             title: None,
             mime_type: None,
+            size: None,
+            annotations: None,
+            cache: None,
             icons: Vec::new(),
             meta: None,
             completions: CompletionsBuilder::default(),
@@ -329,6 +480,83 @@ impl ResourceBuilder {
     /// Sets the MIME type of what it reads.
     pub fn mime_type(mut self, mime_type: &'static str) -> ResourceBuilder {
         self.mime_type = Some(mime_type);
+        self
+    }
+
+    /// Sets the length of the contents in bytes (`size = ..`); a template's is dropped, as
+    /// its resources differ.
+    ///
+    /// `#[resource]` calls it; `resources/list` then shows it:
+    ///
+    /// ```
+    /// use mcp_tools::{resource, resources, protocol::ProtocolVersion};
+    ///
+    /// /// The logo.
+    /// #[resource(uri = "assets://logo.png", size = 4)]
+    /// fn logo() -> Vec<u8> {
+    ///     vec![0x89, b'P', b'N', b'G']
+    /// }
+    ///
+    /// assert_eq!(resources![logo][0].definition(ProtocolVersion::V2024_11_05)["size"], 4);
+    /// ```
+    pub fn size(mut self, size: u64) -> ResourceBuilder {
+        self.size = Some(size);
+        self
+    }
+
+    /// Sets the hints about the contents (`annotations(..)`).
+    ///
+    /// `#[resource]` calls it; the listings show the hints each revision has (`lastModified`
+    /// from 2025-06-18):
+    ///
+    /// ```
+    /// use mcp_tools::{resource, resources, protocol::ProtocolVersion};
+    /// use serde_json::json;
+    ///
+    /// /// A user's avatar.
+    /// #[resource(uri = "users://{id}/avatar", annotations(audience = ["user"], last_modified = "2025-01-12T15:00:58Z"))]
+    /// fn avatar(id: u64) -> Vec<u8> {
+    ///     id.to_be_bytes().to_vec()
+    /// }
+    ///
+    /// let avatar = &resources![avatar][0];
+    /// assert_eq!(
+    ///     avatar.definition(ProtocolVersion::V2025_06_18)["annotations"],
+    ///     json!({"audience": ["user"], "lastModified": "2025-01-12T15:00:58Z"})
+    /// );
+    /// assert_eq!(
+    ///     avatar.definition(ProtocolVersion::V2025_03_26)["annotations"],
+    ///     json!({"audience": ["user"]})
+    /// );
+    /// ```
+    pub fn annotations(mut self, annotations: Annotations) -> ResourceBuilder {
+        self.annotations = Some(annotations);
+        self
+    }
+
+    /// Sets the cache hints of its reads (`cache(ttl_ms = .., scope = "..")`).
+    ///
+    /// `#[resource]` calls it; a read in revision 2026-07-28 then carries them:
+    ///
+    /// ```
+    /// use mcp_tools::{resource, resources, Server};
+    ///
+    /// /// The license, which never changes.
+    /// #[resource(uri = "docs://license", cache(ttl_ms = 86_400_000))]
+    /// fn license() -> &'static str {
+    ///     "MIT"
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("docs", "1.0.0").resources(resources![license]).test_client()?;
+    /// let read = client.read_resource("docs://license").await?;
+    /// assert_eq!((&read["ttlMs"], &read["cacheScope"]), (&86_400_000.into(), &"public".into()));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn cache(mut self, ttl_ms: u64, scope: CacheScope) -> ResourceBuilder {
+        self.cache = Some((ttl_ms, scope));
         self
     }
 
@@ -408,6 +636,7 @@ impl ResourceBuilder {
         // Checked at compile time by `#[resource]`; a template that does not parse here is
         // served as a fixed URI, which then matches only itself.
         let template = Template::parse(self.uri).ok().filter(Template::is_template);
+        let size = self.size.filter(|_| template.is_none());
         Resource {
             def: Arc::new(Definition {
                 uri: self.uri.to_owned(),
@@ -416,6 +645,9 @@ impl ResourceBuilder {
                 title: self.title.map(str::to_owned),
                 description: self.description.map(str::to_owned),
                 mime_type: self.mime_type.map(str::to_owned),
+                size,
+                annotations: self.annotations,
+                cache: self.cache,
                 icons: self.icons,
                 meta: self.meta,
                 completions: self.completions.build(),

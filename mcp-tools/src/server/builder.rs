@@ -50,6 +50,9 @@ pub struct Server {
     pub(super) visibility: Visibilities,
     #[cfg(feature = "http")]
     pub(super) http: HttpOptions,
+    /// The OAuth resource server, once `oauth` was called (feature `oauth`).
+    #[cfg(feature = "oauth")]
+    pub(super) oauth: Option<crate::oauth::ResourceServer>,
     /// The engine `execute` runs calls on, built on first use and dropped by any change of
     /// configuration, so its limits hold across calls and never serve a stale setup.
     pub(super) executor: OnceLock<Arc<Engine>>,
@@ -83,6 +86,8 @@ impl Server {
             visibility: Visibilities::default(),
             #[cfg(feature = "http")]
             http: HttpOptions::default(),
+            #[cfg(feature = "oauth")]
+            oauth: None,
             executor: OnceLock::new(),
         }
     }

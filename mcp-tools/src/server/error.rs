@@ -44,6 +44,11 @@ pub enum Error {
     #[cfg(feature = "http")]
     #[error("{0}")]
     InvalidInstanceName(String),
+    /// The OAuth resource server given with `Server::oauth` cannot be served (feature
+    /// `oauth`).
+    #[cfg(feature = "oauth")]
+    #[error(transparent)]
+    OAuth(#[from] crate::oauth::ConfigError),
     /// Reading or writing the transport failed.
     #[error("transport I/O failed: {0}")]
     Io(#[from] std::io::Error),

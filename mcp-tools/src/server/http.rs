@@ -4,8 +4,16 @@
 use super::builder::Server;
 use super::error::Error;
 use crate::context::Principal;
+use crate::tool::{ScopePolicy, Tool};
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The token checker of `oauth`, kept to fetch the keys when serving starts.
+#[cfg(feature = "oauth")]
+type Guard = Arc<crate::oauth::Guard>;
+/// Nothing to fetch without `oauth`.
+#[cfg(not(feature = "oauth"))]
+type Guard = std::convert::Infallible;
 
 impl Server {
     /// Serves Streamable HTTP on `addr` (say `"127.0.0.1:8080"`) until Ctrl-C or SIGTERM,
@@ -49,9 +57,14 @@ impl Server {
         if any_host {
             tracing::warn!(%local_addr, "serving a non-loopback address with no Host allow-list: set `Server::allowed_hosts`");
         }
-        let http = self.http_options()?;
-        let engine = self.into_engine()?;
+        let (http, _protection) = self.http_options()?;
+        let engine = self.scoped().into_engine()?;
         let (router, app) = crate::transport::http::router(engine, http, any_host);
+        // The authorization server's keys are fetched now, not on the first token.
+        #[cfg(feature = "oauth")]
+        if let Some(guard) = _protection {
+            tokio::spawn(async move { guard.warm_up().await });
+        }
         Ok(HttpServer {
             listener,
             local_addr,
@@ -70,8 +83,8 @@ impl Server {
     /// ```
     #[cfg(feature = "http")]
     pub fn into_router(self) -> Result<axum::Router, Error> {
-        let http = self.http_options()?;
-        let engine = self.into_engine()?;
+        let (http, _) = self.http_options()?;
+        let engine = self.scoped().into_engine()?;
         Ok(crate::transport::http::router(engine, http, false).0)
     }
 
@@ -342,13 +355,131 @@ impl Server {
         self
     }
 
-    /// The HTTP options, checked.
+    /// The HTTP options, checked; with `oauth`, the token checker and the metadata in them,
+    /// and the checker again, to fetch the keys ahead.
     #[cfg(feature = "http")]
-    fn http_options(&self) -> Result<crate::transport::http::HttpOptions, Error> {
+    fn http_options(&self) -> Result<(crate::transport::http::HttpOptions, Option<Guard>), Error> {
         if let Some(problem) = self.http.instance.as_deref().and_then(instance_name_problem) {
             return Err(Error::InvalidInstanceName(problem));
         }
-        Ok(self.http.clone())
+        #[allow(unused_mut)]
+        let mut options = self.http.clone();
+        #[cfg(feature = "oauth")]
+        if let Some(resource) = &self.oauth {
+            let protection = resource.build(&options.path)?;
+            let guard = Arc::clone(&protection.guard);
+            let checker = Arc::clone(&guard);
+            options.auth = Some(Arc::new(move |token: String| {
+                let checker = Arc::clone(&checker);
+                Box::pin(async move { checker.principal(&token).await })
+            }));
+            options.resource_metadata = Some(Arc::new(crate::transport::http::ResourceMetadata {
+                url: protection.metadata_url,
+                paths: protection.metadata_paths,
+                document: serde_json::to_vec(&protection.document)
+                    .unwrap_or_default()
+                    .into(),
+                scope: protection.scope,
+            }));
+            return Ok((options, Some(guard)));
+        }
+        Ok((options, None))
+    }
+
+    /// The server with [`ScopePolicy::Hide`] applied: a tool whose scopes a caller's token
+    /// lacks is not visible to that caller, through the same rule as
+    /// [`Server::tool_visibility`] (and after it).
+    #[cfg(feature = "http")]
+    fn scoped(mut self) -> Server {
+        if self.http.scope_policy == ScopePolicy::Hide {
+            let rule = self.visibility.tools.take();
+            self.visibility.tools = Some(Arc::new(move |tool: &Tool, caller: Option<&Principal>| {
+                rule.as_ref().is_none_or(|visible| visible(tool, caller))
+                    && caller.is_none_or(|principal| tool.allows(principal))
+            }));
+            self.executor.take();
+        }
+        self
+    }
+
+    /// What a caller whose token lacks a tool's scopes (`#[tool(scopes(...))]`,
+    /// [`Tool::with_scopes`]) gets over HTTP: with [`ScopePolicy::Challenge`] (the default)
+    /// the tool is listed and a call answers 403 with a step-up challenge
+    /// (`WWW-Authenticate: Bearer ..., error="insufficient_scope", scope="<the tool's
+    /// scopes>"`); with [`ScopePolicy::Hide`] the tool is not listed for that caller and a
+    /// call is an unknown tool. Scopes are checked only where the transport knows the
+    /// caller: with `Server::oauth` (feature `oauth`) or [`Server::bearer_auth`].
+    ///
+    /// ```
+    /// use mcp_tools::{tool, tools, Principal, ScopePolicy, Server};
+    ///
+    /// /// Deletes a note.
+    /// #[tool(scopes("notes:write"))]
+    /// fn delete_note(id: u32) -> String { format!("deleted {id}") }
+    ///
+    /// let server = Server::new("notes", "1.0.0")
+    ///     .tools(tools![delete_note])
+    ///     .bearer_auth(|token| async move {
+    ///         (token == "reader").then(|| Principal::new("ada").with_scopes(["notes:read"]))
+    ///     })
+    ///     .scope_policy(ScopePolicy::Hide); // ada does not see `delete_note`
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn scope_policy(mut self, policy: ScopePolicy) -> Server {
+        self.http.scope_policy = policy;
+        self
+    }
+
+    /// Makes the HTTP endpoint an OAuth 2.1 resource server (feature `oauth`), as the MCP
+    /// authorization spec describes: it serves its Protected Resource Metadata, asks for a
+    /// bearer token with `401` and `WWW-Authenticate: Bearer resource_metadata="..."`,
+    /// checks JWT access tokens against the authorization server's keys (or opaque ones by
+    /// introspection), and lets tools see the token's subject and scopes
+    /// ([`Context::principal`](crate::Context::principal)). It takes the place of
+    /// [`Server::bearer_auth`]. A configuration that cannot be served (a plain `http://`
+    /// issuer that is not loopback, say) makes [`Server::bind_http`] and
+    /// [`Server::into_router`] fail with [`Error::OAuth`]. See [`crate::oauth`].
+    ///
+    /// ```
+    /// use mcp_tools::oauth::ResourceServer;
+    /// use mcp_tools::Server;
+    ///
+    /// # async fn get(addr: std::net::SocketAddr, path: &str) -> String {
+    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    /// #     let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    /// #     stream.write_all(request.as_bytes()).await.unwrap();
+    /// #     let mut response = String::new();
+    /// #     stream.read_to_string(&mut response).await.unwrap();
+    /// #     response
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let resource = ResourceServer::new("https://mcp.example.com/mcp")
+    ///     .authorization_server("https://auth.example.com")
+    ///     .scopes_supported(["notes:read"]);
+    /// let http = Server::new("notes", "1.0.0").oauth(resource).bind_http("127.0.0.1:0").await?;
+    /// let addr = http.local_addr();
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
+    ///
+    /// // `get` sends a GET and returns the whole response.
+    /// let metadata = get(addr, "/.well-known/oauth-protected-resource/mcp").await;
+    /// assert!(metadata.starts_with("HTTP/1.1 200"));
+    /// assert!(metadata.ends_with(r#"{"resource":"https://mcp.example.com/mcp","authorization_servers":["https://auth.example.com"],"bearer_methods_supported":["header"],"scopes_supported":["notes:read"]}"#));
+    /// let refused = get(addr, "/mcp").await;
+    /// assert!(refused.starts_with("HTTP/1.1 401"));
+    /// assert!(refused.contains(r#"www-authenticate: Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="notes:read""#));
+    ///
+    /// stop.send(()).ok();
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "oauth")]
+    pub fn oauth(mut self, resource: crate::oauth::ResourceServer) -> Server {
+        self.oauth = Some(resource);
+        self
     }
 
     /// Requires a bearer token on HTTP requests. `verify` gets the token and answers who

@@ -5,12 +5,14 @@ mod api;
 pub(crate) mod args;
 pub(crate) mod param;
 pub(crate) mod schema;
+mod scopes;
 #[cfg(feature = "validate-output")]
 mod validate;
 
 pub use crate::protocol::arguments::RawArguments;
 pub use args::Arguments;
 pub use param::{FromArgument, InjectedProbe, OptionalProbe, Param, RequiredProbe, Slot};
+pub use scopes::ScopePolicy;
 
 use crate::context::{Context, StateKey};
 use crate::error::DefinitionError;
@@ -89,6 +91,8 @@ struct Definition {
     may_ask: bool,
     /// The forms the tool's body asks for (`elicit::<T>`), checked when a server starts.
     forms: Vec<FormCheck>,
+    /// The OAuth scopes a caller's token must hold to call it.
+    scopes: Vec<String>,
     /// The output schema, compiled on first use.
     #[cfg(feature = "validate-output")]
     output_validator: validate::OutputValidator,
@@ -177,6 +181,7 @@ impl Tool {
                 required_state: Vec::new(),
                 may_ask: true,
                 forms: Vec::new(),
+                scopes: Vec::new(),
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),
@@ -814,13 +819,19 @@ impl Invocation {
                 })
                 .await
             }
-            Invocation::Blocking(work) => match tokio::task::spawn_blocking(work).await {
+            Invocation::Blocking(work) => match tokio::task::spawn_blocking(in_current_span(work)).await {
                 Ok(result) => result,
                 Err(error) if error.is_panic() => panicked(&*error.into_panic()),
                 Err(error) => CallToolResult::internal(format!("the runtime cancelled the tool: {error}")),
             },
         }
     }
+}
+
+/// Work for the blocking pool that runs in the span of its caller (the request's).
+fn in_current_span<T>(work: impl FnOnce() -> T) -> impl FnOnce() -> T {
+    let span = tracing::Span::current();
+    move || span.in_scope(work)
 }
 
 /// The result of a tool that panicked.
@@ -916,6 +927,7 @@ pub struct ToolBuilder {
     required_state: Vec<StateKey>,
     may_ask: bool,
     forms: Vec<FormCheck>,
+    scopes: Vec<String>,
     input: schemars::SchemaGenerator,
     output_schema: Option<Value>,
 }
@@ -934,6 +946,7 @@ impl ToolBuilder {
             required_state: Vec::new(),
             may_ask: false,
             forms: Vec::new(),
+            scopes: Vec::new(),
             input: schema::input_generator(),
             output_schema: None,
         }
@@ -960,6 +973,12 @@ impl ToolBuilder {
     /// Adds a `_meta` entry.
     pub fn meta<V: Serialize + ?Sized>(mut self, key: &'static str, value: &V) -> ToolBuilder {
         insert_meta(&mut self.meta, self.name, key, value);
+        self
+    }
+
+    /// Adds a scope a caller's token must hold (`#[tool(scopes(...))]`).
+    pub fn scope(mut self, scope: &'static str) -> ToolBuilder {
+        self.scopes.push(scope.to_owned());
         self
     }
 
@@ -1045,6 +1064,7 @@ impl ToolBuilder {
                 required_state: self.required_state,
                 may_ask: self.may_ask,
                 forms: self.forms,
+                scopes: self.scopes,
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),

@@ -9,7 +9,7 @@
 //! [`serve_lines`] serves any async reader and writer the same way, with a task that
 //! drains queued messages into one write.
 
-use crate::engine::{Connection, Engine, ErrorInfo, Outbox, Outgoing, Queue, Sink, encode_error};
+use crate::engine::{Carrier, Connection, Engine, ErrorInfo, Outbox, Outgoing, Queue, Sink, encode_error};
 use crate::protocol::id_scan::IdScan;
 use crate::protocol::jsonrpc::INVALID_REQUEST;
 use serde_json::value::RawValue;
@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 /// Serves the process's standard input and output.
 pub(crate) async fn serve_stdio(engine: Arc<Engine>) -> io::Result<()> {
-    let conn = Arc::new(Connection::new());
+    let conn = Arc::new(Connection::over(Carrier::Stdio, None));
     let stdout = Arc::new(StdoutSink {
         conn: conn.id(),
         closed: CancellationToken::new(),

@@ -1,12 +1,18 @@
 //! Who may talk to the endpoint, before any JSON-RPC: `Host` and `Origin` against an
-//! allow-list (DNS rebinding), an optional bearer token, and the `Accept` and
-//! `Content-Type` a request must carry.
+//! allow-list (DNS rebinding), an optional bearer token, the scopes a tool call needs, and
+//! the `Accept` and `Content-Type` a request must carry.
 
 use super::app::HttpApp;
-use super::response::refuse;
+use super::response::{json_response, refuse};
 use crate::context::Principal;
+use crate::engine::{Incoming, encode_error};
+use crate::protocol::jsonrpc::INVALID_REQUEST;
+use crate::tool::ScopePolicy;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Version, header};
 use axum::response::Response;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// Refuses an HTTP/1.1 request that has no `Host` header with 400, as RFC 9112 (3.2)
@@ -51,18 +57,105 @@ impl HttpApp {
         match principal {
             Some(principal) => Ok(Some(Arc::new(principal))),
             None => {
-                let error = if token.is_some() {
-                    ", error=\"invalid_token\""
-                } else {
-                    ""
-                };
+                let error = token.is_some().then_some("invalid_token");
+                let scope = self
+                    .options
+                    .resource_metadata
+                    .as_ref()
+                    .and_then(|metadata| metadata.scope.as_deref());
                 let mut response = refuse(StatusCode::UNAUTHORIZED, "a valid bearer token is required");
-                let challenge = format!("Bearer realm=\"{}\"{error}", self.options.auth_realm);
-                if let Ok(value) = HeaderValue::from_str(&challenge) {
-                    response.headers_mut().insert(header::WWW_AUTHENTICATE, value);
-                }
+                self.challenge(&mut response, error, scope);
                 Err(response)
             }
+        }
+    }
+
+    /// Sets `WWW-Authenticate` (RFC 6750, section 3): the metadata's URL (RFC 9728) when the
+    /// server is an OAuth resource server, else the realm; then the error and the scopes.
+    fn challenge(&self, response: &mut Response, error: Option<&str>, scope: Option<&str>) {
+        let mut challenge = match &self.options.resource_metadata {
+            Some(metadata) => format!("Bearer resource_metadata=\"{}\"", metadata.url),
+            None => format!("Bearer realm=\"{}\"", self.options.auth_realm),
+        };
+        if let Some(error) = error {
+            challenge.push_str(&format!(", error=\"{error}\""));
+        }
+        if let Some(scope) = scope {
+            challenge.push_str(&format!(", scope=\"{scope}\""));
+        }
+        match HeaderValue::from_str(&challenge) {
+            Ok(value) => {
+                response.headers_mut().insert(header::WWW_AUTHENTICATE, value);
+            }
+            Err(_) => tracing::warn!(
+                challenge,
+                "a WWW-Authenticate challenge is not a valid header value"
+            ),
+        }
+    }
+
+    /// With [`ScopePolicy::Challenge`], refuses a `tools/call` (or a batch holding one) of a
+    /// tool whose scopes the caller's token lacks: 403 with `error="insufficient_scope"` and
+    /// the tool's scopes, so the client can step up and call again. A caller who may not see
+    /// the tool at all is left to the engine (an unknown tool), and so is every call where
+    /// the transport established no caller.
+    pub(super) fn check_scopes(
+        &self,
+        incoming: &Incoming<'_>,
+        caller: Option<&Arc<Principal>>,
+    ) -> Result<(), Response> {
+        let Some(principal) = caller else {
+            return Ok(());
+        };
+        if self.options.scope_policy != ScopePolicy::Challenge {
+            return Ok(());
+        }
+        let tools = self.engine.tools.snapshot();
+        let lacking = |name: &str| {
+            tools
+                .get(name)
+                .filter(|tool| self.engine.tool_visible(tool, caller) && !tool.allows(principal))
+                .map(|tool| tool.scopes().join(" "))
+        };
+        let refusal = |id: Option<&RawValue>, name: &str, scopes: String| {
+            let message = format!(
+                "calling the tool `{name}` needs the scopes `{scopes}`, which the token lacks; get a token with them (step-up authorization) and call again"
+            );
+            let mut response = json_response(
+                0,
+                StatusCode::FORBIDDEN,
+                encode_error(id, INVALID_REQUEST, &message, None),
+            );
+            self.challenge(&mut response, Some("insufficient_scope"), Some(&scopes));
+            response
+        };
+        if incoming.is_batch() {
+            // Only 2025-03-26 sessions send batches: read again, leniently, for the calls.
+            let Ok(batch) = serde_json::from_slice::<Vec<Value>>(incoming.text()) else {
+                return Ok(());
+            };
+            for call in batch.iter().filter(|m| m["method"] == "tools/call") {
+                if let Some(name) = call["params"]["name"].as_str()
+                    && let Some(scopes) = lacking(name)
+                {
+                    return Err(refusal(None, name, scopes));
+                }
+            }
+            return Ok(());
+        }
+        if incoming.method().as_deref() != Some("tools/call") {
+            return Ok(());
+        }
+        let name: Option<Cow<'_, str>> = incoming
+            .head()
+            .name
+            .and_then(|raw| serde_json::from_str(raw.get()).ok());
+        match name {
+            Some(name) => match lacking(&name) {
+                Some(scopes) => Err(refusal(incoming.envelope().and_then(|e| e.id), &name, scopes)),
+                None => Ok(()),
+            },
+            None => Ok(()),
         }
     }
 

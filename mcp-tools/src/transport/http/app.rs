@@ -4,7 +4,9 @@
 use super::sessions::Sessions;
 use crate::context::Principal;
 use crate::engine::Engine;
+use crate::tool::ScopePolicy;
 use axum::Router;
+use axum::body::Bytes;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -14,6 +16,20 @@ use tokio_util::sync::CancellationToken;
 /// Checks a bearer token: `Some(principal)` lets the request in.
 pub(crate) type AuthHook =
     dyn Fn(String) -> Pin<Box<dyn Future<Output = Option<Principal>> + Send>> + Send + Sync;
+
+/// Where an OAuth resource server's Protected Resource Metadata (RFC 9728) is, and what it
+/// says; made by the `oauth` module, served and named in challenges here.
+#[cfg_attr(not(feature = "oauth"), allow(dead_code))]
+pub(crate) struct ResourceMetadata {
+    /// Its absolute URL, named in `WWW-Authenticate` as `resource_metadata`.
+    pub(crate) url: String,
+    /// The paths it is served at.
+    pub(crate) paths: Vec<String>,
+    /// The document, encoded once.
+    pub(crate) document: Bytes,
+    /// The `scope` of the 401 challenge (the scopes supported), if any.
+    pub(crate) scope: Option<String>,
+}
 
 /// How the HTTP endpoint behaves; set through `Server`.
 #[derive(Clone)]
@@ -30,6 +46,11 @@ pub(crate) struct HttpOptions {
     pub(crate) auth: Option<Arc<AuthHook>>,
     /// The realm named in `WWW-Authenticate`.
     pub(crate) auth_realm: String,
+    /// The Protected Resource Metadata, when the server is an OAuth resource server: served
+    /// without a token, and named in challenges instead of the realm.
+    pub(crate) resource_metadata: Option<Arc<ResourceMetadata>>,
+    /// What a caller whose token lacks a tool's scopes gets.
+    pub(crate) scope_policy: ScopePolicy,
     /// The instance's name, put first in the session ids it issues (checked by whoever
     /// sets it: 1 to 63 of `A-Z a-z 0-9 - _`).
     pub(crate) instance: Option<String>,
@@ -45,6 +66,8 @@ impl Default for HttpOptions {
             max_sessions: 10_000,
             auth: None,
             auth_realm: "mcp".to_owned(),
+            resource_metadata: None,
+            scope_policy: ScopePolicy::default(),
             instance: None,
         }
     }

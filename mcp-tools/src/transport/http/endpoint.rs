@@ -35,13 +35,34 @@ pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions, any_host: bool) 
     let path = options.path.clone();
     let app = Arc::new(HttpApp::new(engine, options, any_host));
     let endpoint = axum::routing::post(post).get(get).delete(delete);
+    let mut router = Router::new().route(&path, endpoint);
+    if let Some(metadata) = &app.options.resource_metadata {
+        for path in &metadata.paths {
+            router = router.route(path, axum::routing::get(resource_metadata));
+        }
+    }
     (
-        Router::new()
-            .route(&path, endpoint)
+        router
             .layer(axum::middleware::from_fn(require_host))
             .with_state(Arc::clone(&app)),
         app,
     )
+}
+
+/// GET of the Protected Resource Metadata (RFC 9728): public, so no token is asked for;
+/// any origin may read it (a browser-based client discovers the authorization server so).
+async fn resource_metadata(State(app): State<Arc<HttpApp>>) -> Response {
+    let Some(metadata) = &app.options.resource_metadata else {
+        return refuse(
+            StatusCode::NOT_FOUND,
+            "this server is not an OAuth resource server",
+        );
+    };
+    let mut response = Response::new(axum::body::Body::from(metadata.document.clone()));
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    response
 }
 
 async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) -> Response {
@@ -72,6 +93,9 @@ async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) 
 
     if incoming.is_batch() {
         // A batch: only a 2025-03-26 session may send one; the engine says so otherwise.
+        if let Err(refusal) = app.check_scopes(&incoming, principal) {
+            return refusal;
+        }
         let conn = session
             .as_ref()
             .map_or_else(|| Arc::new(Connection::from_peer(peer)), |s| Arc::clone(&s.conn));
@@ -95,6 +119,9 @@ async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) 
                 encode_error(id, HEADER_MISMATCH, &mismatch, None),
             );
         }
+        if let Err(refusal) = app.check_scopes(&incoming, principal) {
+            return refusal;
+        }
         let conn = Arc::new(Connection::from_peer(peer));
         return answer(&app, conn, incoming, principal, Flow::Modern).await;
     }
@@ -106,7 +133,8 @@ async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) 
             return accepted(); // a notification outside any session concerns nothing
         }
         let ping = method.as_deref() == Some("ping") && id.is_some();
-        let answered = answer(&app, Arc::new(Connection::new()), incoming, None, Flow::Legacy).await;
+        let conn = Arc::new(Connection::from_peer(peer));
+        let answered = answer(&app, conn, incoming, None, Flow::Legacy).await;
         if ping {
             return answered; // legacy clients may ping before `initialize`
         }
@@ -114,6 +142,9 @@ async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) 
         return with_status(answered, StatusCode::BAD_REQUEST);
     };
     if let Err(refusal) = check_session_version(&headers, id) {
+        return refusal;
+    }
+    if let Err(refusal) = app.check_scopes(&incoming, principal) {
         return refusal;
     }
     answer(&app, Arc::clone(&session.conn), incoming, principal, Flow::Legacy).await

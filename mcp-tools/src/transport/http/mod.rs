@@ -26,5 +26,7 @@ mod endpoint;
 mod response;
 mod sessions;
 
+#[cfg(feature = "oauth")]
+pub(crate) use app::ResourceMetadata;
 pub(crate) use app::{HttpApp, HttpOptions, serve};
 pub(crate) use endpoint::router;

@@ -130,6 +130,7 @@ impl Sessions {
         if open.len() >= self.max {
             return Err(StartError::Full);
         }
+        conn.name_session(&id);
         open.insert(
             id.clone(),
             Arc::new(Session {

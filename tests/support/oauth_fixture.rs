@@ -1,0 +1,58 @@
+//! An authorization server and an MCP server with OAuth, on loopback, for the official
+//! clients' interop lane (tests/interop/run.sh): prints one JSON line with the endpoint's URL,
+//! the issuer, two access tokens, `reader` (scope `notes:read`) and `writer` (`notes:read
+//! notes:write`), and the credentials of a client that may get tokens itself (client
+//! credentials grant), then serves until killed. Tools: `whoami` (any token) and
+//! `delete_note` (scope `notes:write`).
+
+#[path = "oauth_as.rs"]
+mod oauth_as;
+
+use mcp_tools::oauth::ResourceServer;
+use mcp_tools::{Context, Server, tool, tools};
+use oauth_as::{AuthServer, SigningKey, TOKEN_CLIENT_ID, TOKEN_CLIENT_SECRET};
+
+const KEY: SigningKey = SigningKey::new("fixture-key", 7);
+
+/// Says who is calling and what their token allows.
+#[tool]
+fn whoami(cx: Context) -> String {
+    match cx.principal() {
+        Some(p) => format!("{} [{}]", p.subject, p.scopes.join(" ")),
+        None => "nobody".to_owned(),
+    }
+}
+
+/// Deletes a note.
+#[tool(scopes("notes:write"))]
+fn delete_note(
+    /// The note
+    id: u32,
+) -> String {
+    format!("deleted note {id}")
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), mcp_tools::Error> {
+    tracing_subscriber::fmt().with_writer(std::io::stderr).init();
+    let auth = AuthServer::start(&[KEY]).await;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    let addr = listener.local_addr()?;
+    drop(listener);
+    let url = format!("http://{addr}/mcp");
+    let resource = ResourceServer::new(&url)
+        .authorization_server(&auth.issuer)
+        .scopes_supported(["notes:read"]);
+    let http = Server::new("oauth-fixture", "1.0.0")
+        .tools(tools![whoami, delete_note])
+        .oauth(resource)
+        .bind_http(addr)
+        .await?;
+    let reader = auth.mint(&KEY, &auth.claims(&url, "ada", "notes:read"));
+    let writer = auth.mint(&KEY, &auth.claims(&url, "bob", "notes:read notes:write"));
+    println!(
+        "{}",
+        serde_json::json!({ "url": url, "issuer": auth.issuer, "reader": reader, "writer": writer, "client_id": TOKEN_CLIENT_ID, "client_secret": TOKEN_CLIENT_SECRET })
+    );
+    http.run().await
+}

@@ -1,0 +1,9 @@
+use mcp_tools::tool;
+
+/// Deletes a note.
+#[tool(scopes("notes:write", "notes:delete", "notes:write"))]
+fn delete_note(id: u32) -> String {
+    format!("deleted {id}")
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_tools::prompt;
+
+/// Asks the model to review code.
+#[prompt(size = 10, cache(scope = "public"))]
+fn review_code(code: String) -> String {
+    format!("Review this code:\n\n{code}")
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_tools::resource;
+
+/// The README.
+#[resource(uri = "docs://readme", annotations(audience = ["assistant", "assistant"]))]
+fn readme() -> String {
+    String::new()
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_tools::resource;
+
+/// The logo.
+#[resource(uri = "assets://logo.png", size = "2 KB")]
+fn logo() -> Vec<u8> {
+    Vec::new()
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_tools::prompt;
+
+/// Reviews a note.
+#[prompt(scopes("notes:read"))]
+fn review_note(id: u32) -> String {
+    format!("Review note {id}.")
+}
+
+fn main() {}
