@@ -10,7 +10,8 @@ mod support;
 
 use base64::Engine as _;
 use mcp_tools::oauth::{ConfigError, ResourceServer};
-use mcp_tools::{Context, Error, ScopePolicy, Server, tool, tools};
+use mcp_tools::{Error, ScopePolicy, Server, tools};
+use oauth_as::tools::{delete_note, whoami};
 use oauth_as::{AuthServer, CLIENT_ID, CLIENT_SECRET, SigningKey, now};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -20,24 +21,6 @@ const MODERN: &str = "2026-07-28";
 const FIRST: SigningKey = SigningKey::new("key-1", 1);
 const SECOND: SigningKey = SigningKey::new("key-2", 2);
 const THIRD: SigningKey = SigningKey::new("key-3", 3);
-
-/// Says who is calling and what their token allows.
-#[tool]
-fn whoami(cx: Context) -> String {
-    match cx.principal() {
-        Some(p) => format!("{} [{}]", p.subject, p.scopes.join(" ")),
-        None => "nobody".to_owned(),
-    }
-}
-
-/// Deletes a note.
-#[tool(scopes("notes:write"))]
-fn delete_note(
-    /// The note
-    id: u32,
-) -> String {
-    format!("deleted note {id}")
-}
 
 /// An MCP server with OAuth on loopback, and a client for it.
 struct Mcp {

@@ -280,3 +280,27 @@ fn base64_standard(bytes: &[u8]) -> String {
     }
     out
 }
+
+/// The tools the OAuth tests and the fixture serve: `whoami` for any token, `delete_note`
+/// for a token with `notes:write`.
+pub mod tools {
+    use mcp_tools::{Context, tool};
+
+    /// Says who is calling and what their token allows.
+    #[tool]
+    pub fn whoami(cx: Context) -> String {
+        match cx.principal() {
+            Some(p) => format!("{} [{}]", p.subject, p.scopes.join(" ")),
+            None => "nobody".to_owned(),
+        }
+    }
+
+    /// Deletes a note.
+    #[tool(scopes("notes:write"))]
+    pub fn delete_note(
+        /// The note
+        id: u32,
+    ) -> String {
+        format!("deleted note {id}")
+    }
+}

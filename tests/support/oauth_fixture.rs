@@ -9,28 +9,11 @@
 mod oauth_as;
 
 use mcp_tools::oauth::ResourceServer;
-use mcp_tools::{Context, Server, tool, tools};
+use mcp_tools::{Server, tools};
+use oauth_as::tools::{delete_note, whoami};
 use oauth_as::{AuthServer, SigningKey, TOKEN_CLIENT_ID, TOKEN_CLIENT_SECRET};
 
 const KEY: SigningKey = SigningKey::new("fixture-key", 7);
-
-/// Says who is calling and what their token allows.
-#[tool]
-fn whoami(cx: Context) -> String {
-    match cx.principal() {
-        Some(p) => format!("{} [{}]", p.subject, p.scopes.join(" ")),
-        None => "nobody".to_owned(),
-    }
-}
-
-/// Deletes a note.
-#[tool(scopes("notes:write"))]
-fn delete_note(
-    /// The note
-    id: u32,
-) -> String {
-    format!("deleted note {id}")
-}
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), mcp_tools::Error> {
