@@ -86,18 +86,11 @@ impl Exported {
     /// The exported span named `name` once there is one: a call that waits ends its span
     /// in its task, just after its response is sent.
     async fn span(&self, name: &str) -> SpanData {
-        let deadline = Instant::now() + support::PATIENCE;
-        loop {
-            if let Some(span) = self.spans().into_iter().find(|s| s.name == name) {
-                return span;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "no span named `{name}` in {:#?}",
-                self.names()
-            );
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
+        eventually(
+            || self.spans().into_iter().find(|s| s.name == name),
+            || format!("no span named `{name}` in {:#?}", self.names()),
+        )
+        .await
     }
 
     fn names(&self) -> Vec<String> {
@@ -563,23 +556,17 @@ impl Seen {
 
     /// The closed request span for `method` (and `tool`), once there is one.
     async fn closed(&self, method: &str, tool: Option<&str>) -> SeenSpan {
-        let deadline = Instant::now() + support::PATIENCE;
-        loop {
-            let found = self.request_spans().into_iter().find(|s| {
+        let found = || {
+            self.request_spans().into_iter().find(|s| {
                 s.closed
                     && s.fields.get("mcp.method.name").map(String::as_str) == Some(method)
                     && s.fields.get("gen_ai.tool.name").map(String::as_str) == tool
-            });
-            if let Some(span) = found {
-                return span;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "no closed span for {method}: {:#?}",
-                self.request_spans()
-            );
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
+            })
+        };
+        eventually(found, || {
+            format!("no closed span for {method}: {:#?}", self.request_spans())
+        })
+        .await
     }
 }
 
@@ -665,5 +652,18 @@ fn over_stdio_the_span_says_pipe() {
         "network.transport=\"pipe\"",
     ] {
         assert!(failure.contains(field), "`{field}` not in: {failure}");
+    }
+}
+
+/// What `find` finds, once it finds it (spans end in their tasks, just after the response
+/// is sent); a panic saying `missing()` after `support::PATIENCE`.
+async fn eventually<T>(mut find: impl FnMut() -> Option<T>, missing: impl Fn() -> String) -> T {
+    let deadline = Instant::now() + support::PATIENCE;
+    loop {
+        if let Some(found) = find() {
+            return found;
+        }
+        assert!(Instant::now() < deadline, "{}", missing());
+        tokio::time::sleep(Duration::from_millis(5)).await;
     }
 }
