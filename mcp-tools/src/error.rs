@@ -310,9 +310,13 @@ impl ClientCapability {
             // An empty `elicitation` declares forms, as it did before modes existed.
             ClientCapability::ElicitationForm => object(capabilities.get("elicitation"))
                 .is_some_and(|e| e.get("form").is_some() || e.get("url").is_none()),
-            ClientCapability::ElicitationUrl => object(capabilities.pointer("/elicitation/url")).is_some(),
+            ClientCapability::ElicitationUrl => {
+                object(capabilities.get("elicitation").and_then(|e| e.get("url"))).is_some()
+            }
             ClientCapability::Sampling => object(capabilities.get("sampling")).is_some(),
-            ClientCapability::SamplingTools => object(capabilities.pointer("/sampling/tools")).is_some(),
+            ClientCapability::SamplingTools => {
+                object(capabilities.get("sampling").and_then(|s| s.get("tools"))).is_some()
+            }
             ClientCapability::Roots => object(capabilities.get("roots")).is_some(),
         }
     }

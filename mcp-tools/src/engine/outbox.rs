@@ -8,6 +8,10 @@ use tokio::sync::mpsc;
 #[derive(Debug)]
 pub(crate) struct Outgoing {
     pub(crate) bytes: Vec<u8>,
+    /// Whether it is a response (the answer to a request), not a notification or a request
+    /// of the server's own: an HTTP exchange ends with its response.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) response: bool,
     /// For an error response: what the error was.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) error: Option<ErrorInfo>,
@@ -23,16 +27,8 @@ pub(crate) struct ErrorInfo {
     pub(crate) before_dispatch: bool,
 }
 
-impl Outgoing {
-    /// A message that is not an error response.
-    pub(crate) fn message(bytes: Vec<u8>) -> Outgoing {
-        Outgoing { bytes, error: None }
-    }
-}
-
 /// Where a connection's outgoing messages go. Responses and notifications may go to
-/// different places (the responses of a batch are gathered into one array; HTTP answers
-/// with plain JSON unless notifications come first).
+/// different places (the responses of a batch are gathered into one array).
 #[derive(Clone)]
 pub(crate) struct Outbox {
     responses: Route,
@@ -96,22 +92,6 @@ impl Outbox {
         }
     }
 
-    /// An outbox whose responses and notifications arrive on separate receivers, so an
-    /// HTTP response can be plain JSON unless notifications come first.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(crate) fn split() -> (Outbox, Queue, Queue) {
-        let (responses, response_queue) = mpsc::unbounded_channel();
-        let (notifications, notification_queue) = mpsc::unbounded_channel();
-        (
-            Outbox {
-                responses: Route::Queue(responses),
-                notifications: Route::Queue(notifications),
-            },
-            response_queue,
-            notification_queue,
-        )
-    }
-
     /// An outbox for a batch: its responses are gathered on the receiver, its
     /// notifications go where this outbox's go.
     pub(crate) fn batch(&self) -> (Outbox, Queue) {
@@ -132,23 +112,31 @@ impl Outbox {
 
     /// Sends a response that is not an error.
     pub(crate) fn respond(&self, message: Vec<u8>) {
-        self.responses.send(Outgoing::message(message), "response");
+        let response = Outgoing {
+            bytes: message,
+            response: true,
+            error: None,
+        };
+        self.responses.send(response, "response");
     }
 
     /// Sends an error response.
     pub(crate) fn respond_error(&self, message: Vec<u8>, error: ErrorInfo) {
-        self.responses.send(
-            Outgoing {
-                bytes: message,
-                error: Some(error),
-            },
-            "response",
-        );
+        let response = Outgoing {
+            bytes: message,
+            response: true,
+            error: Some(error),
+        };
+        self.responses.send(response, "response");
     }
 
     /// Sends a notification, or a request of the server's own, on the way of notifications.
     pub(crate) fn notify(&self, message: Vec<u8>) {
-        self.notifications
-            .send(Outgoing::message(message), "notification");
+        let notification = Outgoing {
+            bytes: message,
+            response: false,
+            error: None,
+        };
+        self.notifications.send(notification, "notification");
     }
 }

@@ -59,7 +59,7 @@ impl Server {
         }
         let (http, _protection) = self.http_options()?;
         let engine = self.scoped().into_engine()?;
-        let (router, app) = crate::transport::http::router(engine, http, any_host);
+        let app = Arc::new(crate::transport::http::HttpApp::new(engine, http, any_host));
         // The authorization server's keys are fetched now, not on the first token.
         #[cfg(feature = "oauth")]
         if let Some(guard) = _protection {
@@ -68,7 +68,6 @@ impl Server {
         Ok(HttpServer {
             listener,
             local_addr,
-            router,
             app,
         })
     }
@@ -559,7 +558,6 @@ pub(super) fn instance_name_problem(name: &str) -> Option<String> {
 pub struct HttpServer {
     listener: tokio::net::TcpListener,
     local_addr: std::net::SocketAddr,
-    router: axum::Router,
     app: Arc<crate::transport::http::HttpApp>,
 }
 
@@ -617,11 +615,10 @@ impl HttpServer {
         let HttpServer {
             listener,
             local_addr,
-            router,
             app,
         } = self;
         tracing::info!(addr = %local_addr, "serving MCP over HTTP");
-        Ok(crate::transport::http::serve(listener, router, app, shutdown).await?)
+        Ok(crate::transport::http::serve(listener, app, shutdown).await?)
     }
 }
 

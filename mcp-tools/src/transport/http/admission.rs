@@ -17,14 +17,14 @@ use std::sync::Arc;
 
 /// Refuses an HTTP/1.1 request that has no `Host` header with 400, as RFC 9112 (3.2)
 /// requires; HTTP/1.0 requests may omit it.
-pub(super) async fn require_host(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+pub(super) fn require_host(request: &axum::extract::Request) -> Result<(), Response> {
     if request.version() == Version::HTTP_11 && !request.headers().contains_key(header::HOST) {
-        return refuse(
+        return Err(refuse(
             StatusCode::BAD_REQUEST,
             "an HTTP/1.1 request must have a Host header (RFC 9112, section 3.2)",
-        );
+        ));
     }
-    next.run(request).await
+    Ok(())
 }
 
 impl HttpApp {
@@ -186,20 +186,16 @@ impl HttpApp {
 
 /// A POST's `Accept` and `Content-Type`: `Err` is the response that refuses it.
 pub(super) fn check_post_headers(headers: &HeaderMap) -> Result<(), Response> {
-    if !(accepts(headers, "application/json") && accepts(headers, "text/event-stream")) {
+    if !(accepts(headers, b"application/json") && accepts(headers, b"text/event-stream")) {
         return Err(refuse(
             StatusCode::NOT_ACCEPTABLE,
             "the Accept header must allow both `application/json` and `text/event-stream`",
         ));
     }
-    let json = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            v.split(';')
-                .next()
-                .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
-        });
+    let json = headers.get(header::CONTENT_TYPE).is_some_and(|v| {
+        let essence = v.as_bytes().split(|&b| b == b';').next().unwrap_or_default();
+        essence.trim_ascii().eq_ignore_ascii_case(b"application/json")
+    });
     if !json {
         return Err(refuse(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -209,15 +205,20 @@ pub(super) fn check_post_headers(headers: &HeaderMap) -> Result<(), Response> {
     Ok(())
 }
 
-/// Whether `Accept` allows `mime` (no `Accept` allows anything).
-pub(super) fn accepts(headers: &HeaderMap, mime: &str) -> bool {
-    let Some(accept) = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()) else {
+/// Whether `Accept` allows `mime` (no `Accept` allows anything). Read as bytes: a value
+/// that is not text matches nothing.
+pub(super) fn accepts(headers: &HeaderMap, mime: &[u8]) -> bool {
+    let Some(accept) = headers.get(header::ACCEPT) else {
         return true;
     };
-    let (kind, _) = mime.split_once('/').unwrap_or((mime, ""));
-    accept.split(',').any(|range| {
-        let range = range.split(';').next().unwrap_or("").trim();
-        range == mime || range == "*/*" || range.strip_suffix("/*") == Some(kind)
+    let kind = mime.split(|&b| b == b'/').next().unwrap_or(mime);
+    accept.as_bytes().split(|&b| b == b',').any(|range| {
+        let range = range
+            .split(|&b| b == b';')
+            .next()
+            .unwrap_or_default()
+            .trim_ascii();
+        range == mime || range == b"*/*" || range.strip_suffix(b"/*") == Some(kind)
     })
 }
 

@@ -1,11 +1,9 @@
-//! The state every HTTP handler shares, how the endpoint is configured, and the serving
-//! loop.
+//! The state every HTTP handler shares, and how the endpoint is configured.
 
 use super::sessions::Sessions;
 use crate::context::Principal;
 use crate::engine::Engine;
 use crate::tool::ScopePolicy;
-use axum::Router;
 use axum::body::Bytes;
 use std::future::Future;
 use std::pin::Pin;
@@ -105,42 +103,4 @@ impl HttpApp {
         self.shutdown.cancel();
         self.sessions.end_all();
     }
-}
-
-/// Serves `router` on `listener` until `shutdown` completes, then finishes the requests in
-/// flight. Idle sessions are swept on a timer meanwhile.
-pub(crate) async fn serve(
-    listener: tokio::net::TcpListener,
-    router: Router,
-    app: Arc<HttpApp>,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    use axum::serve::ListenerExt;
-    let listener = listener.tap_io(|tcp| {
-        // Answers go out at once instead of waiting on Nagle's algorithm.
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::debug!(%error, "could not set TCP_NODELAY");
-        }
-    });
-    // Idle sessions end on time even when no new session comes to trigger a sweep.
-    let sweeper = {
-        let app = Arc::clone(&app);
-        tokio::spawn(async move {
-            let mut every = tokio::time::interval(app.sessions.sweep_period());
-            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                every.tick().await;
-                app.sessions.expire();
-            }
-        })
-    };
-    let service = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
-    let served = axum::serve(listener, service)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            app.shut_down();
-        })
-        .await;
-    sweeper.abort();
-    served
 }

@@ -3,7 +3,7 @@
 //! the same parse to the engine; the status comes from what the engine says its answer was.
 
 use super::admission::{accepts, check_post_headers, require_host};
-use super::app::{HttpApp, HttpOptions};
+use super::app::{HttpApp, HttpOptions, ResourceMetadata};
 use super::response::{
     CancelOnDrop, Flow, accepted, answer_response, json_response, method_not_allowed, refuse, sse,
     with_status,
@@ -17,8 +17,8 @@ use crate::protocol::jsonrpc::{HEADER_MISMATCH, INVALID_REQUEST};
 use crate::protocol::messages::ParamsHead;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::extract::{ConnectInfo, Request};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
 use futures_util::StreamExt;
 use serde_json::value::RawValue;
@@ -26,38 +26,70 @@ use std::borrow::Cow;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
-const VERSION_HEADER: &str = "mcp-protocol-version";
-const METHOD_HEADER: &str = "mcp-method";
-const NAME_HEADER: &str = "mcp-name";
+// Names made once: a name given as text is parsed again at every look-up.
+const VERSION_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
+const METHOD_HEADER: HeaderName = HeaderName::from_static("mcp-method");
+const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
 
-/// The MCP endpoint as an axum router, and the handle that shuts it down.
+/// The MCP endpoint as an axum router, and the handle that shuts it down: every path it
+/// answers goes to [`handle`], as it does when the endpoint is served directly.
 pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions, any_host: bool) -> (Router, Arc<HttpApp>) {
-    let path = options.path.clone();
     let app = Arc::new(HttpApp::new(engine, options, any_host));
-    let endpoint = axum::routing::post(post).get(get).delete(delete);
-    let mut router = Router::new().route(&path, endpoint);
+    let endpoint = {
+        let app = Arc::clone(&app);
+        move |request: Request| {
+            // Known when the router was served with connect info.
+            let peer = request
+                .extensions()
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|info| info.0.ip());
+            handle(Arc::clone(&app), peer, request)
+        }
+    };
+    let mut router = Router::new().route(&app.options.path, axum::routing::any(endpoint.clone()));
     if let Some(metadata) = &app.options.resource_metadata {
         for path in &metadata.paths {
-            router = router.route(path, axum::routing::get(resource_metadata));
+            router = router.route(path, axum::routing::any(endpoint.clone()));
         }
     }
-    (
-        router
-            .layer(axum::middleware::from_fn(require_host))
-            .with_state(Arc::clone(&app)),
-        app,
-    )
+    (router, app)
+}
+
+/// One request to the server from `peer`: the `Host` rule, then the endpoint's methods on
+/// its path and the Protected Resource Metadata on theirs; 404 anywhere else.
+pub(crate) async fn handle(app: Arc<HttpApp>, peer: Option<IpAddr>, request: Request) -> Response {
+    if let Err(refusal) = require_host(&request) {
+        return refusal;
+    }
+    let path = request.uri().path();
+    if path == app.options.path {
+        return match *request.method() {
+            Method::POST => post(&app, peer, request).await,
+            Method::GET => get(&app, request.headers()).await,
+            Method::DELETE => delete(&app, request.headers()).await,
+            _ => method_not_allowed(),
+        };
+    }
+    if let Some(metadata) = &app.options.resource_metadata
+        && metadata.paths.iter().any(|p| p == path)
+    {
+        return match *request.method() {
+            Method::GET | Method::HEAD => resource_metadata(metadata),
+            _ => {
+                let mut response = with_status(Response::default(), StatusCode::METHOD_NOT_ALLOWED);
+                response
+                    .headers_mut()
+                    .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+                response
+            }
+        };
+    }
+    with_status(Response::default(), StatusCode::NOT_FOUND)
 }
 
 /// GET of the Protected Resource Metadata (RFC 9728): public, so no token is asked for;
 /// any origin may read it (a browser-based client discovers the authorization server so).
-async fn resource_metadata(State(app): State<Arc<HttpApp>>) -> Response {
-    let Some(metadata) = &app.options.resource_metadata else {
-        return refuse(
-            StatusCode::NOT_FOUND,
-            "this server is not an OAuth resource server",
-        );
-    };
+fn resource_metadata(metadata: &ResourceMetadata) -> Response {
     let mut response = Response::new(axum::body::Body::from(metadata.document.clone()));
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -65,14 +97,9 @@ async fn resource_metadata(State(app): State<Arc<HttpApp>>) -> Response {
     response
 }
 
-async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) -> Response {
+async fn post(app: &Arc<HttpApp>, peer: Option<IpAddr>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
     let headers = parts.headers;
-    // Known when the server was served with connect info, as `serve_http` does.
-    let peer = parts
-        .extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|info| info.0.ip());
     let principal = match app.admit(&headers).await {
         Ok(principal) => principal,
         Err(refusal) => return refusal,
@@ -80,7 +107,7 @@ async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) 
     if let Err(refusal) = check_post_headers(&headers) {
         return refusal;
     }
-    let body = match read_body(&app, &headers, body).await {
+    let body = match read_body(app, &headers, body).await {
         Ok(body) => body,
         Err(refusal) => return refusal,
     };
@@ -99,11 +126,11 @@ async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) 
         let conn = session
             .as_ref()
             .map_or_else(|| Arc::new(Connection::from_peer(peer)), |s| Arc::clone(&s.conn));
-        return answer(&app, conn, incoming, principal, Flow::Legacy).await;
+        return answer(app, conn, incoming, principal, Flow::Legacy).await;
     }
     let Some(envelope) = incoming.envelope() else {
         // Not JSON, or not a message: the engine words the error.
-        let answered = answer(&app, Arc::new(Connection::new()), incoming, None, Flow::Legacy).await;
+        let answered = answer(app, Arc::new(Connection::new()), incoming, None, Flow::Legacy).await;
         return with_status(answered, StatusCode::BAD_REQUEST);
     };
     let id = envelope.id;
@@ -123,10 +150,10 @@ async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) 
             return refusal;
         }
         let conn = Arc::new(Connection::from_peer(peer));
-        return answer(&app, conn, incoming, principal, Flow::Modern).await;
+        return answer(app, conn, incoming, principal, Flow::Modern).await;
     }
     if method.as_deref() == Some("initialize") && id.is_some() {
-        return initialize(&app, incoming, principal, peer).await;
+        return initialize(app, incoming, principal, peer).await;
     }
     let Some(session) = session else {
         if id.is_none() && method.is_some() {
@@ -134,7 +161,7 @@ async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) 
         }
         let ping = method.as_deref() == Some("ping") && id.is_some();
         let conn = Arc::new(Connection::from_peer(peer));
-        let answered = answer(&app, conn, incoming, None, Flow::Legacy).await;
+        let answered = answer(app, conn, incoming, None, Flow::Legacy).await;
         if ping {
             return answered; // legacy clients may ping before `initialize`
         }
@@ -147,7 +174,7 @@ async fn post(State(app): State<Arc<HttpApp>>, request: axum::extract::Request) 
     if let Err(refusal) = app.check_scopes(&incoming, principal) {
         return refusal;
     }
-    answer(&app, Arc::clone(&session.conn), incoming, principal, Flow::Legacy).await
+    answer(app, Arc::clone(&session.conn), incoming, principal, Flow::Legacy).await
 }
 
 /// The body, within the server's limit on messages; `Err` refuses it with 413. A body
@@ -248,10 +275,10 @@ fn check_modern_headers(
     method: &str,
     head: &ParamsHead<'_>,
 ) -> Result<(), String> {
-    let header = |name: &str| headers.get(name).map(|v| v.to_str().unwrap_or("(not text)"));
+    let header = |name: HeaderName| headers.get(name).map(|v| v.to_str().unwrap_or("(not text)"));
     let body_version: Cow<'_, str> =
         serde_json::from_str(version.get()).unwrap_or(Cow::Borrowed(version.get()));
-    let expect = |name: &str, label: &str, body: &str| -> Result<(), String> {
+    let expect = |name: HeaderName, label: &str, body: &str| -> Result<(), String> {
         match header(name) {
             None => Err(format!(
                 "Header mismatch: the {label} header is required and must be '{body}'"
@@ -352,87 +379,75 @@ async fn answer(
     flow: Flow,
 ) -> Response {
     crate::wire_log::received(conn.id(), incoming.text());
-    let (out, mut responses, mut notifications) = Outbox::split();
+    let (out, mut queue) = Outbox::channel();
     app.engine.serve(&conn, incoming, &out, principal);
     drop(out);
+    // Dropped with this future when the client goes away before the answer.
     let mut guard = CancelOnDrop {
         conn: (flow == Flow::Modern).then(|| Arc::clone(&conn)),
     };
-    let shutdown = app.shutdown.clone();
-    tokio::select! {
-        biased;
-        response = responses.recv() => match response {
-            Some(response) => {
-                guard.defuse();
-                if let Ok(first) = notifications.try_recv() {
-                    // Notifications were queued before the answer: keep their order.
-                    let mut events = vec![first];
-                    while let Ok(more) = notifications.try_recv() {
-                        events.push(more);
-                    }
-                    events.push(response);
-                    return sse(conn.id(), events, None, None, guard, shutdown);
-                }
-                answer_response(conn.id(), response, flow)
-            }
-            None => {
-                guard.defuse();
-                accepted()
-            }
-        },
-        note = notifications.recv() => match note {
-            Some(note) => sse(conn.id(), vec![note], Some(notifications), Some(responses), guard, shutdown),
-            None => {
-                guard.defuse();
-                match responses.recv().await {
-                    Some(response) => answer_response(conn.id(), response, flow),
-                    None => accepted(),
-                }
-            }
-        },
+    match queue.recv().await {
+        // The answer alone: plain JSON.
+        Some(first) if first.response => {
+            guard.defuse();
+            answer_response(conn.id(), first, flow)
+        }
+        // Notifications (or requests of the server's own) come first: an event stream.
+        Some(first) => sse(
+            conn.id(),
+            vec![first],
+            Some(queue),
+            true,
+            guard,
+            app.shutdown.clone(),
+        ),
+        None => {
+            guard.defuse();
+            accepted()
+        }
     }
 }
 
 /// GET: a legacy session's stream for notifications that answer no request.
-async fn get(State(app): State<Arc<HttpApp>>, headers: HeaderMap) -> Response {
-    if let Err(refusal) = app.admit(&headers).await {
+async fn get(app: &HttpApp, headers: &HeaderMap) -> Response {
+    if let Err(refusal) = app.admit(headers).await {
         return refusal;
     }
-    let session = match app.sessions.of(&headers) {
+    let session = match app.sessions.of(headers) {
         Ok(Some(session)) => session,
         Ok(None) => return method_not_allowed(),
         Err(refusal) => return refusal,
     };
-    if let Err(refusal) = check_session_version(&headers, None) {
+    if let Err(refusal) = check_session_version(headers, None) {
         return refusal;
     }
-    if !accepts(&headers, "text/event-stream") {
+    if !accepts(headers, b"text/event-stream") {
         return refuse(
             StatusCode::NOT_ACCEPTABLE,
             "the Accept header must allow `text/event-stream`",
         );
     }
-    let (out, _responses, notifications) = Outbox::split();
+    let (out, queue) = Outbox::channel();
     session.conn.set_unsolicited(Some(out));
     sse(
         session.conn.id(),
         Vec::new(),
-        Some(notifications),
-        None,
+        Some(queue),
+        false,
         CancelOnDrop { conn: None },
         app.shutdown.clone(),
     )
 }
 
 /// DELETE: a legacy client ends its session.
-async fn delete(State(app): State<Arc<HttpApp>>, headers: HeaderMap) -> Response {
-    if let Err(refusal) = app.admit(&headers).await {
+async fn delete(app: &HttpApp, headers: &HeaderMap) -> Response {
+    if let Err(refusal) = app.admit(headers).await {
         return refusal;
     }
     let Some(id) = headers.get(SESSION_HEADER).and_then(|v| v.to_str().ok()) else {
         return method_not_allowed();
     };
-    if let Err(refusal) = check_session_version(&headers, None) {
+    if let Err(refusal) = check_session_version(headers, None) {
         return refusal;
     }
     if app.sessions.end(id) {

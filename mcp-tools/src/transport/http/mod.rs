@@ -14,8 +14,8 @@
 //! Before any of that (`admission`): `Host` and `Origin` are checked against an allow-list
 //! (DNS rebinding), bodies are bounded, `Accept` and `Content-Type` are checked, and an
 //! optional bearer-token hook decides who is calling. `sessions` keeps the legacy
-//! sessions, `response` shapes what goes back, `endpoint` routes, and `app` holds the state
-//! they share and serves it.
+//! sessions, `response` shapes what goes back, `endpoint` routes, `app` holds the state they
+//! share, and `serve` accepts connections and serves each with hyper.
 
 // A refusal is the HTTP response itself; boxing it would only add an allocation.
 #![allow(clippy::result_large_err)]
@@ -24,9 +24,11 @@ mod admission;
 mod app;
 mod endpoint;
 mod response;
+mod serve;
 mod sessions;
 
 #[cfg(feature = "oauth")]
 pub(crate) use app::ResourceMetadata;
-pub(crate) use app::{HttpApp, HttpOptions, serve};
+pub(crate) use app::{HttpApp, HttpOptions};
 pub(crate) use endpoint::router;
+pub(crate) use serve::serve;

@@ -125,30 +125,40 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// An SSE response: `ready` events first, then notifications, until the answer (when
-/// `responses` is given) or forever (a GET stream, a subscription) until the client, the
-/// session or the server (`shutdown`) ends it.
+/// An SSE response: `ready` events first, then what comes on `queue`. With `until_answer`
+/// (a POST's stream) it ends with the request's response; otherwise (a GET stream) it
+/// carries notifications only. Either ends when the client, the session or the server
+/// (`shutdown`) ends it.
 pub(super) fn sse(
     conn: u64,
     ready: Vec<Outgoing>,
-    notifications: Option<Queue>,
-    responses: Option<Queue>,
+    queue: Option<Queue>,
+    until_answer: bool,
     guard: CancelOnDrop,
     shutdown: CancellationToken,
 ) -> Response {
     struct Stream {
         ready: std::vec::IntoIter<Outgoing>,
-        notifications: Option<Queue>,
-        responses: Option<Queue>,
+        queue: Option<Queue>,
+        until_answer: bool,
         finished: bool,
         guard: CancelOnDrop,
         shutdown: CancellationToken,
     }
-    let ends_with_answer = responses.is_none() && notifications.is_none();
+    impl Stream {
+        /// The event of `message`; the stream is finished after the answer it ends with.
+        fn event(&mut self, conn: u64, message: &Outgoing) -> Bytes {
+            if message.response {
+                self.finished = true;
+                self.guard.defuse();
+            }
+            event_bytes(conn, &message.bytes)
+        }
+    }
     let state = Stream {
         ready: ready.into_iter(),
-        notifications,
-        responses,
+        queue,
+        until_answer,
         finished: false,
         guard,
         shutdown,
@@ -157,42 +167,33 @@ pub(super) fn sse(
         if s.finished {
             return None;
         }
-        if let Some(event) = s.ready.next() {
-            if ends_with_answer && s.ready.len() == 0 {
-                s.finished = true;
-                s.guard.defuse();
-            }
-            return Some((
-                Ok::<Bytes, std::convert::Infallible>(event_bytes(conn, &event.bytes)),
-                s,
-            ));
+        if let Some(message) = s.ready.next() {
+            let event = s.event(conn, &message);
+            return Some((Ok::<Bytes, std::convert::Infallible>(event), s));
         }
+        let queue = s.queue.as_mut()?;
         let keep_alive = tokio::time::sleep(Duration::from_secs(15));
         tokio::select! {
             biased;
             _ = s.shutdown.cancelled() => None,
-            note = recv(&mut s.notifications) => match note {
-                Some(note) => Some((Ok(event_bytes(conn, &note.bytes)), s)),
-                None => {
-                    s.notifications = None;
-                    if s.responses.is_none() { None } else { Some((Ok(Bytes::new()), s)) }
+            message = queue.recv() => {
+                let message = message?;
+                if message.response && !s.until_answer {
+                    tracing::debug!("dropped a response sent to a stream of notifications");
+                    return Some((Ok(Bytes::new()), s));
                 }
-            },
-            response = recv(&mut s.responses) => match response {
-                Some(response) => {
-                    // Anything the request sent before its answer goes first.
-                    let mut bytes = Vec::new();
-                    if let Some(notes) = &mut s.notifications {
-                        while let Ok(note) = notes.try_recv() {
-                            bytes.extend_from_slice(&event_bytes(conn, &note.bytes));
-                        }
+                // What else is ready goes in the same chunk, up to the answer.
+                let mut chunk = s.event(conn, &message).to_vec();
+                while !s.finished
+                    && let Some(queue) = s.queue.as_mut()
+                    && let Ok(more) = queue.try_recv()
+                {
+                    if more.response && !s.until_answer {
+                        continue;
                     }
-                    bytes.extend_from_slice(&event_bytes(conn, &response.bytes));
-                    s.finished = true;
-                    s.guard.defuse();
-                    Some((Ok(Bytes::from(bytes)), s))
+                    chunk.extend_from_slice(&s.event(conn, &more));
                 }
-                None => None,
+                Some((Ok(Bytes::from(chunk)), s))
             },
             _ = keep_alive => Some((Ok(Bytes::from_static(b": keep-alive\n\n")), s)),
         }
@@ -206,14 +207,6 @@ pub(super) fn sse(
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
     response
-}
-
-/// Waits on a receiver that may be gone (then never completes).
-async fn recv(receiver: &mut Option<Queue>) -> Option<Outgoing> {
-    match receiver {
-        Some(receiver) => receiver.recv().await,
-        None => std::future::pending().await,
-    }
 }
 
 fn event_bytes(conn: u64, message: &[u8]) -> Bytes {

@@ -7,13 +7,13 @@
 
 use super::response::refuse;
 use crate::engine::Connection;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, HeaderName, StatusCode};
 use axum::response::Response;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-pub(super) const SESSION_HEADER: &str = "mcp-session-id";
+pub(super) const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
 
 /// A legacy client's session.
 pub(super) struct Session {
