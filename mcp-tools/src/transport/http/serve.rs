@@ -62,11 +62,11 @@ pub(crate) async fn serve(
         connections.spawn(async move {
             let service =
                 hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-                    let app = Arc::clone(&app);
-                    async move {
-                        let request = request.map(axum::body::Body::new);
-                        Ok::<_, std::convert::Infallible>(handle(app, Some(peer.ip()), request).await)
-                    }
+                    let request = request.map(axum::body::Body::new);
+                    // Boxed, so an open stream does not keep room for the handler it no
+                    // longer runs in its connection's task.
+                    let handled = Box::pin(handle(Arc::clone(&app), Some(peer.ip()), request));
+                    async move { Ok::<_, std::convert::Infallible>(handled.await) }
                 });
             let connection = hyper::server::conn::http1::Builder::new()
                 .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
