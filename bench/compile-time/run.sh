@@ -6,6 +6,7 @@
 #   bench/compile-time/run.sh                # clean build for N=1 only
 #   bench/compile-time/run.sh --clean-all    # clean build for every N
 #   bench/compile-time/run.sh --runs 5       # median of 5 (default 3) for the per-crate figures
+#   bench/compile-time/run.sh --incremental-only   # only the N=1 incremental rebuild: prints its seconds
 #
 # Everything is built under ${CARGO_TARGET_DIR:-<repo>/target}/compile-time: the crates in
 # crates/, one target dir shared by them in target/, fresh ones for the clean builds, and
@@ -19,11 +20,13 @@ export CARGO_TERM_COLOR=never
 sizes=(1 50 500)
 runs=3
 clean_all=0
+incremental_only=0
 while [ $# -gt 0 ]; do
     case $1 in
         --clean-all) clean_all=1 ;;
         --runs) runs=$2; shift ;;
-        *) echo "usage: $0 [--clean-all] [--runs N]" >&2; exit 2 ;;
+        --incremental-only) incremental_only=1 ;;
+        *) echo "usage: $0 [--clean-all] [--runs N] [--incremental-only]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -126,6 +129,14 @@ clean() {
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 load_start=$(load)
+
+# The one figure bench/peers/compare.sh asks for: a debug rebuild of a one-tool server after
+# one edit in its tool's body, the median of --runs, in seconds on stdout.
+if [ "$incremental_only" = 1 ]; then
+    gen tools_1 1
+    incremental tools_1
+    exit 0
+fi
 
 say "== generating crates in $crates"
 for n in "${sizes[@]}"; do gen "tools_$n" "$n"; done

@@ -7,12 +7,14 @@
 # For every measure, each round runs ours, echo, floor, rmcp stdio_pipes(), rmcp stdio() in
 # that order (A B C D E A B C D E ...), client and server pinned together on CPU 0; the table
 # shows the median of the rounds. --only takes a comma-separated list of call, pipeline,
-# startup, big, http, http32, workers, listen, binaries, asks. See README.md beside this script.
+# startup, big, http, http32, workers, listen, many, asks, binaries, rebuild. The last table
+# sets every figure beside its goal. See README.md beside this script.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-rounds=5 quick=0 build_times=0 only=call,pipeline,startup,big,http,http32,workers,listen,binaries,asks
+measures=call,pipeline,startup,big,http,http32,workers,listen,many,asks,binaries,rebuild
+rounds=5 quick=0 build_times=0 only=$measures
 while (($#)); do
     case $1 in
         --rounds) rounds=$2; shift ;;
@@ -26,8 +28,8 @@ while (($#)); do
 done
 for measure in ${only//,/ }; do
     case $measure in
-        call | pipeline | startup | big | http | http32 | workers | listen | binaries | asks) ;;
-        *) echo "compare.sh: unknown measure \`$measure\` in --only; expected call, pipeline, startup, big, http, http32, workers, listen, binaries, asks" >&2; exit 2 ;;
+        call | pipeline | startup | big | http | http32 | workers | listen | many | asks | binaries | rebuild) ;;
+        *) echo "compare.sh: unknown measure \`$measure\` in --only; expected one of ${measures//,/, }" >&2; exit 2 ;;
     esac
 done
 want() { [[ ",$only," == *",$1,"* ]]; }
@@ -35,9 +37,9 @@ want() { [[ ",$only," == *",$1,"* ]]; }
 # Requests per run: the sequential run doubles as the CPU and peak-RSS run (20k calls).
 calls=20000
 if ((quick)); then
-    pipelined=20000 startups=5 bigs=5 http_calls=3000 asks=5000 listens=2000
+    pipelined=20000 startups=5 bigs=5 http_calls=3000 asks=5000 listens=2000 lists=500
 else
-    pipelined=100000 startups=20 bigs=20 http_calls=10000 asks=20000 listens=10000
+    pipelined=100000 startups=20 bigs=20 http_calls=10000 asks=20000 listens=10000 lists=2000
 fi
 
 target=${CARGO_TARGET_DIR:-$root/target}
@@ -51,7 +53,7 @@ build() { nice -n 10 cargo build --release --quiet "$@"; }
 echo "building (ours into $target, peers into $peers_target) ..." >&2
 CARGO_TARGET_DIR=$target/mcp-load build --manifest-path "$load_dir/Cargo.toml"
 (cd "$root" && CARGO_TARGET_DIR=$target build --bin calculator --bin text_analyzer --bin notes)
-if [[ $only != asks && $only != listen ]]; then # every other measure runs the peers
+if [[ $only != asks && $only != listen && $only != rebuild ]]; then # every other measure runs the peers
     CARGO_TARGET_DIR=$peers_target build --manifest-path "$here/Cargo.toml"
 fi
 
@@ -182,6 +184,19 @@ if want listen; then
     done
 fi
 
+# A thousand tools (ours only): the calculator among 999 others (bench/peers/ours-stdio
+# --extra-tools 999) against the calculator alone, called in turn; and tools/list of all
+# 1,000, one page.
+if want many; then
+    echo "measuring many ..." >&2
+    stdio_server=$peers_target/release/ours-stdio
+    for ((round = 1; round <= rounds; round++)); do
+        measure many-call one "$round" call -n "$calls" -- "$stdio_server"
+        measure many-call thousand "$round" call -n "$calls" -- "$stdio_server" --extra-tools 999
+        measure many-list thousand "$round" list -n "$lists" -- "$stdio_server" --extra-tools 999
+    done
+fi
+
 # One elicitation round vs a plain call, ours only: the notes example holding one note, the
 # client declaring elicitation. The plain call is `search_notes`; the asking one is
 # `clear_notes`, whose confirmation form is declined (one round, nothing deleted). Each
@@ -240,6 +255,15 @@ if ((build_times)); then
         echo "$((($(date +%s%N) - start) / 1000000))" >"$out/build.$program"  # ms
         rm -rf "$scratch"
     done
+fi
+
+# A user's debug rebuild of a one-tool server after editing the tool's body
+# (bench/compile-time/run.sh builds the crate and its dependencies once, then times the
+# edits): the median of the rounds.
+if want rebuild; then
+    echo "measuring rebuild (the first run builds the dependencies in debug) ..." >&2
+    nice -n 10 bash "$root/bench/compile-time/run.sh" --incremental-only --runs "$rounds" \
+        >"$out/rebuild.ours" 2>"$out/rebuild.err" || rm -f "$out/rebuild.ours"
 fi
 
 python3 - "$out" "$rounds" <<'EOF'
@@ -365,6 +389,62 @@ if listen:
     after = statistics.median(d["rss_after_kib"] for d in listen)
     print(f"\nIdle 2026-07-28 listen streams, {listen[0]['streams']:,} open on the calculator over HTTP:")
     print(f"VmRSS {before / 1024:.1f} MiB before, {after / 1024:.1f} MiB after: {per_stream:.1f} KiB per stream (goal ≤ 16 KiB).")
+# A thousand tools (ours only).
+rate_of = lambda name, program: median(name, program, lambda d: d["throughput_per_s"])
+one, thousand = rate_of("many-call", "one"), rate_of("many-call", "thousand")
+list_rate = rate_of("many-list", "thousand")
+list_p50 = median("many-list", "thousand", lambda d: d["latency_us"]["p50"] / 1000)
+if one is not None or list_rate is not None:
+    rate = lambda v: f"{v / 1000:.1f}k/s" if v is not None else "—"
+    print("\nA thousand tools (bench/peers/ours-stdio --extra-tools 999 against the calculator alone):\n")
+    print("| calculator call, 1 tool | calculator call, 1,000 tools | 1 ÷ 1,000 | tools/list of 1,000 | its median latency |")
+    print("|---:|---:|---:|---:|---:|")
+    p50 = f"{list_p50:.2f} ms" if list_p50 is not None else "—"
+    print(f"| {rate(one)} | {rate(thousand)} | {ratio(one, thousand)} | {rate(list_rate)} | {p50} |")
+
+rebuild = from_file("rebuild", "ours")
+if rebuild is not None:
+    print(f"\nDebug rebuild of a one-tool server after editing its body (bench/compile-time): {rebuild:.2f} s.")
+
+# Every figure beside its goal (bench/peers/README.md names where each comes from).
+values = {label: v for label, _, _, v in measures}
+def best_rmcp(label, higher=True):
+    v = values.get(label)
+    rmcp = [x for x in (v["rmcp-pipes"], v["rmcp-stdio"]) if x is not None] if v else []
+    return (max(rmcp) if higher else min(rmcp)) if rmcp else None
+def of(label, program):
+    v = values.get(label)
+    return v[program] if v else None
+def div(a, b):
+    return a / b if a is not None and b else None
+asks_ratios = [div(*(median("asks", f"{kind}-{t}-{v}", lambda d: d["throughput_per_s"]) for kind in ("plain", "ask")))
+               for t in ("stdio", "http") for v in ("2025-11-25", "2026-07-28")]
+asks_ratios = [r for r in asks_ratios if r is not None]
+listen_kib = statistics.median(d["kib_per_stream"] for d in listen) if listen else None
+goals = [
+    ("stdio sequential calls/s ÷ echo floor", div(of("sequential tools/call", "ours"), of("sequential tools/call", "echo")), "{:.2f}×", ">=", 0.9),
+    ("stdio pipelined (64 in flight) ÷ echo floor", div(of("pipelined, 64 in flight", "ours"), of("pipelined, 64 in flight", "echo")), "{:.2f}×", ">=", 0.7),
+    ("server CPU per sequential call", of("server CPU per call", "ours"), "{:.1f} µs", "<=", 5.0),
+    ("spawn → first response ÷ echo floor", div(of("spawn → first response", "ours"), of("spawn → first response", "echo")), "{:.2f}×", "<=", 1.2),
+    ("peak RSS after 20k calls", of("peak RSS after 20k calls", "ours"), "{:.1f} MiB", "<=", 3.0),
+    ("HTTP sequential ÷ HTTP floor", div(of("HTTP sequential tools/call", "ours"), of("HTTP sequential tools/call", "echo")), "{:.2f}×", ">=", 0.8),
+    ("HTTP sequential ÷ best rmcp", div(of("HTTP sequential tools/call", "ours"), best_rmcp("HTTP sequential tools/call")), "{:.2f}×", ">=", 2.0),
+    ("HTTP 32 in flight ÷ best rmcp", div(of("HTTP, 32 in flight", "ours"), best_rmcp("HTTP, 32 in flight")), "{:.2f}×", ">=", 2.0),
+    ("plain call ÷ call with one elicitation round (worst of four)", max(asks_ratios) if asks_ratios else None, "{:.2f}×", "<=", 2.0),
+    ("memory per idle 2026-07-28 listen stream", listen_kib, "{:.1f} KiB", "<=", 16.0),
+    ("HTTP 64 in flight, 2 workers ÷ 1", div(*(median("workers", w, lambda d: d["throughput_per_s"]) for w in ("w2", "w1"))), "{:.2f}×", ">=", 1.6),
+    ("call among 1 tool ÷ call among 1,000", div(one, thousand), "{:.2f}×", "<=", 1.1),
+    ("clean release build, stdio-only server", build("ours-stdio"), "{:.1f} s", "<=", 45.0),
+    ("debug rebuild after editing one tool body", rebuild, "{:.2f} s", "<=", 0.5),
+]
+goals = [g for g in goals if g[1] is not None]
+if goals:
+    print("\n| goal | measured | target | |")
+    print("|---|---:|---:|---|")
+    for label, value, fmt, way, target in goals:
+        met = value >= target if way == ">=" else value <= target
+        print(f"| {label} | {fmt.format(value)} | {'≥' if way == '>=' else '≤'} {fmt.format(target)} | {'met' if met else 'not met'} |")
+
 if notes:
     print("\nFailed runs:")
     for note in notes:

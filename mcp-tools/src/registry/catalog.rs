@@ -7,7 +7,7 @@ use crate::protocol::ProtocolVersion;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use tokio::sync::watch;
 
@@ -59,20 +59,40 @@ impl<T: Item> Catalog<T> {
 
     /// Adds an item, enabled; `Err` gives it back when its key is taken.
     pub(crate) fn add(&self, item: T) -> Result<(), T> {
+        match self.add_all([item]).pop() {
+            Some(taken) => Err(taken),
+            None => Ok(()),
+        }
+    }
+
+    /// Adds items, enabled, in their order, with one new snapshot for them all; gives back
+    /// those whose key was taken, by an item already here or by an earlier one of `items`.
+    pub(crate) fn add_all(&self, items: impl IntoIterator<Item = T>) -> Vec<T> {
         self.change(|entries| {
-            if entries.iter().any(|e| e.item.key() == item.key()) {
-                return Err(item);
+            let mut keys: HashSet<String> = entries.iter().map(|e| e.item.key().to_owned()).collect();
+            let before = entries.len();
+            let mut taken = Vec::new();
+            for item in items {
+                if keys.insert(item.key().to_owned()) {
+                    entries.push(Entry { item, enabled: true });
+                } else {
+                    taken.push(item);
+                }
             }
-            entries.push(Entry { item, enabled: true });
-            Ok(())
+            let changed = entries.len() != before;
+            (taken, changed)
         })
     }
 
     /// Removes an item by key, enabled or not.
     pub(crate) fn remove(&self, key: &str) -> Option<T> {
         self.change(|entries| {
-            let index = entries.iter().position(|e| e.item.key() == key)?;
-            Some(entries.remove(index).item)
+            let removed = entries
+                .iter()
+                .position(|e| e.item.key() == key)
+                .map(|index| entries.remove(index).item);
+            let changed = removed.is_some();
+            (removed, changed)
         })
     }
 
@@ -80,10 +100,11 @@ impl<T: Item> Catalog<T> {
     pub(crate) fn set_enabled(&self, key: &str, enabled: bool) -> bool {
         self.change(|entries| match entries.iter_mut().find(|e| e.item.key() == key) {
             Some(entry) => {
+                let changed = entry.enabled != enabled;
                 entry.enabled = enabled;
-                true
+                (true, changed)
             }
-            None => false,
+            None => (false, false),
         })
     }
 
@@ -97,18 +118,12 @@ impl<T: Item> Catalog<T> {
         self.shared.snapshot.subscribe()
     }
 
-    /// Applies a change and publishes a new snapshot when the list changed.
-    fn change<R>(&self, edit: impl FnOnce(&mut Vec<Entry<T>>) -> R) -> R {
+    /// Applies `edit`, which says whether it changed the list, and publishes a new snapshot
+    /// when it did.
+    fn change<R>(&self, edit: impl FnOnce(&mut Vec<Entry<T>>) -> (R, bool)) -> R {
         let mut entries = self.shared.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        let listed = |entries: &[Entry<T>]| -> Vec<(String, bool)> {
-            entries
-                .iter()
-                .map(|e| (e.item.key().to_owned(), e.enabled))
-                .collect()
-        };
-        let before = listed(&entries);
-        let result = edit(&mut entries);
-        if before != listed(&entries) {
+        let (result, changed) = edit(&mut entries);
+        if changed {
             let enabled = entries
                 .iter()
                 .filter(|e| e.enabled)
@@ -239,6 +254,22 @@ mod tests {
         assert!(snapshot.get("a").is_none());
         assert_eq!(catalog.remove("a"), Some(Named("a")));
         assert_eq!(catalog.remove("a"), None);
+    }
+
+    #[test]
+    fn a_batch_is_one_change_and_gives_back_every_key_taken() {
+        let catalog = Catalog::new();
+        assert!(catalog.add(Named("a")).is_ok());
+        let mut watch = catalog.watch();
+        watch.mark_unchanged();
+        let taken = catalog.add_all([Named("b"), Named("a"), Named("c"), Named("b")]);
+        assert_eq!(taken, [Named("a"), Named("b")]);
+        assert!(watch.has_changed().unwrap());
+        assert_eq!(catalog.snapshot().items(), [Named("a"), Named("b"), Named("c")]);
+        // Nothing new: no new snapshot.
+        watch.mark_unchanged();
+        assert_eq!(catalog.add_all([Named("c")]), [Named("c")]);
+        assert!(!watch.has_changed().unwrap());
     }
 
     #[test]

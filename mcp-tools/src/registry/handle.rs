@@ -45,6 +45,12 @@ impl<T: Item> Registry<T> {
         self.catalog.add(item)
     }
 
+    /// Adds items, enabled, with one change for them all; gives back those whose name was
+    /// taken.
+    pub(crate) fn add_items(&self, items: impl IntoIterator<Item = T>) -> Vec<T> {
+        self.catalog.add_all(items)
+    }
+
     /// Removes an item by name, enabled or not, returning it; `None` when there is none.
     ///
     /// ```

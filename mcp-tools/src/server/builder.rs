@@ -111,10 +111,9 @@ impl Server {
     /// ```
     pub fn tools(mut self, tools: impl IntoIterator<Item = Tool>) -> Server {
         self.executor.take();
-        for tool in tools {
-            if let Err(problem) = self.registry.add(tool) {
-                self.problems.push(problem);
-            }
+        for taken in self.registry.add_items(tools) {
+            self.problems
+                .push(DefinitionError::DuplicateName(taken.name().to_owned()));
         }
         self
     }
@@ -149,10 +148,9 @@ impl Server {
     pub fn prompts(mut self, prompts: impl IntoIterator<Item = Prompt>) -> Server {
         self.executor.take();
         let registry = self.prompts.get_or_insert_with(PromptRegistry::new);
-        for prompt in prompts {
-            if let Err(problem) = registry.add(prompt) {
-                self.problems.push(problem);
-            }
+        for taken in registry.add_items(prompts) {
+            self.problems
+                .push(DefinitionError::DuplicatePromptName(taken.name().to_owned()));
         }
         self
     }
@@ -164,10 +162,9 @@ impl Server {
     pub fn resources(mut self, resources: impl IntoIterator<Item = Resource>) -> Server {
         self.executor.take();
         let registry = self.resources.get_or_insert_with(ResourceRegistry::new);
-        for resource in resources {
-            if let Err(problem) = registry.add(resource) {
-                self.problems.push(problem);
-            }
+        for taken in registry.add_items(resources) {
+            self.problems
+                .push(DefinitionError::DuplicateResourceUri(taken.uri().to_owned()));
         }
         self
     }

@@ -1,17 +1,32 @@
 //! The calculator on mcp-tools with `default-features = false`: stdio only, no HTTP stack.
 //! `compare.sh --build-times` times its clean release build, what a user of a stdio-only
-//! server pays.
+//! server pays; `compare.sh`'s `many` measure serves it with `--extra-tools 999`, the
+//! calculator among 1,000 tools.
+//!
+//! ```text
+//! ours-stdio [--extra-tools N]
+//! ```
 
 #[path = "../../ours_calculator.rs"]
 mod ours_calculator;
 
-use mcp_tools::{Server, tools};
+use mcp_tools::{Server, Tool, tools};
 use ours_calculator::calculator;
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
+    let mut args = std::env::args().skip(1);
+    let extra = match (args.next().as_deref(), args.next().map(|n| n.parse::<usize>())) {
+        (None, _) => 0,
+        (Some("--extra-tools"), Some(Ok(n))) => n,
+        _ => {
+            eprintln!("usage: ours-stdio [--extra-tools N]");
+            return std::process::ExitCode::from(2);
+        }
+    };
     match Server::new("calculator", "1.0.0")
         .tools(tools![calculator])
+        .tools((0..extra).map(extra_tool))
         .serve_stdio()
         .await
     {
@@ -21,4 +36,25 @@ async fn main() -> std::process::ExitCode {
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// Tool `i` of the extra ones: a definition of the calculator's size (a description, two
+/// documented parameters, one of them an enum), built from data.
+fn extra_tool(i: usize) -> Tool {
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "unit": { "type": "string", "enum": ["metre", "foot", "inch"], "description": "The unit to convert to" },
+            "value": { "type": "number", "description": "The length to convert" }
+        },
+        "required": ["unit", "value"],
+        "additionalProperties": false
+    });
+    Tool::from_json(
+        format!("convert_{i}"),
+        "Convert a length between units of measure.",
+        schema,
+        |_, _| async { "0" },
+    )
+    .expect("a valid definition")
 }
