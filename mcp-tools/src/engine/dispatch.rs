@@ -77,7 +77,12 @@ impl<'a> Incoming<'a> {
     /// The `method`, when it is a string.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn method(&self) -> Option<Cow<'a, str>> {
-        Cow::<str>::deserialize(self.envelope()?.method?).ok()
+        let raw = self.envelope()?.method?.get();
+        // A string without escapes is its own text between the quotes.
+        match raw.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+            Some(text) if !text.contains('\\') => Some(Cow::Borrowed(text)),
+            _ => Cow::<str>::deserialize(self.envelope()?.method?).ok(),
+        }
     }
 
     /// The params' target and revision, read leniently.

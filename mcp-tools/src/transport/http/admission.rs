@@ -186,7 +186,16 @@ impl HttpApp {
 
 /// A POST's `Accept` and `Content-Type`: `Err` is the response that refuses it.
 pub(super) fn check_post_headers(headers: &HeaderMap) -> Result<(), Response> {
-    if !(accepts(headers, b"application/json") && accepts(headers, b"text/event-stream")) {
+    // One pass over `Accept` for both types.
+    let (mut json, mut events) = (true, true);
+    if let Some(accept) = headers.get(header::ACCEPT) {
+        (json, events) = (false, false);
+        for range in media_ranges(accept.as_bytes()) {
+            json |= covers(range, b"application/json");
+            events |= covers(range, b"text/event-stream");
+        }
+    }
+    if !(json && events) {
         return Err(refuse(
             StatusCode::NOT_ACCEPTABLE,
             "the Accept header must allow both `application/json` and `text/event-stream`",
@@ -205,21 +214,33 @@ pub(super) fn check_post_headers(headers: &HeaderMap) -> Result<(), Response> {
     Ok(())
 }
 
-/// Whether `Accept` allows `mime` (no `Accept` allows anything). Read as bytes: a value
-/// that is not text matches nothing.
+/// Whether `Accept` allows `mime` (no `Accept` allows anything).
 pub(super) fn accepts(headers: &HeaderMap, mime: &[u8]) -> bool {
-    let Some(accept) = headers.get(header::ACCEPT) else {
-        return true;
-    };
-    let kind = mime.split(|&b| b == b'/').next().unwrap_or(mime);
-    accept.as_bytes().split(|&b| b == b',').any(|range| {
-        let range = range
+    headers
+        .get(header::ACCEPT)
+        .is_none_or(|accept| media_ranges(accept.as_bytes()).any(|range| covers(range, mime)))
+}
+
+/// The media ranges of an `Accept` value, without their parameters. Read as bytes: a value
+/// that is not text matches nothing.
+fn media_ranges(accept: &[u8]) -> impl Iterator<Item = &[u8]> {
+    accept.split(|&b| b == b',').map(|range| {
+        range
             .split(|&b| b == b';')
             .next()
             .unwrap_or_default()
-            .trim_ascii();
-        range == mime || range == b"*/*" || range.strip_suffix(b"/*") == Some(kind)
+            .trim_ascii()
     })
+}
+
+/// Whether a media range (`type/subtype`, `type/*` or `*/*`) covers `mime`.
+fn covers(range: &[u8], mime: &[u8]) -> bool {
+    range == mime
+        || range == b"*/*"
+        || range
+            .strip_suffix(b"/*")
+            .and_then(|kind| mime.strip_prefix(kind))
+            .is_some_and(|rest| rest.first() == Some(&b'/'))
 }
 
 /// The host part of a `Host` value or an origin's authority.
@@ -233,4 +254,50 @@ fn hostname(authority: &str) -> &str {
 
 fn is_loopback_name(host: &str) -> bool {
     host.eq_ignore_ascii_case("localhost") || host == "[::1]" || host.starts_with("127.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_accept(value: &'static str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ACCEPT, HeaderValue::from_static(value));
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers
+    }
+
+    #[test]
+    fn accept_ranges_cover_their_types_and_nothing_else() {
+        assert!(covers(b"application/json", b"application/json"));
+        assert!(covers(b"*/*", b"text/event-stream"));
+        assert!(covers(b"text/*", b"text/event-stream"));
+        assert!(!covers(b"text/*", b"application/json"));
+        // A type that merely starts like another is not covered by its wildcard.
+        assert!(!covers(b"app/*", b"application/json"));
+        assert!(!covers(b"application/json5", b"application/json"));
+        let both = "application/json;q=0.9 , text/event-stream";
+        assert!(accepts(&with_accept(both), b"text/event-stream"));
+        assert!(accepts(&HeaderMap::new(), b"application/json"));
+        assert!(!accepts(&with_accept("text/html"), b"application/json"));
+    }
+
+    #[test]
+    fn a_post_must_accept_both_answers_and_send_json() {
+        assert!(check_post_headers(&with_accept("application/json, text/event-stream")).is_ok());
+        assert!(check_post_headers(&with_accept("*/*")).is_ok());
+        let refused = check_post_headers(&with_accept("application/json")).unwrap_err();
+        assert_eq!(refused.status(), StatusCode::NOT_ACCEPTABLE);
+        let mut form = with_accept("*/*");
+        form.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain"));
+        assert_eq!(
+            check_post_headers(&form).unwrap_err().status(),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE
+        );
+        form.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("Application/JSON; charset=utf-8"),
+        );
+        assert!(check_post_headers(&form).is_ok());
+    }
 }
