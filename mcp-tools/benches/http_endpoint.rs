@@ -56,13 +56,7 @@ impl Client {
             let text = String::from_utf8_lossy(&self.buffer);
             if let Some(end) = text.find("\r\n\r\n") {
                 let head = &text[..end];
-                let length = head
-                    .lines()
-                    .find_map(|l| {
-                        l.to_ascii_lowercase()
-                            .strip_prefix("content-length:")
-                            .map(|v| v.trim().to_owned())
-                    })
+                let length = header(head, "content-length")
                     .and_then(|v| v.parse::<usize>().ok())
                     .expect("a JSON answer with its length");
                 if self.buffer.len() >= end + 4 + length {
@@ -71,6 +65,14 @@ impl Client {
             }
         }
     }
+}
+
+/// The value of the header `name` (lowercase) in a response head.
+fn header(head: &str, name: &str) -> Option<String> {
+    head.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.eq_ignore_ascii_case(name).then(|| value.trim().to_owned())
+    })
 }
 
 fn bench(c: &mut Criterion) {
@@ -94,14 +96,7 @@ fn bench(c: &mut Criterion) {
         "",
         r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}"#,
     ));
-    let session = head
-        .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .strip_prefix("mcp-session-id:")
-                .map(|v| v.trim().to_owned())
-        })
-        .expect("a session id");
+    let session = header(&head, "mcp-session-id").expect("a session id");
     let session_headers = format!("mcp-session-id: {session}\r\nmcp-protocol-version: 2025-06-18\r\n");
     runtime
         .block_on(client.post(
