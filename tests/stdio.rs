@@ -477,6 +477,47 @@ fn a_slow_call_does_not_hold_up_a_fast_one() {
 }
 
 #[test]
+fn requests_written_together_are_each_answered_once_in_order_and_a_lone_one_at_once() {
+    let mut peer = Peer::spawn(FIXTURE);
+    initialize(&mut peer, "2025-11-25");
+    // Answers to lines read together may leave together: every one must come, once, and a
+    // call's progress must still come before its answer.
+    let mut burst: Vec<String> = (1..=300)
+        .map(|id| json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": { "name": "echo", "arguments": { "text": format!("n{id}") } } }).to_string())
+        .collect();
+    burst.insert(
+        150,
+        json!({ "jsonrpc": "2.0", "id": "p", "method": "tools/call", "params": { "_meta": { "progressToken": 9 }, "name": "progress", "arguments": { "steps": 3 } } }).to_string(),
+    );
+    peer.send_raw(&burst.join("\n"));
+    let mut answered = std::collections::BTreeSet::new();
+    let mut steps = Vec::new();
+    while answered.len() < 301 {
+        let message = peer.recv();
+        if message["method"] == "notifications/progress" {
+            assert!(!answered.contains("p"), "progress after its answer: {message}");
+            steps.push(message["params"]["progress"].as_f64().unwrap());
+            continue;
+        }
+        let id = match &message["id"] {
+            Value::Number(n) => {
+                assert_eq!(message["result"]["content"][0]["text"], format!("n{n}"));
+                n.to_string()
+            }
+            id => id.as_str().unwrap().to_owned(),
+        };
+        assert!(answered.insert(id.clone()), "answered twice: {id}");
+    }
+    assert_eq!(steps, [1.0, 2.0, 3.0]);
+    // A request with nothing behind it is answered without waiting for more input.
+    let alone = peer.request(json!({ "jsonrpc": "2.0", "id": 1000, "method": "ping" }));
+    assert_eq!(alone, json!({ "jsonrpc": "2.0", "id": 1000, "result": {} }));
+    let (status, rest) = peer.finish();
+    assert!(status.success());
+    assert!(rest.is_empty(), "nothing more: {rest:?}");
+}
+
+#[test]
 fn cancelled_requests_stop_and_get_no_response() {
     let mut peer = Peer::spawn(FIXTURE);
     initialize(&mut peer, "2025-11-25");

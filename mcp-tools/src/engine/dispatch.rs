@@ -44,7 +44,7 @@ impl<'a> Incoming<'a> {
         let parsed = if first == Some(&b'[') {
             Parsed::Batch
         } else {
-            Parsed::One(match serde_json::from_slice::<Envelope<'_>>(text) {
+            Parsed::One(match Envelope::parse(text) {
                 Ok(envelope) => Ok(envelope),
                 // What failed may be a call's params, read with the envelope: read them
                 // apart, so the error goes back with the request's id.

@@ -1,10 +1,11 @@
 //! stdio: one JSON-RPC message per line.
 //!
 //! [`serve_stdio`] reads standard input on a thread of its own with plain blocking reads
-//! and answers on standard output with one write per message, from whichever thread has the
-//! answer: a tool that finishes without waiting (most do) is answered on the reading thread
-//! itself, so a call crosses no thread and no scheduler. Tools that wait run as tasks on
-//! the runtime and write their answers when they finish.
+//! and answers on standard output from whichever thread has the answer: a tool that
+//! finishes without waiting (most do) is answered on the reading thread itself, so a call
+//! crosses no thread and no scheduler. Tools that wait run as tasks on the runtime and
+//! write their answers when they finish. The reading thread's answers to lines that
+//! arrived together leave together, in one write, once those lines are handled.
 //!
 //! [`serve_lines`] serves any async reader and writer the same way, with a task that
 //! drains queued messages into one write.
@@ -25,7 +26,7 @@ pub(crate) async fn serve_stdio(engine: Arc<Engine>) -> io::Result<()> {
         conn: conn.id(),
         closed: CancellationToken::new(),
         stopping: CancellationToken::new(),
-        lock: Mutex::new(()),
+        held: Mutex::new(Vec::new()),
     });
     let out = Outbox::direct(Arc::clone(&stdout) as Arc<dyn Sink>);
     conn.set_unsolicited(Some(out.clone()));
@@ -40,7 +41,9 @@ pub(crate) async fn serve_stdio(engine: Arc<Engine>) -> io::Result<()> {
             .spawn(move || {
                 // Tools polled on this thread, and the tasks it spawns, need the runtime.
                 let _runtime = runtime.enter();
+                READER.set(true);
                 let result = read_stdin(&engine, &conn, &out, &stdout);
+                stdout.flush();
                 let _ = finished.send(result);
             })?;
     }
@@ -75,6 +78,11 @@ fn read_stdin(
     loop {
         line.clear();
         let found = loop {
+            if input.buffer().is_empty() {
+                // Every line read so far is handled: their answers go out before the
+                // thread waits for more.
+                stdout.flush();
+            }
             let available = input.fill_buf()?;
             if available.is_empty() {
                 break scanner.end(&mut line);
@@ -100,14 +108,58 @@ fn read_stdin(
 }
 
 /// Standard output, written one whole message at a time by any thread.
+///
+/// What the reading thread answers is held until the lines read with it are handled (or
+/// [`HOLD`] bytes are held), then written at once: a client that sends many requests
+/// together gets their answers in a few writes, not one each, and a client that waits for
+/// each answer gets it as soon as its line is handled, as before. Other threads' answers
+/// go out at once, after whatever is held, so the answers of one request keep their order.
 struct StdoutSink {
     conn: u64,
     /// Set when writing fails: the client closed its end.
     closed: CancellationToken,
     /// Set on SIGTERM or Ctrl-C: no new requests are taken.
     stopping: CancellationToken,
-    /// Keeps each message's write whole when threads answer at once.
-    lock: Mutex<()>,
+    /// Messages not yet written, each with its end-of-line; the lock also keeps each write
+    /// whole when threads answer at once.
+    held: Mutex<Vec<u8>>,
+}
+
+/// The most the reading thread holds before writing.
+const HOLD: usize = 64 * 1024;
+
+thread_local! {
+    /// Whether this thread is the one reading standard input.
+    static READER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+impl StdoutSink {
+    /// Writes what is held.
+    fn flush(&self) {
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        if !held.is_empty() {
+            self.write(&mut held, &[]);
+        }
+    }
+
+    /// Writes `held` and then `message`, and empties `held`.
+    fn write(&self, held: &mut Vec<u8>, message: &[u8]) {
+        let mut stdout = io::stdout().lock();
+        let written = [&held[..], message]
+            .into_iter()
+            .filter(|part| !part.is_empty())
+            .try_for_each(|part| stdout.write_all(part))
+            .and_then(|()| stdout.flush());
+        held.clear();
+        if held.capacity() > 4 * HOLD {
+            // A burst of big answers: do not keep its room.
+            held.shrink_to(HOLD);
+        }
+        if let Err(error) = written {
+            tracing::debug!(%error, "output closed");
+            self.closed.cancel();
+        }
+    }
 }
 
 impl Sink for StdoutSink {
@@ -117,11 +169,16 @@ impl Sink for StdoutSink {
         }
         crate::wire_log::sent(self.conn, &message);
         message.push(b'\n');
-        let _whole = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut stdout = io::stdout().lock();
-        if let Err(error) = stdout.write_all(&message).and_then(|()| stdout.flush()) {
-            tracing::debug!(%error, "output closed");
-            self.closed.cancel();
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        if READER.get() && held.len() + message.len() <= HOLD {
+            if held.is_empty() {
+                // The usual case: one answer, kept as it is.
+                *held = message;
+            } else {
+                held.extend_from_slice(&message);
+            }
+        } else {
+            self.write(&mut held, &message);
         }
     }
 }
