@@ -7,7 +7,8 @@ use crate::error::ClientRequestError;
 use crate::protocol::jsonrpc::{INVALID_REQUEST, Id};
 use crate::protocol::{Implementation, LoggingLevel, ProtocolVersion, RequestId};
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+use std::collections::hash_map::Entry;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -73,9 +74,9 @@ pub(crate) struct Connection {
     unsolicited: Mutex<Option<Outbox>>,
     /// The resource URIs the legacy session subscribed to (`resources/subscribe`).
     watched: Mutex<HashSet<Arc<str>>>,
-    in_flight: Mutex<HashMap<RequestId, InFlight>>,
+    in_flight: Mutex<foldhash::HashMap<RequestId, InFlight>>,
     /// Requests of the server's own, waiting for the client's answer, by id.
-    asked: Mutex<HashMap<i64, Asker>>,
+    asked: Mutex<foldhash::HashMap<i64, Asker>>,
     /// The id of the server's next request.
     next_ask: AtomicI64,
     tasks: TaskTracker,
@@ -109,8 +110,8 @@ impl Connection {
             legacy: Mutex::new(None),
             unsolicited: Mutex::new(None),
             watched: Mutex::new(HashSet::new()),
-            in_flight: Mutex::new(HashMap::new()),
-            asked: Mutex::new(HashMap::new()),
+            in_flight: Mutex::default(),
+            asked: Mutex::default(),
             next_ask: AtomicI64::new(1),
             tasks: TaskTracker::new(),
             closed: CancellationToken::new(),
@@ -176,11 +177,13 @@ impl Connection {
     /// Records a request in flight; `false` when its id is already in use.
     fn begin(&self, id: RequestId, request: InFlight) -> bool {
         let mut in_flight = self.in_flight.lock().unwrap_or_else(PoisonError::into_inner);
-        if in_flight.contains_key(&id) {
-            return false;
+        match in_flight.entry(id) {
+            Entry::Occupied(_) => false,
+            Entry::Vacant(slot) => {
+                slot.insert(request);
+                true
+            }
         }
-        in_flight.insert(id, request);
-        true
     }
 
     /// Records a request in flight, refusing an id already in use; returns its id and the

@@ -213,11 +213,10 @@ impl Engine {
         } else {
             None
         };
-        let raw_id: Box<RawValue> = id.raw.to_owned();
         let permit = match self.admit(&call.name, || Engine::client_key(conn, auth)) {
             Ok(permit) => permit,
             Err(refused) => {
-                out.respond(self.encode_call(&raw_id, &refused, version, false, modern));
+                out.respond(self.encode_call(id.raw, &refused, version, false, modern));
                 return Ok(());
             }
         };
@@ -247,12 +246,13 @@ impl Engine {
                     }
                     asked => asked,
                 };
-                self.respond_finished(out, &raw_id, finished, &ending);
+                self.respond_finished(out, id.raw, finished, &ending);
                 return Ok(());
             }
             Started::Waiting(work) => work,
         };
         let ending = ending.into_owned();
+        let raw_id: Box<RawValue> = id.raw.to_owned();
         let engine = Arc::clone(self);
         let conn2 = Arc::clone(conn);
         let out = out.clone();

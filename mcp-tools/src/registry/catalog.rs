@@ -7,7 +7,7 @@ use crate::protocol::ProtocolVersion;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use tokio::sync::watch;
 
@@ -140,7 +140,7 @@ impl<T: Item> Catalog<T> {
 /// The enabled items at one moment, with what serving them needs precomputed.
 pub(crate) struct Snapshot<T> {
     items: Vec<T>,
-    by_key: HashMap<String, usize>,
+    by_key: foldhash::HashMap<String, usize>,
     /// Each item's definition encoded for each revision, on first use.
     encoded: [OnceLock<Vec<Box<RawValue>>>; ProtocolVersion::ALL.len()],
     /// The whole list as one page, for each revision, on first use.

@@ -15,6 +15,8 @@ use crate::seal::KeyRing;
 use crate::tool::{Icon, Tool};
 #[cfg(feature = "http")]
 use crate::transport::http::HttpOptions;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -803,9 +805,11 @@ impl Server {
     ///     Server::new("calculator", "1.0.0").tools(tools![add]).serve_stdio().await
     /// }
     /// ```
-    pub async fn serve_stdio(self) -> Result<(), Error> {
-        let engine = self.into_engine()?;
-        Ok(crate::transport::stdio::serve_stdio(engine).await?)
+    pub fn serve_stdio(self) -> impl Future<Output = Result<(), Error>> + Send {
+        compiled_here(async move {
+            let engine = self.into_engine()?;
+            Ok(crate::transport::stdio::serve_stdio(engine).await?)
+        })
     }
 
     /// Serves one client over any byte stream pair (a socket, a pipe, an in-memory
@@ -847,4 +851,13 @@ impl Server {
         let engine = self.into_engine()?;
         Ok(crate::transport::stdio::serve_lines(engine, reader, writer).await?)
     }
+}
+
+/// A serving loop as a boxed future: the server's crate polls it through a pointer, so the
+/// loop is compiled once, here, and not again in every crate that awaits it (an `async fn`
+/// is, which a server's rebuild after each edit of a tool paid for).
+pub(crate) fn compiled_here<T>(
+    serving: impl Future<Output = T> + Send + 'static,
+) -> Pin<Box<dyn Future<Output = T> + Send>> {
+    Box::pin(serving)
 }

@@ -1,6 +1,6 @@
 //! The command line every server gets with the `cli` feature: [`Server::run`].
 
-use super::builder::Server;
+use super::builder::{Server, compiled_here};
 use super::error::{CliError, Error};
 use super::terminal::Terminal;
 use crate::engine::Engine;
@@ -9,6 +9,7 @@ use crate::protocol::ProtocolVersion;
 use crate::resource::Resource;
 use serde_json::{Value, json};
 use std::ffi::OsString;
+use std::future::Future;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -83,7 +84,11 @@ impl Server {
     ///     served.map_or_else(mcp_tools::Error::report, |()| std::process::ExitCode::SUCCESS)
     /// }
     /// ```
-    pub async fn run(self) -> Result<(), Error> {
+    pub fn run(self) -> impl Future<Output = Result<(), Error>> + Send {
+        compiled_here(self.run_command())
+    }
+
+    async fn run_command(self) -> Result<(), Error> {
         let (name, version) = (self.info.name.clone(), self.info.version.clone());
         let invocation = parse(std::env::args_os().skip(1)).map_err(CliError::Usage)?;
         if let Some(path) = &invocation.wire_log {

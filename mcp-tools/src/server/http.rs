@@ -1,10 +1,11 @@
 //! Serving Streamable HTTP: the [`Server`] methods that bind, route and configure the HTTP
 //! endpoint, and [`HttpServer`], an endpoint bound and ready to serve.
 
-use super::builder::Server;
+use super::builder::{Server, compiled_here};
 use super::error::Error;
 use crate::context::Principal;
 use crate::tool::{ScopePolicy, Tool};
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -52,6 +53,13 @@ impl Server {
     #[cfg(feature = "http")]
     pub async fn bind_http(self, addr: impl tokio::net::ToSocketAddrs) -> Result<HttpServer, Error> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
+        self.serving_on(listener)
+    }
+
+    /// The endpoint on a bound listener (the part of [`Server::bind_http`] that does not
+    /// depend on the address's type, compiled once).
+    #[cfg(feature = "http")]
+    fn serving_on(self, listener: tokio::net::TcpListener) -> Result<HttpServer, Error> {
         let local_addr = listener.local_addr()?;
         let any_host = !local_addr.ip().is_loopback() && self.http.allowed_hosts.is_none();
         if any_host {
@@ -589,8 +597,8 @@ impl HttpServer {
     /// http.run().await
     /// # }
     /// ```
-    pub async fn run(self) -> Result<(), Error> {
-        self.run_until(crate::transport::signal::shutdown_signal()).await
+    pub fn run(self) -> impl Future<Output = Result<(), Error>> + Send {
+        compiled_here(self.run_until(crate::transport::signal::shutdown_signal()))
     }
 
     /// Serves until `shutdown` completes, then stops accepting, ends open streams and

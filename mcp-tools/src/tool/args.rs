@@ -6,7 +6,7 @@
 //! can act on: no Rust type names, no library URLs.
 
 use super::Invocation;
-use super::param::{Argument, Kind, Param};
+use super::param::{Kind, LocateFn, Param, SchemaFn};
 use super::schema;
 use crate::context::Context;
 use crate::protocol::arguments::{RawArguments, Received, describe_value};
@@ -18,8 +18,8 @@ use std::fmt::Write as _;
 /// The arguments of one call, split by parameter.
 pub struct Arguments<'a> {
     names: &'static [&'static str],
-    slots: Vec<Option<&'a RawValue>>,
-    is_argument: Vec<bool>,
+    /// By parameter: the value given for it, and whether it is an argument (not injected).
+    slots: Vec<(Option<&'a RawValue>, bool)>,
     unknown: Vec<String>,
     errors: Vec<String>,
     /// An injected parameter that failed with an internal error: its name and the detail,
@@ -69,8 +69,7 @@ impl<'a> Arguments<'a> {
     ) -> Result<Arguments<'a>, String> {
         let mut args = Arguments {
             names,
-            slots: vec![None; names.len()],
-            is_argument: vec![false; names.len()],
+            slots: vec![(None, false); names.len()],
             unknown: Vec::new(),
             errors: Vec::new(),
             internal: None,
@@ -93,11 +92,11 @@ impl<'a> Arguments<'a> {
         };
         for (key, value) in entries {
             match names.iter().position(|n| *n == key) {
-                Some(index) if args.slots[index].is_some() => {
+                Some(index) if args.slots[index].0.is_some() => {
                     args.errors
                         .push(format!("argument `{key}` is given twice; give it once"));
                 }
-                Some(index) => args.slots[index] = Some(value),
+                Some(index) => args.slots[index].0 = Some(value),
                 None => args.unknown.push(key.into_owned()),
             }
         }
@@ -105,59 +104,93 @@ impl<'a> Arguments<'a> {
     }
 
     /// Fills parameter `index`; `None` when that failed (the reason is kept for the error).
+    ///
+    /// Only what needs `T` is here; the rest is in the methods below, which are not generic,
+    /// so a server crate compiles little for each of its parameter types.
     pub fn take<T>(&mut self, index: usize, param: Param<T>, cx: &Context) -> Option<T> {
         match param.kind {
-            Kind::Injected { extract, .. } => match extract(cx) {
-                Ok(value) => Some(value),
-                Err(error) if error.is_internal() => {
-                    self.internal
-                        .get_or_insert((self.names[index], error.message().to_owned()));
-                    None
-                }
-                Err(error) => {
-                    self.errors.push(error.message().to_owned());
-                    None
-                }
+            Kind::Injected { extract, .. } => extract(cx)
+                .map_err(|error| self.injected_failed(index, error))
+                .ok(),
+            Kind::Argument(argument) => match self.argument(index) {
+                Some(raw) => match (argument.decode)(raw.get()) {
+                    Ok(value) => Some(value),
+                    Err(error) => self
+                        .reread(raw, cx)
+                        .and_then(|text| (argument.decode)(&text).ok())
+                        .or_else(|| {
+                            self.refused(index, raw, argument.schema, argument.locate, &error);
+                            None
+                        }),
+                },
+                None => match argument.absent {
+                    Some(absent) => Some(absent()),
+                    None => {
+                        self.missing(index, argument.schema);
+                        None
+                    }
+                },
             },
-            Kind::Argument(argument) => {
-                self.is_argument[index] = true;
-                let name = self.names[index];
-                match self.slots[index] {
-                    Some(raw) => match (argument.decode)(raw.get()) {
-                        Ok(value) => Some(value),
-                        Err(_) if let Some(value) = decode_json_text(raw, &argument, cx) => Some(value),
-                        Err(_)
-                            if self.of == Of::Prompt
-                                && let Some(value) = decode_string_text(raw, &argument) =>
-                        {
-                            Some(value)
-                        }
-                        Err(error) => {
-                            self.errors
-                                .push(describe_decode_error(name, raw, &argument, &error));
-                            None
-                        }
-                    },
-                    None => match argument.absent {
-                        Some(absent) => Some(absent()),
-                        None => {
-                            let expected = describe_schema(&argument_schema(&argument), None, 0);
-                            self.errors
-                                .push(format!("argument `{name}` is missing: expected {expected}"));
-                            None
-                        }
-                    },
-                }
-            }
         }
+    }
+
+    /// Parameter `index` is an argument: what was given for it.
+    fn argument(&mut self, index: usize) -> Option<&'a RawValue> {
+        let (given, is_argument) = &mut self.slots[index];
+        *is_argument = true;
+        *given
+    }
+
+    /// An injected parameter failed.
+    fn injected_failed(&mut self, index: usize, error: crate::error::ToolError) {
+        if error.is_internal() {
+            self.internal
+                .get_or_insert((self.names[index], error.message().to_owned()));
+        } else {
+            self.errors.push(error.message().to_owned());
+        }
+    }
+
+    /// The text to decode again when an argument's parameter refused it: with lenient
+    /// arguments, a string holding a JSON object or array; for a prompt (whose arguments are
+    /// all strings on the wire), any string, so `"3"` reads as a number and `"true"` as a
+    /// boolean. `None` when there is nothing to try.
+    fn reread(&self, raw: &RawValue, cx: &Context) -> Option<String> {
+        if !raw.get().starts_with('"') {
+            return None;
+        }
+        let text: String = serde_json::from_str(raw.get()).ok()?;
+        let holds_json = matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'['));
+        (self.of == Of::Prompt || (cx.lenient_arguments() && holds_json)).then_some(text)
+    }
+
+    /// Argument `index` was refused by its parameter: says why.
+    fn refused(
+        &mut self,
+        index: usize,
+        raw: &RawValue,
+        schema: SchemaFn,
+        locate: LocateFn,
+        error: &serde_json::Error,
+    ) {
+        let problem = describe_decode_error(self.names[index], raw, schema, locate, error);
+        self.errors.push(problem);
+    }
+
+    /// Required argument `index` was left out: says what it takes.
+    fn missing(&mut self, index: usize, schema: SchemaFn) {
+        let expected = describe_schema(&argument_schema(schema), None, 0);
+        let name = self.names[index];
+        self.errors
+            .push(format!("argument `{name}` is missing: expected {expected}"));
     }
 
     /// Checks for arguments no parameter took; `Err` when anything failed.
     pub fn finish(&mut self) -> Result<(), Rejected> {
         let mut unknown = std::mem::take(&mut self.unknown);
-        for (index, slot) in self.slots.iter().enumerate() {
+        for (index, (slot, is_argument)) in self.slots.iter().enumerate() {
             // A key named like an injected parameter is not an argument either.
-            if slot.is_some() && !self.is_argument[index] {
+            if slot.is_some() && !is_argument {
                 unknown.push(self.names[index].to_owned());
             }
         }
@@ -165,8 +198,8 @@ impl<'a> Arguments<'a> {
             let accepted: Vec<String> = self
                 .names
                 .iter()
-                .zip(&self.is_argument)
-                .filter(|(_, is_argument)| **is_argument)
+                .zip(&self.slots)
+                .filter(|(_, (_, is_argument))| *is_argument)
                 .map(|(name, _)| format!("`{name}`"))
                 .collect();
             let accepted = if accepted.is_empty() {
@@ -209,33 +242,16 @@ impl<'a> Arguments<'a> {
     }
 }
 
-/// With lenient arguments, an argument its parameter refused, when it is a string holding
-/// a JSON object or array, decoded from that text instead; `None` otherwise.
-fn decode_json_text<T>(raw: &RawValue, argument: &Argument<T>, cx: &Context) -> Option<T> {
-    if !cx.lenient_arguments() || !raw.get().starts_with('"') {
-        return None;
-    }
-    let text: String = serde_json::from_str(raw.get()).ok()?;
-    if !matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'[')) {
-        return None;
-    }
-    (argument.decode)(&text).ok()
-}
-
-/// A prompt's argument (always a string on the wire) its parameter refused, decoded from
-/// the string's text as JSON instead: `"3"` for a number, `"true"` for a boolean.
-fn decode_string_text<T>(raw: &RawValue, argument: &Argument<T>) -> Option<T> {
-    let text: String = serde_json::from_str(raw.get()).ok()?;
-    (argument.decode)(&text).ok()
-}
-
 /// Some argument was bad; [`Arguments::into_failure`] says which.
 #[derive(Debug)]
 pub struct Rejected;
 
-fn argument_schema<T>(argument: &Argument<T>) -> Value {
+// What follows takes the parameter's functions rather than its `Argument<T>`: not being
+// generic, it is compiled once here, not for every parameter type in every server crate.
+
+fn argument_schema(schema: SchemaFn) -> Value {
     let mut generator = schema::input_generator();
-    let mut value = (argument.schema)(&mut generator).to_value();
+    let mut value = schema(&mut generator).to_value();
     schema::tidy(&mut value);
     if let (Some(defs), Value::Object(map)) = (schema::take_defs(&mut generator), &mut value) {
         map.insert("$defs".into(), Value::Object(defs));
@@ -245,13 +261,14 @@ fn argument_schema<T>(argument: &Argument<T>) -> Value {
 
 /// `argument `a`: expected a number, received the string "x"`, with a path into nested
 /// values (`argument `filter.tags[1]`: ...`).
-fn describe_decode_error<T>(
+fn describe_decode_error(
     name: &str,
     raw: &RawValue,
-    argument: &Argument<T>,
+    schema: SchemaFn,
+    locate: LocateFn,
     error: &serde_json::Error,
 ) -> String {
-    let root = argument_schema(argument);
+    let root = argument_schema(schema);
     // A value too deep to read whole is described by its kind.
     let value: Value =
         serde_json::from_str(raw.get()).unwrap_or_else(|_| match raw.get().as_bytes().first() {
@@ -259,7 +276,7 @@ fn describe_decode_error<T>(
             Some(b'{') => Value::Object(serde_json::Map::from_iter([(String::new(), Value::Null)])),
             _ => Value::Null,
         });
-    let (path, message) = match (argument.locate)(raw.get()) {
+    let (path, message) = match locate(raw.get()) {
         Some(located) => (
             located.path().iter().cloned().collect::<Vec<_>>(),
             strip_position(&located.inner().to_string()),

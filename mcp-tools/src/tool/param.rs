@@ -40,12 +40,18 @@ pub(crate) enum Kind<T> {
     Argument(Argument<T>),
 }
 
+/// Writes a parameter's schema.
+pub(crate) type SchemaFn = fn(&mut SchemaGenerator) -> Schema;
+
+/// Decodes an argument again, tracking where in the value it failed.
+pub(crate) type LocateFn = fn(&str) -> Option<serde_path_to_error::Error<serde_json::Error>>;
+
 pub(crate) struct Argument<T> {
     /// The schema of the value the client sends (of `T` inside an `Option`).
-    pub(crate) schema: fn(&mut SchemaGenerator) -> Schema,
+    pub(crate) schema: SchemaFn,
     pub(crate) decode: fn(&str) -> Result<T, serde_json::Error>,
     /// Decodes again, tracking where in the value it failed; for error messages only.
-    pub(crate) locate: fn(&str) -> Option<serde_path_to_error::Error<serde_json::Error>>,
+    pub(crate) locate: LocateFn,
     /// The value when the client leaves the argument out; `None` when it is required.
     pub(crate) absent: Option<fn() -> T>,
     /// The default shown in the schema.

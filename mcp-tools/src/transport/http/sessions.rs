@@ -9,7 +9,6 @@ use super::response::refuse;
 use crate::engine::Connection;
 use axum::http::{HeaderMap, HeaderName, StatusCode};
 use axum::response::Response;
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -33,7 +32,7 @@ impl Session {
 
 /// The open sessions, by id.
 pub(super) struct Sessions {
-    open: Mutex<HashMap<String, Arc<Session>>>,
+    open: Mutex<foldhash::HashMap<String, Arc<Session>>>,
     /// How long a session may go unused.
     idle: Duration,
     /// How many may be open at once.
@@ -53,7 +52,7 @@ pub(super) enum StartError {
 impl Sessions {
     pub(super) fn new(idle: Duration, max: usize, instance: Option<String>) -> Sessions {
         Sessions {
-            open: Mutex::new(HashMap::new()),
+            open: Mutex::default(),
             idle,
             max,
             instance,
@@ -71,7 +70,7 @@ impl Sessions {
         self.sweep_period().as_secs().max(1)
     }
 
-    fn open(&self) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {
+    fn open(&self) -> MutexGuard<'_, foldhash::HashMap<String, Arc<Session>>> {
         self.open.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
