@@ -5,7 +5,7 @@
 //! finishes without waiting (most do) is answered on the reading thread itself, so a call
 //! crosses no thread and no scheduler. Tools that wait run as tasks on the runtime and
 //! write their answers when they finish. The reading thread's answers to lines that
-//! arrived together leave together, in one write, once those lines are handled.
+//! were read together leave together, in one write, once those lines are handled.
 //!
 //! [`serve_lines`] serves any async reader and writer the same way, with a task that
 //! drains queued messages into one write.
@@ -41,7 +41,6 @@ pub(crate) async fn serve_stdio(engine: Arc<Engine>) -> io::Result<()> {
             .spawn(move || {
                 // Tools polled on this thread, and the tasks it spawns, need the runtime.
                 let _runtime = runtime.enter();
-                READER.set(true);
                 let result = read_stdin(&engine, &conn, &out, &stdout);
                 stdout.flush();
                 let _ = finished.send(result);
@@ -99,7 +98,11 @@ fn read_stdin(
         match found {
             Line::Message => {
                 crate::wire_log::received(conn.id(), &line);
+                // With more input read already, answers wait to go out with the next lines';
+                // with none, they go out at once, while the client waits.
+                HOLDING.set(!input.buffer().is_empty());
                 engine.handle(conn, &line, out, None);
+                HOLDING.set(false);
             }
             Line::TooLong { bytes, id } => too_long(engine, bytes, id.as_deref(), out),
             Line::End => return Ok(()),
@@ -109,11 +112,11 @@ fn read_stdin(
 
 /// Standard output, written one whole message at a time by any thread.
 ///
-/// What the reading thread answers is held until the lines read with it are handled (or
-/// [`HOLD`] bytes are held), then written at once: a client that sends many requests
-/// together gets their answers in a few writes, not one each, and a client that waits for
-/// each answer gets it as soon as its line is handled, as before. Other threads' answers
-/// go out at once, after whatever is held, so the answers of one request keep their order.
+/// What the reading thread answers while more input is read already is held until that
+/// input is handled (or [`HOLD`] bytes are held), then written at once: a client that sends
+/// many requests together gets their answers in a few writes, not one each. An answer with
+/// no input behind it goes out at once, while its client waits. Other threads' answers go
+/// out at once too, after whatever is held, so the answers of one request keep their order.
 struct StdoutSink {
     conn: u64,
     /// Set when writing fails: the client closed its end.
@@ -129,8 +132,8 @@ struct StdoutSink {
 const HOLD: usize = 64 * 1024;
 
 thread_local! {
-    /// Whether this thread is the one reading standard input.
-    static READER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Set on the reading thread while it handles a line that has more input behind it.
+    static HOLDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 impl StdoutSink {
@@ -170,7 +173,7 @@ impl Sink for StdoutSink {
         crate::wire_log::sent(self.conn, &message);
         message.push(b'\n');
         let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
-        if READER.get() && held.len() + message.len() <= HOLD {
+        if HOLDING.get() && held.len() + message.len() <= HOLD {
             if held.is_empty() {
                 // The usual case: one answer, kept as it is.
                 *held = message;
