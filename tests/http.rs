@@ -1194,6 +1194,50 @@ async fn an_http_1_1_request_without_host_is_refused() {
 }
 
 #[tokio::test]
+async fn connections_slow_to_send_a_head_or_left_idle_are_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let limit = Duration::from_millis(300);
+    let endpoint = Endpoint::start(server().request_head_timeout(limit)).await;
+    let authority = endpoint
+        .url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let closed_after = |request: &'static [u8]| {
+        let authority = authority.clone();
+        async move {
+            let mut socket = tokio::net::TcpStream::connect(&authority).await.unwrap();
+            let started = std::time::Instant::now();
+            socket.write_all(request).await.unwrap();
+            let mut received = Vec::new();
+            tokio::time::timeout(support::PATIENCE, socket.read_to_end(&mut received))
+                .await
+                .expect("the server closes the connection")
+                .unwrap();
+            (started.elapsed(), String::from_utf8_lossy(&received).into_owned())
+        }
+    };
+    // Half a head, then nothing.
+    let (after, received) = closed_after(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty").await;
+    assert!(after >= limit, "closed after {after:?}");
+    assert!(!received.contains(" 200 "), "{received}");
+    // A whole request is answered; the kept-alive connection then closes once idle.
+    let (after, received) = closed_after(b"GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").await;
+    assert!(received.starts_with("HTTP/1.1 404"), "{received}");
+    assert!(after >= limit, "closed after {after:?}");
+    // Meanwhile, and after, the server serves as before.
+    let listed = endpoint
+        .modern(json!(1), "tools/list", json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(listed.status(), StatusCode::OK);
+    endpoint.stop().await.unwrap();
+}
+
+#[tokio::test]
 async fn sessions_beyond_the_limit_are_refused_with_503_and_the_others_go_on() {
     let endpoint = Endpoint::start(server().max_sessions(2)).await;
     let first = endpoint.initialize("2025-11-25").await;

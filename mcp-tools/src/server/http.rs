@@ -292,6 +292,42 @@ impl Server {
         self
     }
 
+    /// How long an HTTP connection may take to send a request's head (its request line and
+    /// headers), counted from when the server is ready to read it (default 30 s). The clock
+    /// also runs while a kept-alive connection waits for its next request, so this is how
+    /// long an idle connection stays open too. A connection over the limit is closed: a
+    /// client that sends its headers a byte at a time, or opens connections and sends
+    /// nothing, cannot hold them. A body, and a response being streamed, are not timed by
+    /// it. It applies to [`Server::serve_http`] and [`Server::bind_http`]; a router from
+    /// [`Server::into_router`] is served by whoever serves it.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let http = mcp_tools::Server::new("demo", "1.0.0")
+    ///     .request_head_timeout(Duration::from_millis(100))
+    ///     .bind_http("127.0.0.1:0")
+    ///     .await?;
+    /// let addr = http.local_addr();
+    /// tokio::spawn(http.run());
+    ///
+    /// // Half a request, then nothing: the server closes the connection.
+    /// let mut slow = tokio::net::TcpStream::connect(addr).await?;
+    /// slow.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n").await?;
+    /// let mut rest = Vec::new();
+    /// slow.read_to_end(&mut rest).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn request_head_timeout(mut self, timeout: Duration) -> Server {
+        self.http.request_head_timeout = timeout;
+        self
+    }
+
     /// How many legacy sessions (revisions up to 2025-11-25, opened by `initialize`) may be
     /// open at once (default 10,000). An `initialize` beyond it is refused with 503 and
     /// `Retry-After`, naming the limit, after idle sessions are closed; sessions already

@@ -39,6 +39,9 @@ pub(crate) struct HttpOptions {
     /// `Origin` values accepted; `None`: loopback origins only. `"*"` accepts any.
     pub(crate) allowed_origins: Option<Vec<String>>,
     pub(crate) session_idle: Duration,
+    /// How long a connection may take to send a request's head, from when the server is
+    /// ready for it (so also how long a kept-alive connection may stay idle).
+    pub(crate) request_head_timeout: Duration,
     /// How many legacy sessions may be open at once.
     pub(crate) max_sessions: usize,
     pub(crate) auth: Option<Arc<AuthHook>>,
@@ -61,6 +64,7 @@ impl Default for HttpOptions {
             allowed_hosts: None,
             allowed_origins: None,
             session_idle: Duration::from_secs(30 * 60),
+            request_head_timeout: Duration::from_secs(30),
             max_sessions: 10_000,
             auth: None,
             auth_realm: "mcp".to_owned(),

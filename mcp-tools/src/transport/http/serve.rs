@@ -58,6 +58,7 @@ pub(crate) async fn serve(
             tracing::debug!(%error, "could not set TCP_NODELAY");
         }
         let app = Arc::clone(&app);
+        let head_timeout = app.options.request_head_timeout;
         let closing = closing.clone();
         connections.spawn(async move {
             let service =
@@ -68,7 +69,11 @@ pub(crate) async fn serve(
                     let handled = Box::pin(handle(Arc::clone(&app), Some(peer.ip()), request));
                     async move { Ok::<_, std::convert::Infallible>(handled.await) }
                 });
+            // A client that is slow to send a request's head, or keeps a connection idle,
+            // does not hold it (and its memory) for ever.
             let connection = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(head_timeout)
                 .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
             let mut connection = std::pin::pin!(connection);
             let served = tokio::select! {
