@@ -17,6 +17,17 @@ pub(crate) struct Outgoing {
     pub(crate) error: Option<ErrorInfo>,
 }
 
+impl Outgoing {
+    /// A response; `error` says what it was when it is an error response.
+    fn response(bytes: Vec<u8>, error: Option<ErrorInfo>) -> Outgoing {
+        Outgoing {
+            bytes,
+            response: true,
+            error,
+        }
+    }
+}
+
 /// What an error response was, so a transport can choose its status without parsing it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct ErrorInfo {
@@ -112,22 +123,13 @@ impl Outbox {
 
     /// Sends a response that is not an error.
     pub(crate) fn respond(&self, message: Vec<u8>) {
-        let response = Outgoing {
-            bytes: message,
-            response: true,
-            error: None,
-        };
-        self.responses.send(response, "response");
+        self.responses.send(Outgoing::response(message, None), "response");
     }
 
     /// Sends an error response.
     pub(crate) fn respond_error(&self, message: Vec<u8>, error: ErrorInfo) {
-        let response = Outgoing {
-            bytes: message,
-            response: true,
-            error: Some(error),
-        };
-        self.responses.send(response, "response");
+        self.responses
+            .send(Outgoing::response(message, Some(error)), "response");
     }
 
     /// Sends a notification, or a request of the server's own, on the way of notifications.

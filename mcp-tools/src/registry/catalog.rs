@@ -7,7 +7,6 @@ use crate::protocol::ProtocolVersion;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use tokio::sync::watch;
 
@@ -69,7 +68,8 @@ impl<T: Item> Catalog<T> {
     /// those whose key was taken, by an item already here or by an earlier one of `items`.
     pub(crate) fn add_all(&self, items: impl IntoIterator<Item = T>) -> Vec<T> {
         self.change(|entries| {
-            let mut keys: HashSet<String> = entries.iter().map(|e| e.item.key().to_owned()).collect();
+            let mut keys: foldhash::HashSet<String> =
+                entries.iter().map(|e| e.item.key().to_owned()).collect();
             let before = entries.len();
             let mut taken = Vec::new();
             for item in items {
