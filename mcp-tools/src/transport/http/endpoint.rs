@@ -10,7 +10,7 @@ use super::response::{
 };
 use super::sessions::{SESSION_HEADER, StartError};
 use crate::context::Principal;
-use crate::engine::{Connection, Engine, Incoming, Outbox, encode_error};
+use crate::engine::{Connection, Engine, Incoming, Outbox, Settled, encode_error};
 use crate::protocol::ProtocolVersion;
 use crate::protocol::id_scan::IdScan;
 use crate::protocol::jsonrpc::{HEADER_MISMATCH, INVALID_REQUEST};
@@ -379,14 +379,23 @@ async fn answer(
     flow: Flow,
 ) -> Response {
     crate::wire_log::received(conn.id(), incoming.text());
-    let (out, mut queue) = Outbox::channel();
+    let (out, exchange) = Outbox::exchange();
     app.engine.serve(&conn, incoming, &out, principal);
     drop(out);
+    let (first, mut queue) = match exchange.settle() {
+        // Answered at once, and by the response alone: plain JSON.
+        Settled::Response(answer) => return answer_response(conn.id(), answer, flow),
+        Settled::Queue(first, queue) => (first, queue),
+    };
     // Dropped with this future when the client goes away before the answer.
     let mut guard = CancelOnDrop {
         conn: (flow == Flow::Modern).then(|| Arc::clone(&conn)),
     };
-    match queue.recv().await {
+    let first = match first {
+        Some(first) => Some(first),
+        None => queue.recv().await,
+    };
+    match first {
         // The answer alone: plain JSON.
         Some(first) if first.response => {
             guard.defuse();
