@@ -8,17 +8,78 @@ use crate::context::Principal;
 use crate::engine::{Incoming, encode_error};
 use crate::protocol::jsonrpc::INVALID_REQUEST;
 use crate::tool::ScopePolicy;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, Version, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, Version, header};
 use axum::response::Response;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::sync::Arc;
 
+// Names made once: a name given as text is parsed again at every comparison.
+pub(super) const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
+pub(super) const VERSION_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
+pub(super) const METHOD_HEADER: HeaderName = HeaderName::from_static("mcp-method");
+pub(super) const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
+
+/// The request headers the endpoint reads, found in one pass over the request's. A
+/// look-up by name hashes the name and probes the map, and a POST was looked up six times:
+/// a pass that compares names costs a sixth of that. Each is the header's first value, as
+/// a look-up by name gives.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Heads<'a> {
+    pub(super) host: Option<&'a HeaderValue>,
+    pub(super) origin: Option<&'a HeaderValue>,
+    pub(super) authorization: Option<&'a HeaderValue>,
+    pub(super) accept: Option<&'a HeaderValue>,
+    pub(super) content_type: Option<&'a HeaderValue>,
+    pub(super) content_length: Option<&'a HeaderValue>,
+    /// `Mcp-Session-Id`.
+    pub(super) session: Option<&'a HeaderValue>,
+    /// `MCP-Protocol-Version`.
+    pub(super) version: Option<&'a HeaderValue>,
+    /// `Mcp-Method`.
+    pub(super) method: Option<&'a HeaderValue>,
+    /// `Mcp-Name`.
+    pub(super) name: Option<&'a HeaderValue>,
+}
+
+impl<'a> Heads<'a> {
+    pub(super) fn of(headers: &'a HeaderMap) -> Heads<'a> {
+        let mut heads = Heads::default();
+        for (name, value) in headers {
+            let slot = if *name == header::HOST {
+                &mut heads.host
+            } else if *name == header::ORIGIN {
+                &mut heads.origin
+            } else if *name == header::AUTHORIZATION {
+                &mut heads.authorization
+            } else if *name == header::ACCEPT {
+                &mut heads.accept
+            } else if *name == header::CONTENT_TYPE {
+                &mut heads.content_type
+            } else if *name == header::CONTENT_LENGTH {
+                &mut heads.content_length
+            } else if *name == SESSION_HEADER {
+                &mut heads.session
+            } else if *name == VERSION_HEADER {
+                &mut heads.version
+            } else if *name == METHOD_HEADER {
+                &mut heads.method
+            } else if *name == NAME_HEADER {
+                &mut heads.name
+            } else {
+                continue;
+            };
+            slot.get_or_insert(value);
+        }
+        heads
+    }
+}
+
 /// Refuses an HTTP/1.1 request that has no `Host` header with 400, as RFC 9112 (3.2)
 /// requires; HTTP/1.0 requests may omit it.
-pub(super) fn require_host(request: &axum::extract::Request) -> Result<(), Response> {
-    if request.version() == Version::HTTP_11 && !request.headers().contains_key(header::HOST) {
+pub(super) fn require_host(version: Version, heads: &Heads<'_>) -> Result<(), Response> {
+    if version == Version::HTTP_11 && heads.host.is_none() {
         return Err(refuse(
             StatusCode::BAD_REQUEST,
             "an HTTP/1.1 request must have a Host header (RFC 9112, section 3.2)",
@@ -29,14 +90,14 @@ pub(super) fn require_host(request: &axum::extract::Request) -> Result<(), Respo
 
 impl HttpApp {
     /// Host, Origin and bearer token; `Err` is the response that refuses the request.
-    pub(super) async fn admit(&self, headers: &HeaderMap) -> Result<Option<Arc<Principal>>, Response> {
-        if !self.host_allowed(headers) {
+    pub(super) async fn admit(&self, heads: &Heads<'_>) -> Result<Option<Arc<Principal>>, Response> {
+        if !self.host_allowed(heads) {
             return Err(refuse(
                 StatusCode::FORBIDDEN,
                 "the Host header names a host this server does not serve",
             ));
         }
-        if !self.origin_allowed(headers) {
+        if !self.origin_allowed(heads) {
             return Err(refuse(
                 StatusCode::FORBIDDEN,
                 "requests from this Origin are not allowed",
@@ -45,8 +106,8 @@ impl HttpApp {
         let Some(auth) = &self.options.auth else {
             return Ok(None);
         };
-        let token = headers
-            .get(header::AUTHORIZATION)
+        let token = heads
+            .authorization
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
             .map(str::trim);
@@ -159,8 +220,8 @@ impl HttpApp {
         }
     }
 
-    fn host_allowed(&self, headers: &HeaderMap) -> bool {
-        let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
+    fn host_allowed(&self, heads: &Heads<'_>) -> bool {
+        let Some(host) = heads.host.and_then(|h| h.to_str().ok()) else {
             return true; // HTTP/1.0 without Host: nothing to rebind
         };
         match &self.options.allowed_hosts {
@@ -171,8 +232,8 @@ impl HttpApp {
         }
     }
 
-    fn origin_allowed(&self, headers: &HeaderMap) -> bool {
-        let Some(origin) = headers.get(header::ORIGIN).and_then(|h| h.to_str().ok()) else {
+    fn origin_allowed(&self, heads: &Heads<'_>) -> bool {
+        let Some(origin) = heads.origin.and_then(|h| h.to_str().ok()) else {
             return true; // not a browser
         };
         match &self.options.allowed_origins {
@@ -185,10 +246,10 @@ impl HttpApp {
 }
 
 /// A POST's `Accept` and `Content-Type`: `Err` is the response that refuses it.
-pub(super) fn check_post_headers(headers: &HeaderMap) -> Result<(), Response> {
+pub(super) fn check_post_headers(heads: &Heads<'_>) -> Result<(), Response> {
     // One pass over `Accept` for both types.
     let (mut json, mut events) = (true, true);
-    if let Some(accept) = headers.get(header::ACCEPT) {
+    if let Some(accept) = heads.accept {
         (json, events) = (false, false);
         for range in media_ranges(accept.as_bytes()) {
             json |= covers(range, b"application/json");
@@ -201,7 +262,7 @@ pub(super) fn check_post_headers(headers: &HeaderMap) -> Result<(), Response> {
             "the Accept header must allow both `application/json` and `text/event-stream`",
         ));
     }
-    let json = headers.get(header::CONTENT_TYPE).is_some_and(|v| {
+    let json = heads.content_type.is_some_and(|v| {
         let essence = v.as_bytes().split(|&b| b == b';').next().unwrap_or_default();
         essence.trim_ascii().eq_ignore_ascii_case(b"application/json")
     });
@@ -215,21 +276,26 @@ pub(super) fn check_post_headers(headers: &HeaderMap) -> Result<(), Response> {
 }
 
 /// Whether `Accept` allows `mime` (no `Accept` allows anything).
-pub(super) fn accepts(headers: &HeaderMap, mime: &[u8]) -> bool {
-    headers
-        .get(header::ACCEPT)
+pub(super) fn accepts(heads: &Heads<'_>, mime: &[u8]) -> bool {
+    heads
+        .accept
         .is_none_or(|accept| media_ranges(accept.as_bytes()).any(|range| covers(range, mime)))
 }
 
 /// The media ranges of an `Accept` value, without their parameters. Read as bytes: a value
 /// that is not text matches nothing.
 fn media_ranges(accept: &[u8]) -> impl Iterator<Item = &[u8]> {
-    accept.split(|&b| b == b',').map(|range| {
-        range
-            .split(|&b| b == b';')
-            .next()
-            .unwrap_or_default()
-            .trim_ascii()
+    // memchr finds the separators a word at a time; a split on a closure tests each byte.
+    let mut rest = Some(accept);
+    std::iter::from_fn(move || {
+        let text = rest?;
+        let (range, after) = match memchr::memchr(b',', text) {
+            Some(comma) => (&text[..comma], Some(&text[comma + 1..])),
+            None => (text, None),
+        };
+        rest = after;
+        let essence = memchr::memchr(b';', range).map_or(range, |semicolon| &range[..semicolon]);
+        Some(essence.trim_ascii())
     })
 }
 
@@ -268,6 +334,31 @@ mod tests {
     }
 
     #[test]
+    fn one_pass_finds_the_first_value_of_each_header_read() {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::HOST, HeaderValue::from_static("localhost:8080"));
+        headers.append(SESSION_HEADER, HeaderValue::from_static("first"));
+        headers.append(SESSION_HEADER, HeaderValue::from_static("second"));
+        headers.insert("x-other", HeaderValue::from_static("ignored"));
+        headers.insert("mcp-name", HeaderValue::from_static("add"));
+        headers.insert(VERSION_HEADER, HeaderValue::from_static("2026-07-28"));
+        let heads = Heads::of(&headers);
+        assert_eq!(heads.host, headers.get(header::HOST));
+        assert_eq!(heads.session, Some(&HeaderValue::from_static("first")));
+        assert_eq!(heads.session, headers.get(SESSION_HEADER));
+        assert_eq!(heads.name, Some(&HeaderValue::from_static("add")));
+        assert_eq!(heads.version, Some(&HeaderValue::from_static("2026-07-28")));
+        let absent = [
+            heads.origin,
+            heads.authorization,
+            heads.accept,
+            heads.content_type,
+        ];
+        assert!(absent.iter().all(Option::is_none));
+        assert!(heads.content_length.is_none() && heads.method.is_none());
+    }
+
+    #[test]
     fn accept_ranges_cover_their_types_and_nothing_else() {
         assert!(covers(b"application/json", b"application/json"));
         assert!(covers(b"*/*", b"text/event-stream"));
@@ -276,7 +367,14 @@ mod tests {
         // A type that merely starts like another is not covered by its wildcard.
         assert!(!covers(b"app/*", b"application/json"));
         assert!(!covers(b"application/json5", b"application/json"));
+        let ranges = |accept: &'static str| media_ranges(accept.as_bytes()).collect::<Vec<_>>();
+        assert_eq!(
+            ranges(" text/html;q=0.5,application/json , */*;q=0.1,"),
+            [&b"text/html"[..], b"application/json", b"*/*", b""]
+        );
+        assert_eq!(ranges(""), [&b""[..]]);
         let both = "application/json;q=0.9 , text/event-stream";
+        let accepts = |headers: &HeaderMap, mime: &[u8]| accepts(&Heads::of(headers), mime);
         assert!(accepts(&with_accept(both), b"text/event-stream"));
         assert!(accepts(&HeaderMap::new(), b"application/json"));
         assert!(!accepts(&with_accept("text/html"), b"application/json"));
@@ -284,6 +382,7 @@ mod tests {
 
     #[test]
     fn a_post_must_accept_both_answers_and_send_json() {
+        let check_post_headers = |headers: &HeaderMap| check_post_headers(&Heads::of(headers));
         assert!(check_post_headers(&with_accept("application/json, text/event-stream")).is_ok());
         assert!(check_post_headers(&with_accept("*/*")).is_ok());
         let refused = check_post_headers(&with_accept("application/json")).unwrap_err();

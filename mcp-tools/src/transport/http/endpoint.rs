@@ -2,13 +2,13 @@
 //! parse what routing needs (the method, the target, the revision, the session), and hands
 //! the same parse to the engine; the status comes from what the engine says its answer was.
 
-use super::admission::{accepts, check_post_headers, require_host};
+use super::admission::{Heads, SESSION_HEADER, accepts, check_post_headers, require_host};
 use super::app::{HttpApp, HttpOptions, ResourceMetadata};
 use super::response::{
     CancelOnDrop, Flow, accepted, answer_response, json_response, method_not_allowed, refuse, sse,
     with_status,
 };
-use super::sessions::{SESSION_HEADER, StartError};
+use super::sessions::StartError;
 use crate::context::Principal;
 use crate::engine::{Connection, Engine, Incoming, Outbox, Settled, encode_error};
 use crate::protocol::ProtocolVersion;
@@ -18,18 +18,13 @@ use crate::protocol::messages::ParamsHead;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Request};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
 use futures_util::StreamExt;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
-
-// Names made once: a name given as text is parsed again at every look-up.
-const VERSION_HEADER: HeaderName = HeaderName::from_static("mcp-protocol-version");
-const METHOD_HEADER: HeaderName = HeaderName::from_static("mcp-method");
-const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
 
 /// The MCP endpoint as an axum router, and the handle that shuts it down: every path it
 /// answers goes to [`handle`], as it does when the endpoint is served directly.
@@ -58,22 +53,24 @@ pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions, any_host: bool) 
 /// One request to the server from `peer`: the `Host` rule, then the endpoint's methods on
 /// its path and the Protected Resource Metadata on theirs; 404 anywhere else.
 pub(crate) async fn handle(app: Arc<HttpApp>, peer: Option<IpAddr>, request: Request) -> Response {
-    if let Err(refusal) = require_host(&request) {
+    let (parts, body) = request.into_parts();
+    let heads = Heads::of(&parts.headers);
+    if let Err(refusal) = require_host(parts.version, &heads) {
         return refusal;
     }
-    let path = request.uri().path();
+    let path = parts.uri.path();
     if path == app.options.path {
-        return match *request.method() {
-            Method::POST => post(&app, peer, request).await,
-            Method::GET => get(&app, request.headers()).await,
-            Method::DELETE => delete(&app, request.headers()).await,
+        return match parts.method {
+            Method::POST => post(&app, peer, &heads, body).await,
+            Method::GET => get(&app, &heads).await,
+            Method::DELETE => delete(&app, &heads).await,
             _ => method_not_allowed(),
         };
     }
     if let Some(metadata) = &app.options.resource_metadata
         && metadata.paths.iter().any(|p| p == path)
     {
-        return match *request.method() {
+        return match parts.method {
             Method::GET | Method::HEAD => resource_metadata(metadata),
             _ => {
                 let mut response = with_status(Response::default(), StatusCode::METHOD_NOT_ALLOWED);
@@ -97,21 +94,24 @@ fn resource_metadata(metadata: &ResourceMetadata) -> Response {
     response
 }
 
-async fn post(app: &Arc<HttpApp>, peer: Option<IpAddr>, request: Request) -> Response {
-    let (parts, body) = request.into_parts();
-    let headers = parts.headers;
-    let principal = match app.admit(&headers).await {
+async fn post(
+    app: &Arc<HttpApp>,
+    peer: Option<IpAddr>,
+    heads: &Heads<'_>,
+    body: axum::body::Body,
+) -> Response {
+    let principal = match app.admit(heads).await {
         Ok(principal) => principal,
         Err(refusal) => return refusal,
     };
-    if let Err(refusal) = check_post_headers(&headers) {
+    if let Err(refusal) = check_post_headers(heads) {
         return refusal;
     }
-    let body = match read_body(app, &headers, body).await {
+    let body = match read_body(app, heads, body).await {
         Ok(body) => body,
         Err(refusal) => return refusal,
     };
-    let session = match app.sessions.of(&headers) {
+    let session = match app.sessions.of(heads.session) {
         Ok(session) => session,
         Err(refusal) => return refusal,
     };
@@ -139,7 +139,7 @@ async fn post(app: &Arc<HttpApp>, peer: Option<IpAddr>, request: Request) -> Res
 
     if let Some(version) = head.version() {
         let method = method.as_deref().unwrap_or("");
-        if let Err(mismatch) = check_modern_headers(&headers, version, method, &head) {
+        if let Err(mismatch) = check_modern_headers(heads, version, method, &head) {
             return json_response(
                 0,
                 StatusCode::BAD_REQUEST,
@@ -168,7 +168,7 @@ async fn post(app: &Arc<HttpApp>, peer: Option<IpAddr>, request: Request) -> Res
         // No revision and no session: the engine explains both ways in.
         return with_status(answered, StatusCode::BAD_REQUEST);
     };
-    if let Err(refusal) = check_session_version(&headers, id) {
+    if let Err(refusal) = check_session_version(heads, id) {
         return refusal;
     }
     if let Err(refusal) = app.check_scopes(&incoming, principal) {
@@ -180,7 +180,7 @@ async fn post(app: &Arc<HttpApp>, peer: Option<IpAddr>, request: Request) -> Res
 /// The body, within the server's limit on messages; `Err` refuses it with 413. A body
 /// over the limit is not read further; the refusal answers the request it was when its
 /// `id` is in what was read.
-async fn read_body(app: &HttpApp, headers: &HeaderMap, body: axum::body::Body) -> Result<Bytes, Response> {
+async fn read_body(app: &HttpApp, heads: &Heads<'_>, body: axum::body::Body) -> Result<Bytes, Response> {
     let limit = app.engine.options.max_message_bytes;
     let mut frames = body.into_data_stream();
     // Most bodies come in one frame, kept as it is; more are gathered.
@@ -193,7 +193,7 @@ async fn read_body(app: &HttpApp, headers: &HeaderMap, body: axum::body::Body) -
             let mut scan = IdScan::new();
             scan.feed(first.as_deref().unwrap_or(&gathered));
             scan.feed(&frame);
-            return Err(too_large(headers, limit, scan.id()));
+            return Err(too_large(heads, limit, scan.id()));
         }
         match first.take() {
             None if gathered.is_empty() => first = Some(frame),
@@ -209,11 +209,11 @@ async fn read_body(app: &HttpApp, headers: &HeaderMap, body: axum::body::Body) -
 }
 
 /// The refusal of a body over the limit, answering the request `id` when it was found.
-fn too_large(headers: &HeaderMap, limit: usize, id: Option<&[u8]>) -> Response {
+fn too_large(heads: &Heads<'_>, limit: usize, id: Option<&[u8]>) -> Response {
     // The size is known when the client declared it; a chunked body is not read to its end
     // to learn it.
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
+    let declared = heads
+        .content_length
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     let message = match declared {
@@ -242,8 +242,8 @@ fn too_large(headers: &HeaderMap, limit: usize, id: Option<&[u8]>) -> Response {
 /// answered alike whichever of these it names. A missing header is what 2025-03-26 clients
 /// send (that revision has no such header); the spec has the server assume 2025-03-26 then,
 /// so it is accepted too.
-fn check_session_version(headers: &HeaderMap, id: Option<&RawValue>) -> Result<(), Response> {
-    let Some(sent) = headers.get(VERSION_HEADER) else {
+fn check_session_version(heads: &Heads<'_>, id: Option<&RawValue>) -> Result<(), Response> {
+    let Some(sent) = heads.version else {
         return Ok(());
     };
     let sent = sent.to_str().unwrap_or("(not text)");
@@ -270,16 +270,15 @@ fn check_session_version(headers: &HeaderMap, id: Option<&RawValue>) -> Result<(
 
 /// 2026-07-28: the headers must repeat what the body says.
 fn check_modern_headers(
-    headers: &HeaderMap,
+    heads: &Heads<'_>,
     version: &RawValue,
     method: &str,
     head: &ParamsHead<'_>,
 ) -> Result<(), String> {
-    let header = |name: HeaderName| headers.get(name).map(|v| v.to_str().unwrap_or("(not text)"));
     let body_version: Cow<'_, str> =
         serde_json::from_str(version.get()).unwrap_or(Cow::Borrowed(version.get()));
-    let expect = |name: HeaderName, label: &str, body: &str| -> Result<(), String> {
-        match header(name) {
+    let expect = |value: Option<&HeaderValue>, label: &str, body: &str| -> Result<(), String> {
+        match value.map(|v| v.to_str().unwrap_or("(not text)")) {
             None => Err(format!(
                 "Header mismatch: the {label} header is required and must be '{body}'"
             )),
@@ -289,15 +288,15 @@ fn check_modern_headers(
             )),
         }
     };
-    expect(VERSION_HEADER, "MCP-Protocol-Version", &body_version)?;
-    expect(METHOD_HEADER, "Mcp-Method", method)?;
+    expect(heads.version, "MCP-Protocol-Version", &body_version)?;
+    expect(heads.method, "Mcp-Method", method)?;
     let target = match method {
         "tools/call" | "prompts/get" => string_of(head.name),
         "resources/read" => string_of(head.uri),
         _ => None,
     };
     if let Some(target) = target {
-        expect(NAME_HEADER, "Mcp-Name", &target)?;
+        expect(heads.name, "Mcp-Name", &target)?;
     }
     Ok(())
 }
@@ -418,19 +417,19 @@ async fn answer(
 }
 
 /// GET: a legacy session's stream for notifications that answer no request.
-async fn get(app: &HttpApp, headers: &HeaderMap) -> Response {
-    if let Err(refusal) = app.admit(headers).await {
+async fn get(app: &HttpApp, heads: &Heads<'_>) -> Response {
+    if let Err(refusal) = app.admit(heads).await {
         return refusal;
     }
-    let session = match app.sessions.of(headers) {
+    let session = match app.sessions.of(heads.session) {
         Ok(Some(session)) => session,
         Ok(None) => return method_not_allowed(),
         Err(refusal) => return refusal,
     };
-    if let Err(refusal) = check_session_version(headers, None) {
+    if let Err(refusal) = check_session_version(heads, None) {
         return refusal;
     }
-    if !accepts(headers, b"text/event-stream") {
+    if !accepts(heads, b"text/event-stream") {
         return refuse(
             StatusCode::NOT_ACCEPTABLE,
             "the Accept header must allow `text/event-stream`",
@@ -449,14 +448,14 @@ async fn get(app: &HttpApp, headers: &HeaderMap) -> Response {
 }
 
 /// DELETE: a legacy client ends its session.
-async fn delete(app: &HttpApp, headers: &HeaderMap) -> Response {
-    if let Err(refusal) = app.admit(headers).await {
+async fn delete(app: &HttpApp, heads: &Heads<'_>) -> Response {
+    if let Err(refusal) = app.admit(heads).await {
         return refusal;
     }
-    let Some(id) = headers.get(SESSION_HEADER).and_then(|v| v.to_str().ok()) else {
+    let Some(id) = heads.session.and_then(|v| v.to_str().ok()) else {
         return method_not_allowed();
     };
-    if let Err(refusal) = check_session_version(headers, None) {
+    if let Err(refusal) = check_session_version(heads, None) {
         return refusal;
     }
     if app.sessions.end(id) {

@@ -7,12 +7,10 @@
 
 use super::response::refuse;
 use crate::engine::Connection;
-use axum::http::{HeaderMap, HeaderName, StatusCode};
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::Response;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
-
-pub(super) const SESSION_HEADER: HeaderName = HeaderName::from_static("mcp-session-id");
 
 /// A legacy client's session.
 pub(super) struct Session {
@@ -104,9 +102,10 @@ impl Sessions {
         }
     }
 
-    /// The session a request names; `Err` refuses a session id that names none.
-    pub(super) fn of(&self, headers: &HeaderMap) -> Result<Option<Arc<Session>>, Response> {
-        let Some(id) = headers.get(SESSION_HEADER) else {
+    /// The session a request names in `Mcp-Session-Id`, if it names one; `Err` refuses a
+    /// session id that names none.
+    pub(super) fn of(&self, id: Option<&HeaderValue>) -> Result<Option<Arc<Session>>, Response> {
+        let Some(id) = id else {
             return Ok(None);
         };
         let session = id.to_str().ok().and_then(|id| self.open().get(id).cloned());
@@ -211,16 +210,13 @@ mod tests {
             .start(Arc::new(Connection::new()))
             .unwrap_or_else(|_| panic!("no session"));
         assert!(id.starts_with("a.") && is_hex_128(&id[2..]), "{id}");
-        let named = |id: &str| {
-            let mut headers = HeaderMap::new();
-            headers.insert(SESSION_HEADER, id.parse().unwrap());
-            headers
-        };
-        assert!(matches!(sessions.of(&named(&id)), Ok(Some(_))));
+        let named = |id: &str| HeaderValue::from_str(id).unwrap();
+        assert!(matches!(sessions.of(Some(&named(&id))), Ok(Some(_))));
+        assert!(matches!(sessions.of(None), Ok(None)));
         // The random part alone, or under another instance's name, names no session here.
         let elsewhere = format!("b.{}", &id[2..]);
         for other in [&id[2..], elsewhere.as_str()] {
-            let refused = sessions.of(&named(other)).err().expect("refused");
+            let refused = sessions.of(Some(&named(other))).err().expect("refused");
             assert_eq!(refused.status(), StatusCode::NOT_FOUND);
         }
         assert!(sessions.end(&id));
