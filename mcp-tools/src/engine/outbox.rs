@@ -1,7 +1,9 @@
 //! Where a connection's outgoing messages go: each is one JSON text, without a trailing
 //! newline, tagged with what a transport needs to know of it without reading it again.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
+#[cfg(feature = "http")]
+use std::sync::{Mutex, PoisonError};
 use tokio::sync::mpsc;
 
 /// One outgoing message, with what the engine knows of it.
@@ -51,6 +53,7 @@ pub(crate) struct Outbox {
 enum Route {
     Queue(mpsc::UnboundedSender<Outgoing>),
     Direct(Arc<dyn Sink>),
+    #[cfg(feature = "http")]
     Exchange(Arc<Exchange>),
 }
 
@@ -59,8 +62,10 @@ enum Route {
 /// kept here and taken without a queue. A queue is made only when a second message comes,
 /// or when the transport has to wait for the first; a tokio channel costs an aligned block
 /// of slots and a shared state to make and free, a tenth of a call's instructions over HTTP.
+#[cfg(feature = "http")]
 pub(crate) struct Exchange(Mutex<Held>);
 
+#[cfg(feature = "http")]
 enum Held {
     /// Nothing sent yet.
     Nothing,
@@ -74,6 +79,7 @@ enum Held {
 
 /// What an exchange holds when the transport looks: the response alone, or a queue to
 /// read, with the message that was sent before the queue was made.
+#[cfg(feature = "http")]
 pub(crate) enum Settled {
     /// The response, with nothing before it: the exchange is over.
     Response(Outgoing),
@@ -82,6 +88,7 @@ pub(crate) enum Settled {
     Queue(Option<Outgoing>, Queue),
 }
 
+#[cfg(feature = "http")]
 impl Exchange {
     fn held(&self) -> std::sync::MutexGuard<'_, Held> {
         // A panic while the lock is held leaves a valid state: each arm writes it whole.
@@ -158,6 +165,7 @@ impl Route {
         match self {
             Route::Queue(queue) => !queue.is_closed(),
             Route::Direct(_) => true,
+            #[cfg(feature = "http")]
             Route::Exchange(exchange) => exchange.is_open(),
         }
     }
@@ -170,6 +178,7 @@ impl Route {
                 }
             }
             Route::Direct(sink) => sink.send(message.bytes),
+            #[cfg(feature = "http")]
             Route::Exchange(exchange) => exchange.send(message, what),
         }
     }
@@ -190,6 +199,7 @@ impl Outbox {
 
     /// An outbox for one HTTP exchange, and the exchange to settle once the request has
     /// been handed over.
+    #[cfg(feature = "http")]
     pub(crate) fn exchange() -> (Outbox, Arc<Exchange>) {
         let exchange = Arc::new(Exchange(Mutex::new(Held::Nothing)));
         let route = Route::Exchange(Arc::clone(&exchange));
@@ -250,7 +260,7 @@ impl Outbox {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "http"))]
 mod tests {
     use super::*;
 
