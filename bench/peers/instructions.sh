@@ -50,12 +50,14 @@ PY
 }
 
 count=0
-grind() { count=$((count + 1)); echo "$out/callgrind.$count"; }
+# Sets the caller's `file` to a new profile's path (not in a subshell, which would lose
+# the count and give every profile one name).
+next_profile() { count=$((count + 1)); file="$out/callgrind.$count"; }
 
 stdio() { # LABEL SERVER [MCP-LOAD OPTIONS...]
     local label=$1 server=$2 file
     shift 2
-    file=$(grind)
+    next_profile
     "$load" call -n "$calls" --warmup 10 "$@" -- \
         valgrind --tool=callgrind --callgrind-out-file="$file" $server >/dev/null 2>"$file.err"
     printf '| %s | %s |\n' "$label" "$(per_call "$file" $((calls + 10)))"
@@ -64,7 +66,7 @@ stdio() { # LABEL SERVER [MCP-LOAD OPTIONS...]
 http() { # LABEL SERVER [MCP-LOAD OPTIONS...]
     local label=$1 server=$2 file port pid
     shift 2
-    file=$(grind)
+    next_profile
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     valgrind --tool=callgrind --callgrind-out-file="$file" "$server" \
         --http "127.0.0.1:$port" 2>"$file.server.err" &
