@@ -1,6 +1,7 @@
 //! Resources and resource templates (`#[resource]`, `resources![...]`, `resources/list`,
 //! `resources/templates/list`, `resources/read`) through the real engine in every
-//! revision: definitions, fixed URIs before templates, variables decoded from the URI and
+//! revision (and a resource fn's "not found" through the notes example over stdio and HTTP
+//! in each): definitions, fixed URIs before templates, variables decoded from the URI and
 //! parsed into the parameters, each return type, path traversal refused, a resource not
 //! found; every answer checked against the official schema. Sizes and annotations in the
 //! definitions of every revision; the cache hints of reads in 2026-07-28 (declared, the
