@@ -767,3 +767,51 @@ fn a_note_that_is_not_there_is_not_found_in_every_revision_over_stdio_and_http()
         }
     }
 }
+
+/// A user's settings, from a store that takes its time: the read waits before it answers.
+#[resource(uri = "users://{user_id}/settings")]
+async fn settings(
+    /// The user's id
+    user_id: u64,
+) -> Result<String, ToolError> {
+    tokio::task::yield_now().await;
+    match user_id {
+        7 => Ok("dark".into()),
+        _ => Err(ToolError::not_found(format!("user {user_id} has no settings"))),
+    }
+}
+
+#[tokio::test]
+async fn a_read_that_waits_refuses_a_subscription_to_what_it_does_not_find() {
+    let server = || Server::new("users", "1.0.0").resources(resources![settings]);
+    let legacy = server()
+        .test_client_legacy(ProtocolVersion::V2025_11_25)
+        .await
+        .unwrap();
+    let spec = Spec::of("2025-11-25");
+    match legacy
+        .request("resources/subscribe", json!({ "uri": "users://8/settings" }))
+        .await
+    {
+        Err(ClientError::Rpc { code, message, data }) => assert_eq!(
+            (code, message.as_str(), data),
+            (-32002, "user 8 has no settings", Some(json!({ "uri": "users://8/settings" })))
+        ),
+        other => panic!("expected not found, got {other:?}"),
+    }
+    spec.assert_valid("JSONRPCErrorResponse", &legacy.last_response().unwrap());
+    let subscribed = legacy
+        .request("resources/subscribe", json!({ "uri": "users://7/settings" }))
+        .await
+        .unwrap();
+    assert_eq!(subscribed, json!({}));
+    let modern = server().test_client().unwrap();
+    assert_eq!(
+        refused(&modern, "users://8/settings").await,
+        (
+            -32602,
+            "user 8 has no settings".into(),
+            Some(json!({ "uri": "users://8/settings" }))
+        )
+    );
+}
