@@ -351,12 +351,14 @@ async fn export_notes(notes: State<Notes>, cx: Context) -> Result<String, ToolEr
         let store = notes.store();
         (store.notes.len(), store.markdown())
     };
-    let file = root.write_file("notes.md", markdown).map_err(|error| match error {
-        RootError::Io { path, source } => {
-            ToolError::internal(format!("could not write {}: {source}", path.display()))
-        }
-        refused => ToolError::new(format!("the first file:// root cannot be exported to: {refused}")),
-    })?;
+    let file = root
+        .write_file("notes.md", markdown)
+        .map_err(|error| match error {
+            RootError::Io { path, source } => {
+                ToolError::internal(format!("could not write {}: {source}", path.display()))
+            }
+            refused => ToolError::new(format!("the first file:// root cannot be exported to: {refused}")),
+        })?;
     Ok(format!("exported {count} notes to {}", file.display()))
 }
 

@@ -1132,7 +1132,10 @@ fn exporting_never_writes_outside_the_shared_folder() {
             (uri("shared/notes.md%00"), separator("%00")),
             (uri("shared/.."), dots.to_owned()),
             (uri("shared/%2E%2E"), dots.to_owned()),
-            (uri("shared/file.txt"), "the root is not a directory; share a folder".to_owned()),
+            (
+                uri("shared/file.txt"),
+                "the root is not a directory; share a folder".to_owned(),
+            ),
         ];
         for (root, reason) in hostile {
             let roots = json!({ "roots": [{ "uri": root, "name": "notes" }] });

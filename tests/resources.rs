@@ -620,7 +620,8 @@ impl Revision for NotesStdio {
             params["_meta"] = modern_meta(json!({}));
         }
         self.next_id += 1;
-        self.peer.request(json!({ "jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params }))
+        self.peer
+            .request(json!({ "jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params }))
     }
 }
 
@@ -640,7 +641,10 @@ impl NotesHttp {
         let mut http = NotesHttp {
             server: support::HttpProcess::spawn(NOTES),
             client: reqwest::Client::builder().no_proxy().build().unwrap(),
-            runtime: tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap(),
+            runtime: tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap(),
             revision,
             session: None,
             next_id: 1,
@@ -716,7 +720,13 @@ impl Revision for NotesHttp {
 
 #[test]
 fn a_note_that_is_not_there_is_not_found_in_every_revision_over_stdio_and_http() {
-    let revisions = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
+    let revisions = [
+        "2024-11-05",
+        "2025-03-26",
+        "2025-06-18",
+        "2025-11-25",
+        "2026-07-28",
+    ];
     for revision in revisions {
         let spec = Spec::of(revision);
         let error_type = if spec.defines("JSONRPCErrorResponse") {
@@ -795,7 +805,11 @@ async fn a_read_that_waits_refuses_a_subscription_to_what_it_does_not_find() {
     {
         Err(ClientError::Rpc { code, message, data }) => assert_eq!(
             (code, message.as_str(), data),
-            (-32002, "user 8 has no settings", Some(json!({ "uri": "users://8/settings" })))
+            (
+                -32002,
+                "user 8 has no settings",
+                Some(json!({ "uri": "users://8/settings" }))
+            )
         ),
         other => panic!("expected not found, got {other:?}"),
     }

@@ -164,7 +164,11 @@ impl Root {
     /// assert!(root.write_file("../notes.md", "# Notes\n").is_err());
     /// # std::fs::remove_dir_all(&folder).unwrap();
     /// ```
-    pub fn write_file(&self, relative: impl AsRef<Path>, contents: impl AsRef<[u8]>) -> Result<PathBuf, RootError> {
+    pub fn write_file(
+        &self,
+        relative: impl AsRef<Path>,
+        contents: impl AsRef<[u8]>,
+    ) -> Result<PathBuf, RootError> {
         let folder = self.path()?;
         let target = self.join(relative)?;
         let io = |path: &Path| {
@@ -176,7 +180,11 @@ impl Root {
         }
         let parent = target.parent().unwrap_or(&folder);
         let real_folder = folder.canonicalize().map_err(io(&folder))?;
-        if !parent.canonicalize().map_err(io(parent))?.starts_with(&real_folder) {
+        if !parent
+            .canonicalize()
+            .map_err(io(parent))?
+            .starts_with(&real_folder)
+        {
             return Err(RootError::Outside);
         }
         let name = target.file_name().unwrap_or_default().to_string_lossy();
@@ -388,6 +396,9 @@ impl Context {
 mod tests {
     use super::*;
 
+    /// Whether an error is the one a case expects.
+    type Expected = fn(&RootError) -> bool;
+
     fn root(uri: &str) -> Root {
         Root {
             uri: uri.into(),
@@ -416,7 +427,7 @@ mod tests {
 
     #[test]
     fn a_root_that_could_climb_or_is_not_local_is_refused_with_the_reason() {
-        let cases: [(&str, fn(&RootError) -> bool); 17] = [
+        let cases: [(&str, Expected); 17] = [
             ("https://example.com/", |e| matches!(e, RootError::NotAFileUri)),
             ("file:relative/path", |e| matches!(e, RootError::NotAFileUri)),
             ("/home/ada", |e| matches!(e, RootError::NotAFileUri)),
@@ -433,10 +444,16 @@ mod tests {
             ("file:///tmp/x/root%5C..%5Coutside", |e| {
                 matches!(e, RootError::EscapedSeparator("%5C"))
             }),
-            ("file:///tmp/x/notes%00.md", |e| matches!(e, RootError::EscapedSeparator("%00"))),
+            ("file:///tmp/x/notes%00.md", |e| {
+                matches!(e, RootError::EscapedSeparator("%00"))
+            }),
             ("file:///tmp/x\\..\\y", |e| matches!(e, RootError::Backslash)),
-            ("file:///tmp/x/../../etc", |e| matches!(e, RootError::DotSegment(".."))),
-            ("file:///tmp/x/%2E%2E/etc", |e| matches!(e, RootError::DotSegment(".."))),
+            ("file:///tmp/x/../../etc", |e| {
+                matches!(e, RootError::DotSegment(".."))
+            }),
+            ("file:///tmp/x/%2E%2E/etc", |e| {
+                matches!(e, RootError::DotSegment(".."))
+            }),
             ("file:///tmp/x/%2e.", |e| matches!(e, RootError::DotSegment(".."))),
             ("file:///tmp/./x", |e| matches!(e, RootError::DotSegment("."))),
             ("file:///tmp/%FF", |e| matches!(e, RootError::NotUtf8)),
@@ -461,7 +478,7 @@ mod tests {
         for (relative, path) in accepted {
             assert_eq!(notes.join(relative).unwrap(), Path::new(path), "{relative}");
         }
-        let refused: [(&str, fn(&RootError) -> bool); 12] = [
+        let refused: [(&str, Expected); 12] = [
             ("", |e| matches!(e, RootError::Empty)),
             (".", |e| matches!(e, RootError::Empty)),
             ("..", |e| matches!(e, RootError::Climbs)),
@@ -528,12 +545,18 @@ mod tests {
         assert!(meta.is_file(), "{meta:?}");
         assert_eq!(std::fs::read_to_string(&written).unwrap(), "# Notes\n");
         // Nothing else is left behind.
-        let names: Vec<_> = std::fs::read_dir(&shared).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(&shared)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names, ["notes.md"]);
 
         // A folder below the root that links out of it is refused.
         std::os::unix::fs::symlink(&scratch.0, shared.join("up")).unwrap();
-        assert!(matches!(root.write_file("up/notes.md", "x"), Err(RootError::Outside)));
+        assert!(matches!(
+            root.write_file("up/notes.md", "x"),
+            Err(RootError::Outside)
+        ));
         assert!(!scratch.0.join("notes.md").exists());
     }
 

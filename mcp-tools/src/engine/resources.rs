@@ -44,7 +44,10 @@ pub(crate) enum Watchable {
 
 /// The output of `future` if it is ready at its first poll (one that does not wait).
 pub(crate) fn ready_now<T>(future: &mut Pin<Box<dyn Future<Output = T> + Send>>) -> Option<T> {
-    match future.as_mut().poll(&mut std::task::Context::from_waker(std::task::Waker::noop())) {
+    match future
+        .as_mut()
+        .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()))
+    {
         std::task::Poll::Ready(output) => Some(output),
         std::task::Poll::Pending => None,
     }
@@ -83,7 +86,11 @@ pub(crate) fn not_found(era: &Era, uri: &str) -> Failure {
 
 /// The resource-not-found error of a revision (modern: 2026-07-28), saying `message`.
 fn not_found_because(modern: bool, uri: &str, message: String) -> Failure {
-    let code = if modern { INVALID_PARAMS } else { RESOURCE_NOT_FOUND };
+    let code = if modern {
+        INVALID_PARAMS
+    } else {
+        RESOURCE_NOT_FOUND
+    };
     Failure::new(code, message).with_data(json!({ "uri": uri }))
 }
 
@@ -160,11 +167,9 @@ impl Engine {
         let uri = uri.to_owned();
         Box::pin(async move {
             match tokio::time::timeout(limit, work.run()).await {
-                Ok(Err(PromptError::Failed(error))) if error.is_not_found() => Some(not_found_because(
-                    modern,
-                    &uri,
-                    error.message().to_owned(),
-                )),
+                Ok(Err(PromptError::Failed(error))) if error.is_not_found() => {
+                    Some(not_found_because(modern, &uri, error.message().to_owned()))
+                }
                 Ok(Err(PromptError::Arguments(problems))) => Some(Failure::invalid_params(problems)),
                 _ => None,
             }
@@ -176,7 +181,12 @@ impl Engine {
     /// ([`Engine::check_read`]). Known at once when every read ends at once; else found
     /// by the future, within the call time limit in all (a read still running then counts
     /// as found).
-    pub(crate) fn watchable(&self, snapshot: &Snapshot<Resource>, asked: &[String], auth: Auth<'_>) -> Watchable {
+    pub(crate) fn watchable(
+        &self,
+        snapshot: &Snapshot<Resource>,
+        asked: &[String],
+        auth: Auth<'_>,
+    ) -> Watchable {
         let mut checks = Vec::new();
         let mut waiting = false;
         for uri in asked {
@@ -237,12 +247,13 @@ impl Engine {
         let conn2 = Arc::clone(conn);
         let out = out.clone();
         let raw_id: Box<RawValue> = id.raw.to_owned();
-        conn.tasks().spawn(tracing::Instrument::in_current_span(async move {
-            match check.await.map_or_else(|| then(&conn2), Err) {
-                Ok(()) => out.respond(encode::empty_result(&raw_id)),
-                Err(failure) => encode::respond_failure(&out, Some(&raw_id), failure),
-            }
-        }));
+        conn.tasks()
+            .spawn(tracing::Instrument::in_current_span(async move {
+                match check.await.map_or_else(|| then(&conn2), Err) {
+                    Ok(()) => out.respond(encode::empty_result(&raw_id)),
+                    Err(failure) => encode::respond_failure(&out, Some(&raw_id), failure),
+                }
+            }));
         Ok(())
     }
 
@@ -367,7 +378,8 @@ impl Engine {
         let output = match finished {
             Finished::Complete(Ok(output)) => output,
             Finished::Complete(Err(PromptError::Failed(error))) if error.is_not_found() => {
-                let failure = not_found_because(answering.modern(), &answering.target, error.message().to_owned());
+                let failure =
+                    not_found_because(answering.modern(), &answering.target, error.message().to_owned());
                 return encode::respond_failure(out, Some(id), failure);
             }
             unfinished => return self.respond_unfinished(out, id, unfinished, answering),

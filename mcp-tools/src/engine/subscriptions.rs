@@ -171,7 +171,8 @@ impl Engine {
             .iter()
             .map(|feed| (feed.kind.listen_filter.to_owned(), Value::Bool(true)))
             .collect();
-        // Of the resource URIs asked for, those that name no resource are left out.
+        // Of the resource URIs asked for, those that name no resource (or that a read does
+        // not find) are left out.
         let watchable = match (&self.resources, &params.notifications.resource_subscriptions) {
             (Some(resources), Some(_)) => Some(self.watchable(&resources.snapshot(), asked, auth)),
             _ => None,
