@@ -16,7 +16,8 @@
 //!   latest notes and starts the model's answer.
 //! - resources: `notes://all` reads every note as a Markdown list (as `export_notes`
 //!   writes it), for the user to read (`annotations(audience = ["user"])`), and the
-//!   template `notes://{id}` one note as JSON (an unknown id is an error naming it).
+//!   template `notes://{id}` one note as JSON (an unknown id is "not found", as
+//!   `ToolError::not_found` says; so is `review_note` of an unknown id).
 //!   Every tool that changes notes announces the URIs whose contents changed
 //!   (`notes://all`, `notes://3`), so clients subscribed to them hear
 //!   `notifications/resources/updated` and read them again; as they change at any call,
@@ -33,6 +34,7 @@
 
 mod common;
 
+use mcp_tools::ask::RootError;
 use mcp_tools::{
     Context, Elicitation, Json, PromptMessage, ResourceRegistry, Server, State, ToolError, ToolRegistry,
     prompt, prompts, resource, resources, tool, tools,
@@ -335,7 +337,12 @@ async fn suggest_title(
 #[tool(annotations(destructive, idempotent, open_world = false))]
 async fn export_notes(notes: State<Notes>, cx: Context) -> Result<String, ToolError> {
     let roots = cx.list_roots().await?;
-    let Some(folder) = roots.iter().find_map(|root| root.path()) else {
+    // The roots come from the client: `Root::write_file` refuses one that could lead out
+    // of the folder it names, and replaces a symlink at `notes.md` instead of following it.
+    let Some(root) = roots
+        .iter()
+        .find(|root| !matches!(root.path(), Err(RootError::NotAFileUri)))
+    else {
         return Err(ToolError::new(
             "the client shares no file:// root to export to; share a folder with the server",
         ));
@@ -344,8 +351,14 @@ async fn export_notes(notes: State<Notes>, cx: Context) -> Result<String, ToolEr
         let store = notes.store();
         (store.notes.len(), store.markdown())
     };
-    let file = folder.join("notes.md");
-    std::fs::write(&file, markdown)?;
+    let file = root
+        .write_file("notes.md", markdown)
+        .map_err(|error| match error {
+            RootError::Io { path, source } => {
+                ToolError::internal(format!("could not write {}: {source}", path.display()))
+            }
+            refused => ToolError::new(format!("the first file:// root cannot be exported to: {refused}")),
+        })?;
     Ok(format!("exported {count} notes to {}", file.display()))
 }
 
@@ -378,7 +391,7 @@ fn note(
     let note = store
         .notes
         .get(&id)
-        .ok_or_else(|| ToolError::new(format!("there is no note {id}")))?;
+        .ok_or_else(|| ToolError::not_found(format!("there is no note {id}")))?;
     Ok(Json(note.clone()))
 }
 
@@ -393,7 +406,7 @@ fn review_note(
 ) -> Result<String, ToolError> {
     let store = notes.store();
     let Some(note) = store.notes.get(&id) else {
-        return Err(ToolError::new(format!("there is no note {id}")));
+        return Err(ToolError::not_found(format!("there is no note {id}")));
     };
     let ask = match focus {
         None => "Review this note: say what works, and suggest what to change.",

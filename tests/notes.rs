@@ -7,7 +7,10 @@
 //! 2025-11-25 the server's requests are answered on the wire, with a response of the same
 //! id; in 2026-07-28 the call ends with `input_required` and is sent again with
 //! `inputResponses` and the `requestState`. What the server sends is checked against the
-//! schema of the era.
+//! schema of the era. A client's hostile roots (escaped separators, dot segments, a file,
+//! a symlink at `notes.md`) are checked on the file system of a temporary folder: nothing
+//! is written outside the shared folder, and a symlink's target is left as it was. A form
+//! answer of 10 MB comes back cut in the error.
 //!
 //! Then its prompts (`review_note`, `digest`) over the same four wires: `prompts/list`,
 //! `prompts/get` with arguments as strings, and the JSON-RPC errors of bad arguments and of
@@ -1075,6 +1078,118 @@ fn exporting_writes_notes_md_into_the_first_folder_the_client_shares() {
     }
 }
 
+/// Every file, folder and symlink below `dir` (a file with its contents, a symlink with
+/// its target), sorted: what a test compares before and after.
+fn tree(dir: &std::path::Path) -> Vec<(PathBuf, String)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let kind = std::fs::symlink_metadata(&path).unwrap().file_type();
+        if kind.is_symlink() {
+            let target = std::fs::read_link(&path).unwrap();
+            found.push((path, format!("-> {}", target.display())));
+        } else if kind.is_dir() {
+            found.push((path.clone(), "(folder)".to_owned()));
+            found.extend(tree(&path));
+        } else {
+            let contents = std::fs::read_to_string(&path).unwrap();
+            found.push((path, contents));
+        }
+    }
+    found.sort();
+    found
+}
+
+#[cfg(unix)]
+#[test]
+fn exporting_never_writes_outside_the_shared_folder() {
+    for (at, mut wire) in wires(all_capabilities()).into_iter().enumerate() {
+        let wire = wire.as_mut();
+        let label = wire.label();
+        let base = TempDir::new(&format!("escape-{at}"));
+        let shared = base.0.join("shared");
+        let outside = base.0.join("outside");
+        std::fs::create_dir_all(shared.join("inner")).unwrap();
+        std::fs::create_dir(&outside).unwrap();
+        std::fs::write(outside.join("keep.txt"), "keep me").unwrap();
+        std::fs::write(shared.join("file.txt"), "a file").unwrap();
+        add(wire, "one", "first", &[]);
+        let before = tree(&base.0);
+
+        // Each names one folder that is not what it seems to a careless decoder; read as
+        // separators, the escapes lead to `outside`, and the dots to `base`.
+        let uri = |below: &str| format!("file://{}/{below}", base.0.display());
+        let separator = |escape: &str| {
+            format!(
+                "the root's URI has `{escape}` inside a path segment; an escaped `/`, `\\` or NUL would be read as a separator or an end, so the root is refused"
+            )
+        };
+        let dots = "the root's URI has a `..` segment; a root must name its folder without `.` or `..`";
+        let hostile = [
+            (uri("shared%2F..%2Foutside"), separator("%2F")),
+            (uri("shared/inner%2f..%2f..%2foutside"), separator("%2F")),
+            (uri("shared%5C..%5Coutside"), separator("%5C")),
+            (uri("shared/notes.md%00"), separator("%00")),
+            (uri("shared/.."), dots.to_owned()),
+            (uri("shared/%2E%2E"), dots.to_owned()),
+            (
+                uri("shared/file.txt"),
+                "the root is not a directory; share a folder".to_owned(),
+            ),
+        ];
+        for (root, reason) in hostile {
+            let roots = json!({ "roots": [{ "uri": root, "name": "notes" }] });
+            let called = wire.call("export_notes", json!({}), &mut |_, _| roots.clone());
+            assert!(called.is_error(), "{label}: {root}: {}", called.response);
+            assert_eq!(
+                called.text(),
+                format!("the first file:// root cannot be exported to: {reason}"),
+                "{label}: {root}"
+            );
+            assert_eq!(tree(&base.0), before, "{label}: {root} wrote");
+        }
+
+        // A symlink at `notes.md` to a file outside: replaced by the export, not followed.
+        let keep = outside.join("keep.txt");
+        let file = shared.join("notes.md");
+        std::os::unix::fs::symlink(&keep, &file).unwrap();
+        let roots = json!({ "roots": [{ "uri": uri("shared") }] });
+        let called = wire.call("export_notes", json!({}), &mut |_, _| roots.clone());
+        assert!(!called.is_error(), "{label}: {}", called.response);
+        assert_eq!(
+            called.text(),
+            format!("exported 1 notes to {}", file.display()),
+            "{label}"
+        );
+        let mut expected = before.clone();
+        expected.push((file.clone(), "# Notes\n\n- one: first\n".to_owned()));
+        expected.sort();
+        assert_eq!(tree(&base.0), expected, "{label}");
+        assert_eq!(std::fs::read_to_string(&keep).unwrap(), "keep me", "{label}");
+    }
+}
+
+#[test]
+fn a_long_form_answer_is_cut_in_the_error_the_tool_gets() {
+    // 10 MB where a boolean belongs: the error quotes 40 characters of it, and says it
+    // was cut.
+    let long = "a".repeat(10 * 1024 * 1024);
+    let reply = json!({ "action": "accept", "content": { "confirm": long } });
+    let mut wire = LegacyStdio::start(all_capabilities());
+    add(&mut wire, "one", "first", &[]);
+    let called = wire.call("clear_notes", json!({}), &mut |_, _| reply.clone());
+    assert!(called.is_error(), "{}", called.response);
+    assert_eq!(
+        called.text(),
+        format!(
+            "the form's answer does not fit: field `confirm`: expected a boolean, received the string \"{}\"…",
+            "a".repeat(40)
+        )
+    );
+    // The server serves on, and kept the note.
+    assert_eq!(count_notes(&mut wire), 1);
+}
+
 #[test]
 fn a_client_without_the_capability_is_not_asked() {
     // Sampling and roots, but no forms.
@@ -1251,10 +1366,11 @@ fn prompts_are_listed_and_filled_in_from_the_notes() {
             ),
             "{label}"
         );
-        // The prompt's own error: -32603 with its message.
+        // A note that is not there: the prompt's fn says so, and the client gets -32602
+        // with its message.
         assert_eq!(
             refused_prompt(wire, "review_note", json!({ "id": "99" })),
-            (-32603, "there is no note 99".to_owned()),
+            (-32602, "there is no note 99".to_owned()),
             "{label}"
         );
         // The server serves on.
@@ -1340,10 +1456,12 @@ fn resources_read_every_note_as_markdown_and_one_note_as_json() {
             "{label}"
         );
 
-        // An unknown note: the resource's own error, naming it.
+        // An unknown note: the resource's fn says it is not found, and the client gets the
+        // revision's resource-not-found error with the fn's message and the URI.
+        let code = if label.starts_with(MODERN) { -32602 } else { -32002 };
         assert_eq!(
             refused(wire, "resources/read", json!({ "uri": "notes://99" })),
-            json!({ "code": -32603, "message": "there is no note 99" }),
+            json!({ "code": code, "message": "there is no note 99", "data": { "uri": "notes://99" } }),
             "{label}"
         );
         // An id that is not one: -32602, naming the variable.
@@ -1413,23 +1531,29 @@ fn legacy_subscribers_hear_of_the_notes_that_changed_until_they_unsubscribe() {
             "{label}"
         );
 
-        // A URI no resource has cannot be subscribed to.
+        // A URI no resource has cannot be subscribed to, nor one whose read says not found.
         assert_eq!(
             refused(wire, "resources/subscribe", json!({ "uri": "todo://1" })),
             json!({ "code": -32002, "message": "Resource not found", "data": { "uri": "todo://1" } }),
+            "{label}"
+        );
+        assert_eq!(
+            refused(wire, "resources/subscribe", json!({ "uri": "notes://999" })),
+            json!({ "code": -32002, "message": "there is no note 999", "data": { "uri": "notes://999" } }),
             "{label}"
         );
     }
 }
 
 /// Over one 2026-07-28 link: a `subscriptions/listen` for resource updates, acknowledged
-/// with the URIs a resource has, then the updates of those, tagged with its id.
+/// with the URIs a resource has (not a note that is not there), then the updates of those,
+/// tagged with its id.
 fn listen_for_updates<L: Link>(mut wire: Modern<L>) {
     let label = wire.label();
     let first = add(&mut wire, "one", "first", &[]);
     let note = format!("notes://{first}");
     let (id, acknowledged) =
-        wire.listen(json!({ "resourceSubscriptions": ["notes://all", note, "todo://1"] }));
+        wire.listen(json!({ "resourceSubscriptions": ["notes://all", note, "todo://1", "notes://999"] }));
     let tag = json!({ "io.modelcontextprotocol/subscriptionId": id });
     assert_eq!(
         acknowledged,

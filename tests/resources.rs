@@ -1,6 +1,7 @@
 //! Resources and resource templates (`#[resource]`, `resources![...]`, `resources/list`,
 //! `resources/templates/list`, `resources/read`) through the real engine in every
-//! revision: definitions, fixed URIs before templates, variables decoded from the URI and
+//! revision (and a resource fn's "not found" through the notes example over stdio and HTTP
+//! in each): definitions, fixed URIs before templates, variables decoded from the URI and
 //! parsed into the parameters, each return type, path traversal refused, a resource not
 //! found; every answer checked against the official schema. Sizes and annotations in the
 //! definitions of every revision; the cache hints of reads in 2026-07-28 (declared, the
@@ -582,5 +583,249 @@ fn a_stream_may_not_watch_more_than_the_limit() {
     assert_eq!(
         answers[1024]["error"]["message"],
         "this session watches 1024 resources, the most it may; unsubscribe from one first"
+    );
+}
+
+/// What a client of the notes example sends and reads in one revision, over stdio or HTTP.
+trait Revision {
+    /// Sends a request with params (to which a 2026-07-28 request adds its `_meta`) and
+    /// returns its response.
+    fn request(&mut self, method: &str, params: Value) -> Value;
+}
+
+/// The notes example over its pipes, initialized (up to 2025-11-25) in `revision`.
+struct NotesStdio {
+    peer: Peer,
+    revision: &'static str,
+    next_id: u64,
+}
+
+impl NotesStdio {
+    fn start(revision: &'static str) -> NotesStdio {
+        let mut peer = Peer::spawn(NOTES);
+        if revision != "2026-07-28" {
+            initialize(&mut peer, revision);
+        }
+        NotesStdio {
+            peer,
+            revision,
+            next_id: 1,
+        }
+    }
+}
+
+impl Revision for NotesStdio {
+    fn request(&mut self, method: &str, mut params: Value) -> Value {
+        if self.revision == "2026-07-28" {
+            params["_meta"] = modern_meta(json!({}));
+        }
+        self.next_id += 1;
+        self.peer
+            .request(json!({ "jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params }))
+    }
+}
+
+/// The notes example serving Streamable HTTP, in a session of `revision` (none in
+/// 2026-07-28).
+struct NotesHttp {
+    server: support::HttpProcess,
+    client: reqwest::Client,
+    runtime: tokio::runtime::Runtime,
+    revision: &'static str,
+    session: Option<String>,
+    next_id: u64,
+}
+
+impl NotesHttp {
+    fn start(revision: &'static str) -> NotesHttp {
+        let mut http = NotesHttp {
+            server: support::HttpProcess::spawn(NOTES),
+            client: reqwest::Client::builder().no_proxy().build().unwrap(),
+            runtime: tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap(),
+            revision,
+            session: None,
+            next_id: 1,
+        };
+        if revision != "2026-07-28" {
+            let (init, session) = http.post(&json!({
+                "jsonrpc": "2.0", "id": 0, "method": "initialize",
+                "params": { "protocolVersion": revision, "capabilities": {}, "clientInfo": { "name": "tests", "version": "1.0.0" } }
+            }));
+            assert_eq!(init["result"]["protocolVersion"], revision, "{init}");
+            http.session = session;
+            http.post(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+        }
+        http
+    }
+
+    /// POSTs `message`; returns the response to it (`null` for a notification) and the
+    /// session id the server gave.
+    fn post(&self, message: &Value) -> (Value, Option<String>) {
+        let mut request = self
+            .client
+            .post(&self.server.url)
+            .header("accept", "application/json, text/event-stream")
+            .json(message);
+        if message["method"] != "initialize" {
+            request = request.header("mcp-protocol-version", self.revision);
+        }
+        if let Some(session) = &self.session {
+            request = request.header("mcp-session-id", session);
+        }
+        if self.revision == "2026-07-28" {
+            let params = &message["params"];
+            request = request.header("mcp-method", message["method"].as_str().unwrap());
+            if let Some(name) = params["name"].as_str().or(params["uri"].as_str()) {
+                request = request.header("mcp-name", name);
+            }
+        }
+        self.runtime.block_on(async {
+            let response = tokio::time::timeout(support::PATIENCE, request.send())
+                .await
+                .expect("an answer in time")
+                .unwrap();
+            let session = response
+                .headers()
+                .get("mcp-session-id")
+                .map(|id| id.to_str().unwrap().to_owned());
+            let text = response.text().await.unwrap();
+            // One JSON body, or the events of a stream that ends with the response.
+            let response = match serde_json::from_str(&text) {
+                Ok(json) => json,
+                Err(_) => text
+                    .lines()
+                    .filter_map(|line| line.strip_prefix("data: "))
+                    .filter_map(|data| serde_json::from_str::<Value>(data).ok())
+                    .find(|message| message.get("id").is_some())
+                    .unwrap_or(Value::Null),
+            };
+            (response, session)
+        })
+    }
+}
+
+impl Revision for NotesHttp {
+    fn request(&mut self, method: &str, mut params: Value) -> Value {
+        if self.revision == "2026-07-28" {
+            params["_meta"] = modern_meta(json!({}));
+        }
+        self.next_id += 1;
+        self.post(&json!({ "jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params }))
+            .0
+    }
+}
+
+#[test]
+fn a_note_that_is_not_there_is_not_found_in_every_revision_over_stdio_and_http() {
+    let revisions = [
+        "2024-11-05",
+        "2025-03-26",
+        "2025-06-18",
+        "2025-11-25",
+        "2026-07-28",
+    ];
+    for revision in revisions {
+        let spec = Spec::of(revision);
+        let error_type = if spec.defines("JSONRPCErrorResponse") {
+            "JSONRPCErrorResponse"
+        } else {
+            "JSONRPCError"
+        };
+        let wires: [(&str, Box<dyn Revision>); 2] = [
+            ("stdio", Box::new(NotesStdio::start(revision))),
+            ("HTTP", Box::new(NotesHttp::start(revision))),
+        ];
+        for (transport, mut wire) in wires {
+            let label = format!("{revision} over {transport}");
+            let modern = revision == "2026-07-28";
+            // `resources/read`: the revision's resource-not-found error, with the fn's
+            // message and the URI.
+            let read = wire.request("resources/read", json!({ "uri": "notes://999" }));
+            spec.assert_valid(error_type, &read);
+            assert_eq!(
+                read["error"],
+                json!({
+                    "code": if modern { -32602 } else { -32002 },
+                    "message": "there is no note 999",
+                    "data": { "uri": "notes://999" }
+                }),
+                "{label}"
+            );
+            // A subscription to it is refused the same way (2026-07-28: left out of a listen).
+            if !modern {
+                let subscribed = wire.request("resources/subscribe", json!({ "uri": "notes://999" }));
+                spec.assert_valid(error_type, &subscribed);
+                assert_eq!(subscribed["error"], read["error"], "{label}");
+            }
+            // `prompts/get` of a note that is not there: invalid params, not a failure.
+            let prompt = wire.request(
+                "prompts/get",
+                json!({ "name": "review_note", "arguments": { "id": "999" } }),
+            );
+            spec.assert_valid(error_type, &prompt);
+            assert_eq!(
+                prompt["error"],
+                json!({ "code": -32602, "message": "there is no note 999" }),
+                "{label}"
+            );
+            // The server serves on.
+            let all = wire.request("resources/read", json!({ "uri": "notes://all" }));
+            assert_eq!(all["result"]["contents"][0]["text"], "# Notes\n\n", "{label}");
+        }
+    }
+}
+
+/// A user's settings, from a store that takes its time: the read waits before it answers.
+#[resource(uri = "users://{user_id}/settings")]
+async fn settings(
+    /// The user's id
+    user_id: u64,
+) -> Result<String, ToolError> {
+    tokio::task::yield_now().await;
+    match user_id {
+        7 => Ok("dark".into()),
+        _ => Err(ToolError::not_found(format!("user {user_id} has no settings"))),
+    }
+}
+
+#[tokio::test]
+async fn a_read_that_waits_refuses_a_subscription_to_what_it_does_not_find() {
+    let server = || Server::new("users", "1.0.0").resources(resources![settings]);
+    let legacy = server()
+        .test_client_legacy(ProtocolVersion::V2025_11_25)
+        .await
+        .unwrap();
+    let spec = Spec::of("2025-11-25");
+    match legacy
+        .request("resources/subscribe", json!({ "uri": "users://8/settings" }))
+        .await
+    {
+        Err(ClientError::Rpc { code, message, data }) => assert_eq!(
+            (code, message.as_str(), data),
+            (
+                -32002,
+                "user 8 has no settings",
+                Some(json!({ "uri": "users://8/settings" }))
+            )
+        ),
+        other => panic!("expected not found, got {other:?}"),
+    }
+    spec.assert_valid("JSONRPCErrorResponse", &legacy.last_response().unwrap());
+    let subscribed = legacy
+        .request("resources/subscribe", json!({ "uri": "users://7/settings" }))
+        .await
+        .unwrap();
+    assert_eq!(subscribed, json!({}));
+    let modern = server().test_client().unwrap();
+    assert_eq!(
+        refused(&modern, "users://8/settings").await,
+        (
+            -32602,
+            "user 8 has no settings".into(),
+            Some(json!({ "uri": "users://8/settings" }))
+        )
     );
 }

@@ -58,6 +58,9 @@ enum Kind {
     NeedsCapability(ClientCapability),
     /// The call needs the user to visit a URL first.
     NeedsUrl,
+    /// What the request names does not exist: a message for the model, and the
+    /// protocol's "not found" error for a resource read or a prompt.
+    NotFound,
 }
 
 impl ToolError {
@@ -118,6 +121,57 @@ impl ToolError {
             kind: Kind::Internal,
             url: None,
         }
+    }
+
+    /// What the request names does not exist, with this message saying what (`there is
+    /// no note 999`): what a resource template's or a prompt's fn returns for an item that
+    /// is not there, so that the client is told "not found" rather than "the server failed".
+    ///
+    /// The server answers as each revision says: a `resources/read` with the
+    /// resource-not-found error, `-32602` in revision 2026-07-28 and `-32002` before, with
+    /// the URI in `data` (`{"uri": ...}`), and a `resources/subscribe` or
+    /// `subscriptions/listen` of that URI is refused the same way; a `prompts/get` with
+    /// invalid params (`-32602`); a tool call with an error result carrying the message,
+    /// as [`ToolError::new`] does.
+    ///
+    /// ```
+    /// use mcp_tools::{resource, resources, ClientError, Server, ToolError};
+    /// use serde_json::json;
+    ///
+    /// /// A user's name.
+    /// #[resource(uri = "users://{id}/name")]
+    /// fn user_name(id: u64) -> Result<String, ToolError> {
+    ///     match id {
+    ///         7 => Ok("Ada".into()),
+    ///         _ => Err(ToolError::not_found(format!("there is no user {id}"))),
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// let client = Server::new("users", "1.0.0").resources(resources![user_name]).test_client()?;
+    /// match client.read_resource("users://8/name").await {
+    ///     Err(ClientError::Rpc { code, message, data }) => {
+    ///         assert_eq!((code, message.as_str()), (-32602, "there is no user 8"));
+    ///         assert_eq!(data, Some(json!({"uri": "users://8/name"})));
+    ///     }
+    ///     other => panic!("expected not found, got {other:?}"),
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn not_found(message: impl Into<String>) -> Self {
+        ToolError {
+            message: message.into(),
+            kind: Kind::NotFound,
+            url: None,
+        }
+    }
+
+    /// Whether the error says that what the request names does not exist
+    /// ([`ToolError::not_found`]).
+    pub(crate) fn is_not_found(&self) -> bool {
+        self.kind == Kind::NotFound
     }
 
     /// The message: what the model reads, or for an internal error, its detail.

@@ -767,13 +767,14 @@ fn counted(n: u64, noun: &str) -> String {
     }
 }
 
-/// A received value, described for a message: "the number 5", "the string \"x\"".
+/// A received value, described for a message: "the number 5", "the string \"x\"" (a
+/// long string cut, as argument errors cut it: the client chose its length).
 fn received(value: &Value) -> String {
     match value {
         Value::Null => "null".into(),
         Value::Bool(flag) => format!("the boolean {flag}"),
         Value::Number(number) => format!("the number {number}"),
-        Value::String(_) => format!("the string {value}"),
+        Value::String(_) => crate::protocol::arguments::describe_value(value),
         Value::Array(items) => format!("a list of {}", counted(items.len() as u64, "item")),
         Value::Object(_) => "an object".into(),
     }

@@ -21,7 +21,7 @@ mod sampling;
 
 pub(crate) use elicit::elicitation_id;
 pub use elicit::{Elicit, ElicitUrl, Elicitation, UrlElicitation};
-pub use roots::{ListRoots, Root};
+pub use roots::{ListRoots, Root, RootError};
 pub use sampling::{ModelPreferences, Sample, SamplingMessage, SamplingRequest, SamplingResponse};
 
 use crate::context::Context;

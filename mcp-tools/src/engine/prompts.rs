@@ -134,8 +134,9 @@ impl Engine {
     }
 
     /// The answer to a `prompts/get`: the filled-in prompt, the questions of its round, or
-    /// the error: `-32602` for arguments that do not fit, `-32021` (2026-07-28) for a
-    /// capability the client lacks, `-32603` when the prompt's fn failed (an internal
+    /// the error: `-32602` for arguments that do not fit or an item the prompt's fn did not
+    /// find ([`ToolError::not_found`](crate::ToolError::not_found)), `-32021` (2026-07-28)
+    /// for a capability the client lacks, `-32603` when the prompt's fn failed (an internal
     /// error's detail logged, not sent, unless the server exposes details).
     fn respond_prompt(
         &self,
@@ -148,6 +149,9 @@ impl Engine {
             Finished::Complete(Ok(result)) => {
                 let identity = answering.modern().then_some(&*self.identity);
                 out.respond(encode::prompt_result(id, &result, answering.version, identity));
+            }
+            Finished::Complete(Err(PromptError::Failed(error))) if error.is_not_found() => {
+                encode::respond_failure(out, Some(id), Failure::invalid_params(error.message()));
             }
             unfinished => self.respond_unfinished(out, id, unfinished, answering),
         }

@@ -5,7 +5,8 @@
 
 use super::asking::{Answering, Handler, Respond, served};
 use super::connection::Connection;
-use super::core::{Auth, Engine, sees};
+use super::core::{Auth, CallParts, Engine, sees};
+use super::encode;
 use super::era::{Era, era_of};
 use super::failure::{Failure, Outcome};
 use super::listing;
@@ -22,11 +23,35 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 /// The error of a read of a URI no resource has: `-32002` up to 2025-11-25, `-32602` in
 /// 2026-07-28 (SEP-2164), with the URI in `data` either way.
 const RESOURCE_NOT_FOUND: i32 = -32002;
+
+/// How a subscription to a URI is refused, found by reading it once: see
+/// [`Engine::check_read`].
+pub(crate) type ReadCheck = Pin<Box<dyn Future<Output = Option<Failure>> + Send>>;
+
+/// The URIs a listen stream watches: known at once, or once some reads end (see
+/// [`Engine::watchable`]).
+pub(crate) enum Watchable {
+    Now(Vec<Arc<str>>),
+    Later(Pin<Box<dyn Future<Output = Vec<Arc<str>>> + Send>>),
+}
+
+/// The output of `future` if it is ready at its first poll (one that does not wait).
+pub(crate) fn ready_now<T>(future: &mut Pin<Box<dyn Future<Output = T> + Send>>) -> Option<T> {
+    match future
+        .as_mut()
+        .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()))
+    {
+        std::task::Poll::Ready(output) => Some(output),
+        std::task::Poll::Pending => None,
+    }
+}
 
 /// The resource a URI names among those `visible` lets through, with its variables as a
 /// JSON object: the resource with that fixed URI, else the first template (in registration
@@ -51,10 +76,20 @@ fn resolve(
 
 /// The revision's error for a URI no resource has.
 pub(crate) fn not_found(era: &Era, uri: &str) -> Failure {
-    let (code, message) = if era.is_modern() {
-        (INVALID_PARAMS, format!("Resource not found: {uri}"))
+    let message = if era.is_modern() {
+        format!("Resource not found: {uri}")
     } else {
-        (RESOURCE_NOT_FOUND, "Resource not found".to_owned())
+        "Resource not found".to_owned()
+    };
+    not_found_because(era.is_modern(), uri, message)
+}
+
+/// The resource-not-found error of a revision (modern: 2026-07-28), saying `message`.
+fn not_found_because(modern: bool, uri: &str, message: String) -> Failure {
+    let code = if modern {
+        INVALID_PARAMS
+    } else {
+        RESOURCE_NOT_FOUND
     };
     Failure::new(code, message).with_data(json!({ "uri": uri }))
 }
@@ -97,6 +132,129 @@ impl Engine {
     ) -> Option<(Resource, String)> {
         let rule = self.visibility.resources.as_ref();
         resolve(snapshot, uri, |resource| sees(rule, resource, auth))
+    }
+
+    /// How a read of `uri` (of `resource`, with its `variables`) would be refused, for a
+    /// subscription to it: the read is made once, as the caller, with no client to ask.
+    /// The resource-not-found error of the revision (`modern`: 2026-07-28) when the fn says
+    /// so ([`ToolError::not_found`](crate::ToolError::not_found)), the invalid-params error
+    /// when the URI's variables do not fit its parameters; `None` for anything else (its
+    /// contents, another error, an ask, a read that outlasts the call time limit), since
+    /// the URI then names something. What the read gave is dropped.
+    pub(crate) fn check_read(
+        &self,
+        resource: &Resource,
+        uri: &str,
+        variables: &str,
+        modern: bool,
+        auth: Auth<'_>,
+    ) -> ReadCheck {
+        let Ok(arguments) = RawArguments::from_json(variables) else {
+            let failure = Failure::invalid_params("the URI's variables do not read as arguments");
+            return Box::pin(std::future::ready(Some(failure)));
+        };
+        let cx = self.context(CallParts {
+            request_id: None,
+            version: None,
+            client: Engine::local_client(None),
+            progress_token: None,
+            cancel: tokio_util::sync::CancellationToken::new(),
+            principal: auth.cloned(),
+            channel: None,
+        });
+        let work = resource.invoke(&cx, arguments);
+        let limit = self.options.call_timeout;
+        let uri = uri.to_owned();
+        Box::pin(async move {
+            match tokio::time::timeout(limit, work.run()).await {
+                Ok(Err(PromptError::Failed(error))) if error.is_not_found() => {
+                    Some(not_found_because(modern, &uri, error.message().to_owned()))
+                }
+                Ok(Err(PromptError::Arguments(problems))) => Some(Failure::invalid_params(problems)),
+                _ => None,
+            }
+        })
+    }
+
+    /// The URIs of `asked` a listen stream watches, in the order asked: those that name a
+    /// resource the caller may see and whose read does not refuse them
+    /// ([`Engine::check_read`]). Known at once when every read ends at once; else found
+    /// by the future, within the call time limit in all (a read still running then counts
+    /// as found).
+    pub(crate) fn watchable(
+        &self,
+        snapshot: &Snapshot<Resource>,
+        asked: &[String],
+        auth: Auth<'_>,
+    ) -> Watchable {
+        let mut checks = Vec::new();
+        let mut waiting = false;
+        for uri in asked {
+            let Some((resource, variables)) = self.resource_for(snapshot, uri, auth) else {
+                continue;
+            };
+            let mut check = self.check_read(&resource, uri, &variables, true, auth);
+            match ready_now(&mut check) {
+                Some(Some(_refused)) => {}
+                Some(None) => checks.push((Arc::from(uri.as_str()), None)),
+                None => {
+                    waiting = true;
+                    checks.push((Arc::from(uri.as_str()), Some(check)));
+                }
+            }
+        }
+        if !waiting {
+            return Watchable::Now(checks.into_iter().map(|(uri, _)| uri).collect());
+        }
+        let deadline = tokio::time::Instant::now() + self.options.call_timeout;
+        Watchable::Later(Box::pin(async move {
+            let mut known = Vec::with_capacity(checks.len());
+            for (uri, check) in checks {
+                let refused = match check {
+                    Some(check) => tokio::time::timeout_at(deadline, check).await.unwrap_or(None),
+                    None => None,
+                };
+                if refused.is_none() {
+                    known.push(uri);
+                }
+            }
+            known
+        }))
+    }
+
+    /// Answers a `resources/subscribe` once `check` ([`Engine::check_read`]) has found the
+    /// resource, after `then` (which watches it) agreed: with its refusal, else `{}`. A
+    /// check that ends at once is answered at once, in order; one that waits is answered
+    /// from a task of its own.
+    pub(crate) fn answer_when_found(
+        &self,
+        conn: &Arc<Connection>,
+        id: Id<'_>,
+        out: &Outbox,
+        mut check: ReadCheck,
+        then: impl FnOnce(&Connection) -> Outcome + Send + 'static,
+    ) -> Outcome {
+        if let Some(refused) = ready_now(&mut check) {
+            return match refused {
+                Some(failure) => Err(failure),
+                None => {
+                    then(conn)?;
+                    out.respond(encode::empty_result(id.raw));
+                    Ok(())
+                }
+            };
+        }
+        let conn2 = Arc::clone(conn);
+        let out = out.clone();
+        let raw_id: Box<RawValue> = id.raw.to_owned();
+        conn.tasks()
+            .spawn(tracing::Instrument::in_current_span(async move {
+                match check.await.map_or_else(|| then(&conn2), Err) {
+                    Ok(()) => out.respond(encode::empty_result(&raw_id)),
+                    Err(failure) => encode::respond_failure(&out, Some(&raw_id), failure),
+                }
+            }));
+        Ok(())
     }
 
     /// The resources, or the error for a server that serves none.
@@ -217,8 +375,14 @@ impl Engine {
         finished: Finished<Result<ReadOutput, PromptError>>,
         answering: &Answering<'_>,
     ) {
-        let Finished::Complete(Ok(output)) = finished else {
-            return self.respond_unfinished(out, id, finished, answering);
+        let output = match finished {
+            Finished::Complete(Ok(output)) => output,
+            Finished::Complete(Err(PromptError::Failed(error))) if error.is_not_found() => {
+                let failure =
+                    not_found_because(answering.modern(), &answering.target, error.message().to_owned());
+                return encode::respond_failure(out, Some(id), failure);
+            }
+            unfinished => return self.respond_unfinished(out, id, unfinished, answering),
         };
         let resource = self
             .resources

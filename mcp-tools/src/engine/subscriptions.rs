@@ -15,6 +15,7 @@ use super::era::Era;
 use super::failure::{Failure, Outcome, parse};
 use super::listing::{self, Feed};
 use super::outbox::Outbox;
+use super::resources::Watchable;
 use crate::protocol::jsonrpc::{Id, SERVER_BUSY};
 use crate::protocol::messages::{ListenParams, META_SUBSCRIPTION_ID, SubscribeParams};
 use crate::registry::ResourceRegistry;
@@ -81,10 +82,11 @@ impl Updated {
 }
 
 impl Engine {
-    /// `resources/subscribe`: the URI must name a resource the caller may see.
+    /// `resources/subscribe`: the URI must name a resource the caller may see, whose read
+    /// does not say it is not found ([`Engine::check_read`]).
     pub(crate) fn resources_subscribe(
         &self,
-        conn: &Connection,
+        conn: &Arc<Connection>,
         id: Id<'_>,
         params: Option<&RawValue>,
         out: &Outbox,
@@ -93,16 +95,18 @@ impl Engine {
     ) -> Outcome {
         let registry = super::asking::served(self.resources.as_ref(), "resources/subscribe", "resources")?;
         let SubscribeParams { uri } = parse_subscribe(params)?;
-        if self.resource_for(&registry.snapshot(), &uri, auth).is_none() {
+        let Some((resource, variables)) = self.resource_for(&registry.snapshot(), &uri, auth) else {
             return Err(super::resources::not_found(era, &uri));
-        }
-        if !conn.watch(&uri, MAX_WATCHED) {
-            return Err(Failure::invalid_params(format!(
-                "this session watches {MAX_WATCHED} resources, the most it may; unsubscribe from one first"
-            )));
-        }
-        out.respond(encode::empty_result(id.raw));
-        Ok(())
+        };
+        let check = self.check_read(&resource, &uri, &variables, era.is_modern(), auth);
+        self.answer_when_found(conn, id, out, check, move |conn| {
+            if !conn.watch(&uri, MAX_WATCHED) {
+                return Err(Failure::invalid_params(format!(
+                    "this session watches {MAX_WATCHED} resources, the most it may; unsubscribe from one first"
+                )));
+            }
+            Ok(())
+        })
     }
 
     /// `resources/unsubscribe`: unwatching a URI not watched is no error.
@@ -121,8 +125,9 @@ impl Engine {
     }
 
     /// `subscriptions/listen`: acknowledges what it agrees to, then forwards it until
-    /// cancelled. Of the resource URIs asked for, those that name no resource are left out
-    /// of the acknowledgment and never announced.
+    /// cancelled. Of the resource URIs asked for, those that name no resource, or whose
+    /// read refuses them ([`Engine::watchable`]), are left out of the acknowledgment and
+    /// never announced.
     pub(crate) fn listen(
         self: &Arc<Self>,
         conn: &Arc<Connection>,
@@ -162,38 +167,42 @@ impl Engine {
             .filter(|feed| params.asks_for(feed.kind.listen_filter))
             .collect();
         let subscription: Value = serde_json::from_str(id.raw.get()).unwrap_or(Value::Null);
-        let mut agreed: serde_json::Map<String, Value> = feeds
+        let agreed: serde_json::Map<String, Value> = feeds
             .iter()
             .map(|feed| (feed.kind.listen_filter.to_owned(), Value::Bool(true)))
             .collect();
-        let watched: HashSet<Arc<str>> = match (&self.resources, &params.notifications.resource_subscriptions)
-        {
-            (Some(resources), Some(_)) => {
-                let snapshot = resources.snapshot();
-                let known = asked
-                    .iter()
-                    .filter(|uri| self.resource_for(&snapshot, uri, auth).is_some());
-                let known: Vec<&String> = known.collect();
-                agreed.insert("resourceSubscriptions".to_owned(), json!(known));
-                known.into_iter().map(|uri| Arc::from(uri.as_str())).collect()
-            }
-            _ => HashSet::new(),
+        // Of the resource URIs asked for, those that name no resource (or that a read does
+        // not find) are left out.
+        let watchable = match (&self.resources, &params.notifications.resource_subscriptions) {
+            (Some(resources), Some(_)) => Some(self.watchable(&resources.snapshot(), asked, auth)),
+            _ => None,
         };
-        let mut updates = if watched.is_empty() {
+        let mut watched: HashSet<Arc<str>> = HashSet::new();
+        let mut pending = None;
+        match watchable {
+            None => acknowledge(out, &subscription, agreed, None),
+            Some(Watchable::Now(known)) => {
+                acknowledge(out, &subscription, agreed, Some(&known));
+                watched = known.into_iter().collect();
+            }
+            Some(Watchable::Later(known)) => pending = Some((known, agreed)),
+        }
+        let mut updates = if watched.is_empty() && pending.is_none() {
             Updates(None)
         } else {
             Updates::of(self.resources.as_ref())
         };
-        out.notify(encode::notification(
-            "notifications/subscriptions/acknowledged",
-            &json!({ "_meta": { META_SUBSCRIPTION_ID: subscription }, "notifications": agreed }),
-        ));
         let raw_id: Box<RawValue> = id.raw.to_owned();
         let conn2 = Arc::clone(conn);
         let engine = Arc::clone(self);
         let out = out.clone();
         // The stream is the request: its span lasts until the stream closes.
         tokio::spawn(tracing::Instrument::in_current_span(async move {
+            if let Some((known, agreed)) = pending {
+                let known = known.await;
+                acknowledge(&out, &subscription, agreed, Some(&known));
+                watched = known.into_iter().collect();
+            }
             let tag = json!({ META_SUBSCRIPTION_ID: subscription });
             loop {
                 tokio::select! {
@@ -221,6 +230,24 @@ impl Engine {
         }));
         Ok(())
     }
+}
+
+/// Sends a listen stream's acknowledgment: what it agreed to, with the resource URIs it
+/// watches when it was asked for some.
+fn acknowledge(
+    out: &Outbox,
+    subscription: &Value,
+    mut agreed: serde_json::Map<String, Value>,
+    known: Option<&[Arc<str>]>,
+) {
+    if let Some(known) = known {
+        let known: Vec<&str> = known.iter().map(|uri| &**uri).collect();
+        agreed.insert("resourceSubscriptions".to_owned(), json!(known));
+    }
+    out.notify(encode::notification(
+        "notifications/subscriptions/acknowledged",
+        &json!({ "_meta": { META_SUBSCRIPTION_ID: subscription }, "notifications": agreed }),
+    ));
 }
 
 /// The params of `resources/subscribe` and `resources/unsubscribe`.

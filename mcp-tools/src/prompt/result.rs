@@ -166,8 +166,9 @@ fn role_name(role: Role) -> &'static str {
 /// `Vec` of them, a whole [`GetPromptResult`], or a `Result` of these.
 ///
 /// An `Err` answers the `prompts/get` with a JSON-RPC error: [`ToolError::new`] and plain
-/// text are messages for the client, anything else an internal error whose detail goes to
-/// the server's log, as for tools.
+/// text are messages for the client (`-32603`), [`ToolError::not_found`] too, as invalid
+/// params (`-32602`: the arguments name something that is not there), anything else an
+/// internal error whose detail goes to the server's log, as for tools.
 ///
 /// ```
 /// use mcp_tools::{IntoPromptResult, PromptMessage};

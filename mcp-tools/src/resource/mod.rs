@@ -355,7 +355,8 @@ pub enum ReadOutput {
 
 /// A type a `#[resource]` fn can return: text (`String`, `&'static str`), bytes
 /// (`Vec<u8>`), [`Json<T>`], [`ResourceContents`] or a `Vec` of them, or a `Result` of
-/// these (an `Err` is a JSON-RPC error, masked like a tool's when internal).
+/// these (an `Err` is a JSON-RPC error, masked like a tool's when internal;
+/// [`ToolError::not_found`] is the revision's resource-not-found error).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a resource",
     label = "not a resource's contents",

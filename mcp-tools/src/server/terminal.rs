@@ -916,7 +916,7 @@ mod tests {
             name: None,
             meta: None,
         };
-        assert_eq!(root.path().as_deref(), Some(path));
+        assert_eq!(root.path().ok().as_deref(), Some(path));
 
         let answer = roots().unwrap();
         let dir = std::env::current_dir().unwrap();
