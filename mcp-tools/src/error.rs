@@ -355,7 +355,10 @@ pub enum AskError {
     /// The request could not be made or was not answered: see [`ClientRequestError`].
     Client(ClientRequestError),
     /// The client's answer is not a valid result for the request (a `roots/list` result
-    /// without `roots`, say).
+    /// without `roots`, a sampling answer from the `system` role, say): the client answered
+    /// badly. Only in the `initialize` era: in revision 2026-07-28 such an answer is asked
+    /// for again. With `?` the call ends with an error result that says so, and the server
+    /// logs it as a warning, the client's fault.
     InvalidAnswer {
         /// The request's method.
         method: &'static str,
@@ -417,7 +420,8 @@ impl From<AskError> for ToolError {
     fn from(error: AskError) -> ToolError {
         let kind = match &error {
             AskError::MissingCapability(capability) => Kind::NeedsCapability(*capability),
-            AskError::InvalidContent { .. } => Kind::Told,
+            // The client's doing, not the server's: said to the model as it is.
+            AskError::InvalidContent { .. } | AskError::InvalidAnswer { .. } => Kind::Told,
             _ => Kind::Internal,
         };
         ToolError {

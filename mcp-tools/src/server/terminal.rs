@@ -91,6 +91,7 @@ impl ClientChannel for Terminal {
         method: &str,
         params: Value,
         _key: Option<&str>,
+        _check: crate::context::Check,
     ) -> Pin<Box<dyn Future<Output = Result<Value, ClientRequestError>> + Send>> {
         let mode = params.get("mode").and_then(Value::as_str).unwrap_or("form");
         match method {
