@@ -585,7 +585,9 @@ fn a_legacy_answer_that_is_not_a_result_of_its_request_is_the_clients_fault() {
     assert_eq!(answer["id"], 1);
     assert_eq!(
         answer["result"],
-        failed("the client's answer to `sampling/createMessage` is not valid: `role`: unknown variant `system`, expected `user` or `assistant`")
+        failed(
+            "the client's answer to `sampling/createMessage` is not valid: `role`: unknown variant `system`, expected `user` or `assistant`"
+        )
     );
     Spec::of(LEGACY).assert_valid("CallToolResult", &answer["result"]);
 
@@ -600,12 +602,17 @@ fn a_legacy_answer_that_is_not_a_result_of_its_request_is_the_clients_fault() {
     peer.send(json!({ "jsonrpc": "2.0", "id": asked["id"], "result": numbered }));
     assert_eq!(
         peer.recv()["result"],
-        failed("the client's answer to `roots/list` is not valid: `roots[0].name`: invalid type: integer `5`, expected a string")
+        failed(
+            "the client's answer to `roots/list` is not valid: `roots[0].name`: invalid type: integer `5`, expected a string"
+        )
     );
     let log = peer.log_when(|log| log.matches("is not valid").count() >= 2);
     assert_eq!(log.matches("is not valid").count(), 2, "{log}");
     assert!(log.contains("WARN"), "{log}");
-    assert!(!log.contains("ERROR"), "the client's fault, not the server's: {log}");
+    assert!(
+        !log.contains("ERROR"),
+        "the client's fault, not the server's: {log}"
+    );
 }
 
 #[test]
@@ -730,6 +737,45 @@ async fn instances_sharing_a_key_ring_share_rounds_and_a_state_opens_for_its_cal
     for stop in stops {
         stop.send(()).ok();
     }
+}
+
+#[tokio::test]
+async fn over_http_an_answer_is_taken_for_its_question_only() {
+    let server = support::HttpProcess::spawn(NOTES);
+    let client = reqwest::Client::new();
+    let post = |body: Value| {
+        let client = client.clone();
+        let url = server.url.clone();
+        async move { post(&client, &url, "anyone", &body).await }
+    };
+    let call = |id, name, arguments, extra| modern_call(id, name, arguments, all_capabilities(), extra);
+    let yes = json!({ "action": "accept", "content": { "confirm": true } });
+    let add = |id, title| {
+        call(
+            id,
+            "add_note",
+            json!({ "title": title, "body": "text" }),
+            json!({}),
+        )
+    };
+
+    assert_eq!(post(add(1, "one")).await.0, 200);
+    let (_, asked) = post(call(2, "clear_notes", json!({}), json!({}))).await;
+    assert_eq!(asked["result"]["inputRequests"], confirm_clear(1));
+    assert_eq!(post(add(3, "two")).await.0, 200);
+    let retry =
+        json!({ "inputResponses": { "elicit_1": yes }, "requestState": asked["result"]["requestState"] });
+    let (status, again) = post(call(4, "clear_notes", json!({}), retry)).await;
+    assert_eq!(status, 200);
+    assert_eq!(again["result"]["inputRequests"], confirm_clear(2), "{again}");
+    // Answers sent with no state answer nothing either.
+    let stateless = json!({ "inputResponses": { "elicit_1": yes } });
+    let (_, again) = post(call(5, "clear_notes", json!({}), stateless)).await;
+    assert_eq!(again["result"]["inputRequests"], confirm_clear(2), "{again}");
+    let retry =
+        json!({ "inputResponses": { "elicit_1": yes }, "requestState": again["result"]["requestState"] });
+    let (_, done) = post(call(6, "clear_notes", json!({}), retry)).await;
+    assert_eq!(done["result"]["content"][0]["text"], "deleted 2 notes");
 }
 
 #[tokio::test]

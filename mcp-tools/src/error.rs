@@ -334,7 +334,8 @@ impl fmt::Display for ClientCapability {
 ///
 /// `?` turns it into a [`ToolError`]: a missing capability stays one (the server answers
 /// it as the protocol says, see [`ToolError::missing_capability`]); content that does not
-/// fit a form is a message for the model; anything else is an internal error. Like
+/// fit a form, or an answer that is not a result of its request (the client answered
+/// badly), is a message for the model; anything else is an internal error. Like
 /// `ToolError`, it does not implement `std::error::Error`, which is what lets it convert.
 ///
 /// ```
@@ -344,6 +345,10 @@ impl fmt::Display for ClientCapability {
 /// assert_eq!(missing.to_string(), "this request needs the client capability `roots`, which the client did not declare");
 /// let unfit = AskError::InvalidContent { field: Some("age".into()), reason: "expected an integer, received the string \"x\"".into() };
 /// assert_eq!(ToolError::from(unfit).message(), "the form's answer does not fit: field `age`: expected an integer, received the string \"x\"");
+/// let bad = AskError::InvalidAnswer { method: "roots/list", reason: "missing field `roots`".into() };
+/// let told = ToolError::from(bad);
+/// assert_eq!(told.message(), "the client's answer to `roots/list` is not valid: missing field `roots`");
+/// assert!(!told.is_internal()); // the client's fault, not the server's
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]

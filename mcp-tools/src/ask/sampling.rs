@@ -194,11 +194,19 @@ fn check(answer: &Value) -> Result<(), String> {
     let response: SamplingResponse = read(answer)?;
     let one = !answer["content"].is_array();
     for (at, block) in response.content.iter().enumerate() {
-        let place = if one { "`content`".to_owned() } else { format!("`content[{at}]`") };
+        let place = if one {
+            "`content`".to_owned()
+        } else {
+            format!("`content[{at}]`")
+        };
         check_block(block).map_err(|reason| format!("{place}: {reason}"))?;
     }
     Ok(())
 }
+
+/// A field a content block requires: its name, the test its value passes, and what that
+/// test wants, for the reason it failed.
+type Field = (&'static str, fn(&Value) -> bool, &'static str);
 
 /// Whether a block is text, an image, audio, a tool use or a tool result, with the fields
 /// its kind requires.
@@ -206,7 +214,7 @@ fn check_block(block: &Value) -> Result<(), String> {
     let Some(kind) = block.get("type").and_then(Value::as_str) else {
         return Err("expected a content block with a `type`".to_owned());
     };
-    let required: &[(&str, fn(&Value) -> bool, &str)] = match kind {
+    let required: &[Field] = match kind {
         "text" => &[("text", Value::is_string, "a string")],
         "image" | "audio" => &[
             ("data", Value::is_string, "a string"),
@@ -321,7 +329,13 @@ impl<'a> IntoFuture for Sample<'a> {
             };
             let params = self.request.to_params(version);
             let answer = (self.cx)
-                .ask(needs, "sampling/createMessage", params, self.key.as_deref(), check)
+                .ask(
+                    needs,
+                    "sampling/createMessage",
+                    params,
+                    self.key.as_deref(),
+                    check,
+                )
                 .await?;
             answer_as("sampling/createMessage", &answer)
         })

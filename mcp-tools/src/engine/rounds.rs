@@ -71,7 +71,9 @@ impl Serialize for Question {
 impl<'de> Deserialize<'de> for Question {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Question, D::Error> {
         let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        let bytes = URL_SAFE_NO_PAD.decode(text.as_bytes()).map_err(serde::de::Error::custom)?;
+        let bytes = URL_SAFE_NO_PAD
+            .decode(text.as_bytes())
+            .map_err(serde::de::Error::custom)?;
         let digest = bytes
             .try_into()
             .map_err(|_| serde::de::Error::custom("a question's digest is 16 bytes"))?;
@@ -271,7 +273,12 @@ pub(crate) fn seal(
         answers: round.taken(),
         asked: asked
             .iter()
-            .map(|request| (request.key.clone(), Question::of(&request.method, &request.params)))
+            .map(|request| {
+                (
+                    request.key.clone(),
+                    Question::of(&request.method, &request.params),
+                )
+            })
             .collect(),
     };
     let plain = serde_json::to_vec(&state).map_err(|e| e.to_string())?;
@@ -480,7 +487,10 @@ mod tests {
             answer("elicitation/create", json!({ "a": 1, "b": 2 }), yes.clone()),
         )]));
         let reordered = serde_json::from_str(r#"{"b": 2, "a": 1}"#).unwrap();
-        assert_eq!(round.ask("elicitation/create", reordered, Some("k"), anything), Some(yes.clone()));
+        assert_eq!(
+            round.ask("elicitation/create", reordered, Some("k"), anything),
+            Some(yes.clone())
+        );
         // Not the same question under another method.
         let round = Round::new(HashMap::from([(
             "k".to_owned(),
@@ -497,7 +507,10 @@ mod tests {
             ("b".to_owned(), answer("roots/list", json!({}), json!(2))),
         ]));
         assert_eq!(round.ask("roots/list", json!({}), Some("a"), refuse), None);
-        assert_eq!(round.ask("roots/list", json!({}), Some("b"), anything), Some(json!(2)));
+        assert_eq!(
+            round.ask("roots/list", json!({}), Some("b"), anything),
+            Some(json!(2))
+        );
         let keys: Vec<String> = round.take_asked().into_iter().map(|r| r.key).collect();
         assert_eq!(keys, ["a"]);
         assert_eq!(round.taken().keys().collect::<Vec<_>>(), ["b"]);
@@ -505,7 +518,8 @@ mod tests {
 
     #[test]
     fn asks_without_keys_are_numbered_in_the_order_asked() {
-        let value = json!({ "role": "assistant", "model": "m", "content": { "type": "text", "text": "yes" } });
+        let value =
+            json!({ "role": "assistant", "model": "m", "content": { "type": "text", "text": "yes" } });
         let round = Round::new(HashMap::from([(
             "sample_2".to_owned(),
             answer("sampling/createMessage", json!({}), value.clone()),
@@ -515,7 +529,10 @@ mod tests {
             round.ask("sampling/createMessage", json!({}), None, anything),
             Some(value)
         );
-        assert_eq!(round.ask("elicitation/create", json!({}), Some("name"), anything), None);
+        assert_eq!(
+            round.ask("elicitation/create", json!({}), Some("name"), anything),
+            None
+        );
         let keys: Vec<String> = round.take_asked().into_iter().map(|r| r.key).collect();
         assert_eq!(keys, ["roots_1", "name"]);
     }
