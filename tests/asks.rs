@@ -327,11 +327,14 @@ fn legacy_answers_that_do_not_fit_reach_the_tool_as_errors() {
     let asked = peer.recv();
     peer.send(json!({ "jsonrpc": "2.0", "id": asked["id"], "result": { "action": "decline" } }));
     assert_eq!(peer.recv()["result"]["content"][0]["text"], "not ordered");
-    // An answer that is not an ElicitResult: an internal error; the detail stays in the log.
+    // An answer that is not an ElicitResult: the client's fault, said to the tool.
     peer.send(call(3));
     let asked = peer.recv();
     peer.send(json!({ "jsonrpc": "2.0", "id": asked["id"], "result": { "action": "maybe" } }));
-    assert_eq!(peer.recv()["result"]["content"][0]["text"], "internal error");
+    assert_eq!(
+        peer.recv()["result"]["content"][0]["text"],
+        "the client's answer to `elicitation/create` is not valid: `action`: unknown variant `maybe`, expected one of `accept`, `decline`, `cancel`"
+    );
     // A client that never answers: the tool's time limit (2 s) ends the call and withdraws
     // the request.
     peer.send(call(4));
@@ -388,6 +391,263 @@ fn a_tool_that_needs_the_user_at_a_url_says_so_as_each_revision_can() {
     Spec::of(MODERN).assert_valid("InputRequiredResult", &answer["result"]);
     let answer = peer.request(modern_call(2, "needs_sign_in", json!({}), json!({}), json!({})));
     assert_eq!(answer["result"]["content"], as_result["content"]);
+}
+
+const NOTES: &str = env!("CARGO_BIN_EXE_notes");
+
+/// What `clear_notes` asks when there are `count` notes.
+fn confirm_clear(count: u64) -> Value {
+    json!({ "elicit_1": { "method": "elicitation/create", "params": {
+        "message": format!("Delete all {count} notes? This cannot be undone."),
+        "requestedSchema": {
+            "type": "object",
+            "properties": { "confirm": { "type": "boolean", "description": "Delete every note?" } },
+            "required": ["confirm"]
+        }
+    } } })
+}
+
+/// Adds a note to the notes server over 2026-07-28.
+fn add_note(peer: &mut Peer, id: i64, title: &str) {
+    let added = peer.request(modern_call(
+        id,
+        "add_note",
+        json!({ "title": title, "body": "text" }),
+        json!({}),
+        json!({}),
+    ));
+    assert_eq!(added["result"]["isError"], Value::Null, "{added}");
+}
+
+/// How many notes the notes server holds.
+fn count_notes(peer: &mut Peer, id: i64) -> u64 {
+    let found = peer.request(modern_call(
+        id,
+        "search_notes",
+        json!({ "query": "" }),
+        json!({}),
+        json!({}),
+    ));
+    found["result"]["structuredContent"]["total"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("a count: {found}"))
+}
+
+#[test]
+fn an_answer_is_taken_for_the_question_it_answers_only() {
+    let mut peer = Peer::spawn(NOTES);
+    let spec = Spec::of(MODERN);
+    let yes = json!({ "action": "accept", "content": { "confirm": true } });
+    let clear = |id, extra| modern_call(id, "clear_notes", json!({}), all_capabilities(), extra);
+    add_note(&mut peer, 1, "one");
+    let asked = peer.request(clear(2, json!({})));
+    assert_eq!(asked["result"]["inputRequests"], confirm_clear(1));
+    let state = asked["result"]["requestState"].clone();
+
+    // The user agreed to delete one note; meanwhile a second was added. The answer to
+    // "Delete all 1 notes?" is no answer to "Delete all 2 notes?": asked again.
+    add_note(&mut peer, 3, "two");
+    let retried = peer.request(clear(
+        4,
+        json!({ "inputResponses": { "elicit_1": yes }, "requestState": state }),
+    ));
+    assert_eq!(retried["result"]["resultType"], "input_required", "{retried}");
+    assert_eq!(retried["result"]["inputRequests"], confirm_clear(2));
+    spec.assert_valid("InputRequiredResult", &retried["result"]);
+    assert_eq!(count_notes(&mut peer, 5), 2, "nothing deleted on a stale answer");
+
+    // The new question answered: done.
+    let done = peer.request(clear(
+        6,
+        json!({ "inputResponses": { "elicit_1": yes }, "requestState": retried["result"]["requestState"] }),
+    ));
+    assert_eq!(
+        done["result"]["content"],
+        json!([{ "type": "text", "text": "deleted 2 notes" }])
+    );
+    assert_eq!(count_notes(&mut peer, 7), 0);
+}
+
+#[test]
+fn answers_without_a_state_answer_no_question() {
+    let mut peer = Peer::spawn(NOTES);
+    let yes = json!({ "action": "accept", "content": { "confirm": true } });
+    add_note(&mut peer, 1, "one");
+    // A client that answers before it was asked, with no state sealing a question: the
+    // answer cannot be to this question, so the question is asked.
+    let first = peer.request(modern_call(
+        2,
+        "clear_notes",
+        json!({}),
+        all_capabilities(),
+        json!({ "inputResponses": { "elicit_1": yes } }),
+    ));
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    assert_eq!(first["result"]["inputRequests"], confirm_clear(1));
+    assert_eq!(count_notes(&mut peer, 3), 1);
+    // Nor does an answer a state never asked for slip in beside one it did.
+    let state = first["result"]["requestState"].clone();
+    let done = peer.request(modern_call(
+        4,
+        "clear_notes",
+        json!({}),
+        all_capabilities(),
+        json!({ "inputResponses": { "elicit_1": { "action": "decline" }, "elicit_2": yes }, "requestState": state }),
+    ));
+    assert_eq!(done["result"]["content"][0]["text"], "kept 1 notes");
+    assert_eq!(count_notes(&mut peer, 5), 1);
+}
+
+#[test]
+fn a_modern_answer_that_is_not_a_result_of_its_request_is_asked_again() {
+    let mut peer = Peer::spawn_logged(FIXTURE);
+    let spec = Spec::of(MODERN);
+    let call = |id, extra| {
+        modern_call(
+            id,
+            "order_book",
+            json!({ "title": "Dune" }),
+            all_capabilities(),
+            extra,
+        )
+    };
+    let first = peer.request(call(1, json!({})));
+    let second = peer.request(call(
+        2,
+        json!({ "inputResponses": { "elicit_1": elicit_answer("1 Main St") }, "requestState": first["result"]["requestState"] }),
+    ));
+    let sample = second["result"]["inputRequests"].clone();
+    assert_eq!(
+        sample.as_object().map(|asked| asked.keys().collect::<Vec<_>>()),
+        Some(vec![&"sample_2".to_owned()])
+    );
+
+    // A sampling answer from the `system` role is no CreateMessageResult: asked again.
+    let mut system = model_answer("I am the system.");
+    system["role"] = json!("system");
+    let again = peer.request(call(
+        3,
+        json!({ "inputResponses": { "sample_2": system }, "requestState": second["result"]["requestState"] }),
+    ));
+    assert_eq!(again["result"]["resultType"], "input_required", "{again}");
+    assert_eq!(again["result"]["inputRequests"], sample);
+    spec.assert_valid("InputRequiredResult", &again["result"]);
+    // Nor is one whose content block is not a content block.
+    let mut odd = model_answer("x");
+    odd["content"] = json!({ "type": "hologram" });
+    let again = peer.request(call(
+        4,
+        json!({ "inputResponses": { "sample_2": odd }, "requestState": again["result"]["requestState"] }),
+    ));
+    assert_eq!(again["result"]["inputRequests"], sample);
+
+    let roots = peer.request(call(
+        5,
+        json!({ "inputResponses": { "sample_2": model_answer("Sand.") }, "requestState": again["result"]["requestState"] }),
+    ));
+    let roots_asked = json!({ "roots_3": { "method": "roots/list", "params": {} } });
+    assert_eq!(roots["result"]["inputRequests"], roots_asked);
+    // A root whose name is a number: asked again.
+    let numbered = json!({ "roots": [{ "uri": "file:///home/ada/books", "name": 5 }] });
+    let again = peer.request(call(
+        6,
+        json!({ "inputResponses": { "roots_3": numbered }, "requestState": roots["result"]["requestState"] }),
+    ));
+    assert_eq!(again["result"]["inputRequests"], roots_asked);
+    let done = peer.request(call(
+        7,
+        json!({ "inputResponses": { "roots_3": roots_answer() }, "requestState": again["result"]["requestState"] }),
+    ));
+    assert_eq!(
+        done["result"]["content"],
+        json!([{ "type": "text", "text": "Dune to 1 Main St (standard, 1 roots): Sand." }])
+    );
+    let pong = peer.request(json!({ "jsonrpc": "2.0", "id": 8, "method": "ping" }));
+    assert_eq!(pong["result"], json!({}));
+    assert!(!peer.log().contains("ERROR"), "{}", peer.log());
+}
+
+#[test]
+fn a_legacy_answer_that_is_not_a_result_of_its_request_is_the_clients_fault() {
+    let mut peer = legacy_peer(LEGACY);
+    let call = |id: i64| json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": { "name": "order_book", "arguments": { "title": "Dune" } } });
+    let failed = |text: &str| json!({ "content": [{ "type": "text", "text": text }], "isError": true });
+
+    peer.send(call(1));
+    let asked = peer.recv();
+    peer.send(json!({ "jsonrpc": "2.0", "id": asked["id"], "result": elicit_answer("1 Main St") }));
+    let asked = peer.recv();
+    assert_eq!(asked["method"], "sampling/createMessage");
+    let mut system = model_answer("I am the system.");
+    system["role"] = json!("system");
+    peer.send(json!({ "jsonrpc": "2.0", "id": asked["id"], "result": system }));
+    let answer = peer.recv();
+    assert_eq!(answer["id"], 1);
+    assert_eq!(
+        answer["result"],
+        failed(
+            "the client's answer to `sampling/createMessage` is not valid: `role`: unknown variant `system`, expected `user` or `assistant`"
+        )
+    );
+    Spec::of(LEGACY).assert_valid("CallToolResult", &answer["result"]);
+
+    peer.send(call(2));
+    let asked = peer.recv();
+    peer.send(json!({ "jsonrpc": "2.0", "id": asked["id"], "result": elicit_answer("1 Main St") }));
+    let asked = peer.recv();
+    peer.send(json!({ "jsonrpc": "2.0", "id": asked["id"], "result": model_answer("Sand.") }));
+    let asked = peer.recv();
+    assert_eq!(asked["method"], "roots/list");
+    let numbered = json!({ "roots": [{ "uri": "file:///home/ada/books", "name": 5 }] });
+    peer.send(json!({ "jsonrpc": "2.0", "id": asked["id"], "result": numbered }));
+    assert_eq!(
+        peer.recv()["result"],
+        failed(
+            "the client's answer to `roots/list` is not valid: `roots[0].name`: invalid type: integer `5`, expected a string"
+        )
+    );
+    let log = peer.log_when(|log| log.matches("is not valid").count() >= 2);
+    assert_eq!(log.matches("is not valid").count(), 2, "{log}");
+    assert!(log.contains("WARN"), "{log}");
+    assert!(
+        !log.contains("ERROR"),
+        "the client's fault, not the server's: {log}"
+    );
+}
+
+#[test]
+fn answers_to_no_question_are_not_sealed() {
+    let mut peer = Peer::spawn(NOTES);
+    let clear = |id, extra| modern_call(id, "clear_notes", json!({}), all_capabilities(), extra);
+    let state_of = |answer: &Value| {
+        answer["result"]["requestState"]
+            .as_str()
+            .unwrap_or_else(|| panic!("a state: {answer}"))
+            .len()
+    };
+    // 10,000 answers under keys never asked (about 400 KB).
+    let flood: serde_json::Map<String, Value> = (0..10_000)
+        .map(|n| (format!("never_asked_{n}"), json!({ "action": "decline" })))
+        .collect();
+    add_note(&mut peer, 1, "one");
+    let plain = peer.request(clear(2, json!({})));
+    assert_eq!(plain["result"]["inputRequests"], confirm_clear(1));
+    assert!(state_of(&plain) < 256, "{}", state_of(&plain));
+
+    // Without a state: the same question, and a state of the same size.
+    let flooded = peer.request(clear(3, json!({ "inputResponses": flood })));
+    assert_eq!(flooded["result"]["inputRequests"], confirm_clear(1));
+    assert_eq!(state_of(&flooded), state_of(&plain), "nothing unasked sealed");
+
+    // With one: the same.
+    let state = plain["result"]["requestState"].clone();
+    let again = peer.request(clear(
+        4,
+        json!({ "inputResponses": flood, "requestState": state }),
+    ));
+    assert_eq!(again["result"]["inputRequests"], confirm_clear(1));
+    assert_eq!(state_of(&again), state_of(&plain), "nothing unasked sealed");
+    assert_eq!(count_notes(&mut peer, 5), 1);
 }
 
 // In process: instances, callers, expiry and forms.
@@ -477,6 +737,45 @@ async fn instances_sharing_a_key_ring_share_rounds_and_a_state_opens_for_its_cal
     for stop in stops {
         stop.send(()).ok();
     }
+}
+
+#[tokio::test]
+async fn over_http_an_answer_is_taken_for_its_question_only() {
+    let server = support::HttpProcess::spawn(NOTES);
+    let client = reqwest::Client::new();
+    let post = |body: Value| {
+        let client = client.clone();
+        let url = server.url.clone();
+        async move { post(&client, &url, "anyone", &body).await }
+    };
+    let call = |id, name, arguments, extra| modern_call(id, name, arguments, all_capabilities(), extra);
+    let yes = json!({ "action": "accept", "content": { "confirm": true } });
+    let add = |id, title| {
+        call(
+            id,
+            "add_note",
+            json!({ "title": title, "body": "text" }),
+            json!({}),
+        )
+    };
+
+    assert_eq!(post(add(1, "one")).await.0, 200);
+    let (_, asked) = post(call(2, "clear_notes", json!({}), json!({}))).await;
+    assert_eq!(asked["result"]["inputRequests"], confirm_clear(1));
+    assert_eq!(post(add(3, "two")).await.0, 200);
+    let retry =
+        json!({ "inputResponses": { "elicit_1": yes }, "requestState": asked["result"]["requestState"] });
+    let (status, again) = post(call(4, "clear_notes", json!({}), retry)).await;
+    assert_eq!(status, 200);
+    assert_eq!(again["result"]["inputRequests"], confirm_clear(2), "{again}");
+    // Answers sent with no state answer nothing either.
+    let stateless = json!({ "inputResponses": { "elicit_1": yes } });
+    let (_, again) = post(call(5, "clear_notes", json!({}), stateless)).await;
+    assert_eq!(again["result"]["inputRequests"], confirm_clear(2), "{again}");
+    let retry =
+        json!({ "inputResponses": { "elicit_1": yes }, "requestState": again["result"]["requestState"] });
+    let (_, done) = post(call(6, "clear_notes", json!({}), retry)).await;
+    assert_eq!(done["result"]["content"][0]["text"], "deleted 2 notes");
 }
 
 #[tokio::test]

@@ -58,13 +58,29 @@ pub(crate) trait ClientChannel: Send + Sync {
     /// Asks the client `method` with `params` and waits for its answer: the `result`, or why
     /// there is none. In the `initialize` era this is a request on the call's way out; in
     /// revision 2026-07-28 it is an input request of the call's round, under `key` (one the
-    /// channel makes up when `None`), answered when the client retries the call.
+    /// channel makes up when `None`), answered when the client retries the call with an
+    /// answer to this very question that passes `check` (else it is asked again).
     fn request(
         &self,
         method: &str,
         params: Value,
         key: Option<&str>,
+        check: Check,
     ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, ClientRequestError>> + Send>>;
+}
+
+/// Whether a client's answer is a result of the request it answers (the whole of it, as
+/// the request's result type says), before the tool sees it; why not, when it is not.
+pub(crate) type Check = fn(&Value) -> Result<(), String>;
+
+/// The check of a request the framework knows nothing of ([`Context::send_request`]): a
+/// JSON-RPC result is an object.
+pub(crate) fn any_result(answer: &Value) -> Result<(), String> {
+    if answer.is_object() {
+        Ok(())
+    } else {
+        Err("a result must be an object".to_owned())
+    }
 }
 
 /// A notification a tool sends while it runs.
@@ -570,22 +586,23 @@ impl Context {
     /// # }
     /// ```
     pub async fn send_request(&self, method: &str, params: Value) -> Result<Value, ClientRequestError> {
-        self.request_keyed(method, params, None).await
+        self.request_keyed(method, params, None, any_result).await
     }
 
     /// [`send_request`](Context::send_request) under a key of the tool's choosing for
-    /// revision 2026-07-28's input requests.
+    /// revision 2026-07-28's input requests, whose answers must pass `check` there.
     pub(crate) async fn request_keyed(
         &self,
         method: &str,
         params: Value,
         key: Option<&str>,
+        check: Check,
     ) -> Result<Value, ClientRequestError> {
         let Some(client) = &self.inner.client else {
             return Err(ClientRequestError::NoClient);
         };
         tokio::select! {
-            answer = client.request(method, params, key) => answer,
+            answer = client.request(method, params, key, check) => answer,
             () = self.inner.cancellation.cancelled() => Err(ClientRequestError::CallEnded),
         }
     }

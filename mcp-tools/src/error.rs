@@ -388,7 +388,8 @@ impl fmt::Display for ClientCapability {
 ///
 /// `?` turns it into a [`ToolError`]: a missing capability stays one (the server answers
 /// it as the protocol says, see [`ToolError::missing_capability`]); content that does not
-/// fit a form is a message for the model; anything else is an internal error. Like
+/// fit a form, or an answer that is not a result of its request (the client answered
+/// badly), is a message for the model; anything else is an internal error. Like
 /// `ToolError`, it does not implement `std::error::Error`, which is what lets it convert.
 ///
 /// ```
@@ -398,6 +399,10 @@ impl fmt::Display for ClientCapability {
 /// assert_eq!(missing.to_string(), "this request needs the client capability `roots`, which the client did not declare");
 /// let unfit = AskError::InvalidContent { field: Some("age".into()), reason: "expected an integer, received the string \"x\"".into() };
 /// assert_eq!(ToolError::from(unfit).message(), "the form's answer does not fit: field `age`: expected an integer, received the string \"x\"");
+/// let bad = AskError::InvalidAnswer { method: "roots/list", reason: "missing field `roots`".into() };
+/// let told = ToolError::from(bad);
+/// assert_eq!(told.message(), "the client's answer to `roots/list` is not valid: missing field `roots`");
+/// assert!(!told.is_internal()); // the client's fault, not the server's
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -409,7 +414,10 @@ pub enum AskError {
     /// The request could not be made or was not answered: see [`ClientRequestError`].
     Client(ClientRequestError),
     /// The client's answer is not a valid result for the request (a `roots/list` result
-    /// without `roots`, say).
+    /// without `roots`, a sampling answer from the `system` role, say): the client answered
+    /// badly. Only in the `initialize` era: in revision 2026-07-28 such an answer is asked
+    /// for again. With `?` the call ends with an error result that says so, and the server
+    /// logs it as a warning, the client's fault.
     InvalidAnswer {
         /// The request's method.
         method: &'static str,
@@ -471,7 +479,8 @@ impl From<AskError> for ToolError {
     fn from(error: AskError) -> ToolError {
         let kind = match &error {
             AskError::MissingCapability(capability) => Kind::NeedsCapability(*capability),
-            AskError::InvalidContent { .. } => Kind::Told,
+            // The client's doing, not the server's: said to the model as it is.
+            AskError::InvalidContent { .. } | AskError::InvalidAnswer { .. } => Kind::Told,
             _ => Kind::Internal,
         };
         ToolError {

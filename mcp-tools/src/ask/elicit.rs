@@ -1,6 +1,6 @@
 //! `elicitation/create`: a form for the user to fill, or a URL for the user to visit.
 
-use super::answer_as;
+use super::{answer_as, read};
 use crate::context::Context;
 use crate::error::{AskError, ClientCapability};
 use crate::form;
@@ -52,6 +52,34 @@ enum Action {
     Cancel,
 }
 
+/// Whether an answer is an `ElicitResult`: an action, and content (when there is any)
+/// whose values are strings, numbers, booleans or lists of strings. `null` values pass
+/// too, as some clients send them for fields left empty: the form's check has the last
+/// word on those.
+fn check(answer: &Value) -> Result<(), String> {
+    let result: ElicitResult = read(answer)?;
+    let Some(content) = result.content else {
+        return Ok(());
+    };
+    let Value::Object(fields) = content else {
+        return Err("`content`: expected an object of the form's fields".to_owned());
+    };
+    for (name, value) in &fields {
+        let fits = match value {
+            Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => true,
+            Value::Array(items) => items.iter().all(Value::is_string),
+            Value::Object(_) => false,
+        };
+        if !fits {
+            let name: String = name.chars().take(40).collect();
+            return Err(format!(
+                "`content.{name}`: expected a string, a number, a boolean or a list of strings"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// An ask for a form, made by [`Context::elicit`]; `.await` it.
 #[must_use = "an ask does nothing until it is awaited"]
 pub struct Elicit<'a, T> {
@@ -85,9 +113,9 @@ impl<'a, T: DeserializeOwned + JsonSchema + Send + 'static> IntoFuture for Elici
             let needs = [ClientCapability::ElicitationForm];
             let answer = self
                 .cx
-                .ask(&needs, "elicitation/create", params, self.key.as_deref())
+                .ask(&needs, "elicitation/create", params, self.key.as_deref(), check)
                 .await?;
-            let answer: ElicitResult = answer_as("elicitation/create", answer)?;
+            let answer: ElicitResult = answer_as("elicitation/create", &answer)?;
             match answer.action {
                 Action::Decline => Ok(Elicitation::Decline),
                 Action::Cancel => Ok(Elicitation::Cancel),
@@ -146,10 +174,10 @@ impl<'a> IntoFuture for ElicitUrl<'a> {
             let needs = [ClientCapability::ElicitationUrl];
             let answer = self
                 .cx
-                .ask(&needs, "elicitation/create", params, self.key.as_deref())
+                .ask(&needs, "elicitation/create", params, self.key.as_deref(), check)
                 .await?;
             Ok(
-                match answer_as::<ElicitResult>("elicitation/create", answer)?.action {
+                match answer_as::<ElicitResult>("elicitation/create", &answer)?.action {
                     Action::Accept => UrlElicitation::Accept,
                     Action::Decline => UrlElicitation::Decline,
                     Action::Cancel => UrlElicitation::Cancel,

@@ -11,6 +11,19 @@
 //! at once. So code before an ask runs once per round: keep side effects after the asks,
 //! or make them idempotent.
 //!
+//! In revision 2026-07-28 an answer is taken only for the question it was given to: the
+//! state seals each question the client is sent (a digest of its method and params), so
+//! an answer to "Delete all 1 notes?" is no answer to "Delete all 2 notes?" asked under
+//! the same key when the tool runs again; that question is asked anew. Answers that come
+//! without a state (no question of the server's is known to have been asked) answer
+//! nothing, and only answers the tool took are sealed into the next state.
+//!
+//! Every answer is checked against its request's result type (`ElicitResult`,
+//! `CreateMessageResult`, `ListRootsResult`) before the tool sees it. In revision
+//! 2026-07-28 one that does not pass is asked for again; in the `initialize` era, where
+//! nothing is asked twice, the tool gets [`AskError::InvalidAnswer`], saying the client
+//! answered badly (a message for the model, logged as a warning: the client's fault).
+//!
 //! An ask the client did not declare the capability for is never sent: it fails with
 //! [`AskError::MissingCapability`], which a tool can handle (to do without), or let
 //! propagate with `?` (the server then answers as the protocol says).
@@ -24,25 +37,35 @@ pub use elicit::{Elicit, ElicitUrl, Elicitation, UrlElicitation};
 pub use roots::{ListRoots, Root, RootError};
 pub use sampling::{ModelPreferences, Sample, SamplingMessage, SamplingRequest, SamplingResponse};
 
-use crate::context::Context;
+use crate::context::{Check, Context};
 use crate::error::{AskError, ClientCapability};
 use crate::protocol::ProtocolVersion;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 impl Context {
     /// Asks the client `method` once its capability is known to be declared: the answer,
-    /// or why there is none.
+    /// which passed `check`, or why there is none.
     pub(crate) async fn ask(
         &self,
         needs: &[ClientCapability],
         method: &'static str,
         params: Value,
         key: Option<&str>,
+        check: Check,
     ) -> Result<Value, AskError> {
         if let Some(missing) = self.missing_capability(needs) {
             return Err(AskError::MissingCapability(missing));
         }
-        Ok(self.request_keyed(method, params, key).await?)
+        let answer = self.request_keyed(method, params, key, check).await?;
+        // A round (2026-07-28) takes only an answer that passes; a request's answer (the
+        // `initialize` era) comes as the client sent it.
+        if let Err(reason) = check(&answer) {
+            let error = AskError::InvalidAnswer { method, reason };
+            tracing::warn!(%error, "the client answered badly");
+            return Err(error);
+        }
+        Ok(answer)
     }
 
     /// The first of `needs` the client did not declare (or the call's revision lacks);
@@ -66,10 +89,28 @@ fn introduced_in(capability: ClientCapability) -> ProtocolVersion {
     }
 }
 
-/// An answer's `result` as `T`, or why it is not one.
-fn answer_as<T: serde::de::DeserializeOwned>(method: &'static str, answer: Value) -> Result<T, AskError> {
-    serde_json::from_value(answer).map_err(|error| AskError::InvalidAnswer {
-        method,
-        reason: error.to_string(),
+/// The most characters of a reason an answer is refused for: serde's messages quote the
+/// client's values, which may be long.
+const REASON_CHARS: usize = 200;
+
+/// An answer's `result` as `T`, or why it is not one (the field to blame first).
+fn read<T: DeserializeOwned>(answer: &Value) -> Result<T, String> {
+    serde_path_to_error::deserialize(answer).map_err(|error| {
+        let path = error.path().to_string();
+        let reason = error.inner().to_string();
+        let reason = match reason.char_indices().nth(REASON_CHARS) {
+            Some((end, _)) => format!("{}...", &reason[..end]),
+            None => reason,
+        };
+        if path == "." {
+            reason
+        } else {
+            format!("`{path}`: {reason}")
+        }
     })
+}
+
+/// An answer's `result` as `T`, once its check has passed.
+fn answer_as<T: DeserializeOwned>(method: &'static str, answer: &Value) -> Result<T, AskError> {
+    read(answer).map_err(|reason| AskError::InvalidAnswer { method, reason })
 }

@@ -1,6 +1,6 @@
 //! `roots/list`: the directories and files the client lets the server work on.
 
-use super::answer_as;
+use super::{answer_as, read};
 use crate::context::Context;
 use crate::error::{AskError, ClientCapability};
 use serde::{Deserialize, Serialize};
@@ -324,6 +324,12 @@ struct ListRootsResult {
     roots: Vec<Root>,
 }
 
+/// Whether an answer is a `ListRootsResult`: roots, each with a `uri` string, and a `name`
+/// string and a `_meta` object when it has them.
+fn check(answer: &Value) -> Result<(), String> {
+    read::<ListRootsResult>(answer).map(drop)
+}
+
 /// An ask for the client's roots, made by [`Context::list_roots`]; `.await` it.
 #[must_use = "an ask does nothing until it is awaited"]
 pub struct ListRoots<'a> {
@@ -353,9 +359,10 @@ impl<'a> IntoFuture for ListRoots<'a> {
                     "roots/list",
                     json!({}),
                     self.key.as_deref(),
+                    check,
                 )
                 .await?;
-            Ok(answer_as::<ListRootsResult>("roots/list", answer)?.roots)
+            Ok(answer_as::<ListRootsResult>("roots/list", &answer)?.roots)
         })
     }
 }

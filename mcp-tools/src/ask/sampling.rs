@@ -1,6 +1,6 @@
 //! `sampling/createMessage`: a message from the client's model.
 
-use super::answer_as;
+use super::{answer_as, read};
 use crate::content::{Content, Role};
 use crate::context::Context;
 use crate::error::{AskError, ClientCapability};
@@ -188,6 +188,65 @@ impl SamplingResponse {
     }
 }
 
+/// Whether an answer is a `CreateMessageResult`: a role, a model, and content blocks that
+/// are each one of the sampling content kinds with the fields it requires.
+fn check(answer: &Value) -> Result<(), String> {
+    let response: SamplingResponse = read(answer)?;
+    let one = !answer["content"].is_array();
+    for (at, block) in response.content.iter().enumerate() {
+        let place = if one {
+            "`content`".to_owned()
+        } else {
+            format!("`content[{at}]`")
+        };
+        check_block(block).map_err(|reason| format!("{place}: {reason}"))?;
+    }
+    Ok(())
+}
+
+/// A field a content block requires: its name, the test its value passes, and what that
+/// test wants, for the reason it failed.
+type Field = (&'static str, fn(&Value) -> bool, &'static str);
+
+/// Whether a block is text, an image, audio, a tool use or a tool result, with the fields
+/// its kind requires.
+fn check_block(block: &Value) -> Result<(), String> {
+    let Some(kind) = block.get("type").and_then(Value::as_str) else {
+        return Err("expected a content block with a `type`".to_owned());
+    };
+    let required: &[Field] = match kind {
+        "text" => &[("text", Value::is_string, "a string")],
+        "image" | "audio" => &[
+            ("data", Value::is_string, "a string"),
+            ("mimeType", Value::is_string, "a string"),
+        ],
+        "tool_use" => &[
+            ("id", Value::is_string, "a string"),
+            ("name", Value::is_string, "a string"),
+            ("input", Value::is_object, "an object"),
+        ],
+        "tool_result" => &[
+            ("toolUseId", Value::is_string, "a string"),
+            ("content", Value::is_array, "a list"),
+        ],
+        other => {
+            let other: String = other.chars().take(40).collect();
+            return Err(format!(
+                "unknown block type `{other}`; expected `text`, `image`, `audio`, `tool_use` or `tool_result`"
+            ));
+        }
+    };
+    for (field, fits, what) in required {
+        if !block.get(*field).is_some_and(fits) {
+            return Err(format!("a `{kind}` block needs `{field}`, {what}"));
+        }
+    }
+    if block.get("_meta").is_some_and(|meta| !meta.is_object()) {
+        return Err("`_meta` must be an object".to_owned());
+    }
+    Ok(())
+}
+
 /// `content` is one block or, with tools (2025-11-25 on), a list of them.
 fn one_or_many<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Value>, D::Error> {
     Ok(match Value::deserialize(deserializer)? {
@@ -270,9 +329,15 @@ impl<'a> IntoFuture for Sample<'a> {
             };
             let params = self.request.to_params(version);
             let answer = (self.cx)
-                .ask(needs, "sampling/createMessage", params, self.key.as_deref())
+                .ask(
+                    needs,
+                    "sampling/createMessage",
+                    params,
+                    self.key.as_deref(),
+                    check,
+                )
                 .await?;
-            answer_as("sampling/createMessage", answer)
+            answer_as("sampling/createMessage", &answer)
         })
     }
 }

@@ -140,7 +140,7 @@ impl Engine {
                 keys,
                 &sealing.binding(name, &sealing.canonical()),
                 self.options.request_state_ttl,
-                round.answers(),
+                round,
                 asked,
             ),
             _ => Err("no key to seal requestState with".to_owned()),

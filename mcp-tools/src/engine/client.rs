@@ -8,7 +8,7 @@ use super::connection::{ClientAnswer, Connection};
 use super::encode;
 use super::outbox::Outbox;
 use super::rounds::Round;
-use crate::context::{ClientChannel, Notification};
+use crate::context::{Check, ClientChannel, Notification};
 use crate::error::ClientRequestError;
 use crate::protocol::jsonrpc::WireError;
 use crate::protocol::{ProtocolVersion, RequestId};
@@ -46,11 +46,12 @@ impl ClientChannel for CallChannel {
         method: &str,
         params: Value,
         key: Option<&str>,
+        check: Check,
     ) -> Pin<Box<dyn Future<Output = Result<Value, ClientRequestError>> + Send>> {
         if let Some(round) = &self.round {
             // Answered in an earlier round, or a question of this one: the tool waits, and
             // the round ends with the questions asked so far.
-            return match round.ask(method, params, key) {
+            return match round.ask(method, params, key, check) {
                 Some(answer) => Box::pin(std::future::ready(Ok(answer))),
                 None => Box::pin(std::future::pending()),
             };

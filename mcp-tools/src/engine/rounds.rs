@@ -2,13 +2,25 @@
 //! answered ends the round with an `input_required` result (its questions, and the answers
 //! so far sealed in `requestState`); the client calls again with the answers, and the tool
 //! runs again from the top, each ask answered at once from what the round was given.
+//!
+//! An answer is bound to its question: the state seals, with each question the client is
+//! sent, a digest of it (the method and its params), and with each answer the digest of
+//! the question it answers. An ask takes an answer only when the question it asks now has
+//! that digest, and only when the answer is a result of the request (its `check`); else
+//! the question is asked again. Answers that arrive without a state sealing their question
+//! answer nothing, and only answers an ask took are sealed into the next state.
 
+use crate::context::Check;
+use crate::protocol::arguments::canonical_json;
 use crate::result::CallToolResult;
 use crate::seal::KeyRing;
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
-use std::collections::HashMap;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Mutex;
@@ -29,50 +41,118 @@ pub(crate) struct InputRequest {
     pub(crate) params: Value,
 }
 
+/// What identifies a question: the first 128 bits of the SHA-256 of its method and its
+/// params in canonical form. Two questions that differ in any way (a count in a message,
+/// a field of a form, a message of a sampling request) have different digests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Question([u8; 16]);
+
+impl Question {
+    /// The digest of a request of `method` with `params`.
+    pub(crate) fn of(method: &str, params: &Value) -> Question {
+        let mut hash = Sha256::new();
+        hash.update(b"mcp-tools question 1");
+        hash.update((method.len() as u64).to_be_bytes());
+        hash.update(method.as_bytes());
+        hash.update(canonical_json(params).as_bytes());
+        let mut digest = [0_u8; 16];
+        digest.copy_from_slice(&hash.finalize()[..16]);
+        Question(digest)
+    }
+}
+
+/// In the state as 22 characters of URL-safe base64.
+impl Serialize for Question {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&URL_SAFE_NO_PAD.encode(self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for Question {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Question, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        let bytes = URL_SAFE_NO_PAD
+            .decode(text.as_bytes())
+            .map_err(serde::de::Error::custom)?;
+        let digest = bytes
+            .try_into()
+            .map_err(|_| serde::de::Error::custom("a question's digest is 16 bytes"))?;
+        Ok(Question(digest))
+    }
+}
+
+/// An answer, with the question it answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Answer {
+    #[serde(rename = "q")]
+    pub(crate) question: Question,
+    #[serde(rename = "a")]
+    pub(crate) value: Value,
+}
+
 /// What one run of a tool knows and asks in a round.
 #[derive(Default)]
 pub(crate) struct Round {
     /// The answers so far, by key: from the sealed state and this call's `inputResponses`.
-    answers: HashMap<String, Value>,
-    /// The asks of this run that found no answer, in the order asked.
-    asked: Mutex<Vec<InputRequest>>,
-    /// How many asks this run has made, for the keys of those that name none.
-    count: Mutex<usize>,
+    answers: HashMap<String, Answer>,
+    /// What this run asked.
+    run: Mutex<Run>,
+}
+
+/// What one run has asked so far.
+#[derive(Default)]
+struct Run {
+    /// How many asks it made, for the keys of those that name none.
+    count: usize,
+    /// The asks that found no answer, in the order asked.
+    asked: Vec<InputRequest>,
+    /// The keys of the answers it took: those the next state carries.
+    taken: HashSet<String>,
 }
 
 impl Round {
     /// A round that knows `answers`.
-    pub(crate) fn new(answers: HashMap<String, Value>) -> Round {
+    pub(crate) fn new(answers: HashMap<String, Answer>) -> Round {
         Round {
             answers,
             ..Round::default()
         }
     }
 
-    /// An ask: its answer if the round has one; otherwise it is recorded as a question of
-    /// the round, and `None`.
-    pub(crate) fn ask(&self, method: &str, params: Value, key: Option<&str>) -> Option<Value> {
-        let key = {
-            let mut count = self.count.lock().unwrap_or_else(|e| e.into_inner());
-            *count += 1;
-            match key {
-                Some(key) => key.to_owned(),
-                None => format!("{}_{count}", short_name(method)),
-            }
+    /// An ask: its answer if the round has one to this very question that passes `check`;
+    /// otherwise it is recorded as a question of the round, and `None`.
+    pub(crate) fn ask(&self, method: &str, params: Value, key: Option<&str>, check: Check) -> Option<Value> {
+        let mut run = self.run.lock().unwrap_or_else(|e| e.into_inner());
+        run.count += 1;
+        let key = match key {
+            Some(key) => key.to_owned(),
+            None => format!("{}_{}", short_name(method), run.count),
         };
-        match self.answers.get(&key) {
-            Some(answer) if fits(method, answer) => return Some(answer.clone()),
-            // Not an answer to this question: asked again, as if none had come.
-            Some(_) => tracing::debug!(
-                key,
-                method,
-                "an input response that is not a result of its request; asking again"
-            ),
-            None => {}
+        if let Some(answer) = self.answers.get(&key) {
+            if answer.question != Question::of(method, &params) {
+                tracing::debug!(
+                    key,
+                    method,
+                    "the question under this key is not the one answered; asking again"
+                );
+            } else {
+                match check(&answer.value) {
+                    Ok(()) => {
+                        run.taken.insert(key);
+                        return Some(answer.value.clone());
+                    }
+                    // Not an answer to this question: asked again, as if none had come.
+                    Err(reason) => tracing::debug!(
+                        key,
+                        method,
+                        reason,
+                        "an input response that is not a result of its request; asking again"
+                    ),
+                }
+            }
         }
-        let mut asked = self.asked.lock().unwrap_or_else(|e| e.into_inner());
-        if !asked.iter().any(|request| request.key == key) {
-            asked.push(InputRequest {
+        if !run.asked.iter().any(|request| request.key == key) {
+            run.asked.push(InputRequest {
                 key,
                 method: method.to_owned(),
                 params,
@@ -83,30 +163,16 @@ impl Round {
 
     /// Takes the questions asked so far.
     fn take_asked(&self) -> Vec<InputRequest> {
-        std::mem::take(&mut *self.asked.lock().unwrap_or_else(|e| e.into_inner()))
+        std::mem::take(&mut self.run.lock().unwrap_or_else(|e| e.into_inner()).asked)
     }
 
-    /// The answers the round was given.
-    pub(crate) fn answers(&self) -> &HashMap<String, Value> {
-        &self.answers
-    }
-}
-
-/// Whether `answer` has the shape of a result of `method`, so the ask can read it.
-fn fits(method: &str, answer: &Value) -> bool {
-    let text = |key: &str| answer.get(key).is_some_and(Value::is_string);
-    match method {
-        "elicitation/create" => {
-            matches!(answer["action"].as_str(), Some("accept" | "decline" | "cancel"))
-                && answer.get("content").is_none_or(Value::is_object)
-        }
-        "sampling/createMessage" => {
-            text("role") && text("model") && (answer["content"].is_object() || answer["content"].is_array())
-        }
-        "roots/list" => answer["roots"]
-            .as_array()
-            .is_some_and(|roots| roots.iter().all(|root| root["uri"].is_string())),
-        _ => answer.is_object(),
+    /// The answers this run took, by key: what the next state carries.
+    fn taken(&self) -> BTreeMap<String, Answer> {
+        let run = self.run.lock().unwrap_or_else(|e| e.into_inner());
+        run.taken
+            .iter()
+            .filter_map(|key| Some((key.clone(), self.answers.get(key)?.clone())))
+            .collect()
     }
 }
 
@@ -161,10 +227,10 @@ impl<T, F: Future<Output = T> + Unpin> Future for Rounds<F> {
 struct Sealed {
     /// Milliseconds since the Unix epoch after which the state is refused.
     exp: u64,
-    /// Every answer so far, by key.
-    answers: Map<String, Value>,
-    /// The keys of the questions the state was sent with: the answers a retry may add.
-    asked: Vec<String>,
+    /// The answers the run that sealed the state took, by key, each with its question.
+    answers: BTreeMap<String, Answer>,
+    /// The questions the state was sent with, by key: the answers a retry may add.
+    asked: BTreeMap<String, Question>,
 }
 
 /// The call a `requestState` belongs to: sealed for one, it opens for no other.
@@ -179,9 +245,10 @@ pub(crate) struct Binding<'a> {
 
 impl Binding<'_> {
     /// The associated data of the seal: every field, each length-prefixed so no two
-    /// bindings share bytes.
+    /// bindings share bytes. The format's number changes with what a state holds, so a
+    /// state of another format does not open.
     fn bytes(&self) -> Vec<u8> {
-        let mut out = b"mcp-tools requestState 1".to_vec();
+        let mut out = b"mcp-tools requestState 2".to_vec();
         let caller = self.caller.map_or(String::new(), |c| format!("+{c}"));
         for part in [self.method, self.name, self.arguments, &caller] {
             out.extend_from_slice(&(part.len() as u64).to_be_bytes());
@@ -191,51 +258,67 @@ impl Binding<'_> {
     }
 }
 
-/// Seals the state of a round that ended with `asked`, knowing `answers`.
+/// Seals the state of a round that ended with `asked`: the answers the run took, and the
+/// questions.
 pub(crate) fn seal(
     keys: &KeyRing,
     binding: &Binding<'_>,
     ttl: Duration,
-    answers: &HashMap<String, Value>,
+    round: &Round,
     asked: &[InputRequest],
 ) -> Result<String, String> {
     let exp = now().saturating_add(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
-    let mut sorted: Vec<(&String, &Value)> = answers.iter().collect();
-    sorted.sort_by_key(|(key, _)| *key);
     let state = Sealed {
         exp,
-        answers: sorted.into_iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        asked: asked.iter().map(|request| request.key.clone()).collect(),
+        answers: round.taken(),
+        asked: asked
+            .iter()
+            .map(|request| {
+                (
+                    request.key.clone(),
+                    Question::of(&request.method, &request.params),
+                )
+            })
+            .collect(),
     };
     let plain = serde_json::to_vec(&state).map_err(|e| e.to_string())?;
     keys.seal(&binding.bytes(), &plain).map_err(|e| e.to_string())
 }
 
 /// The answers a retry brings: those sealed in `state` (which must open for `binding` and
-/// not have expired), and those of `responses` that answer the state's questions. With no
-/// state, `responses` are taken as they are: a client may answer before it is asked.
+/// not have expired), and those of `responses` that answer the state's questions, each
+/// bound to its question. Without a state, `responses` answer nothing: no question of
+/// the server's is known to have been put to the client.
 pub(crate) fn answers(
     keys: &KeyRing,
     binding: &Binding<'_>,
     state: Option<&str>,
     responses: Option<&RawValue>,
-) -> Result<HashMap<String, Value>, &'static str> {
-    let responses: Map<String, Value> = match responses {
-        Some(raw) => serde_json::from_str(raw.get()).map_err(|_| "`inputResponses` must be an object")?,
-        None => Map::new(),
+) -> Result<HashMap<String, Answer>, &'static str> {
+    const NOT_AN_OBJECT: &str = "`inputResponses` must be an object";
+    let responses: HashMap<String, &RawValue> = match responses {
+        Some(raw) => serde_json::from_str(raw.get()).map_err(|_| NOT_AN_OBJECT)?,
+        None => HashMap::new(),
     };
     let Some(state) = state else {
-        return Ok(responses.into_iter().collect());
+        if !responses.is_empty() {
+            tracing::debug!(
+                responses = responses.len(),
+                "input responses without a requestState answer no question; ignored"
+            );
+        }
+        return Ok(HashMap::new());
     };
     let plain = keys.open(&binding.bytes(), state).ok_or(BAD_STATE)?;
     let sealed: Sealed = serde_json::from_slice(&plain).map_err(|_| BAD_STATE)?;
     if sealed.exp < now() {
         return Err(BAD_STATE);
     }
-    let mut answers: HashMap<String, Value> = sealed.answers.into_iter().collect();
-    for (key, answer) in responses {
-        if sealed.asked.contains(&key) {
-            answers.insert(key, answer);
+    let mut answers: HashMap<String, Answer> = sealed.answers.into_iter().collect();
+    for (key, question) in sealed.asked {
+        if let Some(raw) = responses.get(&key) {
+            let value = serde_json::from_str(raw.get()).map_err(|_| NOT_AN_OBJECT)?;
+            answers.insert(key, Answer { question, value });
         }
     }
     Ok(answers)
@@ -275,10 +358,35 @@ mod tests {
         }]
     }
 
+    fn anything(_: &Value) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn answer(method: &str, params: Value, value: Value) -> Answer {
+        Answer {
+            question: Question::of(method, &params),
+            value,
+        }
+    }
+
+    /// A round that took `answers` (each to `roots/list`): what the next state seals.
+    fn taking(answers: &[(&str, Value)]) -> Round {
+        let round = Round::new(
+            answers
+                .iter()
+                .map(|(key, value)| (key.to_string(), answer("roots/list", json!({}), value.clone())))
+                .collect(),
+        );
+        for (key, _) in answers {
+            assert!(round.ask("roots/list", json!({}), Some(key), anything).is_some());
+        }
+        round
+    }
+
     #[test]
     fn a_sealed_state_carries_its_answers_and_takes_answers_to_its_questions_only() {
         let bind = binding("t", "{}", None);
-        let earlier = HashMap::from([("first".to_owned(), json!(1))]);
+        let earlier = taking(&[("first", json!(1))]);
         let state = seal(
             &keys(),
             &bind,
@@ -291,8 +399,23 @@ mod tests {
         let answers = answers(&keys(), &bind, Some(&state), Some(&responses)).unwrap();
         assert_eq!(
             answers,
-            HashMap::from([("first".into(), json!(1)), ("second".into(), json!(2))])
+            HashMap::from([
+                ("first".into(), answer("roots/list", json!({}), json!(1))),
+                ("second".into(), answer("roots/list", json!({}), json!(2)))
+            ])
         );
+    }
+
+    #[test]
+    fn responses_without_a_state_answer_nothing() {
+        let responses = RawValue::from_string(r#"{"roots_1": {"roots": []}}"#.into()).unwrap();
+        let bind = binding("t", "{}", None);
+        assert_eq!(
+            answers(&keys(), &bind, None, Some(&responses)),
+            Ok(HashMap::new())
+        );
+        let not_an_object = RawValue::from_string("[1]".into()).unwrap();
+        assert!(answers(&keys(), &bind, None, Some(&not_an_object)).is_err());
     }
 
     #[test]
@@ -301,7 +424,7 @@ mod tests {
             &keys(),
             &binding("t", r#"{"a":1}"#, Some("ada")),
             Duration::from_secs(60),
-            &HashMap::new(),
+            &Round::default(),
             &asked("k"),
         )
         .unwrap();
@@ -327,8 +450,8 @@ mod tests {
         let bind = binding("t", "{}", None);
         let mut state = Sealed {
             exp: now() - 1,
-            answers: Map::new(),
-            asked: vec![],
+            answers: BTreeMap::new(),
+            asked: BTreeMap::new(),
         };
         let sealed = keys()
             .seal(&bind.bytes(), &serde_json::to_vec(&state).unwrap())
@@ -345,31 +468,87 @@ mod tests {
     }
 
     #[test]
-    fn an_answer_that_is_not_a_result_of_its_request_is_asked_again() {
+    fn an_answer_to_another_question_under_the_key_is_asked_again() {
+        let confirm = |count: u32| json!({ "message": format!("Delete all {count} notes?") });
+        let yes = json!({ "action": "accept", "content": { "confirm": true } });
+        let round = Round::new(HashMap::from([(
+            "elicit_1".to_owned(),
+            answer("elicitation/create", confirm(1), yes.clone()),
+        )]));
+        assert_eq!(round.ask("elicitation/create", confirm(2), None, anything), None);
+        let asked = round.take_asked();
+        assert_eq!(asked.len(), 1);
+        assert_eq!(asked[0].params, confirm(2));
+        assert!(round.taken().is_empty(), "the stale answer is not sealed again");
+
+        // The same question (members in another order too) takes it.
+        let round = Round::new(HashMap::from([(
+            "k".to_owned(),
+            answer("elicitation/create", json!({ "a": 1, "b": 2 }), yes.clone()),
+        )]));
+        let reordered = serde_json::from_str(r#"{"b": 2, "a": 1}"#).unwrap();
+        assert_eq!(
+            round.ask("elicitation/create", reordered, Some("k"), anything),
+            Some(yes.clone())
+        );
+        // Not the same question under another method.
+        let round = Round::new(HashMap::from([(
+            "k".to_owned(),
+            answer("elicitation/create", json!({}), yes),
+        )]));
+        assert_eq!(round.ask("roots/list", json!({}), Some("k"), anything), None);
+    }
+
+    #[test]
+    fn an_answer_that_fails_its_check_is_asked_again_and_not_sealed() {
+        let refuse = |_: &Value| Err("no".to_owned());
         let round = Round::new(HashMap::from([
-            ("a".to_owned(), json!(12345)),
-            ("b".to_owned(), json!({ "action": "maybe" })),
-            ("c".to_owned(), json!({ "roots": [{ "name": "no uri" }] })),
-            ("d".to_owned(), json!({ "action": "decline" })),
+            ("a".to_owned(), answer("roots/list", json!({}), json!(1))),
+            ("b".to_owned(), answer("roots/list", json!({}), json!(2))),
         ]));
-        assert_eq!(round.ask("elicitation/create", json!({}), Some("a")), None);
-        assert_eq!(round.ask("elicitation/create", json!({}), Some("b")), None);
-        assert_eq!(round.ask("roots/list", json!({}), Some("c")), None);
-        let declined = round.ask("elicitation/create", json!({}), Some("d"));
-        assert_eq!(declined, Some(json!({ "action": "decline" })));
+        assert_eq!(round.ask("roots/list", json!({}), Some("a"), refuse), None);
+        assert_eq!(
+            round.ask("roots/list", json!({}), Some("b"), anything),
+            Some(json!(2))
+        );
         let keys: Vec<String> = round.take_asked().into_iter().map(|r| r.key).collect();
-        assert_eq!(keys, ["a", "b", "c"]);
+        assert_eq!(keys, ["a"]);
+        assert_eq!(round.taken().keys().collect::<Vec<_>>(), ["b"]);
     }
 
     #[test]
     fn asks_without_keys_are_numbered_in_the_order_asked() {
-        let answer =
+        let value =
             json!({ "role": "assistant", "model": "m", "content": { "type": "text", "text": "yes" } });
-        let round = Round::new(HashMap::from([("sample_2".to_owned(), answer.clone())]));
-        assert_eq!(round.ask("roots/list", json!({}), None), None);
-        assert_eq!(round.ask("sampling/createMessage", json!({}), None), Some(answer));
-        assert_eq!(round.ask("elicitation/create", json!({}), Some("name")), None);
+        let round = Round::new(HashMap::from([(
+            "sample_2".to_owned(),
+            answer("sampling/createMessage", json!({}), value.clone()),
+        )]));
+        assert_eq!(round.ask("roots/list", json!({}), None, anything), None);
+        assert_eq!(
+            round.ask("sampling/createMessage", json!({}), None, anything),
+            Some(value)
+        );
+        assert_eq!(
+            round.ask("elicitation/create", json!({}), Some("name"), anything),
+            None
+        );
         let keys: Vec<String> = round.take_asked().into_iter().map(|r| r.key).collect();
         assert_eq!(keys, ["roots_1", "name"]);
+    }
+
+    #[test]
+    fn a_state_stays_small() {
+        let round = taking(&[("roots_1", json!({ "roots": [] }))]);
+        let state = seal(
+            &keys(),
+            &binding("t", "{}", None),
+            Duration::from_secs(60),
+            &round,
+            &asked("roots_2"),
+        )
+        .unwrap();
+        // 8 bytes of expiry, two 22-character digests, one small answer, the seal's 41.
+        assert!(state.len() < 300, "{} bytes: {state}", state.len());
     }
 }

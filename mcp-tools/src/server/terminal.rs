@@ -91,6 +91,7 @@ impl ClientChannel for Terminal {
         method: &str,
         params: Value,
         _key: Option<&str>,
+        _check: crate::context::Check,
     ) -> Pin<Box<dyn Future<Output = Result<Value, ClientRequestError>> + Send>> {
         let mode = params.get("mode").and_then(Value::as_str).unwrap_or("form");
         match method {
@@ -957,13 +958,27 @@ mod tests {
     #[tokio::test(flavor = "current_thread")]
     async fn without_a_terminal_only_roots_are_answered() {
         let piped = Terminal { interactive: false };
-        let refused = piped.request("elicitation/create", every_kind(), None).await;
+        let refused = piped
+            .request(
+                "elicitation/create",
+                every_kind(),
+                None,
+                crate::context::any_result,
+            )
+            .await;
         assert!(
             matches!(&refused, Err(ClientRequestError::Refused { code: METHOD_NOT_FOUND, message, .. })
                 if message == "the command line does not answer `elicitation/create`"),
             "{refused:?}"
         );
-        let sampling = piped.request("sampling/createMessage", json!({}), None).await;
+        let sampling = piped
+            .request(
+                "sampling/createMessage",
+                json!({}),
+                None,
+                crate::context::any_result,
+            )
+            .await;
         assert!(matches!(
             sampling,
             Err(ClientRequestError::Refused {
@@ -971,7 +986,10 @@ mod tests {
                 ..
             })
         ));
-        let roots = piped.request("roots/list", json!({}), None).await.unwrap();
+        let roots = piped
+            .request("roots/list", json!({}), None, crate::context::any_result)
+            .await
+            .unwrap();
         assert_eq!(roots["roots"].as_array().map(Vec::len), Some(1));
     }
 }
