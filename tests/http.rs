@@ -1111,9 +1111,14 @@ async fn a_tool_asks_the_client_on_the_calls_event_stream_and_the_answer_comes_i
     let mut stream = Events::of(call);
     let asked = stream.next().await.unwrap();
     // The request's id is 128 random bits, not a counter another client could guess.
-    let id = asked["id"].as_str().unwrap_or_else(|| panic!("not a string id: {asked}"));
+    let id = asked["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("not a string id: {asked}"));
     assert!(
-        id.len() == 32 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+        id.len() == 32
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
         "{id}"
     );
     assert_eq!(

@@ -507,7 +507,12 @@ impl Mcp {
     }
 
     /// A request of `method` in the legacy session `session` by the holder of `token`.
-    fn in_session(&self, method: reqwest::Method, token: &str, session: Option<&str>) -> reqwest::RequestBuilder {
+    fn in_session(
+        &self,
+        method: reqwest::Method,
+        token: &str,
+        session: Option<&str>,
+    ) -> reqwest::RequestBuilder {
         let mut request = self.client.request(method, &self.url).bearer_auth(token);
         if let Some(session) = session {
             request = request
@@ -525,7 +530,11 @@ impl Mcp {
         assert_eq!(opened.status(), StatusCode::OK);
         let session = opened.headers()["mcp-session-id"].to_str().unwrap().to_owned();
         let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-        let sent = self.legacy(token, Some(&session), &initialized).send().await.unwrap();
+        let sent = self
+            .legacy(token, Some(&session), &initialized)
+            .send()
+            .await
+            .unwrap();
         assert_eq!(sent.status(), StatusCode::ACCEPTED);
         session
     }
@@ -703,7 +712,11 @@ async fn a_token_with_a_critical_extension_is_refused() {
     ] {
         let token = signed_under(&auth, &mcp, header.clone());
         let (status, challenge, _) = mcp.call(Some(&token), "whoami", json!({})).await;
-        assert_eq!((status, challenge.as_str()), (StatusCode::UNAUTHORIZED, refused.as_str()), "{header}");
+        assert_eq!(
+            (status, challenge.as_str()),
+            (StatusCode::UNAUTHORIZED, refused.as_str()),
+            "{header}"
+        );
     }
 }
 
@@ -727,7 +740,10 @@ async fn a_token_typed_for_something_else_is_refused() {
         assert_eq!(text_of(&answer), "ada [notes:read]");
     }
     let untyped = signed_under(&auth, &mcp, json!({}));
-    assert_eq!(mcp.call(Some(&untyped), "whoami", json!({})).await.0, StatusCode::OK);
+    assert_eq!(
+        mcp.call(Some(&untyped), "whoami", json!({})).await.0,
+        StatusCode::OK
+    );
     for typ in [
         "logout+jwt",
         "secevent+jwt",
@@ -740,7 +756,10 @@ async fn a_token_typed_for_something_else_is_refused() {
         let token = signed_under(&auth, &mcp, json!({ "typ": typ }));
         let (status, challenge, _) = mcp.call(Some(&token), "whoami", json!({})).await;
         assert_eq!(status, StatusCode::UNAUTHORIZED, "{typ}");
-        assert!(challenge.contains(r#"error="invalid_token""#), "{typ}: {challenge}");
+        assert!(
+            challenge.contains(r#"error="invalid_token""#),
+            "{typ}: {challenge}"
+        );
     }
 }
 
@@ -789,7 +808,11 @@ async fn two_authorization_headers_are_a_bad_request() {
     let bob = auth.mint(&FIRST, &auth.claims(&mcp.url, "bob", "notes:read"));
     for (first, second) in [(&ada, &bob), (&ada, &"forged".to_owned()), (&ada, &ada)] {
         let response = mcp
-            .request(Some(first), "tools/call", json!({"name": "whoami", "arguments": {}}))
+            .request(
+                Some(first),
+                "tools/call",
+                json!({"name": "whoami", "arguments": {}}),
+            )
             .header("authorization", format!("Bearer {second}"))
             .send()
             .await

@@ -70,10 +70,10 @@ impl ClientChannel for CallChannel {
                 return Box::pin(std::future::ready(Err(ClientRequestError::Closed)));
             }
         };
+        self.out.notify(encode::request(&id, method, &params));
         // Whatever ends the wait (an answer, the call's end), the id is forgotten with it,
         // so a late answer finds nobody waiting and is dropped; a request still unanswered
         // is withdrawn.
-        self.out.notify(encode::request(&id, method, &params));
         let waiting = Waiting {
             conn: Arc::clone(&self.conn),
             out: self.out.clone(),

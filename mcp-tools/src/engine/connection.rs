@@ -371,11 +371,10 @@ impl Connection {
     }
 
     /// The id of a new request of the server's own. Over HTTP, where many clients reach one
-    /// server, it is 128 random bits as 32 lowercase hex digits, so no client can answer a
-    /// request sent to another by guessing its id (one `getrandom` call, about a
-    /// microsecond, once per request of the server's, which a call waits on a person or a
-    /// model to answer). A connection with one client (stdio, in process) numbers them
-    /// 1, 2, ...
+    /// server, it is 128 random bits as 32 lowercase hex digits (a JSON string), so no
+    /// client can answer a request sent to another by guessing its id: one `getrandom` call
+    /// per request, which then waits on a person or a model. A connection with one client
+    /// (stdio, in process) numbers them 1, 2, ...
     fn new_ask_id(&self) -> Result<RequestId, getrandom::Error> {
         if self.carrier != Carrier::Http {
             return Ok(RequestId::Number(self.next_ask.fetch_add(1, Ordering::Relaxed)));

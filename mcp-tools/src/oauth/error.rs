@@ -63,9 +63,7 @@ pub(crate) enum TokenError {
     Algorithm(jsonwebtoken::Algorithm),
     #[error("the JWT's header is not base64url-encoded JSON")]
     Header,
-    #[error(
-        "the JWT's header marks {0:?} critical (`crit`); this server understands no header extension"
-    )]
+    #[error("the JWT's header marks {0:?} critical (`crit`); this server understands no header extension")]
     Critical(Vec<String>),
     #[error("the JWT's `crit` is `{0}`; it must be a non-empty list of header names")]
     MalformedCrit(String),

@@ -72,12 +72,15 @@ fn header_of(token: &str) -> Result<Header, TokenError> {
     // RFC 7515, section 4.1.11: the extensions `crit` names must be understood, and none
     // is here; a `crit` that is not a list of names is malformed.
     if let Some(crit) = fields.get("crit") {
-        let names = crit.as_array().filter(|names| !names.is_empty()).and_then(|names| {
-            names
-                .iter()
-                .map(|name| name.as_str().map(str::to_owned))
-                .collect::<Option<Vec<String>>>()
-        });
+        let names = crit
+            .as_array()
+            .filter(|names| !names.is_empty())
+            .and_then(|names| {
+                names
+                    .iter()
+                    .map(|name| name.as_str().map(str::to_owned))
+                    .collect::<Option<Vec<String>>>()
+            });
         return Err(match names {
             Some(names) => TokenError::Critical(names),
             None => TokenError::MalformedCrit(crit.to_string()),
@@ -179,15 +182,38 @@ mod tests {
             header_of(&b64(json!({"alg": "EdDSA", "typ": 3}))),
             Err(TokenError::Type(typ)) if typ == "3"
         ));
-        assert!(matches!(header_of("bm90IGpzb24.e30.c2ln"), Err(TokenError::Header)));
+        assert!(matches!(
+            header_of("bm90IGpzb24.e30.c2ln"),
+            Err(TokenError::Header)
+        ));
     }
 
     #[test]
     fn only_types_of_other_jwts_are_refused() {
-        for typ in ["at+jwt", "AT+JWT", "application/at+jwt", "Application/At+Jwt", "JWT", "jwt", "application/jwt", "JOSE", "+jw", "xéjwt"] {
+        for typ in [
+            "at+jwt",
+            "AT+JWT",
+            "application/at+jwt",
+            "Application/At+Jwt",
+            "JWT",
+            "jwt",
+            "application/jwt",
+            "JOSE",
+            "+jw",
+            "xéjwt",
+        ] {
             assert!(is_access_token_type(typ), "{typ}");
         }
-        for typ in ["logout+jwt", "secevent+jwt", "dpop+jwt", "application/dpop+jwt", "APPLICATION/LOGOUT+JWT", "+jwt", "x+JWT", "ü+jwt"] {
+        for typ in [
+            "logout+jwt",
+            "secevent+jwt",
+            "dpop+jwt",
+            "application/dpop+jwt",
+            "APPLICATION/LOGOUT+JWT",
+            "+jwt",
+            "x+JWT",
+            "ü+jwt",
+        ] {
             assert!(!is_access_token_type(typ), "{typ}");
         }
     }

@@ -323,7 +323,10 @@ async fn initialize(
     if conn.legacy().is_none() {
         return response; // refused: no session
     }
-    match app.sessions.start(Arc::clone(&conn), principal.map(|p| &**p)) {
+    match app
+        .sessions
+        .start(Arc::clone(&conn), principal.map(|p| p.as_ref()))
+    {
         Ok(id) => {
             if let Ok(value) = HeaderValue::from_str(&id) {
                 response.headers_mut().insert(SESSION_HEADER, value);

@@ -144,7 +144,11 @@ impl Sessions {
 
     /// Opens a session of `caller` for a connection that `initialize` has just started; its
     /// id.
-    pub(super) fn start(&self, conn: Arc<Connection>, caller: Option<&Principal>) -> Result<String, StartError> {
+    pub(super) fn start(
+        &self,
+        conn: Arc<Connection>,
+        caller: Option<&Principal>,
+    ) -> Result<String, StartError> {
         let id = new_session_id(self.instance.as_deref()).map_err(StartError::NoRandomness)?;
         let mut open = self.open();
         if open.len() >= self.max {
@@ -277,7 +281,10 @@ mod tests {
             assert!(!sessions.end(id, stranger));
         }
         let again = Principal::new("alice").with_scopes(["more"]);
-        assert!(matches!(sessions.of(Some(&named(&hers)), Some(&again)), Ok(Some(_))));
+        assert!(matches!(
+            sessions.of(Some(&named(&hers)), Some(&again)),
+            Ok(Some(_))
+        ));
         assert!(sessions.end(&hers, Some(&alice)));
         assert!(sessions.end(&anonymous, None));
     }
