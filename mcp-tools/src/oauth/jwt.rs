@@ -99,14 +99,16 @@ fn header_of(token: &str) -> Result<Header, TokenError> {
 /// (`logout+jwt`, `secevent+jwt`, `dpop+jwt`) is a token for something else. Media types
 /// are compared without case, with or without their `application/` prefix.
 fn is_access_token_type(typ: &str) -> bool {
-    let subtype = match typ.get(..12) {
-        Some(prefix) if prefix.eq_ignore_ascii_case("application/") => &typ[12..],
+    let typ = typ.as_bytes();
+    let subtype = match typ.split_at_checked(12) {
+        Some((prefix, subtype)) if prefix.eq_ignore_ascii_case(b"application/") => subtype,
         _ => typ,
     };
-    let jwt_kind = subtype.len() >= 4
-        && subtype.is_char_boundary(subtype.len() - 4)
-        && subtype[subtype.len() - 4..].eq_ignore_ascii_case("+jwt");
-    !jwt_kind || subtype.eq_ignore_ascii_case("at+jwt")
+    let names_a_jwt = subtype
+        .len()
+        .checked_sub(4)
+        .is_some_and(|suffix| subtype[suffix..].eq_ignore_ascii_case(b"+jwt"));
+    !names_a_jwt || subtype.eq_ignore_ascii_case(b"at+jwt")
 }
 
 /// The principal of a token's claims (a JWT's, or an introspection answer's): the subject
