@@ -1110,9 +1110,20 @@ async fn a_tool_asks_the_client_on_the_calls_event_stream_and_the_answer_comes_i
     assert_eq!(call.status(), StatusCode::OK);
     let mut stream = Events::of(call);
     let asked = stream.next().await.unwrap();
+    // The request's id is 128 random bits, not a counter another client could guess.
+    let id = asked["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("not a string id: {asked}"));
+    assert!(
+        id.len() == 32
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+        "{id}"
+    );
     assert_eq!(
         asked,
-        json!({ "jsonrpc": "2.0", "id": 1, "method": "roots/list", "params": {} })
+        json!({ "jsonrpc": "2.0", "id": id, "method": "roots/list", "params": {} })
     );
     spec.assert_valid("ListRootsRequest", &asked);
 
@@ -1123,8 +1134,18 @@ async fn a_tool_asks_the_client_on_the_calls_event_stream_and_the_answer_comes_i
     assert_eq!(stray.status(), StatusCode::ACCEPTED);
     assert_eq!(stray.text().await.unwrap(), "");
 
+    // Without authentication every client is the same anonymous principal: an answer sent
+    // from another address, in the session, is taken.
+    let elsewhere = reqwest::Client::builder()
+        .no_proxy()
+        .local_address(IpAddr::from([127, 0, 0, 2]))
+        .build()
+        .unwrap();
     let roots = json!({ "roots": [{ "uri": "file:///srv/app" }] });
-    let answered = post(json!({ "jsonrpc": "2.0", "id": 1, "result": roots }))
+    let answered = endpoint
+        .legacy_from(&elsewhere, &session, revision)
+        .json(&json!({ "jsonrpc": "2.0", "id": id, "result": roots }))
+        .send()
         .await
         .unwrap();
     assert_eq!(answered.status(), StatusCode::ACCEPTED);
@@ -1141,7 +1162,7 @@ async fn a_tool_asks_the_client_on_the_calls_event_stream_and_the_answer_comes_i
     );
 
     // The same answer again: the call is over, so it is dropped; the session serves on.
-    let again = post(json!({ "jsonrpc": "2.0", "id": 1, "result": roots }))
+    let again = post(json!({ "jsonrpc": "2.0", "id": id, "result": roots }))
         .await
         .unwrap();
     assert_eq!(again.status(), StatusCode::ACCEPTED);

@@ -10,7 +10,7 @@ mod support;
 
 use base64::Engine as _;
 use mcp_tools::oauth::{ConfigError, ResourceServer};
-use mcp_tools::{Error, ScopePolicy, Server, tools};
+use mcp_tools::{Context, Elicitation, Error, ScopePolicy, Server, Tool, ToolError, tool, tools};
 use oauth_as::tools::{delete_note, whoami};
 use oauth_as::{AuthServer, CLIENT_ID, CLIENT_SECRET, SigningKey, now};
 use reqwest::StatusCode;
@@ -30,11 +30,22 @@ struct Mcp {
 }
 
 impl Mcp {
-    /// Serves `server` with `resource(canonical URI)` as its resource server.
+    /// Serves `whoami` and `delete_note` with `configure(canonical URI)` as its resource
+    /// server.
     async fn start(
         auth: &AuthServer,
         policy: ScopePolicy,
         configure: impl FnOnce(ResourceServer) -> ResourceServer,
+    ) -> Mcp {
+        Mcp::serve(auth, policy, configure, tools![whoami, delete_note]).await
+    }
+
+    /// Serves `tools` with `configure(canonical URI)` as its resource server.
+    async fn serve(
+        auth: &AuthServer,
+        policy: ScopePolicy,
+        configure: impl FnOnce(ResourceServer) -> ResourceServer,
+        tools: Vec<Tool>,
     ) -> Mcp {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let origin = format!("http://{}", listener.local_addr().unwrap());
@@ -45,7 +56,7 @@ impl Mcp {
                 .scopes_supported(["notes:read", "notes:write"]),
         );
         let router = Server::new("notes", "1.0.0")
-            .tools(tools![whoami, delete_note])
+            .tools(tools)
             .oauth(resource)
             .scope_policy(policy)
             .into_router()
@@ -456,4 +467,370 @@ fn an_issuer_in_the_clear_is_refused_before_serving() {
         &error,
         Error::OAuth(ConfigError::NotHttps { what: "authorization server", url }) if url == "http://auth.example.com"
     ));
+}
+
+/// The revision of the legacy sessions below.
+const LEGACY: &str = "2025-11-25";
+
+/// What `confirm` asks for.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Confirmation {
+    /// Whether to go ahead
+    confirm: bool,
+}
+
+/// Asks the user to confirm, and says what they answered.
+#[tool]
+async fn confirm(cx: Context) -> Result<&'static str, ToolError> {
+    Ok(match cx.elicit::<Confirmation>("Go ahead?").await? {
+        Elicitation::Accept(Confirmation { confirm: true }) => "confirmed",
+        _ => "not confirmed",
+    })
+}
+
+/// Disables a tool (so the tool list changes).
+#[tool]
+fn disable(
+    /// The tool
+    name: String,
+    registry: mcp_tools::ToolRegistry,
+) -> bool {
+    registry.set_enabled(&name, false)
+}
+
+impl Mcp {
+    /// A POST in the legacy session `session` (or opening one) by the holder of `token`.
+    fn legacy(&self, token: &str, session: Option<&str>, body: &Value) -> reqwest::RequestBuilder {
+        self.in_session(reqwest::Method::POST, token, session)
+            .header("accept", "application/json, text/event-stream")
+            .json(body)
+    }
+
+    /// A request of `method` in the legacy session `session` by the holder of `token`.
+    fn in_session(
+        &self,
+        method: reqwest::Method,
+        token: &str,
+        session: Option<&str>,
+    ) -> reqwest::RequestBuilder {
+        let mut request = self.client.request(method, &self.url).bearer_auth(token);
+        if let Some(session) = session {
+            request = request
+                .header("mcp-session-id", session)
+                .header("mcp-protocol-version", LEGACY);
+        }
+        request
+    }
+
+    /// Opens a legacy session for the holder of `token`, as a client that answers
+    /// elicitations; its id.
+    async fn open_session(&self, token: &str) -> String {
+        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": LEGACY, "capabilities": {"elicitation": {}}, "clientInfo": {"name": "tests", "version": "1"}}});
+        let opened = self.legacy(token, None, &initialize).send().await.unwrap();
+        assert_eq!(opened.status(), StatusCode::OK);
+        let session = opened.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let sent = self
+            .legacy(token, Some(&session), &initialized)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(sent.status(), StatusCode::ACCEPTED);
+        session
+    }
+}
+
+/// A response's status, content type and body, to compare whole.
+async fn whole(response: reqwest::Response) -> (StatusCode, String, String) {
+    let status = response.status();
+    let kind = response
+        .headers()
+        .get("content-type")
+        .map_or(String::new(), |v| v.to_str().unwrap().to_owned());
+    (status, kind, response.text().await.unwrap())
+}
+
+/// An event stream read one message at a time.
+struct Sse {
+    response: reqwest::Response,
+    buffer: String,
+}
+
+impl Sse {
+    fn of(response: reqwest::Response) -> Sse {
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(response.headers()["content-type"], "text/event-stream");
+        Sse {
+            response,
+            buffer: String::new(),
+        }
+    }
+
+    /// The next event's message; `None` when the stream ends.
+    async fn next(&mut self) -> Option<Value> {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let event: String = self.buffer.drain(..end + 2).collect();
+                if let Some(data) = event.lines().find_map(|line| line.strip_prefix("data: ")) {
+                    return Some(serde_json::from_str(data).unwrap());
+                }
+                continue;
+            }
+            let chunk = tokio::time::timeout(support::PATIENCE, self.response.chunk())
+                .await
+                .expect("an event in time")
+                .unwrap()?;
+            self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    }
+}
+
+/// The MCP security best practices ("Session Hijacking"): a session is its opener's. Bob,
+/// with a valid token of his own and Alice's session id, gets what a session that does not
+/// exist gets, whatever he tries, and Alice's session goes on undisturbed.
+#[tokio::test]
+async fn a_legacy_session_is_only_its_openers() {
+    let auth = AuthServer::start(&[FIRST]).await;
+    let mcp = Mcp::serve(
+        &auth,
+        ScopePolicy::Challenge,
+        |rs| rs,
+        tools![whoami, confirm, disable],
+    )
+    .await;
+    let alice = auth.mint(&FIRST, &auth.claims(&mcp.url, "alice", "notes:read"));
+    let bob = auth.mint(&FIRST, &auth.claims(&mcp.url, "bob", "notes:read"));
+    let spec = Spec::of(LEGACY);
+    let session = mcp.open_session(&alice).await;
+    let bobs = mcp.open_session(&bob).await;
+    let mut listening = Sse::of(
+        mcp.in_session(reqwest::Method::GET, &alice, Some(&session))
+            .header("accept", "text/event-stream")
+            .send()
+            .await
+            .unwrap(),
+    );
+
+    // Alice is asked to confirm; her call waits for her answer.
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "confirm", "arguments": {}}});
+    let mut calling = Sse::of(mcp.legacy(&alice, Some(&session), &call).send().await.unwrap());
+    let asked = calling.next().await.unwrap();
+    spec.assert_valid("ElicitRequest", &asked);
+    assert_eq!(asked["method"], "elicitation/create");
+    let asked_id = asked["id"].clone();
+    assert!(asked_id.is_string(), "not a counter: {asked_id}");
+
+    // What a session that does not exist gets, for each method.
+    let nowhere = "0123456789abcdef0123456789abcdef";
+    let accept = json!({"jsonrpc": "2.0", "id": asked_id, "result": {"action": "accept", "content": {"confirm": true}}});
+    let who = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "whoami", "arguments": {}}});
+    let attempts = [
+        ("answering her elicitation", reqwest::Method::POST, Some(&accept)),
+        ("calling a tool", reqwest::Method::POST, Some(&who)),
+        ("taking her GET stream", reqwest::Method::GET, None),
+        ("ending her session", reqwest::Method::DELETE, None),
+    ];
+    for (attempt, method, body) in attempts {
+        let send = |session: &str| {
+            let request = mcp.in_session(method.clone(), &bob, Some(session));
+            match body {
+                Some(body) => request
+                    .header("accept", "application/json, text/event-stream")
+                    .json(body),
+                None => request.header("accept", "text/event-stream"),
+            }
+            .send()
+        };
+        let unknown = whole(send(nowhere).await.unwrap()).await;
+        assert_eq!(unknown.0, StatusCode::NOT_FOUND, "{attempt}: {unknown:?}");
+        assert_eq!(whole(send(&session).await.unwrap()).await, unknown, "{attempt}");
+    }
+    // In his own session, Bob's answer answers nothing.
+    let stray = mcp.legacy(&bob, Some(&bobs), &accept).send().await.unwrap();
+    assert_eq!(stray.status(), StatusCode::ACCEPTED);
+
+    // Alice's own answer completes her call.
+    let decline = json!({"jsonrpc": "2.0", "id": asked_id, "result": {"action": "decline"}});
+    let answered = mcp.legacy(&alice, Some(&session), &decline).send().await.unwrap();
+    assert_eq!(answered.status(), StatusCode::ACCEPTED);
+    let result = calling.next().await.unwrap();
+    spec.assert_valid("JSONRPCResultResponse", &result);
+    assert_eq!(
+        result,
+        json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "not confirmed"}]}})
+    );
+
+    // Her session still serves her, and her GET stream is still hers.
+    let (status, _, answer) = whole(mcp.legacy(&alice, Some(&session), &who).send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::OK);
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(text_of(&answer), "alice [notes:read]");
+    let change = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "disable", "arguments": {"name": "confirm"}}});
+    let changed = mcp.legacy(&alice, Some(&session), &change).send().await.unwrap();
+    assert_eq!(changed.status(), StatusCode::OK);
+    assert_eq!(
+        listening.next().await.unwrap(),
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {}})
+    );
+    let ended = mcp
+        .in_session(reqwest::Method::DELETE, &alice, Some(&session))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ended.status(), StatusCode::NO_CONTENT);
+}
+
+/// The claims of a token for `mcp`, signed under `header` (with `alg` and `kid` added).
+fn signed_under(auth: &AuthServer, mcp: &Mcp, mut header: Value) -> String {
+    header["alg"] = json!("EdDSA");
+    header["kid"] = json!(FIRST.kid);
+    auth.mint_with_header(&FIRST, &header, &auth.claims(&mcp.url, "ada", "notes:read"))
+}
+
+/// RFC 7515, section 4.1.11: a header that marks an extension critical (`crit`) must be
+/// understood; this server understands none, so any `crit` is refused, and so is a
+/// malformed one.
+#[tokio::test]
+async fn a_token_with_a_critical_extension_is_refused() {
+    let auth = AuthServer::start(&[FIRST]).await;
+    let mcp = Mcp::start(&auth, ScopePolicy::Challenge, |rs| rs).await;
+    let plain = signed_under(&auth, &mcp, json!({"typ": "at+jwt"}));
+    let (status, _, answer) = mcp.call(Some(&plain), "whoami", json!({})).await;
+    assert_eq!((status, text_of(&answer)), (StatusCode::OK, "ada [notes:read]"));
+    let refused = format!(
+        r#"Bearer resource_metadata="{}", error="invalid_token", scope="notes:read notes:write""#,
+        mcp.metadata_url()
+    );
+    for header in [
+        json!({"typ": "at+jwt", "crit": ["urn:example:bound"], "urn:example:bound": true}),
+        json!({"crit": ["b64"], "b64": true}),
+        json!({"crit": ["exp"]}),
+        json!({"crit": []}),
+        json!({"crit": "urn:example:bound", "urn:example:bound": true}),
+        json!({"crit": null}),
+        json!({"crit": [7]}),
+    ] {
+        let token = signed_under(&auth, &mcp, header.clone());
+        let (status, challenge, _) = mcp.call(Some(&token), "whoami", json!({})).await;
+        assert_eq!(
+            (status, challenge.as_str()),
+            (StatusCode::UNAUTHORIZED, refused.as_str()),
+            "{header}"
+        );
+    }
+}
+
+/// RFC 8725, section 3.11: a JWT typed as another kind of token (a logout token, a
+/// security event, a DPoP proof) is not an access token, however well signed.
+#[tokio::test]
+async fn a_token_typed_for_something_else_is_refused() {
+    let auth = AuthServer::start(&[FIRST]).await;
+    let mcp = Mcp::start(&auth, ScopePolicy::Challenge, |rs| rs).await;
+    for typ in [
+        json!("at+jwt"),
+        json!("AT+JWT"),
+        json!("application/at+jwt"),
+        json!("JWT"),
+        json!("jwt"),
+        json!("application/jwt"),
+    ] {
+        let token = signed_under(&auth, &mcp, json!({ "typ": typ }));
+        let (status, _, answer) = mcp.call(Some(&token), "whoami", json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{typ}");
+        assert_eq!(text_of(&answer), "ada [notes:read]");
+    }
+    let untyped = signed_under(&auth, &mcp, json!({}));
+    assert_eq!(
+        mcp.call(Some(&untyped), "whoami", json!({})).await.0,
+        StatusCode::OK
+    );
+    for typ in [
+        "logout+jwt",
+        "secevent+jwt",
+        "dpop+jwt",
+        "Logout+JWT",
+        "application/secevent+jwt",
+        "APPLICATION/DPOP+JWT",
+        "token-introspection+jwt",
+    ] {
+        let token = signed_under(&auth, &mcp, json!({ "typ": typ }));
+        let (status, challenge, _) = mcp.call(Some(&token), "whoami", json!({})).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{typ}");
+        assert!(
+            challenge.contains(r#"error="invalid_token""#),
+            "{typ}: {challenge}"
+        );
+    }
+}
+
+/// RFC 9110, section 11.1: the scheme's name is case-insensitive.
+#[tokio::test]
+async fn the_bearer_scheme_is_named_in_any_case() {
+    let auth = AuthServer::start(&[FIRST]).await;
+    let mcp = Mcp::start(&auth, ScopePolicy::Challenge, |rs| rs).await;
+    let token = auth.mint(&FIRST, &auth.claims(&mcp.url, "ada", "notes:read"));
+    for scheme in ["Bearer", "bearer", "BEARER", "bEaReR"] {
+        let response = mcp
+            .request(None, "tools/call", json!({"name": "whoami", "arguments": {}}))
+            .header("authorization", format!("{scheme} {token}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{scheme}");
+        let answer: Value = response.json().await.unwrap();
+        assert_eq!(text_of(&answer), "ada [notes:read]", "{scheme}");
+    }
+    // Another scheme carries no bearer token: a challenge without an error code.
+    let basic = mcp
+        .request(None, "tools/list", json!({}))
+        .header("authorization", "Basic YWRhOnMzY3JldA==")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(basic.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        basic.headers()["www-authenticate"],
+        format!(
+            r#"Bearer resource_metadata="{}", scope="notes:read notes:write""#,
+            mcp.metadata_url()
+        )
+        .as_str()
+    );
+}
+
+/// RFC 6750, section 3.1: a request with two `Authorization` headers is malformed: 400
+/// `invalid_request`, whichever of them would pass.
+#[tokio::test]
+async fn two_authorization_headers_are_a_bad_request() {
+    let auth = AuthServer::start(&[FIRST]).await;
+    let mcp = Mcp::start(&auth, ScopePolicy::Challenge, |rs| rs).await;
+    let ada = auth.mint(&FIRST, &auth.claims(&mcp.url, "ada", "notes:read"));
+    let bob = auth.mint(&FIRST, &auth.claims(&mcp.url, "bob", "notes:read"));
+    for (first, second) in [(&ada, &bob), (&ada, &"forged".to_owned()), (&ada, &ada)] {
+        let response = mcp
+            .request(
+                Some(first),
+                "tools/call",
+                json!({"name": "whoami", "arguments": {}}),
+            )
+            .header("authorization", format!("Bearer {second}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(
+            response.headers()["www-authenticate"],
+            format!(
+                r#"Bearer resource_metadata="{}", error="invalid_request""#,
+                mcp.metadata_url()
+            )
+            .as_str()
+        );
+        assert_eq!(
+            response.json::<Value>().await.unwrap(),
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "the request has more than one `Authorization` header; send one, with one bearer token"}})
+        );
+    }
+    // One is fine.
+    assert_eq!(mcp.call(Some(&ada), "whoami", json!({})).await.0, StatusCode::OK);
 }

@@ -132,6 +132,20 @@ impl AuthServer {
         mint(key, claims)
     }
 
+    /// A JWT of `claims` signed (EdDSA) with `key` under a header of the test's own, as it
+    /// is (`alg` and `kid` are not added): for headers the JWT library cannot write, such as
+    /// `crit`.
+    pub fn mint_with_header(&self, key: &SigningKey, header: &Value, claims: &Value) -> String {
+        use ed25519_dalek::Signer as _;
+        let signed = format!(
+            "{}.{}",
+            base64url(header.to_string().as_bytes()),
+            base64url(claims.to_string().as_bytes())
+        );
+        let signature = ed25519_dalek::SigningKey::from_bytes(&key.seed).sign(signed.as_bytes());
+        format!("{signed}.{}", base64url(&signature.to_bytes()))
+    }
+
     /// How many tokens the token endpoint issued.
     pub fn tokens_issued(&self) -> usize {
         self.state.tokens_issued.load(Ordering::SeqCst)

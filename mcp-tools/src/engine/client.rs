@@ -64,7 +64,14 @@ impl ClientChannel for CallChannel {
                 version,
             ))));
         }
-        let (id, answered) = self.conn.ask(self.call.clone(), self.out.clone());
+        let (id, answered) = match self.conn.ask(self.call.clone(), self.out.clone()) {
+            Ok(asked) => asked,
+            Err(error) => {
+                tracing::error!(%error, "no randomness for the id of a request to the client; it is not sent");
+                return Box::pin(std::future::ready(Err(ClientRequestError::Closed)));
+            }
+        };
+        self.out.notify(encode::request(&id, method, &params));
         // Whatever ends the wait (an answer, the call's end), the id is forgotten with it,
         // so a late answer finds nobody waiting and is dropped; a request still unanswered
         // is withdrawn.
@@ -73,7 +80,6 @@ impl ClientChannel for CallChannel {
             out: self.out.clone(),
             id,
         };
-        self.out.notify(encode::request(id, method, &params));
         Box::pin(async move {
             let _waiting = waiting;
             answered.await.unwrap_or(Err(ClientRequestError::Closed))
@@ -85,7 +91,7 @@ impl ClientChannel for CallChannel {
 struct Waiting {
     conn: Arc<Connection>,
     out: Outbox,
-    id: i64,
+    id: RequestId,
 }
 
 impl Drop for Waiting {
@@ -93,15 +99,15 @@ impl Drop for Waiting {
     /// client went away), the client is told the request is withdrawn, so it can stop asking
     /// its user or its model.
     fn drop(&mut self) {
-        if self.conn.forget_ask(self.id) {
-            withdraw(self.id, &self.out);
+        if self.conn.forget_ask(&self.id) {
+            withdraw(&self.id, &self.out);
         }
     }
 }
 
 /// Tells the client that a request of the server's own is withdrawn: the call that made
 /// it has ended.
-pub(crate) fn withdraw(id: i64, out: &Outbox) {
+pub(crate) fn withdraw(id: &RequestId, out: &Outbox) {
     out.notify(encode::notification(
         "notifications/cancelled",
         &json!({ "requestId": id, "reason": "the call that asked has ended" }),

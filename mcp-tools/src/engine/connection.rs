@@ -76,8 +76,8 @@ pub(crate) struct Connection {
     watched: Mutex<HashSet<Arc<str>>>,
     in_flight: Mutex<foldhash::HashMap<RequestId, InFlight>>,
     /// Requests of the server's own, waiting for the client's answer, by id.
-    asked: Mutex<foldhash::HashMap<i64, Asker>>,
-    /// The id of the server's next request.
+    asked: Mutex<foldhash::HashMap<RequestId, Asker>>,
+    /// The id of the server's next request, on a connection that numbers them.
     next_ask: AtomicI64,
     tasks: TaskTracker,
     closed: CancellationToken,
@@ -246,10 +246,10 @@ impl Connection {
     /// Removes the requests of the server's own whose calls have ended (were cancelled).
     fn withdraw_ended(&self) -> Vec<Withdrawn> {
         let mut asked = self.asked.lock().unwrap_or_else(PoisonError::into_inner);
-        let ended: Vec<i64> = asked
+        let ended: Vec<RequestId> = asked
             .iter()
             .filter(|(_, asker)| asker.call.is_cancelled())
-            .map(|(id, _)| *id)
+            .map(|(id, _)| id.clone())
             .collect();
         ended
             .into_iter()
@@ -354,24 +354,43 @@ impl Connection {
     }
 
     /// Records a request of the server's own, made by the call that `call` cancels and
-    /// sent on `out`; returns its id and where the answer arrives.
-    pub(crate) fn ask(&self, call: CancellationToken, out: Outbox) -> (i64, oneshot::Receiver<ClientAnswer>) {
-        let id = self.next_ask.fetch_add(1, Ordering::Relaxed);
+    /// sent on `out`; returns its id and where the answer arrives. `Err` when the system
+    /// gives no randomness for the id.
+    pub(crate) fn ask(
+        &self,
+        call: CancellationToken,
+        out: Outbox,
+    ) -> Result<(RequestId, oneshot::Receiver<ClientAnswer>), getrandom::Error> {
+        let id = self.new_ask_id()?;
         let (answer, answered) = oneshot::channel();
         self.asked
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(id, Asker { answer, call, out });
-        (id, answered)
+            .insert(id.clone(), Asker { answer, call, out });
+        Ok((id, answered))
+    }
+
+    /// The id of a new request of the server's own. Over HTTP, where many clients reach one
+    /// server, it is 128 random bits as 32 lowercase hex digits (a JSON string), so no
+    /// client can answer a request sent to another by guessing its id: one `getrandom` call
+    /// per request, which then waits on a person or a model. A connection with one client
+    /// (stdio, in process) numbers them 1, 2, ...
+    fn new_ask_id(&self) -> Result<RequestId, getrandom::Error> {
+        if self.carrier != Carrier::Http {
+            return Ok(RequestId::Number(self.next_ask.fetch_add(1, Ordering::Relaxed)));
+        }
+        let mut bytes = [0_u8; 16];
+        getrandom::fill(&mut bytes)?;
+        Ok(RequestId::String(format!("{:032x}", u128::from_ne_bytes(bytes))))
     }
 
     /// Forgets a request of the server's own whose asker stopped waiting; `true` when it
     /// was still unanswered.
-    pub(crate) fn forget_ask(&self, id: i64) -> bool {
+    pub(crate) fn forget_ask(&self, id: &RequestId) -> bool {
         self.asked
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .remove(&id)
+            .remove(id)
             .is_some()
     }
 
@@ -379,14 +398,11 @@ impl Connection {
     /// is not waiting on (never asked, answered already, or its call has ended) is logged
     /// and dropped; `false` then.
     pub(crate) fn answer(&self, id: &RequestId, answer: ClientAnswer) -> bool {
-        let waiting = match id {
-            RequestId::Number(n) => self
-                .asked
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .remove(n),
-            RequestId::String(_) => None,
-        };
+        let waiting = self
+            .asked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(id);
         // A call cancelled before the answer came has ended, whether or not its task has
         // stopped yet.
         match waiting.filter(|asker| !asker.call.is_cancelled()) {
@@ -427,6 +443,6 @@ struct Asker {
 
 /// A request of the server's own withdrawn because the call that made it ended.
 pub(crate) struct Withdrawn {
-    pub(crate) id: i64,
+    pub(crate) id: RequestId,
     pub(crate) out: Outbox,
 }

@@ -296,7 +296,7 @@ fn notification(conn: &Arc<Connection>, method: &str, params: Option<&RawValue>)
         "notifications/cancelled" => match parse::<CancelledParams>(params) {
             Ok(p) => {
                 for withdrawn in conn.cancel(&p.request_id) {
-                    withdraw(withdrawn.id, &withdrawn.out);
+                    withdraw(&withdrawn.id, &withdrawn.out);
                 }
             }
             Err(error) => tracing::debug!(%error, "ignored a malformed cancellation"),

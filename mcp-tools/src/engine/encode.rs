@@ -10,9 +10,9 @@ use super::outbox::{ErrorInfo, Outbox};
 use super::rounds::InputRequest;
 use crate::content::Content;
 use crate::prompt::GetPromptResult;
-use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{self, ErrorObject};
 use crate::protocol::messages::{META_SERVER_INFO, META_SUBSCRIPTION_ID};
+use crate::protocol::{ProtocolVersion, RequestId};
 use crate::result::CallToolResult;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
@@ -34,7 +34,7 @@ pub(crate) fn empty_result(id: &RawValue) -> Vec<u8> {
 }
 
 /// A request of the server's own: `{"jsonrpc":"2.0","id":<id>,"method":..,"params":..}`.
-pub(crate) fn request(id: i64, method: &str, params: &Value) -> Vec<u8> {
+pub(crate) fn request(id: &RequestId, method: &str, params: &Value) -> Vec<u8> {
     let mut out = Vec::with_capacity(128);
     let _ = serde_json::to_writer(
         &mut out,

@@ -61,6 +61,16 @@ pub(crate) enum TokenError {
     Jwt(#[from] jsonwebtoken::errors::Error),
     #[error("the JWT's `alg` {0:?} is not accepted (asymmetric algorithms only)")]
     Algorithm(jsonwebtoken::Algorithm),
+    #[error("the JWT's header is not base64url-encoded JSON")]
+    Header,
+    #[error("the JWT's header marks {0:?} critical (`crit`); this server understands no header extension")]
+    Critical(Vec<String>),
+    #[error("the JWT's `crit` is `{0}`; it must be a non-empty list of header names")]
+    MalformedCrit(String),
+    #[error(
+        "the JWT's `typ` is `{0}`, a token of another kind; an access token's is `at+jwt`, `JWT` or none"
+    )]
+    Type(String),
     #[error("no key of the authorization server verifies the token (kid {0:?})")]
     UnknownKey(Option<String>),
     #[error("the authorization server's keys could not be had: {0}")]

@@ -1,14 +1,15 @@
 //! JWT access tokens (RFC 9068): the signature by a key of the authorization server's set,
 //! an accepted algorithm, `iss`, `aud` (RFC 8707: this resource), `exp` and `nbf` within a
-//! leeway; and the principal the claims describe.
+//! leeway, no critical extension (`crit`) and no type of another kind of token (`typ`); and
+//! the principal the claims describe.
 
 use super::error::TokenError;
 use super::keys::{ACCEPTED, KeyCache};
 use crate::context::Principal;
 use base64::Engine as _;
 use jsonwebtoken::errors::ErrorKind;
-use jsonwebtoken::{Validation, decode, decode_header};
-use serde_json::Value;
+use jsonwebtoken::{Header, Validation, decode};
+use serde_json::{Map, Value};
 
 /// What a JWT must say to be let in.
 pub(super) struct JwtRules {
@@ -34,7 +35,7 @@ pub(super) fn is_jwt(token: &str) -> bool {
 
 /// Verifies a JWT and says who it stands for.
 pub(super) async fn verify(token: &str, keys: &KeyCache, rules: &JwtRules) -> Result<Principal, TokenError> {
-    let header = decode_header(token)?;
+    let header = header_of(token)?;
     if !ACCEPTED.contains(&header.alg) {
         return Err(TokenError::Algorithm(header.alg));
     }
@@ -56,6 +57,58 @@ pub(super) async fn verify(token: &str, keys: &KeyCache, rules: &JwtRules) -> Re
         }
     }
     Err(last.map_or_else(|| TokenError::UnknownKey(header.kid.clone()), TokenError::from))
+}
+
+/// A JWT's header, refused when it marks an extension critical or types the token as
+/// another kind of JWT. The JWT library keeps only the members it knows, so the header is
+/// read here.
+fn header_of(token: &str) -> Result<Header, TokenError> {
+    let encoded = token.split('.').next().unwrap_or_default();
+    let fields = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(encoded.trim_end_matches('='))
+        .ok()
+        .and_then(|json| serde_json::from_slice::<Map<String, Value>>(&json).ok())
+        .ok_or(TokenError::Header)?;
+    // RFC 7515, section 4.1.11: the extensions `crit` names must be understood, and none
+    // is here; a `crit` that is not a list of names is malformed.
+    if let Some(crit) = fields.get("crit") {
+        let names = crit
+            .as_array()
+            .filter(|names| !names.is_empty())
+            .and_then(|names| {
+                names
+                    .iter()
+                    .map(|name| name.as_str().map(str::to_owned))
+                    .collect::<Option<Vec<String>>>()
+            });
+        return Err(match names {
+            Some(names) => TokenError::Critical(names),
+            None => TokenError::MalformedCrit(crit.to_string()),
+        });
+    }
+    if let Some(typ) = fields.get("typ")
+        && !typ.as_str().is_some_and(is_access_token_type)
+    {
+        return Err(TokenError::Type(typ.to_string()));
+    }
+    serde_json::from_value(Value::Object(fields)).map_err(|error| TokenError::Jwt(error.into()))
+}
+
+/// Whether a `typ` may be an access token's (RFC 8725, section 3.11): `at+jwt` (RFC 9068),
+/// or a type that names no kind of JWT (`JWT`, as most servers write); any other `+jwt`
+/// (`logout+jwt`, `secevent+jwt`, `dpop+jwt`) is a token for something else. Media types
+/// are compared without case, with or without their `application/` prefix.
+fn is_access_token_type(typ: &str) -> bool {
+    let typ = typ.as_bytes();
+    let subtype = match typ.split_at_checked(12) {
+        Some((prefix, subtype)) if prefix.eq_ignore_ascii_case(b"application/") => subtype,
+        _ => typ,
+    };
+    let names_a_jwt = subtype
+        .len()
+        .checked_sub(4)
+        .is_some_and(|suffix| subtype[suffix..].eq_ignore_ascii_case(b"+jwt"));
+    !names_a_jwt || subtype.eq_ignore_ascii_case(b"at+jwt")
 }
 
 /// The principal of a token's claims (a JWT's, or an introspection answer's): the subject
@@ -103,6 +156,67 @@ mod tests {
             "",
         ] {
             assert!(!is_jwt(opaque), "{opaque}");
+        }
+    }
+
+    #[test]
+    fn a_header_marking_an_extension_critical_or_another_type_is_refused() {
+        let b64 = |header: Value| {
+            let header = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(header.to_string());
+            format!("{header}.e30.c2ln")
+        };
+        let header = header_of(&b64(json!({"alg": "EdDSA", "typ": "at+jwt", "kid": "k"}))).unwrap();
+        assert_eq!(header.kid.as_deref(), Some("k"));
+        assert!(matches!(
+            header_of(&b64(json!({"alg": "EdDSA", "crit": ["exp", "b64"]}))),
+            Err(TokenError::Critical(names)) if names == ["exp", "b64"]
+        ));
+        for crit in [json!([]), json!("b64"), json!(null), json!([1]), json!({})] {
+            assert!(
+                matches!(
+                    header_of(&b64(json!({"alg": "EdDSA", "crit": crit}))),
+                    Err(TokenError::MalformedCrit(_))
+                ),
+                "{crit}"
+            );
+        }
+        assert!(matches!(
+            header_of(&b64(json!({"alg": "EdDSA", "typ": 3}))),
+            Err(TokenError::Type(typ)) if typ == "3"
+        ));
+        assert!(matches!(
+            header_of("bm90IGpzb24.e30.c2ln"),
+            Err(TokenError::Header)
+        ));
+    }
+
+    #[test]
+    fn only_types_of_other_jwts_are_refused() {
+        for typ in [
+            "at+jwt",
+            "AT+JWT",
+            "application/at+jwt",
+            "Application/At+Jwt",
+            "JWT",
+            "jwt",
+            "application/jwt",
+            "JOSE",
+            "+jw",
+            "xéjwt",
+        ] {
+            assert!(is_access_token_type(typ), "{typ}");
+        }
+        for typ in [
+            "logout+jwt",
+            "secevent+jwt",
+            "dpop+jwt",
+            "application/dpop+jwt",
+            "APPLICATION/LOGOUT+JWT",
+            "+jwt",
+            "x+JWT",
+            "ü+jwt",
+        ] {
+            assert!(!is_access_token_type(typ), "{typ}");
         }
     }
 

@@ -11,20 +11,26 @@
 //! - answers a request without a valid token with **401** and
 //!   `WWW-Authenticate: Bearer resource_metadata="<that URL>"` (with `scope="..."` when
 //!   scopes are supported, and `error="invalid_token"` first when a token was sent and
-//!   refused);
+//!   refused), reading the `Bearer` scheme's name in any case, and answers **400** with
+//!   `error="invalid_request"` a request with two `Authorization` headers;
 //! - checks **JWT access tokens** itself: signed by a key of the authorization server's
 //!   JWKS (found through its metadata, RFC 8414 or OpenID Connect Discovery, unless
 //!   configured with [`ResourceServer::jwks_uri`]) with an asymmetric algorithm (RS256/384/
 //!   512, PS256/384/512, ES256/384, EdDSA; never `none` nor HMAC), `iss` the issuer, `aud`
-//!   naming the canonical resource URI (RFC 8707), `exp` and `nbf` within the leeway. The
-//!   key set is fetched when the server starts and kept; a token naming a key id the set
+//!   naming the canonical resource URI (RFC 8707), `exp` and `nbf` within the leeway; no
+//!   `crit` in the header (no critical extension is understood, RFC 7515) and no `typ` of
+//!   another kind of JWT (`logout+jwt`, `dpop+jwt`, ...; `at+jwt`, `JWT` or none, RFC 8725).
+//!   The key set is fetched when the server starts and kept; a token naming a key id the set
 //!   lacks fetches it again at most once a minute, and it is refreshed when an hour old;
 //! - checks **opaque tokens** at the authorization server's introspection endpoint (RFC
 //!   7662) when [`ResourceServer::introspection`] is configured;
 //! - makes the token's subject and scopes (`scope`, space-separated, or `scp`) the
 //!   [`Principal`] tools see, and enforces each tool's scopes
 //!   (`#[tool(scopes("notes:write"))]`) as the [`ScopePolicy`](crate::ScopePolicy) says:
-//!   **403** with `error="insufficient_scope"` (step-up), or the tool hidden.
+//!   **403** with `error="insufficient_scope"` (step-up), or the tool hidden;
+//! - binds each legacy session (2025-03-26 to 2025-11-25) to the subject whose token opened
+//!   it: a request naming it with another subject's token gets the 404 of an unknown
+//!   session.
 //!
 //! Production URLs must be `https://`; plain `http://` is accepted for loopback hosts only
 //! (tests, local development), and anything else is refused with a [`ConfigError`] before

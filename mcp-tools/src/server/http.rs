@@ -527,7 +527,10 @@ impl Server {
 
     /// Requires a bearer token on HTTP requests. `verify` gets the token and answers who
     /// it stands for, or `None` to refuse (401 with `WWW-Authenticate`). Tools see the
-    /// caller through [`Context::principal`](crate::Context::principal).
+    /// caller through [`Context::principal`](crate::Context::principal). The principal's
+    /// `subject` is who the caller is: a legacy session belongs to the subject that opened
+    /// it, and a request naming it with another subject's token gets the 404 of an unknown
+    /// session, so give each user a subject of their own.
     ///
     /// ```
     /// use mcp_tools::{Principal, Server};

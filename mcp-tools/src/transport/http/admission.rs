@@ -30,6 +30,8 @@ pub(super) struct Heads<'a> {
     pub(super) host: Option<&'a HeaderValue>,
     pub(super) origin: Option<&'a HeaderValue>,
     pub(super) authorization: Option<&'a HeaderValue>,
+    /// Whether the request has more than one `Authorization` header.
+    pub(super) authorizations: bool,
     pub(super) accept: Option<&'a HeaderValue>,
     pub(super) content_type: Option<&'a HeaderValue>,
     pub(super) content_length: Option<&'a HeaderValue>,
@@ -52,6 +54,7 @@ impl<'a> Heads<'a> {
             } else if *name == header::ORIGIN {
                 &mut heads.origin
             } else if *name == header::AUTHORIZATION {
+                heads.authorizations |= heads.authorization.is_some();
                 &mut heads.authorization
             } else if *name == header::ACCEPT {
                 &mut heads.accept
@@ -74,6 +77,13 @@ impl<'a> Heads<'a> {
         }
         heads
     }
+}
+
+/// The token of an `Authorization` value of the `Bearer` scheme, whose name is
+/// case-insensitive (RFC 9110, section 11.1); `None` for another scheme.
+fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
 /// Refuses an HTTP/1.1 request that has no `Host` header with 400, as RFC 9112 (3.2)
@@ -106,11 +116,19 @@ impl HttpApp {
         let Some(auth) = &self.options.auth else {
             return Ok(None);
         };
+        if heads.authorizations {
+            // RFC 6750, section 3.1: a malformed request.
+            let mut response = refuse(
+                StatusCode::BAD_REQUEST,
+                "the request has more than one `Authorization` header; send one, with one bearer token",
+            );
+            self.challenge(&mut response, Some("invalid_request"), None);
+            return Err(response);
+        }
         let token = heads
             .authorization
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
-            .map(str::trim);
+            .and_then(bearer_token);
         let principal = match token {
             Some(token) if !token.is_empty() => auth(token.to_owned()).await,
             _ => None,
@@ -356,6 +374,23 @@ mod tests {
         ];
         assert!(absent.iter().all(Option::is_none));
         assert!(heads.content_length.is_none() && heads.method.is_none());
+        assert!(!heads.authorizations);
+        headers.append(header::AUTHORIZATION, HeaderValue::from_static("Bearer a"));
+        assert!(!Heads::of(&headers).authorizations);
+        headers.append(header::AUTHORIZATION, HeaderValue::from_static("Bearer b"));
+        let twice = Heads::of(&headers);
+        assert!(twice.authorizations);
+        assert_eq!(twice.authorization, Some(&HeaderValue::from_static("Bearer a")));
+    }
+
+    #[test]
+    fn the_bearer_scheme_is_named_in_any_case() {
+        for value in ["Bearer t0k", "bearer t0k", "BEARER t0k", "bEaReR   t0k "] {
+            assert_eq!(bearer_token(value), Some("t0k"), "{value}");
+        }
+        for value in ["Basic dXNlcg==", "Bearer", "Bearert0k", "Beare t0k", ""] {
+            assert_eq!(bearer_token(value), None, "{value}");
+        }
     }
 
     #[test]

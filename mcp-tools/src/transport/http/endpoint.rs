@@ -8,7 +8,7 @@ use super::response::{
     CancelOnDrop, Flow, accepted, answer_response, json_response, method_not_allowed, refuse, sse,
     with_status,
 };
-use super::sessions::StartError;
+use super::sessions::{StartError, unknown_session};
 use crate::context::Principal;
 use crate::engine::{Connection, Engine, Incoming, Outbox, Settled, encode_error};
 use crate::protocol::ProtocolVersion;
@@ -111,7 +111,7 @@ async fn post(
         Ok(body) => body,
         Err(refusal) => return refusal,
     };
-    let session = match app.sessions.of(heads.session) {
+    let session = match app.sessions.of(heads.session, principal.as_deref()) {
         Ok(session) => session,
         Err(refusal) => return refusal,
     };
@@ -323,7 +323,10 @@ async fn initialize(
     if conn.legacy().is_none() {
         return response; // refused: no session
     }
-    match app.sessions.start(Arc::clone(&conn)) {
+    match app
+        .sessions
+        .start(Arc::clone(&conn), principal.map(|p| p.as_ref()))
+    {
         Ok(id) => {
             if let Ok(value) = HeaderValue::from_str(&id) {
                 response.headers_mut().insert(SESSION_HEADER, value);
@@ -418,10 +421,11 @@ async fn answer(
 
 /// GET: a legacy session's stream for notifications that answer no request.
 async fn get(app: &HttpApp, heads: &Heads<'_>) -> Response {
-    if let Err(refusal) = app.admit(heads).await {
-        return refusal;
-    }
-    let session = match app.sessions.of(heads.session) {
+    let principal = match app.admit(heads).await {
+        Ok(principal) => principal,
+        Err(refusal) => return refusal,
+    };
+    let session = match app.sessions.of(heads.session, principal.as_deref()) {
         Ok(Some(session)) => session,
         Ok(None) => return method_not_allowed(),
         Err(refusal) => return refusal,
@@ -449,20 +453,21 @@ async fn get(app: &HttpApp, heads: &Heads<'_>) -> Response {
 
 /// DELETE: a legacy client ends its session.
 async fn delete(app: &HttpApp, heads: &Heads<'_>) -> Response {
-    if let Err(refusal) = app.admit(heads).await {
-        return refusal;
-    }
+    let principal = match app.admit(heads).await {
+        Ok(principal) => principal,
+        Err(refusal) => return refusal,
+    };
     let Some(id) = heads.session.and_then(|v| v.to_str().ok()) else {
         return method_not_allowed();
     };
     if let Err(refusal) = check_session_version(heads, None) {
         return refusal;
     }
-    if app.sessions.end(id) {
+    if app.sessions.end(id, principal.as_deref()) {
         let mut response = Response::new(axum::body::Body::empty());
         *response.status_mut() = StatusCode::NO_CONTENT;
         response
     } else {
-        refuse(StatusCode::NOT_FOUND, "the session does not exist or has ended")
+        unknown_session()
     }
 }

@@ -4,8 +4,15 @@
 //! A session id is 128 random bits as 32 lowercase hex digits. An instance given a name
 //! (`Server::instance_name`) puts it first, `<name>.<32 hex digits>`, so a load balancer
 //! can send a session's requests back to the instance that holds it by the id alone.
+//!
+//! A session is its opener's: the caller whose token opened it (its subject, as the
+//! per-client rate limit counts callers), or, without authentication, the anonymous caller
+//! every request is. A request of another caller naming it is answered as one naming no
+//! session (the MCP security best practices, "Session Hijacking"), so what the session's
+//! requests and the server's requests on it reach is its opener alone.
 
 use super::response::refuse;
+use crate::context::Principal;
 use crate::engine::Connection;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::Response;
@@ -16,9 +23,17 @@ use std::time::{Duration, Instant};
 pub(super) struct Session {
     pub(super) conn: Arc<Connection>,
     pub(super) last_used: Mutex<Instant>,
+    /// The subject of the caller who opened it; `None`: the anonymous caller (no
+    /// authentication).
+    owner: Option<Box<str>>,
 }
 
 impl Session {
+    /// Whether `caller` is the one who opened the session.
+    fn is_owned_by(&self, caller: Option<&Principal>) -> bool {
+        self.owner.as_deref() == caller.map(|principal| principal.subject.as_str())
+    }
+
     pub(super) fn close(&self) {
         self.conn.cancel_all();
         self.conn.set_unsolicited(None);
@@ -102,27 +117,38 @@ impl Sessions {
         }
     }
 
-    /// The session a request names in `Mcp-Session-Id`, if it names one; `Err` refuses a
-    /// session id that names none.
-    pub(super) fn of(&self, id: Option<&HeaderValue>) -> Result<Option<Arc<Session>>, Response> {
+    /// The session a request of `caller` names in `Mcp-Session-Id`, if it names one; `Err`
+    /// refuses a session id that names none of the caller's.
+    pub(super) fn of(
+        &self,
+        id: Option<&HeaderValue>,
+        caller: Option<&Principal>,
+    ) -> Result<Option<Arc<Session>>, Response> {
         let Some(id) = id else {
             return Ok(None);
         };
-        let session = id.to_str().ok().and_then(|id| self.open().get(id).cloned());
+        let session = id.to_str().ok().and_then(|id| {
+            self.open()
+                .get(id)
+                .filter(|session| session.is_owned_by(caller))
+                .cloned()
+        });
         match session {
             Some(session) => {
                 *session.last_used.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
                 Ok(Some(session))
             }
-            None => Err(refuse(
-                StatusCode::NOT_FOUND,
-                "the session does not exist or has ended; send `initialize` without a session id to start a new one",
-            )),
+            None => Err(unknown_session()),
         }
     }
 
-    /// Opens a session for a connection that `initialize` has just started; its id.
-    pub(super) fn start(&self, conn: Arc<Connection>) -> Result<String, StartError> {
+    /// Opens a session of `caller` for a connection that `initialize` has just started; its
+    /// id.
+    pub(super) fn start(
+        &self,
+        conn: Arc<Connection>,
+        caller: Option<&Principal>,
+    ) -> Result<String, StartError> {
         let id = new_session_id(self.instance.as_deref()).map_err(StartError::NoRandomness)?;
         let mut open = self.open();
         if open.len() >= self.max {
@@ -134,14 +160,21 @@ impl Sessions {
             Arc::new(Session {
                 conn,
                 last_used: Mutex::new(Instant::now()),
+                owner: caller.map(|principal| principal.subject.as_str().into()),
             }),
         );
         Ok(id)
     }
 
-    /// Ends the session `id`; `false` when there is none.
-    pub(super) fn end(&self, id: &str) -> bool {
-        let session = self.open().remove(id);
+    /// Ends the session `id` of `caller`; `false` when the caller has none of that id.
+    pub(super) fn end(&self, id: &str, caller: Option<&Principal>) -> bool {
+        let session = {
+            let mut open = self.open();
+            match open.get(id) {
+                Some(session) if session.is_owned_by(caller) => open.remove(id),
+                _ => None,
+            }
+        };
         session.map(|session| session.close()).is_some()
     }
 
@@ -152,6 +185,15 @@ impl Sessions {
             session.close();
         }
     }
+}
+
+/// The refusal of a request naming a session that does not exist, has ended, or is another
+/// caller's: one answer for all three, so a caller learns nothing of others' sessions.
+pub(super) fn unknown_session() -> Response {
+    refuse(
+        StatusCode::NOT_FOUND,
+        "the session does not exist or has ended; send `initialize` without a session id to start a new one",
+    )
 }
 
 /// 128 random bits from the operating system, as 32 lowercase hex digits, after
@@ -207,18 +249,43 @@ mod tests {
     async fn sessions_are_found_by_their_whole_id() {
         let sessions = Sessions::new(Duration::from_secs(60), 10, Some("a".into()));
         let id = sessions
-            .start(Arc::new(Connection::new()))
+            .start(Arc::new(Connection::new()), None)
             .unwrap_or_else(|_| panic!("no session"));
         assert!(id.starts_with("a.") && is_hex_128(&id[2..]), "{id}");
         let named = |id: &str| HeaderValue::from_str(id).unwrap();
-        assert!(matches!(sessions.of(Some(&named(&id))), Ok(Some(_))));
-        assert!(matches!(sessions.of(None), Ok(None)));
+        assert!(matches!(sessions.of(Some(&named(&id)), None), Ok(Some(_))));
+        assert!(matches!(sessions.of(None, None), Ok(None)));
         // The random part alone, or under another instance's name, names no session here.
         let elsewhere = format!("b.{}", &id[2..]);
         for other in [&id[2..], elsewhere.as_str()] {
-            let refused = sessions.of(Some(&named(other))).err().expect("refused");
+            let refused = sessions.of(Some(&named(other)), None).err().expect("refused");
             assert_eq!(refused.status(), StatusCode::NOT_FOUND);
         }
-        assert!(sessions.end(&id));
+        assert!(sessions.end(&id, None));
+    }
+
+    #[tokio::test]
+    async fn a_session_is_its_openers_alone() {
+        let sessions = Sessions::new(Duration::from_secs(60), 10, None);
+        let (alice, bob) = (Principal::new("alice"), Principal::new("bob"));
+        let hers = sessions
+            .start(Arc::new(Connection::new()), Some(&alice))
+            .unwrap_or_else(|_| panic!("no session"));
+        let anonymous = sessions
+            .start(Arc::new(Connection::new()), None)
+            .unwrap_or_else(|_| panic!("no session"));
+        let named = |id: &str| HeaderValue::from_str(id).unwrap();
+        for (id, stranger) in [(&hers, Some(&bob)), (&hers, None), (&anonymous, Some(&alice))] {
+            let refused = sessions.of(Some(&named(id)), stranger).err().expect("refused");
+            assert_eq!(refused.status(), StatusCode::NOT_FOUND);
+            assert!(!sessions.end(id, stranger));
+        }
+        let again = Principal::new("alice").with_scopes(["more"]);
+        assert!(matches!(
+            sessions.of(Some(&named(&hers)), Some(&again)),
+            Ok(Some(_))
+        ));
+        assert!(sessions.end(&hers, Some(&alice)));
+        assert!(sessions.end(&anonymous, None));
     }
 }
