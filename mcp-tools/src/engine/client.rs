@@ -72,7 +72,7 @@ impl ClientChannel for CallChannel {
             out: self.out.clone(),
             id,
         };
-        self.out.notify(encode::request(id, method, &params));
+        self.out.notify_always(encode::request(id, method, &params));
         Box::pin(async move {
             let _waiting = waiting;
             answered.await.unwrap_or(Err(ClientRequestError::Closed))
@@ -101,7 +101,7 @@ impl Drop for Waiting {
 /// Tells the client that a request of the server's own is withdrawn: the call that made
 /// it has ended.
 pub(crate) fn withdraw(id: i64, out: &Outbox) {
-    out.notify(encode::notification(
+    out.notify_always(encode::notification(
         "notifications/cancelled",
         &json!({ "requestId": id, "reason": "the call that asked has ended" }),
     ));
