@@ -242,9 +242,14 @@ mod streams {
             (headers, serde_json::from_slice(&body).unwrap())
         }
 
-        /// The next event of a chunked event stream; `None` when the stream ends.
+        /// The next event of a chunked event stream; `None` when the stream ends, or when
+        /// none comes in time (keep-alive comments do not count).
         fn event(&mut self) -> Option<Value> {
+            let deadline = std::time::Instant::now() + support::PATIENCE;
             loop {
+                if std::time::Instant::now() > deadline {
+                    return None;
+                }
                 if let Some(end) = self.events.find("\n\n") {
                     let event: String = self.events.drain(..end + 2).collect();
                     if let Some(data) = event.lines().find_map(|l| l.strip_prefix("data: ")) {
@@ -406,6 +411,79 @@ mod streams {
         }
         assert_eq!(told, watched.iter().cloned().collect::<BTreeSet<_>>());
         drop(stalled);
+    }
+
+    /// A legacy session's GET stream that stops reading is bounded the same way, and hears
+    /// what it missed once it reads again: every list changed, every URI it subscribed to
+    /// was updated.
+    #[test]
+    fn a_legacy_sessions_stream_that_stops_reading_hears_what_it_missed() {
+        let server = HttpProcess::spawn(NOTES);
+        let mut session = Session::open(&server.url);
+        session.add_notes(1023);
+        let watched: Vec<String> = std::iter::once("notes://all".to_owned())
+            .chain((1..1024).map(|id| format!("notes://{id}")))
+            .collect();
+        let subscribes: Vec<Value> = watched
+            .iter()
+            .enumerate()
+            .map(|(i, uri)| json!({ "jsonrpc": "2.0", "id": format!("s{i}"), "method": "resources/subscribe", "params": { "uri": uri } }))
+            .collect();
+        let id = session.id.clone();
+        session.wire.post(&[("Mcp-Session-Id", &id)], &Value::Array(subscribes));
+        let (_, answers) = session.wire.response();
+        assert!(answers.as_array().unwrap().iter().all(|a| a["result"] == json!({})), "{answers}");
+
+        let mut stream = Wire::open(&server.url);
+        let get = format!(
+            "GET /mcp HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\nMcp-Session-Id: {id}\r\n\r\n",
+            stream.host
+        );
+        stream.writer.write_all(get.as_bytes()).unwrap();
+        let (status, _) = stream.head();
+        assert_eq!(status, 200);
+
+        let before = rss_kib(server.pid());
+        for _ in 0..50 {
+            session.add_notes(150);
+        }
+        let grown = rss_kib(server.pid()).saturating_sub(before);
+        assert!(grown < 16 * 1024, "a stream that stopped reading grew the server by {grown} KiB");
+
+        // What waited, then every list (the tool list never changed, so only this can say
+        // so), then each URI once.
+        let spec = Spec::of("2025-03-26");
+        let tools = loop {
+            let event = stream.event().expect("the stream stays open");
+            if event["method"] == "notifications/tools/list_changed" {
+                break event;
+            }
+            assert_eq!(event["method"], "notifications/resources/updated", "{event}");
+        };
+        assert_eq!(tools, json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {} }));
+        spec.assert_valid("ToolListChangedNotification", &tools);
+        let mut lists = BTreeSet::from(["notifications/tools/list_changed".to_owned()]);
+        let mut told = BTreeSet::new();
+        while told.len() < watched.len() {
+            let event = stream.event().expect("the stream stays open");
+            let method = event["method"].as_str().unwrap().to_owned();
+            if method == "notifications/resources/updated" {
+                spec.assert_valid("ResourceUpdatedNotification", &event);
+                assert!(told.insert(event["params"]["uri"].as_str().unwrap().to_owned()), "{event}");
+            } else {
+                assert!(told.is_empty(), "{method} after the URIs");
+                lists.insert(method);
+            }
+        }
+        assert_eq!(
+            lists,
+            BTreeSet::from([
+                "notifications/prompts/list_changed".to_owned(),
+                "notifications/resources/list_changed".to_owned(),
+                "notifications/tools/list_changed".to_owned(),
+            ])
+        );
+        assert_eq!(told, watched.iter().cloned().collect::<BTreeSet<_>>());
     }
 
     /// A value that changes.

@@ -644,6 +644,27 @@ mod tests {
         assert!(queue.recv().await.is_none());
     }
 
+    #[tokio::test]
+    async fn a_calls_notifications_past_the_backlog_are_left_out_and_its_response_goes() {
+        let (out, exchange) = Outbox::exchange(Backlog::DEFAULT, None);
+        let Settled::Queue(None, mut queue) = exchange.settle() else {
+            panic!("an exchange with nothing sent settled with a message");
+        };
+        for i in 0..10_000 {
+            out.notify(format!("progress {i}").into_bytes());
+        }
+        out.notify_always(b"request".to_vec());
+        out.respond(b"answer".to_vec());
+        drop(out);
+        let mut taken = Vec::new();
+        while let Some(message) = queue.recv().await {
+            taken.push(String::from_utf8(message.bytes).unwrap());
+        }
+        assert_eq!(taken.len(), Backlog::DEFAULT.messages + 2);
+        assert_eq!(taken[..2], ["progress 0", "progress 1"]);
+        assert_eq!(taken[taken.len() - 2..], ["request", "answer"]);
+    }
+
     #[test]
     fn a_closed_reader_closes_the_exchange() {
         let (out, exchange) = Outbox::exchange(Backlog::DEFAULT, None);

@@ -186,7 +186,8 @@ impl Engine {
         } else {
             Updates::of(self.resources.as_ref())
         };
-        out.notify(encode::notification(
+        // The acknowledgment must come first, whatever the way out holds.
+        out.notify_always(encode::notification(
             "notifications/subscriptions/acknowledged",
             &json!({ "_meta": { META_SUBSCRIPTION_ID: subscription }, "notifications": agreed }),
         ));
@@ -213,6 +214,9 @@ impl Engine {
                         }
                     }
                     updated = updates.next() => {
+                        if behind.is_some() {
+                            continue; // told with everything else once caught up
+                        }
                         let concerned = updated.concerning(
                             |uri| watched.contains(uri),
                             || watched.iter().cloned().collect(),
@@ -321,6 +325,9 @@ pub(crate) async fn notify_legacy(conn: Arc<Connection>, mut feeds: Vec<Feed>, m
                 None => feeds.clear(),
             },
             updated = updates.next() => {
+                if behind.is_some() {
+                    continue; // told with everything else once caught up
+                }
                 let concerned = updated.concerning(|uri| conn.watches(uri), || conn.watched());
                 for uri in concerned {
                     if behind.is_some() {
