@@ -212,7 +212,10 @@ mod streams {
         /// Sends a 2026-07-28 request, with the headers that repeat its body.
         fn post_modern(&mut self, request: &Value) {
             let method = request["method"].as_str().unwrap().to_owned();
-            self.post(&[("MCP-Protocol-Version", MODERN), ("Mcp-Method", &method)], request);
+            self.post(
+                &[("MCP-Protocol-Version", MODERN), ("Mcp-Method", &method)],
+                request,
+            );
         }
 
         /// A response's status and headers (names in lowercase).
@@ -224,7 +227,9 @@ mod streams {
             loop {
                 line.clear();
                 self.reader.read_line(&mut line).unwrap();
-                let Some((name, value)) = line.trim_end().split_once(':') else { break };
+                let Some((name, value)) = line.trim_end().split_once(':') else {
+                    break;
+                };
                 headers.push((name.to_ascii_lowercase(), value.trim().to_owned()));
             }
             (status, headers)
@@ -336,9 +341,14 @@ mod streams {
                 .collect();
             self.next += count;
             let session = self.id.clone();
-            self.wire.post(&[("Mcp-Session-Id", &session)], &Value::Array(calls));
+            self.wire
+                .post(&[("Mcp-Session-Id", &session)], &Value::Array(calls));
             let (_, answers) = self.wire.response();
-            assert_eq!(answers.as_array().map(Vec::len), Some(count as usize), "{answers}");
+            assert_eq!(
+                answers.as_array().map(Vec::len),
+                Some(count as usize),
+                "{answers}"
+            );
         }
     }
 
@@ -358,7 +368,13 @@ mod streams {
             .chain((1..1024).map(|id| format!("notes://{id}")))
             .collect();
         let stalled: Vec<Wire> = (0..4)
-            .map(|i| Wire::listen(&server.url, &format!("stalled-{i}"), json!({ "resourceSubscriptions": watched })))
+            .map(|i| {
+                Wire::listen(
+                    &server.url,
+                    &format!("stalled-{i}"),
+                    json!({ "resourceSubscriptions": watched }),
+                )
+            })
             .collect();
         let mut resumed = Wire::listen(
             &server.url,
@@ -430,9 +446,18 @@ mod streams {
             .map(|(i, uri)| json!({ "jsonrpc": "2.0", "id": format!("s{i}"), "method": "resources/subscribe", "params": { "uri": uri } }))
             .collect();
         let id = session.id.clone();
-        session.wire.post(&[("Mcp-Session-Id", &id)], &Value::Array(subscribes));
+        session
+            .wire
+            .post(&[("Mcp-Session-Id", &id)], &Value::Array(subscribes));
         let (_, answers) = session.wire.response();
-        assert!(answers.as_array().unwrap().iter().all(|a| a["result"] == json!({})), "{answers}");
+        assert!(
+            answers
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|a| a["result"] == json!({})),
+            "{answers}"
+        );
 
         let mut stream = Wire::open(&server.url);
         let get = format!(
@@ -448,7 +473,10 @@ mod streams {
             session.add_notes(150);
         }
         let grown = rss_kib(server.pid()).saturating_sub(before);
-        assert!(grown < 16 * 1024, "a stream that stopped reading grew the server by {grown} KiB");
+        assert!(
+            grown < 16 * 1024,
+            "a stream that stopped reading grew the server by {grown} KiB"
+        );
 
         // What waited, then every list (the tool list never changed, so only this can say
         // so), then each URI once.
@@ -460,7 +488,10 @@ mod streams {
             }
             assert_eq!(event["method"], "notifications/resources/updated", "{event}");
         };
-        assert_eq!(tools, json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {} }));
+        assert_eq!(
+            tools,
+            json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {} })
+        );
         spec.assert_valid("ToolListChangedNotification", &tools);
         let mut lists = BTreeSet::from(["notifications/tools/list_changed".to_owned()]);
         let mut told = BTreeSet::new();
@@ -469,7 +500,10 @@ mod streams {
             let method = event["method"].as_str().unwrap().to_owned();
             if method == "notifications/resources/updated" {
                 spec.assert_valid("ResourceUpdatedNotification", &event);
-                assert!(told.insert(event["params"]["uri"].as_str().unwrap().to_owned()), "{event}");
+                assert!(
+                    told.insert(event["params"]["uri"].as_str().unwrap().to_owned()),
+                    "{event}"
+                );
             } else {
                 assert!(told.is_empty(), "{method} after the URIs");
                 lists.insert(method);
@@ -525,7 +559,9 @@ mod streams {
         let watch = json!({ "resourceSubscriptions": ["counter://value"] });
         let mut stalled = {
             let (url, watch) = (url.clone(), watch.clone());
-            tokio::task::spawn_blocking(move || Wire::listen(&url, "stalled", watch)).await.unwrap()
+            tokio::task::spawn_blocking(move || Wire::listen(&url, "stalled", watch))
+                .await
+                .unwrap()
         };
 
         // More updates than the socket, hyper and the backlog hold together.

@@ -319,7 +319,10 @@ impl Connection {
     /// Where messages that answer no request go now, if anywhere (an HTTP session may
     /// have no GET stream open).
     pub(crate) fn unsolicited(&self) -> Option<Outbox> {
-        self.unsolicited.lock().unwrap_or_else(PoisonError::into_inner).clone()
+        self.unsolicited
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// Cancels every request in flight (an HTTP client went away).

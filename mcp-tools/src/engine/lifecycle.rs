@@ -54,7 +54,12 @@ impl Engine {
             self.capabilities(),
         ));
         let stall = self.options.stream_stall_timeout;
-        tokio::spawn(subscriptions::notify_legacy(Arc::clone(conn), feeds, updates, stall));
+        tokio::spawn(subscriptions::notify_legacy(
+            Arc::clone(conn),
+            feeds,
+            updates,
+            stall,
+        ));
         Ok(())
     }
 

@@ -502,11 +502,9 @@ impl Outbox {
     /// Sends a notification; `false` when it was left out because the stream's backlog is
     /// full (the client reads more slowly than the stream fills).
     pub(crate) fn offer(&self, message: Vec<u8>) -> bool {
-        let sent = self.notifications.send(
-            Outgoing::notification(message),
-            Room::IfAny,
-            "notification",
-        );
+        let sent = self
+            .notifications
+            .send(Outgoing::notification(message), Room::IfAny, "notification");
         sent != Err(Refused::Full)
     }
 
@@ -514,11 +512,9 @@ impl Outbox {
     /// fell behind sends once it has caught up, on the way of notifications: queued
     /// whatever the backlog holds.
     pub(crate) fn notify_always(&self, message: Vec<u8>) {
-        let _ = self.notifications.send(
-            Outgoing::notification(message),
-            Room::Always,
-            "notification",
-        );
+        let _ = self
+            .notifications
+            .send(Outgoing::notification(message), Room::Always, "notification");
     }
 
     /// Completes when the client has taken every notification sent so far, or the stream
@@ -686,10 +682,19 @@ mod bound_tests {
 
     #[tokio::test]
     async fn notifications_past_the_backlog_are_left_out_and_responses_still_go() {
-        let (out, mut queue) = Outbox::bounded(Backlog { messages: 2, bytes: 1024 }, None);
+        let (out, mut queue) = Outbox::bounded(
+            Backlog {
+                messages: 2,
+                bytes: 1024,
+            },
+            None,
+        );
         assert!(out.offer(b"one".to_vec()));
         assert!(out.offer(b"two".to_vec()));
-        assert!(!out.offer(b"three".to_vec()), "a third notification went past a bound of two");
+        assert!(
+            !out.offer(b"three".to_vec()),
+            "a third notification went past a bound of two"
+        );
         out.respond(b"answer".to_vec());
         out.notify_always(b"request".to_vec());
         let mut taken = Vec::new();
@@ -704,7 +709,13 @@ mod bound_tests {
 
     #[tokio::test]
     async fn the_byte_bound_counts_what_waits_but_lets_one_large_message_through() {
-        let (out, mut queue) = Outbox::bounded(Backlog { messages: 100, bytes: 10 }, None);
+        let (out, mut queue) = Outbox::bounded(
+            Backlog {
+                messages: 100,
+                bytes: 10,
+            },
+            None,
+        );
         assert!(out.offer(vec![b'x'; 64]), "a large message alone was refused");
         assert!(!out.offer(b"y".to_vec()));
         queue.try_recv().unwrap();
@@ -724,7 +735,10 @@ mod bound_tests {
         });
         queue.recv().await.unwrap();
         tokio::task::yield_now().await;
-        assert!(!waiting.is_finished(), "drained before the reader took everything");
+        assert!(
+            !waiting.is_finished(),
+            "drained before the reader took everything"
+        );
         queue.recv().await.unwrap();
         waiting.await.unwrap();
         // A reader that goes away drains everything too.

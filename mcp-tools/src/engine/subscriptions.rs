@@ -302,7 +302,12 @@ fn parse_subscribe(params: Option<&RawValue>) -> Result<SubscribeParams, Failure
 /// and the updates of the resources it subscribed to. When its stream for them falls
 /// behind, it hears, once it has caught up, that every list changed and every resource it
 /// watches was updated; a stream that stalls for `stall` is ended.
-pub(crate) async fn notify_legacy(conn: Arc<Connection>, mut feeds: Vec<Feed>, mut updates: Updates, stall: Duration) {
+pub(crate) async fn notify_legacy(
+    conn: Arc<Connection>,
+    mut feeds: Vec<Feed>,
+    mut updates: Updates,
+    stall: Duration,
+) {
     let lists: Vec<&'static str> = feeds.iter().map(|feed| feed.kind.changed).collect();
     // The stream the session fell behind on, if it did.
     let mut behind: Option<(Outbox, Behind)> = None;

@@ -139,7 +139,15 @@ async fn post(
     }
     let Some(envelope) = incoming.envelope() else {
         // Not JSON, or not a message: the engine words the error.
-        let answered = answer(app, Arc::new(Connection::new()), incoming, None, Flow::Legacy, None).await;
+        let answered = answer(
+            app,
+            Arc::new(Connection::new()),
+            incoming,
+            None,
+            Flow::Legacy,
+            None,
+        )
+        .await;
         return with_status(answered, StatusCode::BAD_REQUEST);
     };
     let id = envelope.id;
@@ -183,7 +191,15 @@ async fn post(
     if let Err(refusal) = app.check_scopes(&incoming, principal) {
         return refusal;
     }
-    answer(app, Arc::clone(&session.conn), incoming, principal, Flow::Legacy, close).await
+    answer(
+        app,
+        Arc::clone(&session.conn),
+        incoming,
+        principal,
+        Flow::Legacy,
+        close,
+    )
+    .await
 }
 
 /// The body, within the server's limit on messages; `Err` refuses it with 413. A body

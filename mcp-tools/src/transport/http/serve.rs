@@ -70,8 +70,12 @@ pub(crate) async fn serve(
                     let request = request.map(axum::body::Body::new);
                     // Boxed, so an open stream does not keep room for the handler it no
                     // longer runs in its connection's task.
-                    let handled =
-                        Box::pin(handle(Arc::clone(&app), Some(peer.ip()), Some(close.clone()), request));
+                    let handled = Box::pin(handle(
+                        Arc::clone(&app),
+                        Some(peer.ip()),
+                        Some(close.clone()),
+                        request,
+                    ));
                     async move { Ok::<_, std::convert::Infallible>(handled.await) }
                 })
             };
