@@ -248,6 +248,9 @@ impl Engine {
                             ?stall,
                             "ended a listen stream whose client took nothing from its full backlog for that long"
                         );
+                        // On a way out the stream shares (`serve_io`), the result closes
+                        // it; an HTTP stream is cut with its connection, and the result
+                        // goes nowhere.
                         out.respond(encode::listen_closed(&raw_id, &subscription, &engine.identity));
                         out.end();
                         break;
