@@ -193,8 +193,10 @@
 //!
 //! # Limits
 //!
-//! Every limit has a default that is safe to run with. Reaching one fails only the message
-//! or call it concerns, with an error that says what happened, and the server goes on.
+//! Every limit has a default that is safe to run with. Reaching one fails only the message,
+//! call or stream it concerns, with an error that says what happened, and the server goes
+//! on. A stream of subscriptions whose client falls behind is told, once it has caught up,
+//! that everything it listens to changed.
 //!
 //! | limit | default | set with |
 //! |---|---|---|
@@ -202,6 +204,8 @@
 //! | result size | 16 MiB | [`Server::max_result_size`] |
 //! | calls in progress | 1024 | [`Server::max_concurrent_calls`] |
 //! | call time | 60 s | [`Server::call_timeout`], [`Server::tool_timeout`] |
+//! | notifications one stream holds for a slow client | 256 messages, 256 KiB | [`Server::stream_backlog`] |
+//! | time a stream with a full backlog may take nothing | 30 s | [`Server::stream_stall_timeout`] |
 //!
 //! # Testing
 //!

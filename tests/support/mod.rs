@@ -403,6 +403,13 @@ impl HttpProcess {
     }
 }
 
+impl HttpProcess {
+    /// The server process's id, to read what it uses in `/proc`.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
 impl Drop for HttpProcess {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -71,7 +71,7 @@ impl ClientChannel for CallChannel {
                 return Box::pin(std::future::ready(Err(ClientRequestError::Closed)));
             }
         };
-        self.out.notify(encode::request(&id, method, &params));
+        self.out.notify_always(encode::request(&id, method, &params));
         // Whatever ends the wait (an answer, the call's end), the id is forgotten with it,
         // so a late answer finds nobody waiting and is dropped; a request still unanswered
         // is withdrawn.
@@ -108,7 +108,7 @@ impl Drop for Waiting {
 /// Tells the client that a request of the server's own is withdrawn: the call that made
 /// it has ended.
 pub(crate) fn withdraw(id: &RequestId, out: &Outbox) {
-    out.notify(encode::notification(
+    out.notify_always(encode::notification(
         "notifications/cancelled",
         &json!({ "requestId": id, "reason": "the call that asked has ended" }),
     ));

@@ -316,13 +316,13 @@ impl Connection {
                 .is_empty()
     }
 
-    /// Sends a message that answers no request; dropped when there is nowhere to send it
-    /// (an HTTP session with no GET stream open).
-    pub(crate) fn send_unsolicited(&self, message: Vec<u8>) {
-        match &*self.unsolicited.lock().unwrap_or_else(PoisonError::into_inner) {
-            Some(out) => out.notify(message),
-            None => tracing::debug!("dropped a notification: no stream is open for it"),
-        }
+    /// Where messages that answer no request go now, if anywhere (an HTTP session may
+    /// have no GET stream open).
+    pub(crate) fn unsolicited(&self) -> Option<Outbox> {
+        self.unsolicited
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// Cancels every request in flight (an HTTP client went away).

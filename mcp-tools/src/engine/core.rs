@@ -3,6 +3,7 @@
 
 use super::connection::Connection;
 use super::era::Client;
+use super::outbox::Backlog;
 use crate::context::{ClientChannel, Context, ContextParts, Principal, RequestInfo, StateMap};
 use crate::prompt::Prompt;
 use crate::protocol::{Implementation, ProgressToken, ProtocolVersion, RequestId};
@@ -106,6 +107,11 @@ pub(crate) struct Options {
     pub(crate) max_concurrent_calls: usize,
     /// How many `subscriptions/listen` streams may be open at once.
     pub(crate) max_listen_streams: usize,
+    /// The most notifications one stream holds for a client that does not read them yet.
+    pub(crate) stream_backlog: Backlog,
+    /// How long a stream that fell behind may go without its client taking anything
+    /// before the server ends it.
+    pub(crate) stream_stall_timeout: Duration,
     /// How long a call may take unless its tool has a time of its own.
     pub(crate) call_timeout: Duration,
     /// Times of their own, by tool name.
@@ -133,6 +139,8 @@ impl Default for Options {
             max_result_bytes: 16 * 1024 * 1024,
             max_concurrent_calls: 1024,
             max_listen_streams: 10_000,
+            stream_backlog: Backlog::DEFAULT,
+            stream_stall_timeout: Duration::from_secs(30),
             call_timeout: Duration::from_secs(60),
             tool_timeouts: HashMap::new(),
             lenient_arguments: false,

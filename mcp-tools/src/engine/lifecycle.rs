@@ -53,7 +53,13 @@ impl Engine {
             version,
             self.capabilities(),
         ));
-        tokio::spawn(subscriptions::notify_legacy(Arc::clone(conn), feeds, updates));
+        let stall = self.options.stream_stall_timeout;
+        tokio::spawn(subscriptions::notify_legacy(
+            Arc::clone(conn),
+            feeds,
+            updates,
+            stall,
+        ));
         Ok(())
     }
 

@@ -43,4 +43,4 @@ pub(crate) use dispatch::Incoming;
 pub(crate) use encode::error as encode_error;
 #[cfg(feature = "http")]
 pub(crate) use outbox::Settled;
-pub(crate) use outbox::{ErrorInfo, Outbox, Outgoing, Queue, Sink};
+pub(crate) use outbox::{Backlog, ErrorInfo, Outbox, Outgoing, Queue, Sink};

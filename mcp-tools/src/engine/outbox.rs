@@ -1,10 +1,19 @@
 //! Where a connection's outgoing messages go: each is one JSON text, without a trailing
 //! newline, tagged with what a transport needs to know of it without reading it again.
+//!
+//! A queue that a transport drains at the pace of its client is bounded ([`Backlog`]):
+//! responses and requests of the server's own always go in (a call has one response, and
+//! waits on each request), but a notification that finds the queue full is left out.
+//! Whoever sends many ([`Outbox::offer`]) learns it and can tell the client what it missed
+//! once the client has caught up ([`Outbox::drained`]), or end a stream whose client takes
+//! nothing for too long ([`Outbox::taken`], [`Outbox::end`]).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 #[cfg(feature = "http")]
 use std::sync::{Mutex, PoisonError};
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
+use tokio_util::sync::CancellationToken;
 
 /// One outgoing message, with what the engine knows of it.
 #[derive(Debug)]
@@ -28,6 +37,14 @@ impl Outgoing {
             error,
         }
     }
+
+    fn notification(bytes: Vec<u8>) -> Outgoing {
+        Outgoing {
+            bytes,
+            response: false,
+            error: None,
+        }
+    }
 }
 
 /// What an error response was, so a transport can choose its status without parsing it.
@@ -38,6 +55,185 @@ pub(crate) struct ErrorInfo {
     /// Whether the request was refused before its method ran, because its revision or its
     /// metadata were wrong (HTTP answers those with 400).
     pub(crate) before_dispatch: bool,
+}
+
+/// The most notifications one stream holds for a client that does not read them yet.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Backlog {
+    /// How many messages may wait.
+    pub(crate) messages: usize,
+    /// How many bytes they may hold together; one message longer than this still goes
+    /// when nothing else waits.
+    pub(crate) bytes: usize,
+}
+
+impl Backlog {
+    /// The default of every stream a transport drains at its client's pace.
+    pub(crate) const DEFAULT: Backlog = Backlog {
+        messages: 256,
+        bytes: 256 * 1024,
+    };
+
+    /// No bound: a queue the server itself drains as fast as it fills (a batch's
+    /// responses, the in-process test client).
+    const NONE: Backlog = Backlog {
+        messages: usize::MAX,
+        bytes: usize::MAX,
+    };
+}
+
+/// What waits in one queue, counted against its bound, and how far its reader has come.
+struct Pending {
+    bound: Backlog,
+    messages: AtomicUsize,
+    bytes: AtomicUsize,
+    /// How many messages the reader has taken: a reader that takes none is stalled.
+    taken: AtomicU64,
+    /// How many notifications were left out for want of room.
+    dropped: AtomicU64,
+    /// Wakes those waiting for the reader to take everything.
+    drained: Notify,
+    /// For a queue that is one HTTP stream alone: cancelled to end the stream (the
+    /// transport then closes its connection). `None` for a queue a connection shares.
+    ended: Option<CancellationToken>,
+}
+
+impl Pending {
+    fn new(bound: Backlog, ended: Option<CancellationToken>) -> Arc<Pending> {
+        Arc::new(Pending {
+            bound,
+            messages: AtomicUsize::new(0),
+            bytes: AtomicUsize::new(0),
+            taken: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
+            drained: Notify::new(),
+            ended,
+        })
+    }
+
+    /// Whether a message of `len` bytes finds room.
+    fn has_room(&self, len: usize) -> bool {
+        let messages = self.messages.load(Ordering::Acquire);
+        messages == 0
+            || (messages < self.bound.messages
+                && self.bytes.load(Ordering::Acquire).saturating_add(len) <= self.bound.bytes)
+    }
+
+    fn added(&self, len: usize) {
+        self.messages.fetch_add(1, Ordering::AcqRel);
+        self.bytes.fetch_add(len, Ordering::AcqRel);
+    }
+
+    fn removed(&self, len: usize) {
+        self.bytes.fetch_sub(len, Ordering::AcqRel);
+        if self.messages.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.drained.notify_waiters();
+        }
+    }
+
+    fn is_ended(&self) -> bool {
+        self.ended.as_ref().is_some_and(CancellationToken::is_cancelled)
+    }
+}
+
+/// Whether a message may be left out when the queue is full.
+#[derive(Clone, Copy, PartialEq)]
+enum Room {
+    /// A notification: left out when there is no room.
+    IfAny,
+    /// A response, a request of the server's own, or what a stream that fell behind
+    /// sends to catch up: always queued.
+    Always,
+}
+
+/// Why a message was not queued.
+#[derive(Debug, PartialEq)]
+enum Refused {
+    /// The queue is full.
+    Full,
+    /// Nobody reads the queue any more.
+    Closed,
+}
+
+/// The sending end of a bounded queue.
+#[derive(Clone)]
+struct Sender {
+    sender: mpsc::UnboundedSender<Outgoing>,
+    pending: Arc<Pending>,
+}
+
+impl Sender {
+    fn send(&self, message: Outgoing, room: Room) -> Result<(), Refused> {
+        let len = message.bytes.len();
+        if self.pending.is_ended() {
+            return Err(Refused::Closed);
+        }
+        if room == Room::IfAny && !self.pending.has_room(len) {
+            if self.pending.dropped.fetch_add(1, Ordering::Relaxed) == 0 {
+                tracing::warn!(
+                    messages = self.pending.bound.messages,
+                    bytes = self.pending.bound.bytes,
+                    "a client reads a stream more slowly than it fills: notifications beyond its backlog are left out"
+                );
+            }
+            return Err(Refused::Full);
+        }
+        self.pending.added(len);
+        self.sender.send(message).map_err(|_| {
+            self.pending.removed(len);
+            Refused::Closed
+        })
+    }
+
+    fn is_closed(&self) -> bool {
+        self.sender.is_closed() || self.pending.is_ended()
+    }
+}
+
+/// The receiving end of an outbox's queue.
+pub(crate) struct Queue {
+    receiver: mpsc::UnboundedReceiver<Outgoing>,
+    pending: Arc<Pending>,
+}
+
+impl Queue {
+    /// A bounded queue; `ended` when it is one HTTP stream alone.
+    fn bounded(bound: Backlog, ended: Option<CancellationToken>) -> (Sender, Queue) {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        let pending = Pending::new(bound, ended);
+        (
+            Sender {
+                sender,
+                pending: Arc::clone(&pending),
+            },
+            Queue { receiver, pending },
+        )
+    }
+
+    fn took(&self, message: Outgoing) -> Outgoing {
+        self.pending.taken.fetch_add(1, Ordering::Relaxed);
+        self.pending.removed(message.bytes.len());
+        message
+    }
+
+    /// The next message; `None` once every sender is gone and the queue is empty.
+    pub(crate) async fn recv(&mut self) -> Option<Outgoing> {
+        let message = self.receiver.recv().await?;
+        Some(self.took(message))
+    }
+
+    /// The next message if one is ready.
+    pub(crate) fn try_recv(&mut self) -> Result<Outgoing, mpsc::error::TryRecvError> {
+        let message = self.receiver.try_recv()?;
+        Ok(self.took(message))
+    }
+}
+
+impl Drop for Queue {
+    fn drop(&mut self) {
+        // Nobody will take what waits: those waiting for it to drain wait no more.
+        self.pending.drained.notify_waiters();
+    }
 }
 
 /// Where a connection's outgoing messages go. Responses and notifications may go to
@@ -51,7 +247,7 @@ pub(crate) struct Outbox {
 /// One way out: a queue a task drains, a sink written at once, or one HTTP exchange.
 #[derive(Clone)]
 enum Route {
-    Queue(mpsc::UnboundedSender<Outgoing>),
+    Queue(Sender),
     Direct(Arc<dyn Sink>),
     #[cfg(feature = "http")]
     Exchange(Arc<Exchange>),
@@ -64,7 +260,13 @@ enum Route {
 /// slots and shared state cost about 2k instructions to make and free, 6% of a call over
 /// HTTP.
 #[cfg(feature = "http")]
-pub(crate) struct Exchange(Mutex<Held>);
+pub(crate) struct Exchange {
+    held: Mutex<Held>,
+    /// The bound of its queue, once it has one.
+    bound: Backlog,
+    /// Cancelled to end the exchange's stream; the transport's connection closes with it.
+    ended: Option<CancellationToken>,
+}
 
 #[cfg(feature = "http")]
 enum Held {
@@ -73,7 +275,7 @@ enum Held {
     /// The one message sent so far.
     One(Outgoing),
     /// Messages go through a queue; its receiver waits here until the transport takes it.
-    Queued(mpsc::UnboundedSender<Outgoing>, Option<Queue>),
+    Queued(Sender, Option<Queue>),
     /// The transport took the answer and ended the exchange: later messages are dropped.
     Closed,
 }
@@ -93,31 +295,33 @@ pub(crate) enum Settled {
 impl Exchange {
     fn held(&self) -> std::sync::MutexGuard<'_, Held> {
         // A panic while the lock is held leaves a valid state: each arm writes it whole.
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        self.held.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn send(&self, message: Outgoing, what: &str) {
+    fn queue(&self) -> (Sender, Queue) {
+        Queue::bounded(self.bound, self.ended.clone())
+    }
+
+    fn send(&self, message: Outgoing, room: Room) -> Result<(), Refused> {
         let mut held = self.held();
-        *held = match std::mem::replace(&mut *held, Held::Closed) {
-            Held::Nothing => Held::One(message),
+        let (next, sent) = match std::mem::replace(&mut *held, Held::Closed) {
+            Held::Nothing => (Held::One(message), Ok(())),
             Held::One(first) => {
-                let (sender, receiver) = mpsc::unbounded_channel();
-                // The receiver is kept beside its sender, so neither send can fail.
-                let _ = sender.send(first);
-                let _ = sender.send(message);
-                Held::Queued(sender, Some(receiver))
+                let (sender, receiver) = self.queue();
+                // The receiver is kept beside its sender, so neither send can fail for want
+                // of a reader; the first always finds room.
+                let _ = sender.send(first, Room::Always);
+                let sent = sender.send(message, room);
+                (Held::Queued(sender, Some(receiver)), sent)
             }
             Held::Queued(sender, receiver) => {
-                if sender.send(message).is_err() {
-                    tracing::debug!("dropped a {what}: the connection is closed");
-                }
-                Held::Queued(sender, receiver)
+                let sent = sender.send(message, room);
+                (Held::Queued(sender, receiver), sent)
             }
-            Held::Closed => {
-                tracing::debug!("dropped a {what}: its exchange has ended");
-                Held::Closed
-            }
+            Held::Closed => (Held::Closed, Err(Refused::Closed)),
         };
+        *held = next;
+        sent
     }
 
     fn is_open(&self) -> bool {
@@ -125,6 +329,14 @@ impl Exchange {
             Held::Nothing | Held::One(_) => true,
             Held::Queued(sender, _) => !sender.is_closed(),
             Held::Closed => false,
+        }
+    }
+
+    /// The count of what waits in the exchange's queue, once it has one.
+    fn pending(&self) -> Option<Arc<Pending>> {
+        match &*self.held() {
+            Held::Queued(sender, _) => Some(Arc::clone(&sender.pending)),
+            _ => None,
         }
     }
 
@@ -144,7 +356,7 @@ impl Exchange {
                     Held::One(message) => Some(message),
                     _ => None,
                 };
-                let (sender, receiver) = mpsc::unbounded_channel();
+                let (sender, receiver) = self.queue();
                 *held = Held::Queued(sender, None);
                 Settled::Queue(first, receiver)
             }
@@ -157,9 +369,6 @@ pub(crate) trait Sink: Send + Sync {
     fn send(&self, message: Vec<u8>);
 }
 
-/// The receiving end of an outbox's queue.
-pub(crate) type Queue = mpsc::UnboundedReceiver<Outgoing>;
-
 impl Route {
     /// Whether what is sent this way can still arrive.
     fn is_open(&self) -> bool {
@@ -171,24 +380,50 @@ impl Route {
         }
     }
 
-    fn send(&self, message: Outgoing, what: &str) {
-        match self {
-            Route::Queue(queue) => {
-                if queue.send(message).is_err() {
-                    tracing::debug!("dropped a {what}: the connection is closed");
-                }
+    /// Sends `message`; `Err(Full)` when it was left out for want of room.
+    fn send(&self, message: Outgoing, room: Room, what: &str) -> Result<(), Refused> {
+        let sent = match self {
+            Route::Queue(queue) => queue.send(message, room),
+            Route::Direct(sink) => {
+                sink.send(message.bytes);
+                Ok(())
             }
-            Route::Direct(sink) => sink.send(message.bytes),
             #[cfg(feature = "http")]
-            Route::Exchange(exchange) => exchange.send(message, what),
+            Route::Exchange(exchange) => exchange.send(message, room),
+        };
+        if sent == Err(Refused::Closed) {
+            tracing::debug!("dropped a {what}: the stream or connection it was for is closed");
+        }
+        sent
+    }
+
+    /// The count of what waits on this way, when it is a queue (a sink holds nothing).
+    fn pending(&self) -> Option<Arc<Pending>> {
+        match self {
+            Route::Queue(queue) => Some(Arc::clone(&queue.pending)),
+            Route::Direct(_) => None,
+            #[cfg(feature = "http")]
+            Route::Exchange(exchange) => exchange.pending(),
         }
     }
 }
 
 impl Outbox {
-    /// An outbox whose messages all arrive on one receiver, in order.
+    /// An outbox whose messages all arrive on one receiver, in order, with no bound: for a
+    /// reader in this process that takes them as they come.
     pub(crate) fn channel() -> (Outbox, Queue) {
-        let (sender, receiver) = mpsc::unbounded_channel();
+        Outbox::queue(Backlog::NONE, None)
+    }
+
+    /// An outbox whose messages all arrive on one receiver, in order, holding at most
+    /// `bound` notifications for it. With `ended`, the queue is one stream alone, which
+    /// [`Outbox::end`] ends by cancelling it.
+    pub(crate) fn bounded(bound: Backlog, ended: Option<CancellationToken>) -> (Outbox, Queue) {
+        Outbox::queue(bound, ended)
+    }
+
+    fn queue(bound: Backlog, ended: Option<CancellationToken>) -> (Outbox, Queue) {
+        let (sender, receiver) = Queue::bounded(bound, ended);
         (
             Outbox {
                 responses: Route::Queue(sender.clone()),
@@ -198,11 +433,16 @@ impl Outbox {
         )
     }
 
-    /// An outbox for one HTTP exchange, and the exchange to settle once the request has
-    /// been handed over.
+    /// An outbox for one HTTP exchange, holding at most `bound` notifications for its
+    /// client, and the exchange to settle once the request has been handed over. `ended`,
+    /// when cancelled, ends the exchange's stream (the transport closes its connection).
     #[cfg(feature = "http")]
-    pub(crate) fn exchange() -> (Outbox, Arc<Exchange>) {
-        let exchange = Arc::new(Exchange(Mutex::new(Held::Nothing)));
+    pub(crate) fn exchange(bound: Backlog, ended: Option<CancellationToken>) -> (Outbox, Arc<Exchange>) {
+        let exchange = Arc::new(Exchange {
+            held: Mutex::new(Held::Nothing),
+            bound,
+            ended,
+        });
         let route = Route::Exchange(Arc::clone(&exchange));
         (
             Outbox {
@@ -224,7 +464,7 @@ impl Outbox {
     /// An outbox for a batch: its responses are gathered on the receiver, its
     /// notifications go where this outbox's go.
     pub(crate) fn batch(&self) -> (Outbox, Queue) {
-        let (sender, receiver) = mpsc::unbounded_channel();
+        let (sender, receiver) = Queue::bounded(Backlog::NONE, None);
         (
             Outbox {
                 responses: Route::Queue(sender),
@@ -241,23 +481,79 @@ impl Outbox {
 
     /// Sends a response that is not an error.
     pub(crate) fn respond(&self, message: Vec<u8>) {
-        self.responses.send(Outgoing::response(message, None), "response");
+        let _ = self
+            .responses
+            .send(Outgoing::response(message, None), Room::Always, "response");
     }
 
     /// Sends an error response.
     pub(crate) fn respond_error(&self, message: Vec<u8>, error: ErrorInfo) {
-        self.responses
-            .send(Outgoing::response(message, Some(error)), "response");
+        let _ = self
+            .responses
+            .send(Outgoing::response(message, Some(error)), Room::Always, "response");
     }
 
-    /// Sends a notification, or a request of the server's own, on the way of notifications.
+    /// Sends a notification on the way of notifications; it is left out when the client
+    /// is so far behind that the stream's backlog is full.
     pub(crate) fn notify(&self, message: Vec<u8>) {
-        let notification = Outgoing {
-            bytes: message,
-            response: false,
-            error: None,
+        let _ = self.offer(message);
+    }
+
+    /// Sends a notification; `false` when it was left out because the stream's backlog is
+    /// full (the client reads more slowly than the stream fills).
+    pub(crate) fn offer(&self, message: Vec<u8>) -> bool {
+        let sent = self
+            .notifications
+            .send(Outgoing::notification(message), Room::IfAny, "notification");
+        sent != Err(Refused::Full)
+    }
+
+    /// Sends a request of the server's own, the withdrawal of one, or what a stream that
+    /// fell behind sends once it has caught up, on the way of notifications: queued
+    /// whatever the backlog holds.
+    pub(crate) fn notify_always(&self, message: Vec<u8>) {
+        let _ = self
+            .notifications
+            .send(Outgoing::notification(message), Room::Always, "notification");
+    }
+
+    /// Completes when the client has taken every notification sent so far, or the stream
+    /// has closed.
+    pub(crate) async fn drained(&self) {
+        let Some(pending) = self.notifications.pending() else {
+            return;
         };
-        self.notifications.send(notification, "notification");
+        loop {
+            let drained = pending.drained.notified();
+            let mut drained = std::pin::pin!(drained);
+            drained.as_mut().enable();
+            if pending.messages.load(Ordering::Acquire) == 0 || !self.is_open() {
+                return;
+            }
+            drained.await;
+        }
+    }
+
+    /// How many messages the client has taken from the way of notifications so far: when
+    /// this does not change, the client is stalled.
+    pub(crate) fn taken(&self) -> u64 {
+        self.notifications
+            .pending()
+            .map_or(0, |pending| pending.taken.load(Ordering::Relaxed))
+    }
+
+    /// Ends a stream whose client stalled: nothing more is queued, the reader stops, and
+    /// the transport closes the connection. Does nothing to a way a connection shares.
+    pub(crate) fn end(&self) {
+        if let Some(ended) = self.notifications.pending().and_then(|p| p.ended.clone()) {
+            ended.cancel();
+        }
+        #[cfg(feature = "http")]
+        if let Route::Exchange(exchange) = &self.notifications
+            && let Some(ended) = &exchange.ended
+        {
+            ended.cancel();
+        }
     }
 }
 
@@ -278,7 +574,7 @@ mod tests {
 
     #[test]
     fn a_response_alone_is_taken_without_a_queue_and_ends_the_exchange() {
-        let (out, exchange) = Outbox::exchange();
+        let (out, exchange) = Outbox::exchange(Backlog::DEFAULT, None);
         let late = out.clone();
         out.respond(b"answer".to_vec());
         drop(out);
@@ -293,7 +589,7 @@ mod tests {
 
     #[test]
     fn messages_before_the_response_come_first_and_in_order() {
-        let (out, exchange) = Outbox::exchange();
+        let (out, exchange) = Outbox::exchange(Backlog::DEFAULT, None);
         out.notify(b"progress".to_vec());
         out.respond(b"answer".to_vec());
         drop(out);
@@ -306,7 +602,7 @@ mod tests {
         );
 
         // A notification alone is handed over as the first message, and the queue then ends.
-        let (out, exchange) = Outbox::exchange();
+        let (out, exchange) = Outbox::exchange(Backlog::DEFAULT, None);
         out.notify(b"progress".to_vec());
         drop(out);
         let Settled::Queue(first, mut queue) = exchange.settle() else {
@@ -321,7 +617,7 @@ mod tests {
 
     #[tokio::test]
     async fn what_comes_after_settling_arrives_on_the_queue_which_ends_with_the_last_outbox() {
-        let (out, exchange) = Outbox::exchange();
+        let (out, exchange) = Outbox::exchange(Backlog::DEFAULT, None);
         let Settled::Queue(None, mut queue) = exchange.settle() else {
             panic!("an exchange with nothing sent settled with a message");
         };
@@ -336,7 +632,7 @@ mod tests {
         assert!(queue.recv().await.is_none(), "the queue outlived every outbox");
 
         // Nothing sent and no outbox left: the queue is already over (HTTP answers 202).
-        let (out, exchange) = Outbox::exchange();
+        let (out, exchange) = Outbox::exchange(Backlog::DEFAULT, None);
         drop(out);
         let Settled::Queue(None, mut queue) = exchange.settle() else {
             panic!("an exchange with nothing sent settled with a message");
@@ -344,9 +640,30 @@ mod tests {
         assert!(queue.recv().await.is_none());
     }
 
+    #[tokio::test]
+    async fn a_calls_notifications_past_the_backlog_are_left_out_and_its_response_goes() {
+        let (out, exchange) = Outbox::exchange(Backlog::DEFAULT, None);
+        let Settled::Queue(None, mut queue) = exchange.settle() else {
+            panic!("an exchange with nothing sent settled with a message");
+        };
+        for i in 0..10_000 {
+            out.notify(format!("progress {i}").into_bytes());
+        }
+        out.notify_always(b"request".to_vec());
+        out.respond(b"answer".to_vec());
+        drop(out);
+        let mut taken = Vec::new();
+        while let Some(message) = queue.recv().await {
+            taken.push(String::from_utf8(message.bytes).unwrap());
+        }
+        assert_eq!(taken.len(), Backlog::DEFAULT.messages + 2);
+        assert_eq!(taken[..2], ["progress 0", "progress 1"]);
+        assert_eq!(taken[taken.len() - 2..], ["request", "answer"]);
+    }
+
     #[test]
     fn a_closed_reader_closes_the_exchange() {
-        let (out, exchange) = Outbox::exchange();
+        let (out, exchange) = Outbox::exchange(Backlog::DEFAULT, None);
         let Settled::Queue(None, queue) = exchange.settle() else {
             panic!("an exchange with nothing sent settled with a message");
         };
@@ -356,5 +673,90 @@ mod tests {
             "the client went away, yet the exchange says it is open"
         );
         out.respond(b"answer".to_vec());
+    }
+}
+
+#[cfg(test)]
+mod bound_tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn notifications_past_the_backlog_are_left_out_and_responses_still_go() {
+        let (out, mut queue) = Outbox::bounded(
+            Backlog {
+                messages: 2,
+                bytes: 1024,
+            },
+            None,
+        );
+        assert!(out.offer(b"one".to_vec()));
+        assert!(out.offer(b"two".to_vec()));
+        assert!(
+            !out.offer(b"three".to_vec()),
+            "a third notification went past a bound of two"
+        );
+        out.respond(b"answer".to_vec());
+        out.notify_always(b"request".to_vec());
+        let mut taken = Vec::new();
+        while let Ok(message) = queue.try_recv() {
+            taken.push(String::from_utf8(message.bytes).unwrap());
+        }
+        assert_eq!(taken, ["one", "two", "answer", "request"]);
+        assert_eq!(out.taken(), 4);
+        // Emptied, the queue takes notifications again.
+        assert!(out.offer(b"four".to_vec()));
+    }
+
+    #[tokio::test]
+    async fn the_byte_bound_counts_what_waits_but_lets_one_large_message_through() {
+        let (out, mut queue) = Outbox::bounded(
+            Backlog {
+                messages: 100,
+                bytes: 10,
+            },
+            None,
+        );
+        assert!(out.offer(vec![b'x'; 64]), "a large message alone was refused");
+        assert!(!out.offer(b"y".to_vec()));
+        queue.try_recv().unwrap();
+        assert!(out.offer(vec![b'y'; 6]));
+        assert!(!out.offer(vec![b'z'; 6]), "12 bytes went past a bound of 10");
+    }
+
+    #[tokio::test]
+    async fn drained_waits_for_the_reader_to_take_everything() {
+        let (out, mut queue) = Outbox::bounded(Backlog::DEFAULT, None);
+        out.drained().await; // nothing waits
+        out.notify(b"one".to_vec());
+        out.notify(b"two".to_vec());
+        let waiting = tokio::spawn({
+            let out = out.clone();
+            async move { out.drained().await }
+        });
+        queue.recv().await.unwrap();
+        tokio::task::yield_now().await;
+        assert!(
+            !waiting.is_finished(),
+            "drained before the reader took everything"
+        );
+        queue.recv().await.unwrap();
+        waiting.await.unwrap();
+        // A reader that goes away drains everything too.
+        out.notify(b"three".to_vec());
+        drop(queue);
+        out.drained().await;
+    }
+
+    #[tokio::test]
+    async fn ending_a_stream_closes_it_and_a_shared_queue_is_not_ended() {
+        let ended = CancellationToken::new();
+        let (out, _queue) = Outbox::bounded(Backlog::DEFAULT, Some(ended.clone()));
+        out.end();
+        assert!(ended.is_cancelled());
+        assert!(!out.is_open());
+        assert!(out.offer(b"late".to_vec()), "a closed stream is not full");
+        let (shared, _queue) = Outbox::bounded(Backlog::DEFAULT, None);
+        shared.end();
+        assert!(shared.is_open());
     }
 }

@@ -23,7 +23,9 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::broadcast::{self, error::RecvError};
+use tokio::time::Instant;
 
 /// The most resource URIs one legacy session, or one listen stream, may watch.
 pub(crate) const MAX_WATCHED: usize = 1024;
@@ -196,6 +198,8 @@ impl Engine {
         let conn2 = Arc::clone(conn);
         let engine = Arc::clone(self);
         let out = out.clone();
+        let lists: Vec<&'static str> = feeds.iter().map(|feed| feed.kind.changed).collect();
+        let stall = self.options.stream_stall_timeout;
         // The stream is the request: its span lasts until the stream closes.
         tokio::spawn(tracing::Instrument::in_current_span(async move {
             if let Some((known, agreed)) = pending {
@@ -204,24 +208,60 @@ impl Engine {
                 watched = known.into_iter().collect();
             }
             let tag = json!({ META_SUBSCRIPTION_ID: subscription });
+            let mut behind: Option<Behind> = None;
             loop {
+                let look_again = behind.as_ref().map_or_else(Instant::now, |b| b.look_again);
                 tokio::select! {
                     _ = conn2.closed() => break,
-                    _ = cancel.cancelled() => {
-                        out.respond(encode::listen_closed(&raw_id, &subscription, &engine.identity));
-                        break;
-                    }
+                    // The client ended the stream: a cancelled request gets no answer.
+                    _ = cancel.cancelled() => break,
                     Some(kind) = listing::next_change(&mut feeds) => {
-                        out.notify(encode::notification(kind.changed, &json!({ "_meta": tag })));
+                        if behind.is_none() {
+                            let changed = encode::notification(kind.changed, &json!({ "_meta": tag }));
+                            behind = Behind::unless_sent(&out, changed, stall);
+                        }
                     }
                     updated = updates.next() => {
+                        if behind.is_some() {
+                            continue; // told with everything else once caught up
+                        }
                         let concerned = updated.concerning(
                             |uri| watched.contains(uri),
                             || watched.iter().cloned().collect(),
                         );
                         for uri in concerned {
-                            out.notify(encode::notification(UPDATED, &json!({ "_meta": tag, "uri": &*uri })));
+                            if behind.is_some() {
+                                break;
+                            }
+                            let changed = encode::notification(UPDATED, &json!({ "_meta": tag, "uri": &*uri }));
+                            behind = Behind::unless_sent(&out, changed, stall);
                         }
+                    }
+                    () = out.drained(), if behind.is_some() => {
+                        // Caught up: what it missed is told as everything it listens to
+                        // having changed.
+                        behind = None;
+                        for method in &lists {
+                            out.notify_always(encode::notification(method, &json!({ "_meta": tag })));
+                        }
+                        for uri in &watched {
+                            out.notify_always(encode::notification(UPDATED, &json!({ "_meta": tag, "uri": &**uri })));
+                        }
+                    }
+                    () = tokio::time::sleep_until(look_again), if behind.is_some() => {
+                        if behind.as_mut().is_some_and(|b| b.moved(&out, stall)) {
+                            continue;
+                        }
+                        tracing::warn!(
+                            ?stall,
+                            "ended a listen stream whose client took nothing from its full backlog for that long"
+                        );
+                        // On a way out the stream shares (`serve_io`), the result closes
+                        // it; an HTTP stream is cut with its connection, and the result
+                        // goes nowhere.
+                        out.respond(encode::listen_closed(&raw_id, &subscription, &engine.identity));
+                        out.end();
+                        break;
                     }
                 }
             }
@@ -244,10 +284,42 @@ fn acknowledge(
         let known: Vec<&str> = known.iter().map(|uri| &**uri).collect();
         agreed.insert("resourceSubscriptions".to_owned(), json!(known));
     }
-    out.notify(encode::notification(
+    out.notify_always(encode::notification(
         "notifications/subscriptions/acknowledged",
         &json!({ "_meta": { META_SUBSCRIPTION_ID: subscription }, "notifications": agreed }),
     ));
+}
+
+/// A stream whose client fell behind: its backlog was full, so what it hears next is that
+/// everything it listens to changed, once it has taken what waits. A client that takes
+/// nothing at all for the stall time has its stream ended.
+struct Behind {
+    /// How many messages the client had taken at the last look.
+    taken: u64,
+    /// When to look again.
+    look_again: Instant,
+}
+
+impl Behind {
+    /// Offers `message` to the stream; `Some` when it was left out, the backlog full.
+    fn unless_sent(out: &Outbox, message: Vec<u8>, stall: Duration) -> Option<Behind> {
+        (!out.offer(message)).then(|| Behind {
+            taken: out.taken(),
+            look_again: Instant::now() + stall,
+        })
+    }
+
+    /// Whether the client took something since the last look; if it did, looks again
+    /// after another stall time.
+    fn moved(&mut self, out: &Outbox, stall: Duration) -> bool {
+        let taken = out.taken();
+        if taken == self.taken {
+            return false;
+        }
+        self.taken = taken;
+        self.look_again = Instant::now() + stall;
+        true
+    }
 }
 
 /// The params of `resources/subscribe` and `resources/unsubscribe`.
@@ -256,22 +328,83 @@ fn parse_subscribe(params: Option<&RawValue>) -> Result<SubscribeParams, Failure
 }
 
 /// Sends a legacy session what it hears unsolicited, until it closes: each list change,
-/// and the updates of the resources it subscribed to.
-pub(crate) async fn notify_legacy(conn: Arc<Connection>, mut feeds: Vec<Feed>, mut updates: Updates) {
+/// and the updates of the resources it subscribed to. When its stream for them falls
+/// behind, it hears, once it has caught up, that every list changed and every resource it
+/// watches was updated; a stream that stalls for `stall` is ended.
+pub(crate) async fn notify_legacy(
+    conn: Arc<Connection>,
+    mut feeds: Vec<Feed>,
+    mut updates: Updates,
+    stall: Duration,
+) {
+    let lists: Vec<&'static str> = feeds.iter().map(|feed| feed.kind.changed).collect();
+    // The stream the session fell behind on, if it did.
+    let mut behind: Option<(Outbox, Behind)> = None;
     loop {
+        let look_again = behind.as_ref().map_or_else(Instant::now, |(_, b)| b.look_again);
+        let drained = async {
+            if let Some((out, _)) = &behind {
+                out.drained().await;
+            }
+        };
         tokio::select! {
             _ = conn.closed() => return,
             changed = listing::next_change(&mut feeds), if !feeds.is_empty() => match changed {
-                Some(kind) => conn.send_unsolicited(encode::notification(kind.changed, &json!({}))),
+                Some(kind) => {
+                    if behind.is_none() {
+                        behind = send_unsolicited(&conn, encode::notification(kind.changed, &json!({})), stall);
+                    }
+                }
                 // Every catalog is gone; resource updates may still come.
                 None => feeds.clear(),
             },
             updated = updates.next() => {
+                if behind.is_some() {
+                    continue; // told with everything else once caught up
+                }
                 let concerned = updated.concerning(|uri| conn.watches(uri), || conn.watched());
                 for uri in concerned {
-                    conn.send_unsolicited(encode::notification(UPDATED, &json!({ "uri": &*uri })));
+                    if behind.is_some() {
+                        break;
+                    }
+                    behind = send_unsolicited(&conn, encode::notification(UPDATED, &json!({ "uri": &*uri })), stall);
+                }
+            }
+            () = drained, if behind.is_some() => {
+                behind = None;
+                if let Some(out) = conn.unsolicited() {
+                    for method in &lists {
+                        out.notify_always(encode::notification(method, &json!({})));
+                    }
+                    for uri in conn.watched() {
+                        out.notify_always(encode::notification(UPDATED, &json!({ "uri": &*uri })));
+                    }
+                }
+            }
+            () = tokio::time::sleep_until(look_again), if behind.is_some() => {
+                if let Some((out, b)) = &mut behind
+                    && b.moved(out, stall)
+                {
+                    continue;
+                }
+                if let Some((out, _)) = behind.take() {
+                    tracing::warn!(
+                        ?stall,
+                        "ended a session's stream whose client took nothing from its full backlog for that long"
+                    );
+                    out.end();
                 }
             }
         }
     }
+}
+
+/// Sends a legacy session a message that answers no request, on its stream for them if it
+/// has one open; `Some` when that stream's backlog is full and the message was left out.
+fn send_unsolicited(conn: &Connection, message: Vec<u8>, stall: Duration) -> Option<(Outbox, Behind)> {
+    let Some(out) = conn.unsolicited() else {
+        tracing::debug!("dropped a notification: no stream is open for it");
+        return None;
+    };
+    Behind::unless_sent(&out, message, stall).map(|behind| (out, behind))
 }

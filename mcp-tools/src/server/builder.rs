@@ -459,6 +459,41 @@ impl Server {
         self
     }
 
+    /// The most notifications one stream holds for a client that reads it more slowly than
+    /// it fills (default 256 messages and 256 KiB): a `subscriptions/listen` stream, a
+    /// legacy session's GET stream, the event stream of a call, the output of
+    /// [`Server::serve_io`]. Past it, a stream of subscriptions notes that it fell behind
+    /// and, once its client has caught up, tells it that everything it listens to changed;
+    /// a call's progress and log notifications are left out. Responses, and requests of the
+    /// server's own, always go. One message larger than `bytes` goes when nothing waits.
+    ///
+    /// ```
+    /// let server = mcp_tools::Server::new("importer", "1.0.0").stream_backlog(4096, 4 * 1024 * 1024);
+    /// ```
+    pub fn stream_backlog(mut self, messages: usize, bytes: usize) -> Server {
+        self.executor.take();
+        self.options.stream_backlog = crate::engine::Backlog {
+            messages: messages.max(1),
+            bytes: bytes.max(1),
+        };
+        self
+    }
+
+    /// How long a stream of subscriptions whose backlog is full may go without its client
+    /// taking anything from it (default 30 s). Then the server ends it: over HTTP the
+    /// connection is closed; on a byte stream ([`Server::serve_io`]) a `subscriptions/listen`
+    /// gets its closing result. A client that reads, however slowly, is never cut off.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let server = mcp_tools::Server::new("notes", "1.0.0").stream_stall_timeout(Duration::from_secs(120));
+    /// ```
+    pub fn stream_stall_timeout(mut self, timeout: Duration) -> Server {
+        self.executor.take();
+        self.options.stream_stall_timeout = timeout;
+        self
+    }
+
     /// How long a call may run (default 60 s, what the official clients wait for an
     /// answer). A call that runs longer is stopped (its future is dropped) and answered with
     /// an error result saying it timed out. A sync tool's thread cannot be stopped: its

@@ -216,7 +216,8 @@ where
     W: AsyncWrite + Unpin + Send + 'static,
 {
     let conn = Arc::new(Connection::new());
-    let (out, queue) = Outbox::channel();
+    // Responses always go in; notifications past the backlog wait for the writer no more.
+    let (out, queue) = Outbox::bounded(engine.options.stream_backlog, None);
     conn.set_unsolicited(Some(out.clone()));
     let finish = CancellationToken::new();
     let output_closed = CancellationToken::new();

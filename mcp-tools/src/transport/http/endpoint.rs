@@ -25,6 +25,7 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
 
 /// The MCP endpoint as an axum router, and the handle that shuts it down: every path it
 /// answers goes to [`handle`], as it does when the endpoint is served directly.
@@ -38,7 +39,7 @@ pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions, any_host: bool) 
                 .extensions()
                 .get::<ConnectInfo<SocketAddr>>()
                 .map(|info| info.0.ip());
-            handle(Arc::clone(&app), peer, request)
+            handle(Arc::clone(&app), peer, None, request)
         }
     };
     let mut router = Router::new().route(&app.options.path, axum::routing::any(endpoint.clone()));
@@ -51,8 +52,15 @@ pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions, any_host: bool) 
 }
 
 /// One request to the server from `peer`: the `Host` rule, then the endpoint's methods on
-/// its path and the Protected Resource Metadata on theirs; 404 anywhere else.
-pub(crate) async fn handle(app: Arc<HttpApp>, peer: Option<IpAddr>, request: Request) -> Response {
+/// its path and the Protected Resource Metadata on theirs; 404 anywhere else. `close`, when
+/// the caller serves the connection, closes it: an event stream whose client stalls is
+/// ended so.
+pub(crate) async fn handle(
+    app: Arc<HttpApp>,
+    peer: Option<IpAddr>,
+    close: Option<CancellationToken>,
+    request: Request,
+) -> Response {
     let (parts, body) = request.into_parts();
     let heads = Heads::of(&parts.headers);
     if let Err(refusal) = require_host(parts.version, &heads) {
@@ -61,8 +69,8 @@ pub(crate) async fn handle(app: Arc<HttpApp>, peer: Option<IpAddr>, request: Req
     let path = parts.uri.path();
     if path == app.options.path {
         return match parts.method {
-            Method::POST => post(&app, peer, &heads, body).await,
-            Method::GET => get(&app, &heads).await,
+            Method::POST => post(&app, peer, close, &heads, body).await,
+            Method::GET => get(&app, close, &heads).await,
             Method::DELETE => delete(&app, &heads).await,
             _ => method_not_allowed(),
         };
@@ -97,6 +105,7 @@ fn resource_metadata(metadata: &ResourceMetadata) -> Response {
 async fn post(
     app: &Arc<HttpApp>,
     peer: Option<IpAddr>,
+    close: Option<CancellationToken>,
     heads: &Heads<'_>,
     body: axum::body::Body,
 ) -> Response {
@@ -126,11 +135,19 @@ async fn post(
         let conn = session
             .as_ref()
             .map_or_else(|| Arc::new(Connection::from_peer(peer)), |s| Arc::clone(&s.conn));
-        return answer(app, conn, incoming, principal, Flow::Legacy).await;
+        return answer(app, conn, incoming, principal, Flow::Legacy, close).await;
     }
     let Some(envelope) = incoming.envelope() else {
         // Not JSON, or not a message: the engine words the error.
-        let answered = answer(app, Arc::new(Connection::new()), incoming, None, Flow::Legacy).await;
+        let answered = answer(
+            app,
+            Arc::new(Connection::new()),
+            incoming,
+            None,
+            Flow::Legacy,
+            None,
+        )
+        .await;
         return with_status(answered, StatusCode::BAD_REQUEST);
     };
     let id = envelope.id;
@@ -150,7 +167,7 @@ async fn post(
             return refusal;
         }
         let conn = Arc::new(Connection::from_peer(peer));
-        return answer(app, conn, incoming, principal, Flow::Modern).await;
+        return answer(app, conn, incoming, principal, Flow::Modern, close).await;
     }
     if method.as_deref() == Some("initialize") && id.is_some() {
         return initialize(app, incoming, principal, peer).await;
@@ -161,7 +178,7 @@ async fn post(
         }
         let ping = method.as_deref() == Some("ping") && id.is_some();
         let conn = Arc::new(Connection::from_peer(peer));
-        let answered = answer(app, conn, incoming, None, Flow::Legacy).await;
+        let answered = answer(app, conn, incoming, None, Flow::Legacy, close).await;
         if ping {
             return answered; // legacy clients may ping before `initialize`
         }
@@ -174,7 +191,15 @@ async fn post(
     if let Err(refusal) = app.check_scopes(&incoming, principal) {
         return refusal;
     }
-    answer(app, Arc::clone(&session.conn), incoming, principal, Flow::Legacy).await
+    answer(
+        app,
+        Arc::clone(&session.conn),
+        incoming,
+        principal,
+        Flow::Legacy,
+        close,
+    )
+    .await
 }
 
 /// The body, within the server's limit on messages; `Err` refuses it with 413. A body
@@ -319,7 +344,7 @@ async fn initialize(
         return sessions_full(app, id);
     }
     let conn = Arc::new(Connection::from_peer(peer));
-    let mut response = answer(app, Arc::clone(&conn), incoming, principal, Flow::Legacy).await;
+    let mut response = answer(app, Arc::clone(&conn), incoming, principal, Flow::Legacy, None).await;
     if conn.legacy().is_none() {
         return response; // refused: no session
     }
@@ -372,16 +397,20 @@ fn sessions_full(app: &HttpApp, id: Option<&RawValue>) -> Response {
 
 /// Hands a parsed body to the engine and turns what comes back into a response: 202 for
 /// nothing, JSON for an answer alone, SSE when notifications (or requests of the server's
-/// own) come first.
+/// own) come first. `close` closes the connection, when the caller serves it.
 async fn answer(
     app: &Arc<HttpApp>,
     conn: Arc<Connection>,
     incoming: Incoming<'_>,
     principal: Option<&Arc<Principal>>,
     flow: Flow,
+    close: Option<CancellationToken>,
 ) -> Response {
     crate::wire_log::received(conn.id(), incoming.text());
-    let (out, exchange) = Outbox::exchange();
+    // What ends the answer's stream if its client stalls: the connection, or the stream
+    // alone when the connection is not ours to close.
+    let ended = close.unwrap_or_default();
+    let (out, exchange) = Outbox::exchange(app.engine.options.stream_backlog, Some(ended.clone()));
     app.engine.serve(&conn, incoming, &out, principal);
     drop(out);
     let (first, mut queue) = match exchange.settle() {
@@ -411,6 +440,7 @@ async fn answer(
             true,
             guard,
             app.shutdown.clone(),
+            ended,
         ),
         None => {
             guard.defuse();
@@ -420,7 +450,7 @@ async fn answer(
 }
 
 /// GET: a legacy session's stream for notifications that answer no request.
-async fn get(app: &HttpApp, heads: &Heads<'_>) -> Response {
+async fn get(app: &HttpApp, close: Option<CancellationToken>, heads: &Heads<'_>) -> Response {
     let principal = match app.admit(heads).await {
         Ok(principal) => principal,
         Err(refusal) => return refusal,
@@ -439,7 +469,8 @@ async fn get(app: &HttpApp, heads: &Heads<'_>) -> Response {
             "the Accept header must allow `text/event-stream`",
         );
     }
-    let (out, queue) = Outbox::channel();
+    let ended = close.unwrap_or_default();
+    let (out, queue) = Outbox::bounded(app.engine.options.stream_backlog, Some(ended.clone()));
     session.conn.set_unsolicited(Some(out));
     sse(
         session.conn.id(),
@@ -448,6 +479,7 @@ async fn get(app: &HttpApp, heads: &Heads<'_>) -> Response {
         false,
         CancelOnDrop { conn: None },
         app.shutdown.clone(),
+        ended,
     )
 }
 

@@ -11,6 +11,10 @@
 //!   the server's own goes out on the stream of the call that makes it, and the client's
 //!   answer comes back in a POST of its own.
 //!
+//! Every event stream holds at most the server's stream backlog for a client that reads
+//! it slowly; one whose client takes nothing for the stall time is cut with its connection
+//! (`serve` closes it; under `into_router`, the body fails when next polled).
+//!
 //! Before any of that (`admission`): `Host` and `Origin` are checked against an allow-list
 //! (DNS rebinding), bodies are bounded, `Accept` and `Content-Type` are checked, and an
 //! optional bearer-token hook decides who is calling. `sessions` keeps the legacy

@@ -125,10 +125,15 @@ impl Drop for CancelOnDrop {
     }
 }
 
+/// Why an event stream was cut short: hyper closes the connection of a body that fails.
+#[derive(Debug, thiserror::Error)]
+#[error("the stream was ended: its client took nothing from it for too long")]
+struct Stalled;
+
 /// An SSE response: `ready` events first, then what comes on `queue`. With `until_answer`
 /// (a POST's stream) it ends with the request's response; otherwise (a GET stream) it
 /// carries notifications only. Either ends when the client, the session or the server
-/// (`shutdown`) ends it.
+/// (`shutdown`) ends it; `ended` cuts it short, failing the body, when its client stalls.
 pub(super) fn sse(
     conn: u64,
     ready: Vec<Outgoing>,
@@ -136,6 +141,7 @@ pub(super) fn sse(
     until_answer: bool,
     guard: CancelOnDrop,
     shutdown: CancellationToken,
+    ended: CancellationToken,
 ) -> Response {
     struct Stream {
         ready: std::vec::IntoIter<Outgoing>,
@@ -144,6 +150,7 @@ pub(super) fn sse(
         finished: bool,
         guard: CancelOnDrop,
         shutdown: CancellationToken,
+        ended: CancellationToken,
     }
     impl Stream {
         /// The event of `message`; the stream is finished after the answer it ends with.
@@ -162,20 +169,29 @@ pub(super) fn sse(
         finished: false,
         guard,
         shutdown,
+        ended,
     };
     let stream = futures_util::stream::unfold(state, move |mut s| async move {
         if s.finished {
             return None;
         }
+        if s.ended.is_cancelled() {
+            s.finished = true;
+            return Some((Err(Stalled), s));
+        }
         if let Some(message) = s.ready.next() {
             let event = s.event(conn, &message);
-            return Some((Ok::<Bytes, std::convert::Infallible>(event), s));
+            return Some((Ok::<Bytes, Stalled>(event), s));
         }
         let queue = s.queue.as_mut()?;
         let keep_alive = tokio::time::sleep(Duration::from_secs(15));
         tokio::select! {
             biased;
             _ = s.shutdown.cancelled() => None,
+            _ = s.ended.cancelled() => {
+                s.finished = true;
+                Some((Err(Stalled), s))
+            }
             message = queue.recv() => {
                 let message = message?;
                 if message.response && !s.until_answer {

@@ -61,14 +61,24 @@ pub(crate) async fn serve(
         let head_timeout = app.options.request_head_timeout;
         let closing = closing.clone();
         connections.spawn(async move {
-            let service =
+            // Cancelled to drop the connection at once: an event stream whose client takes
+            // nothing is ended so, with what hyper holds for it.
+            let close = CancellationToken::new();
+            let service = {
+                let close = close.clone();
                 hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
                     let request = request.map(axum::body::Body::new);
                     // Boxed, so an open stream does not keep room for the handler it no
                     // longer runs in its connection's task.
-                    let handled = Box::pin(handle(Arc::clone(&app), Some(peer.ip()), request));
+                    let handled = Box::pin(handle(
+                        Arc::clone(&app),
+                        Some(peer.ip()),
+                        Some(close.clone()),
+                        request,
+                    ));
                     async move { Ok::<_, std::convert::Infallible>(handled.await) }
-                });
+                })
+            };
             // A client that is slow to send a request's head, or keeps a connection idle,
             // does not hold it (and its memory) for ever.
             let connection = hyper::server::conn::http1::Builder::new()
@@ -78,6 +88,10 @@ pub(crate) async fn serve(
             let mut connection = std::pin::pin!(connection);
             let served = tokio::select! {
                 served = connection.as_mut() => served,
+                () = close.cancelled() => {
+                    tracing::debug!("closed a connection whose stream's client stalled");
+                    Ok(())
+                }
                 () = closing.cancelled() => {
                     connection.as_mut().graceful_shutdown();
                     connection.await
