@@ -331,6 +331,15 @@ mod streams {
             Session { wire, id, next: 1 }
         }
 
+        /// Adds notes 1 to 1023 and returns the 1,024 URIs a stream may watch: `notes://all`
+        /// and each note's.
+        fn notes_to_watch(&mut self) -> Vec<String> {
+            self.add_notes(1023);
+            std::iter::once("notes://all".to_owned())
+                .chain((1..1024).map(|id| format!("notes://{id}")))
+                .collect()
+        }
+
         /// Adds `count` notes in one batch.
         fn add_notes(&mut self, count: u64) {
             let calls: Vec<Value> = (self.next..self.next + count)
@@ -362,11 +371,7 @@ mod streams {
     fn listen_streams_that_stop_reading_hold_a_bounded_backlog_and_hear_what_they_missed() {
         let server = HttpProcess::spawn(NOTES);
         let mut session = Session::open(&server.url);
-        // Notes 1 to 1023, so that a stream may watch 1,024 URIs that name notes.
-        session.add_notes(1023);
-        let watched: Vec<String> = std::iter::once("notes://all".to_owned())
-            .chain((1..1024).map(|id| format!("notes://{id}")))
-            .collect();
+        let watched = session.notes_to_watch();
         let stalled: Vec<Wire> = (0..4)
             .map(|i| {
                 Wire::listen(
@@ -436,10 +441,7 @@ mod streams {
     fn a_legacy_sessions_stream_that_stops_reading_hears_what_it_missed() {
         let server = HttpProcess::spawn(NOTES);
         let mut session = Session::open(&server.url);
-        session.add_notes(1023);
-        let watched: Vec<String> = std::iter::once("notes://all".to_owned())
-            .chain((1..1024).map(|id| format!("notes://{id}")))
-            .collect();
+        let watched = session.notes_to_watch();
         let subscribes: Vec<Value> = watched
             .iter()
             .enumerate()

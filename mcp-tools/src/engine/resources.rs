@@ -140,7 +140,9 @@ impl Engine {
     /// so ([`ToolError::not_found`](crate::ToolError::not_found)), the invalid-params error
     /// when the URI's variables do not fit its parameters; `None` for anything else (its
     /// contents, another error, an ask, a read that outlasts the call time limit), since
-    /// the URI then names something. What the read gave is dropped.
+    /// the URI then names something. What the read gave is dropped. A fixed URI is not
+    /// read: its resource was registered under it, so it names something; only a
+    /// template's URI can name nothing.
     pub(crate) fn check_read(
         &self,
         resource: &Resource,
@@ -149,6 +151,9 @@ impl Engine {
         modern: bool,
         auth: Auth<'_>,
     ) -> ReadCheck {
+        if !resource.is_template() {
+            return Box::pin(std::future::ready(None));
+        }
         let Ok(arguments) = RawArguments::from_json(variables) else {
             let failure = Failure::invalid_params("the URI's variables do not read as arguments");
             return Box::pin(std::future::ready(Some(failure)));
