@@ -469,33 +469,47 @@ fn an_answer_is_taken_for_the_question_it_answers_only() {
 }
 
 #[test]
-fn answers_without_a_state_answer_no_question() {
+fn answers_without_a_state_are_taken_under_their_keys_and_strays_beside_a_state_are_not() {
     let mut peer = Peer::spawn(NOTES);
     let yes = json!({ "action": "accept", "content": { "confirm": true } });
     add_note(&mut peer, 1, "one");
-    // A client that answers before it was asked, with no state sealing a question: the
-    // answer cannot be to this question, so the question is asked.
+    // A client that answers before it is asked (SEP-2322 lets it): with no state there is
+    // no question to compare with, so the ask under the key takes the answer, checked as
+    // any answer is; the keys nothing asks for are ignored.
     let first = peer.request(modern_call(
         2,
         "clear_notes",
         json!({}),
         all_capabilities(),
-        json!({ "inputResponses": { "elicit_1": yes } }),
+        json!({ "inputResponses": { "elicit_1": yes, "unasked": { "action": "accept" } } }),
     ));
-    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
-    assert_eq!(first["result"]["inputRequests"], confirm_clear(1));
-    assert_eq!(count_notes(&mut peer, 3), 1);
-    // Nor does an answer a state never asked for slip in beside one it did.
-    let state = first["result"]["requestState"].clone();
+    assert_eq!(
+        first["result"]["content"],
+        json!([{ "type": "text", "text": "deleted 1 notes" }]),
+        "{first}"
+    );
+    assert_eq!(count_notes(&mut peer, 3), 0);
+
+    // Beside a state, an answer under a key the state never asked does not slip in.
+    add_note(&mut peer, 4, "two");
+    let asked = peer.request(modern_call(
+        5,
+        "clear_notes",
+        json!({}),
+        all_capabilities(),
+        json!({}),
+    ));
+    assert_eq!(asked["result"]["inputRequests"], confirm_clear(1));
+    let state = asked["result"]["requestState"].clone();
     let done = peer.request(modern_call(
-        4,
+        6,
         "clear_notes",
         json!({}),
         all_capabilities(),
         json!({ "inputResponses": { "elicit_1": { "action": "decline" }, "elicit_2": yes }, "requestState": state }),
     ));
     assert_eq!(done["result"]["content"][0]["text"], "kept 1 notes");
-    assert_eq!(count_notes(&mut peer, 5), 1);
+    assert_eq!(count_notes(&mut peer, 7), 1);
 }
 
 #[test]
@@ -768,14 +782,16 @@ async fn over_http_an_answer_is_taken_for_its_question_only() {
     let (status, again) = post(call(4, "clear_notes", json!({}), retry)).await;
     assert_eq!(status, 200);
     assert_eq!(again["result"]["inputRequests"], confirm_clear(2), "{again}");
-    // Answers sent with no state answer nothing either.
-    let stateless = json!({ "inputResponses": { "elicit_1": yes } });
-    let (_, again) = post(call(5, "clear_notes", json!({}), stateless)).await;
-    assert_eq!(again["result"]["inputRequests"], confirm_clear(2), "{again}");
+    assert_eq!(post(add(5, "three")).await.0, 200);
+    // The answer to "Delete all 2 notes?" is no answer to "Delete all 3 notes?" either.
     let retry =
         json!({ "inputResponses": { "elicit_1": yes }, "requestState": again["result"]["requestState"] });
-    let (_, done) = post(call(6, "clear_notes", json!({}), retry)).await;
-    assert_eq!(done["result"]["content"][0]["text"], "deleted 2 notes");
+    let (_, again) = post(call(6, "clear_notes", json!({}), retry)).await;
+    assert_eq!(again["result"]["inputRequests"], confirm_clear(3), "{again}");
+    let retry =
+        json!({ "inputResponses": { "elicit_1": yes }, "requestState": again["result"]["requestState"] });
+    let (_, done) = post(call(7, "clear_notes", json!({}), retry)).await;
+    assert_eq!(done["result"]["content"][0]["text"], "deleted 3 notes");
 }
 
 #[tokio::test]

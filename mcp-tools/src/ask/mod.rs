@@ -15,8 +15,10 @@
 //! state seals each question the client is sent (a digest of its method and params), so
 //! an answer to "Delete all 1 notes?" is no answer to "Delete all 2 notes?" asked under
 //! the same key when the tool runs again; that question is asked anew. Answers that come
-//! without a state (no question of the server's is known to have been asked) answer
-//! nothing, and only answers the tool took are sealed into the next state.
+//! without a state (a client answering before it is asked, which SEP-2322 allows) are
+//! taken by the asks under their keys, as no question is known to have been put to compare
+//! them with; only answers the tool took are sealed into the next state, each bound to the
+//! question it was taken for.
 //!
 //! Every answer is checked against its request's result type (`ElicitResult`,
 //! `CreateMessageResult`, `ListRootsResult`) before the tool sees it. In revision

@@ -19,7 +19,6 @@ use crate::protocol::{ProtocolVersion, RequestId};
 use crate::tool::RawArguments;
 use serde_json::json;
 use serde_json::value::RawValue;
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -120,7 +119,7 @@ impl Engine {
                 .map_err(Failure::invalid_params)?
             }
             None if call.request_state.is_some() => return Err(Failure::invalid_params(rounds::BAD_STATE)),
-            None => HashMap::new(),
+            None => rounds::Answers::default(),
         };
         Ok(Some((Arc::new(Round::new(answers)), sealing)))
     }

@@ -7,8 +7,11 @@
 //! sent, a digest of it (the method and its params), and with each answer the digest of
 //! the question it answers. An ask takes an answer only when the question it asks now has
 //! that digest, and only when the answer is a result of the request (its `check`); else
-//! the question is asked again. Answers that arrive without a state sealing their question
-//! answer nothing, and only answers an ask took are sealed into the next state.
+//! the question is asked again. Answers that arrive without a state (a client answering
+//! before it is asked, as SEP-2322 allows) are taken by the asks under their keys, checked
+//! the same way, as no question is known to have been put to compare them with; only
+//! answers an ask took are sealed into the next state, each bound to the question it was
+//! taken for.
 
 use crate::context::Check;
 use crate::protocol::arguments::canonical_json;
@@ -20,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Mutex;
@@ -90,11 +93,22 @@ pub(crate) struct Answer {
     pub(crate) value: Value,
 }
 
+/// The answers a call brings, by key.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Answers {
+    /// From a sealed state: those it carries, and those of the call's `inputResponses`
+    /// under the keys it asked; each bound to its question.
+    pub(crate) bound: HashMap<String, Answer>,
+    /// The call's `inputResponses` when it brings no state: bound to no question, each is
+    /// taken by whatever the ask under its key asks.
+    pub(crate) unbound: HashMap<String, Value>,
+}
+
 /// What one run of a tool knows and asks in a round.
 #[derive(Default)]
 pub(crate) struct Round {
-    /// The answers so far, by key: from the sealed state and this call's `inputResponses`.
-    answers: HashMap<String, Answer>,
+    /// The answers so far, by key.
+    answers: Answers,
     /// What this run asked.
     run: Mutex<Run>,
 }
@@ -106,13 +120,14 @@ struct Run {
     count: usize,
     /// The asks that found no answer, in the order asked.
     asked: Vec<InputRequest>,
-    /// The keys of the answers it took: those the next state carries.
-    taken: HashSet<String>,
+    /// The answers it took, each with the question it took it for: what the next state
+    /// carries.
+    taken: BTreeMap<String, Answer>,
 }
 
 impl Round {
     /// A round that knows `answers`.
-    pub(crate) fn new(answers: HashMap<String, Answer>) -> Round {
+    pub(crate) fn new(answers: Answers) -> Round {
         Round {
             answers,
             ..Round::default()
@@ -128,27 +143,39 @@ impl Round {
             Some(key) => key.to_owned(),
             None => format!("{}_{}", short_name(method), run.count),
         };
-        if let Some(answer) = self.answers.get(&key) {
-            if answer.question != Question::of(method, &params) {
+        let question = Question::of(method, &params);
+        let found = match self.answers.bound.get(&key) {
+            Some(answer) if answer.question != question => {
                 tracing::debug!(
                     key,
                     method,
                     "the question under this key is not the one answered; asking again"
                 );
-            } else {
-                match check(&answer.value) {
-                    Ok(()) => {
-                        run.taken.insert(key);
-                        return Some(answer.value.clone());
-                    }
-                    // Not an answer to this question: asked again, as if none had come.
-                    Err(reason) => tracing::debug!(
+                None
+            }
+            Some(answer) => Some(&answer.value),
+            None => self.answers.unbound.get(&key),
+        };
+        if let Some(value) = found {
+            match check(value) {
+                Ok(()) => {
+                    let value = value.clone();
+                    run.taken.insert(
                         key,
-                        method,
-                        reason,
-                        "an input response that is not a result of its request; asking again"
-                    ),
+                        Answer {
+                            question,
+                            value: value.clone(),
+                        },
+                    );
+                    return Some(value);
                 }
+                // Not an answer to this question: asked again, as if none had come.
+                Err(reason) => tracing::debug!(
+                    key,
+                    method,
+                    reason,
+                    "an input response that is not a result of its request; asking again"
+                ),
             }
         }
         if !run.asked.iter().any(|request| request.key == key) {
@@ -168,11 +195,7 @@ impl Round {
 
     /// The answers this run took, by key: what the next state carries.
     fn taken(&self) -> BTreeMap<String, Answer> {
-        let run = self.run.lock().unwrap_or_else(|e| e.into_inner());
-        run.taken
-            .iter()
-            .filter_map(|key| Some((key.clone(), self.answers.get(key)?.clone())))
-            .collect()
+        self.run.lock().unwrap_or_else(|e| e.into_inner()).taken.clone()
     }
 }
 
@@ -285,43 +308,48 @@ pub(crate) fn seal(
     keys.seal(&binding.bytes(), &plain).map_err(|e| e.to_string())
 }
 
-/// The answers a retry brings: those sealed in `state` (which must open for `binding` and
+/// The answers a call brings: those sealed in `state` (which must open for `binding` and
 /// not have expired), and those of `responses` that answer the state's questions, each
-/// bound to its question. Without a state, `responses` answer nothing: no question of
-/// the server's is known to have been put to the client.
+/// bound to its question. Without a state, `responses` are unbound: no question of the
+/// server's is known to have been put to the client, and each is taken (or not) by the ask
+/// under its key.
 pub(crate) fn answers(
     keys: &KeyRing,
     binding: &Binding<'_>,
     state: Option<&str>,
     responses: Option<&RawValue>,
-) -> Result<HashMap<String, Answer>, &'static str> {
+) -> Result<Answers, &'static str> {
     const NOT_AN_OBJECT: &str = "`inputResponses` must be an object";
     let responses: HashMap<String, &RawValue> = match responses {
         Some(raw) => serde_json::from_str(raw.get()).map_err(|_| NOT_AN_OBJECT)?,
         None => HashMap::new(),
     };
     let Some(state) = state else {
-        if !responses.is_empty() {
-            tracing::debug!(
-                responses = responses.len(),
-                "input responses without a requestState answer no question; ignored"
-            );
-        }
-        return Ok(HashMap::new());
+        let unbound = responses
+            .into_iter()
+            .map(|(key, raw)| Ok((key, serde_json::from_str(raw.get()).map_err(|_| NOT_AN_OBJECT)?)))
+            .collect::<Result<_, &'static str>>()?;
+        return Ok(Answers {
+            bound: HashMap::new(),
+            unbound,
+        });
     };
     let plain = keys.open(&binding.bytes(), state).ok_or(BAD_STATE)?;
     let sealed: Sealed = serde_json::from_slice(&plain).map_err(|_| BAD_STATE)?;
     if sealed.exp < now() {
         return Err(BAD_STATE);
     }
-    let mut answers: HashMap<String, Answer> = sealed.answers.into_iter().collect();
+    let mut bound: HashMap<String, Answer> = sealed.answers.into_iter().collect();
     for (key, question) in sealed.asked {
         if let Some(raw) = responses.get(&key) {
             let value = serde_json::from_str(raw.get()).map_err(|_| NOT_AN_OBJECT)?;
-            answers.insert(key, Answer { question, value });
+            bound.insert(key, Answer { question, value });
         }
     }
-    Ok(answers)
+    Ok(Answers {
+        bound,
+        unbound: HashMap::new(),
+    })
 }
 
 /// Milliseconds since the Unix epoch.
@@ -369,14 +397,19 @@ mod tests {
         }
     }
 
+    /// Answers from a sealed state.
+    fn bound(answers: impl IntoIterator<Item = (String, Answer)>) -> Answers {
+        Answers {
+            bound: answers.into_iter().collect(),
+            unbound: HashMap::new(),
+        }
+    }
+
     /// A round that took `answers` (each to `roots/list`): what the next state seals.
     fn taking(answers: &[(&str, Value)]) -> Round {
-        let round = Round::new(
-            answers
-                .iter()
-                .map(|(key, value)| (key.to_string(), answer("roots/list", json!({}), value.clone())))
-                .collect(),
-        );
+        let round = Round::new(bound(answers.iter().map(|(key, value)| {
+            (key.to_string(), answer("roots/list", json!({}), value.clone()))
+        })));
         for (key, _) in answers {
             assert!(round.ask("roots/list", json!({}), Some(key), anything).is_some());
         }
@@ -399,7 +432,7 @@ mod tests {
         let answers = answers(&keys(), &bind, Some(&state), Some(&responses)).unwrap();
         assert_eq!(
             answers,
-            HashMap::from([
+            bound([
                 ("first".into(), answer("roots/list", json!({}), json!(1))),
                 ("second".into(), answer("roots/list", json!({}), json!(2)))
             ])
@@ -407,15 +440,32 @@ mod tests {
     }
 
     #[test]
-    fn responses_without_a_state_answer_nothing() {
-        let responses = RawValue::from_string(r#"{"roots_1": {"roots": []}}"#.into()).unwrap();
+    fn responses_without_a_state_are_taken_by_the_ask_under_their_key_and_bound_to_it() {
+        let responses =
+            RawValue::from_string(r#"{"roots_1": {"roots": []}, "stray": 1, "bad": 2}"#.into()).unwrap();
         let bind = binding("t", "{}", None);
+        let answers = answers(&keys(), &bind, None, Some(&responses)).unwrap();
+        assert!(answers.bound.is_empty());
+        assert_eq!(answers.unbound.len(), 3);
+        let round = Round::new(answers);
+        // Taken by whatever the ask under its key asks: no question is known to compare.
         assert_eq!(
-            answers(&keys(), &bind, None, Some(&responses)),
-            Ok(HashMap::new())
+            round.ask("roots/list", json!({}), None, anything),
+            Some(json!({ "roots": [] }))
+        );
+        // Checked as any answer is: one that fails is asked again.
+        let refuse = |_: &Value| Err("no".to_owned());
+        assert_eq!(round.ask("roots/list", json!({}), Some("bad"), refuse), None);
+        // Sealed bound to the question it was taken for; the stray and the refused are not.
+        assert_eq!(
+            round.taken(),
+            BTreeMap::from([(
+                "roots_1".to_owned(),
+                answer("roots/list", json!({}), json!({ "roots": [] }))
+            )])
         );
         let not_an_object = RawValue::from_string("[1]".into()).unwrap();
-        assert!(answers(&keys(), &bind, None, Some(&not_an_object)).is_err());
+        assert!(super::answers(&keys(), &bind, None, Some(&not_an_object)).is_err());
     }
 
     #[test]
@@ -471,7 +521,7 @@ mod tests {
     fn an_answer_to_another_question_under_the_key_is_asked_again() {
         let confirm = |count: u32| json!({ "message": format!("Delete all {count} notes?") });
         let yes = json!({ "action": "accept", "content": { "confirm": true } });
-        let round = Round::new(HashMap::from([(
+        let round = Round::new(bound([(
             "elicit_1".to_owned(),
             answer("elicitation/create", confirm(1), yes.clone()),
         )]));
@@ -482,7 +532,7 @@ mod tests {
         assert!(round.taken().is_empty(), "the stale answer is not sealed again");
 
         // The same question (members in another order too) takes it.
-        let round = Round::new(HashMap::from([(
+        let round = Round::new(bound([(
             "k".to_owned(),
             answer("elicitation/create", json!({ "a": 1, "b": 2 }), yes.clone()),
         )]));
@@ -492,7 +542,7 @@ mod tests {
             Some(yes.clone())
         );
         // Not the same question under another method.
-        let round = Round::new(HashMap::from([(
+        let round = Round::new(bound([(
             "k".to_owned(),
             answer("elicitation/create", json!({}), yes),
         )]));
@@ -502,7 +552,7 @@ mod tests {
     #[test]
     fn an_answer_that_fails_its_check_is_asked_again_and_not_sealed() {
         let refuse = |_: &Value| Err("no".to_owned());
-        let round = Round::new(HashMap::from([
+        let round = Round::new(bound([
             ("a".to_owned(), answer("roots/list", json!({}), json!(1))),
             ("b".to_owned(), answer("roots/list", json!({}), json!(2))),
         ]));
@@ -520,7 +570,7 @@ mod tests {
     fn asks_without_keys_are_numbered_in_the_order_asked() {
         let value =
             json!({ "role": "assistant", "model": "m", "content": { "type": "text", "text": "yes" } });
-        let round = Round::new(HashMap::from([(
+        let round = Round::new(bound([(
             "sample_2".to_owned(),
             answer("sampling/createMessage", json!({}), value.clone()),
         )]));
