@@ -216,10 +216,15 @@ async function checkResources(client, version, note, notes) {
     const res = await client.readResource({ uri: "notes://999999" });
     check("resources/read notes://999999 raises", false, `no exception, result ${JSON.stringify(res)}`);
   } catch (e) {
-    // Resource not found: -32602 in 2026-07-28, -32002 before; the note's fn says so.
+    // Resource not found, with the URI in `data`: -32602 in 2026-07-28, -32002 before. The
+    // TypeScript SDK 2.x reads a -32002 carrying `data.uri` back as its ResourceNotFoundError,
+    // whose code is -32602 in every revision.
     const want = version === MODERN ? -32602 : -32002;
-    check("resources/read notes://999999 raises", e.code === want && errorMessage(e) === "there is no note 999999",
-      `${e.name}: code=${e.code}, message=${JSON.stringify(e.message)}`);
+    const readBack = e.constructor?.mcpBrand === "mcp.ResourceNotFoundError" ? -32602 : want;
+    const code = e.code === want || e.code === readBack;
+    check("resources/read notes://999999 raises",
+      code && e.data?.uri === "notes://999999" && errorMessage(e) === "there is no note 999999",
+      `${e.name}: code=${e.code}, message=${JSON.stringify(e.message)}, data=${JSON.stringify(e.data)}`);
   }
 }
 
