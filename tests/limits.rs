@@ -340,6 +340,16 @@ mod streams {
                 .collect()
         }
 
+        /// Adds 50 batches of 150 notes, each updating every note a stream watches; how many
+        /// KiB the server process `pid` grew by meanwhile.
+        fn flood(&mut self, pid: u32) -> u64 {
+            let before = rss_kib(pid);
+            for _ in 0..50 {
+                self.add_notes(150);
+            }
+            rss_kib(pid).saturating_sub(before)
+        }
+
         /// Adds `count` notes in one batch.
         fn add_notes(&mut self, count: u64) {
             let calls: Vec<Value> = (self.next..self.next + count)
@@ -390,11 +400,7 @@ mod streams {
         // Each batch updates more URIs than the server's buffer of announcements holds, so
         // every stream falls behind it and is told of all 1,024 URIs: about 200 KiB per
         // stream per batch, which the streams' sockets stop taking after a few MiB.
-        let before = rss_kib(server.pid());
-        for _ in 0..50 {
-            session.add_notes(150);
-        }
-        let grown = rss_kib(server.pid()).saturating_sub(before);
+        let grown = session.flood(server.pid());
         assert!(
             grown < 16 * 1024,
             "five streams that stopped reading grew the server by {grown} KiB"
@@ -470,11 +476,7 @@ mod streams {
         let (status, _) = stream.head();
         assert_eq!(status, 200);
 
-        let before = rss_kib(server.pid());
-        for _ in 0..50 {
-            session.add_notes(150);
-        }
-        let grown = rss_kib(server.pid()).saturating_sub(before);
+        let grown = session.flood(server.pid());
         assert!(
             grown < 16 * 1024,
             "a stream that stopped reading grew the server by {grown} KiB"
