@@ -42,6 +42,7 @@ pub use sampling::{ModelPreferences, Sample, SamplingMessage, SamplingRequest, S
 use crate::context::{Check, Context};
 use crate::error::{AskError, ClientCapability};
 use crate::protocol::ProtocolVersion;
+use crate::protocol::arguments::cut;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -100,8 +101,8 @@ fn read<T: DeserializeOwned>(answer: &Value) -> Result<T, String> {
     serde_path_to_error::deserialize(answer).map_err(|error| {
         let path = error.path().to_string();
         let reason = error.inner().to_string();
-        let reason = match reason.char_indices().nth(REASON_CHARS) {
-            Some((end, _)) => format!("{}...", &reason[..end]),
+        let reason = match cut(&reason, REASON_CHARS) {
+            Some(head) => format!("{head}..."),
             None => reason,
         };
         if path == "." {

@@ -5,6 +5,7 @@ use crate::content::{Content, Role};
 use crate::context::Context;
 use crate::error::{AskError, ClientCapability};
 use crate::protocol::ProtocolVersion;
+use crate::protocol::arguments::{QUOTED_CHARS, cut};
 use crate::tool::Tool;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -230,7 +231,7 @@ fn check_block(block: &Value) -> Result<(), String> {
             ("content", Value::is_array, "a list"),
         ],
         other => {
-            let other: String = other.chars().take(40).collect();
+            let other = cut(other, QUOTED_CHARS).unwrap_or(other);
             return Err(format!(
                 "unknown block type `{other}`; expected `text`, `image`, `audio`, `tool_use` or `tool_result`"
             ));

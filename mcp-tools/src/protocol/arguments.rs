@@ -200,21 +200,26 @@ pub(crate) fn canonical_json(value: &Value) -> String {
     out
 }
 
+/// How many characters of a client's text a message quotes back: the client chose its
+/// length.
+pub(crate) const QUOTED_CHARS: usize = 40;
+
+/// The first `limit` characters of `text`, when it has more: what a message quotes of
+/// client text it cuts.
+pub(crate) fn cut(text: &str, limit: usize) -> Option<&str> {
+    text.char_indices().nth(limit).map(|(end, _)| &text[..end])
+}
+
 /// What a client sent, in words: `the string "x"`, `the number 1.5`, `an array`.
 pub(crate) fn describe_value(value: &Value) -> String {
     match value {
         Value::Null => "null".to_owned(),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => {
-            const LIMIT: usize = 40;
-            if s.chars().count() > LIMIT {
-                let head: String = s.chars().take(LIMIT).collect();
-                format!("the string {:?}…", head)
-            } else {
-                format!("the string {s:?}")
-            }
-        }
+        Value::String(s) => match cut(s, QUOTED_CHARS) {
+            Some(head) => format!("the string {head:?}…"),
+            None => format!("the string {s:?}"),
+        },
         Value::Array(items) if items.is_empty() => "an empty array".to_owned(),
         Value::Array(_) => "an array".to_owned(),
         Value::Object(map) if map.is_empty() => "an empty object".to_owned(),
