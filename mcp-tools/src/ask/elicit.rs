@@ -5,6 +5,7 @@ use crate::context::Context;
 use crate::error::{AskError, ClientCapability};
 use crate::form;
 use crate::protocol::ProtocolVersion;
+use crate::protocol::arguments::{QUOTED_CHARS, cut};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -71,7 +72,7 @@ fn check(answer: &Value) -> Result<(), String> {
             Value::Object(_) => false,
         };
         if !fits {
-            let name: String = name.chars().take(40).collect();
+            let name = cut(name, QUOTED_CHARS).unwrap_or(name);
             return Err(format!(
                 "`content.{name}`: expected a string, a number, a boolean or a list of strings"
             ));
@@ -189,15 +190,13 @@ impl<'a> IntoFuture for ElicitUrl<'a> {
 
 /// A fresh, unguessable elicitation id: 128 random bits in hex.
 pub(crate) fn elicitation_id() -> String {
-    let mut bytes = [0_u8; 16];
     // Without randomness, a counter-free id still differs per process and call.
-    if getrandom::fill(&mut bytes).is_err() {
+    crate::protocol::random_hex::<16>().unwrap_or_else(|_| {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
-        bytes = nanos.to_le_bytes();
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+        format!("{nanos:032x}")
+    })
 }
 
 impl Context {

@@ -190,12 +190,10 @@ impl Root {
         let name = target.file_name().unwrap_or_default().to_string_lossy();
         let mut attempts = 0;
         let (temporary, mut file) = loop {
-            let mut random = [0u8; 8];
-            getrandom::fill(&mut random).map_err(|e| RootError::Io {
+            let suffix = crate::protocol::random_hex::<8>().map_err(|e| RootError::Io {
                 path: parent.to_owned(),
                 source: std::io::Error::other(e.to_string()),
             })?;
-            let suffix: String = random.iter().map(|b| format!("{b:02x}")).collect();
             let temporary = parent.join(format!(".{name}.{suffix}.tmp"));
             match std::fs::OpenOptions::new()
                 .write(true)
@@ -515,9 +513,7 @@ mod tests {
 
     impl Scratch {
         fn new(name: &str) -> Scratch {
-            let mut random = [0u8; 8];
-            getrandom::fill(&mut random).unwrap();
-            let suffix: String = random.iter().map(|b| format!("{b:02x}")).collect();
+            let suffix = crate::protocol::random_hex::<8>().unwrap();
             let dir = std::env::temp_dir().join(format!("roots-{name}-{suffix}"));
             std::fs::create_dir_all(&dir).unwrap();
             Scratch(dir)

@@ -379,9 +379,7 @@ impl Connection {
         if self.carrier != Carrier::Http {
             return Ok(RequestId::Number(self.next_ask.fetch_add(1, Ordering::Relaxed)));
         }
-        let mut bytes = [0_u8; 16];
-        getrandom::fill(&mut bytes)?;
-        Ok(RequestId::String(format!("{:032x}", u128::from_ne_bytes(bytes))))
+        crate::protocol::random_hex::<16>().map(RequestId::String)
     }
 
     /// Forgets a request of the server's own whose asker stopped waiting; `true` when it

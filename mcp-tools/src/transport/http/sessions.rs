@@ -199,18 +199,11 @@ pub(super) fn unknown_session() -> Response {
 /// 128 random bits from the operating system, as 32 lowercase hex digits, after
 /// `<instance>.` when the instance has a name.
 fn new_session_id(instance: Option<&str>) -> Result<String, getrandom::Error> {
-    use std::fmt::Write as _;
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes)?;
-    let mut id = String::with_capacity(instance.map_or(0, |name| name.len() + 1) + 32);
-    if let Some(name) = instance {
-        id.push_str(name);
-        id.push('.');
-    }
-    for byte in bytes {
-        let _ = write!(id, "{byte:02x}");
-    }
-    Ok(id)
+    let random = crate::protocol::random_hex::<16>()?;
+    Ok(match instance {
+        Some(name) => format!("{name}.{random}"),
+        None => random,
+    })
 }
 
 #[cfg(test)]
