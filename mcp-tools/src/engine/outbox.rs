@@ -412,17 +412,13 @@ impl Outbox {
     /// An outbox whose messages all arrive on one receiver, in order, with no bound: for a
     /// reader in this process that takes them as they come.
     pub(crate) fn channel() -> (Outbox, Queue) {
-        Outbox::queue(Backlog::NONE, None)
+        Outbox::bounded(Backlog::NONE, None)
     }
 
     /// An outbox whose messages all arrive on one receiver, in order, holding at most
     /// `bound` notifications for it. With `ended`, the queue is one stream alone, which
     /// [`Outbox::end`] ends by cancelling it.
     pub(crate) fn bounded(bound: Backlog, ended: Option<CancellationToken>) -> (Outbox, Queue) {
-        Outbox::queue(bound, ended)
-    }
-
-    fn queue(bound: Backlog, ended: Option<CancellationToken>) -> (Outbox, Queue) {
         let (sender, receiver) = Queue::bounded(bound, ended);
         (
             Outbox {
@@ -545,13 +541,13 @@ impl Outbox {
     /// Ends a stream whose client stalled: nothing more is queued, the reader stops, and
     /// the transport closes the connection. Does nothing to a way a connection shares.
     pub(crate) fn end(&self) {
-        if let Some(ended) = self.notifications.pending().and_then(|p| p.ended.clone()) {
-            ended.cancel();
-        }
-        #[cfg(feature = "http")]
-        if let Route::Exchange(exchange) = &self.notifications
-            && let Some(ended) = &exchange.ended
-        {
+        let ended = match &self.notifications {
+            Route::Queue(queue) => queue.pending.ended.as_ref(),
+            Route::Direct(_) => None,
+            #[cfg(feature = "http")]
+            Route::Exchange(exchange) => exchange.ended.as_ref(),
+        };
+        if let Some(ended) = ended {
             ended.cancel();
         }
     }
