@@ -241,12 +241,7 @@ impl Engine {
                         // Caught up: what it missed is told as everything it listens to
                         // having changed.
                         behind = None;
-                        for method in &lists {
-                            out.notify_always(encode::notification(method, &json!({ "_meta": tag })));
-                        }
-                        for uri in &watched {
-                            out.notify_always(encode::notification(UPDATED, &json!({ "_meta": tag, "uri": &**uri })));
-                        }
+                        tell_all_changed(&out, &lists, watched.iter().map(|uri| &**uri), Some(&tag));
                     }
                     () = tokio::time::sleep_until(look_again), if behind.is_some() => {
                         if behind.as_mut().is_some_and(|b| b.moved(&out, stall)) {
@@ -288,6 +283,33 @@ fn acknowledge(
         "notifications/subscriptions/acknowledged",
         &json!({ "_meta": { META_SUBSCRIPTION_ID: subscription }, "notifications": agreed }),
     ));
+}
+
+/// Tells a stream that fell behind and has caught up that everything it listens to changed:
+/// each list, then each resource URI it watches, every one once (`tag`: a listen stream's
+/// `_meta`). Queued whatever the backlog holds, as a response would be.
+fn tell_all_changed<'a>(
+    out: &Outbox,
+    lists: &[&str],
+    uris: impl Iterator<Item = &'a str>,
+    tag: Option<&Value>,
+) {
+    let params = |uri: Option<&str>| {
+        let mut params = serde_json::Map::new();
+        if let Some(tag) = tag {
+            params.insert("_meta".to_owned(), tag.clone());
+        }
+        if let Some(uri) = uri {
+            params.insert("uri".to_owned(), uri.into());
+        }
+        Value::Object(params)
+    };
+    for method in lists {
+        out.notify_always(encode::notification(method, &params(None)));
+    }
+    for uri in uris {
+        out.notify_always(encode::notification(UPDATED, &params(Some(uri))));
+    }
 }
 
 /// A stream whose client fell behind: its backlog was full, so what it hears next is that
@@ -373,12 +395,7 @@ pub(crate) async fn notify_legacy(
             () = drained, if behind.is_some() => {
                 behind = None;
                 if let Some(out) = conn.unsolicited() {
-                    for method in &lists {
-                        out.notify_always(encode::notification(method, &json!({})));
-                    }
-                    for uri in conn.watched() {
-                        out.notify_always(encode::notification(UPDATED, &json!({ "uri": &*uri })));
-                    }
+                    tell_all_changed(&out, &lists, conn.watched().iter().map(|uri| &**uri), None);
                 }
             }
             () = tokio::time::sleep_until(look_again), if behind.is_some() => {
