@@ -6,7 +6,7 @@
 
 mod common;
 
-use mcp_tools::{Server, ToolError, tool, tools};
+use mcp_toolkit::{Server, ToolError, tool, tools};
 
 /// The four operations.
 #[derive(serde::Deserialize, schemars::JsonSchema)]

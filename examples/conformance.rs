@@ -12,10 +12,10 @@
 
 mod common;
 
-use mcp_tools::Json;
-use mcp_tools::content::{ResourceContents, Role};
-use mcp_tools::protocol::LoggingLevel;
-use mcp_tools::{
+use mcp_toolkit::Json;
+use mcp_toolkit::content::{ResourceContents, Role};
+use mcp_toolkit::protocol::LoggingLevel;
+use mcp_toolkit::{
     AskError, CallToolResult, Content, Context, Elicitation, PromptMessage, PromptRegistry, ResourceRegistry,
     Server, Tool, ToolError, ToolRegistry, prompt, prompts, resource, resources, tool, tools,
 };
@@ -641,7 +641,7 @@ async fn main() -> std::process::ExitCode {
         test_streaming_elicitation,
     ];
     tools.push(json_schema_2020_12_tool());
-    let served = Server::new("mcp-tools-conformance", env!("CARGO_PKG_VERSION"))
+    let served = Server::new("mcp-toolkit-conformance", env!("CARGO_PKG_VERSION"))
         .tools(tools)
         .resources(resources![
             static_text,

@@ -34,8 +34,8 @@
 
 mod common;
 
-use mcp_tools::ask::RootError;
-use mcp_tools::{
+use mcp_toolkit::ask::RootError;
+use mcp_toolkit::{
     Context, Elicitation, Json, PromptMessage, ResourceRegistry, Server, State, ToolError, ToolRegistry,
     prompt, prompts, resource, resources, tool, tools,
 };

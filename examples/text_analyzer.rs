@@ -6,7 +6,7 @@
 
 mod common;
 
-use mcp_tools::{Json, Server, tool, tools};
+use mcp_toolkit::{Json, Server, tool, tools};
 
 /// What the analyzer counts.
 #[derive(serde::Serialize, schemars::JsonSchema)]

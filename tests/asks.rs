@@ -7,13 +7,13 @@
 
 mod support;
 
-use mcp_tools::{KeyRing, Principal, SealKey, Server, tools};
+use mcp_toolkit::{KeyRing, Principal, SealKey, Server, tools};
 use serde_json::{Value, json};
 use std::time::Duration;
 use support::tools::{ask_two, order_book, roots_if_any};
 use support::{Peer, Spec, initialize, modern_meta};
 
-const FIXTURE: &str = env!("CARGO_BIN_EXE_mcp-tools-fixture");
+const FIXTURE: &str = env!("CARGO_BIN_EXE_mcp-toolkit-fixture");
 const MODERN: &str = "2026-07-28";
 const LEGACY: &str = "2025-11-25";
 
@@ -818,7 +818,7 @@ async fn a_state_expires() {
 #[tokio::test]
 async fn the_test_client_answers_asks_in_both_eras() {
     let server = || Server::new("books", "1.0.0").tools(tools![order_book, ask_two]);
-    let answer_all = |client: mcp_tools::TestClient| {
+    let answer_all = |client: mcp_toolkit::TestClient| {
         client
             .on_elicit(|request| async move {
                 assert_eq!(request["message"], "Where should the book go?");
@@ -836,7 +836,7 @@ async fn the_test_client_answers_asks_in_both_eras() {
     assert_eq!(result.rounds(), 3);
 
     let legacy = server()
-        .test_client_legacy(mcp_tools::protocol::ProtocolVersion::V2025_11_25)
+        .test_client_legacy(mcp_toolkit::protocol::ProtocolVersion::V2025_11_25)
         .await
         .unwrap();
     let legacy = answer_all(legacy);
@@ -873,8 +873,8 @@ struct Address {
 }
 
 /// Asks for a form it cannot send.
-#[mcp_tools::tool]
-async fn bad_form(cx: mcp_tools::Context) -> Result<String, mcp_tools::ToolError> {
+#[mcp_toolkit::tool]
+async fn bad_form(cx: mcp_toolkit::Context) -> Result<String, mcp_toolkit::ToolError> {
     let _ = cx.elicit::<Nested>("where?").await?;
     Ok("asked".into())
 }
@@ -893,14 +893,14 @@ fn a_server_whose_tool_asks_for_a_form_it_cannot_send_does_not_start() {
 }
 
 /// Looks a word up.
-#[mcp_tools::tool]
+#[mcp_toolkit::tool]
 fn lookup(word: String) -> String {
     word
 }
 
 /// Asks the client's model, offering it a tool.
-#[mcp_tools::tool]
-async fn sample_with_tools(cx: mcp_tools::Context) -> Result<String, mcp_tools::ToolError> {
+#[mcp_toolkit::tool]
+async fn sample_with_tools(cx: mcp_toolkit::Context) -> Result<String, mcp_toolkit::ToolError> {
     let answer = cx
         .sample("Define 'tarn'.")
         .system_prompt("Be brief.")

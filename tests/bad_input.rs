@@ -10,7 +10,7 @@
 
 mod support;
 
-use mcp_tools::{Server, tools};
+use mcp_toolkit::{Server, tools};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use std::io::Write;
@@ -19,7 +19,7 @@ use std::time::Duration;
 use support::tools::{echo, sleep};
 use support::{Peer, Spec, initialize, modern_meta};
 
-const FIXTURE: &str = env!("CARGO_BIN_EXE_mcp-tools-fixture");
+const FIXTURE: &str = env!("CARGO_BIN_EXE_mcp-toolkit-fixture");
 const MODERN: &str = "2026-07-28";
 /// The fixture's message limit, and the HTTP server's here.
 const LIMIT: usize = 64 * 1024;

@@ -491,7 +491,7 @@ fn call_without_a_terminal_asks_for_no_form() {
 fn call_gives_the_current_directory_as_the_root() {
     // A space and non-ASCII in the path: the root's URI percent-encodes them, and the tool
     // (`Root::path`) decodes them back.
-    let dir = std::env::temp_dir().join(format!("mcp-tools cli roots {} é", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("mcp-toolkit cli roots {} é", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let output = Command::new(NOTES)
         .args(["call", "export_notes"])

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use std::time::Duration;
 use support::{Peer, Spec, modern_meta};
 
-const FIXTURE: &str = env!("CARGO_BIN_EXE_mcp-tools-fixture");
+const FIXTURE: &str = env!("CARGO_BIN_EXE_mcp-toolkit-fixture");
 const REVISION: &str = "2025-11-25";
 
 /// A fixture in a legacy session that declares the `roots` capability.

@@ -9,8 +9,8 @@
 
 mod support;
 
-use mcp_tools::protocol::ProtocolVersion;
-use mcp_tools::{ClientError, Server, TestClient, prompt, prompts, resource, resources, tool, tools};
+use mcp_toolkit::protocol::ProtocolVersion;
+use mcp_toolkit::{ClientError, Server, TestClient, prompt, prompts, resource, resources, tool, tools};
 use serde_json::{Map, Value, json};
 use support::Spec;
 

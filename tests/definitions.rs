@@ -1,6 +1,6 @@
 //! The full tool definitions `#[tool]` produces, and what calling them does.
 
-use mcp_tools::{CallToolResult, Context, Json, State, ToolError, tool, tools};
+use mcp_toolkit::{CallToolResult, Context, Json, State, ToolError, tool, tools};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -53,11 +53,11 @@ fn analyze(text: String) -> Json<TextStats> {
     })
 }
 
-fn definition(tool: &mcp_tools::Tool) -> Value {
+fn definition(tool: &mcp_toolkit::Tool) -> Value {
     serde_json::to_value(tool).unwrap()
 }
 
-async fn call(tool: &mcp_tools::Tool, args: Value) -> CallToolResult {
+async fn call(tool: &mcp_toolkit::Tool, args: Value) -> CallToolResult {
     tool.call(&Context::default(), args).await
 }
 
@@ -426,8 +426,8 @@ async fn a_panicking_tool_is_an_internal_error_without_details() {
     icons("https://example.com/find.png", icon(src = "data:image/svg+xml;base64,PHN2Zz4=", mime_type = "image/svg+xml", sizes = ["any"], theme = "dark")),
     meta(version = 2, "com.example/beta" = true)
 )]
-fn find(r#type: String) -> Vec<mcp_tools::Content> {
-    vec![mcp_tools::Content::text(r#type)]
+fn find(r#type: String) -> Vec<mcp_toolkit::Content> {
+    vec![mcp_toolkit::Content::text(r#type)]
 }
 
 #[tokio::test]
@@ -500,7 +500,7 @@ async fn non_object_structured_output_keeps_its_schema() {
 
 #[test]
 fn runtime_tools_check_their_definition() {
-    use mcp_tools::{DefinitionError, Tool};
+    use mcp_toolkit::{DefinitionError, Tool};
     let bad_name = Tool::from_json("a b", "x", json!({"type": "object"}), |_, _| async { "" });
     assert!(matches!(bad_name, Err(DefinitionError::InvalidName(_))));
     let bad_schema = Tool::from_json("ab", "x", json!({"type": "string"}), |_, _| async { "" });
@@ -512,7 +512,7 @@ fn runtime_tools_check_their_definition() {
 
 #[test]
 fn each_revision_sees_the_fields_it_knows() {
-    use mcp_tools::protocol::ProtocolVersion::*;
+    use mcp_toolkit::protocol::ProtocolVersion::*;
     let tools = tools![find, points];
     let keys = |v: Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
     let find = &tools[0];

@@ -4,7 +4,7 @@
 //! with an internal error is masked and logged like every other internal error, and every
 //! duplicate tool name is reported at once.
 
-use mcp_tools::{
+use mcp_toolkit::{
     Context, DefinitionError, Error, FromContext, RateLimit, Server, State, ToolCall, ToolError, tool, tools,
 };
 use serde_json::json;

@@ -3,7 +3,7 @@
 //! parameters}}`) and Anthropic tool use (`{name, description, input_schema}`); a model's
 //! tool call in each API's shape run against the server; its result as each API's message.
 
-use mcp_tools::{CallToolResult, Content, ExportError, Server, State, ToolCall, ToolError, tool, tools};
+use mcp_toolkit::{CallToolResult, Content, ExportError, Server, State, ToolCall, ToolError, tool, tools};
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -245,15 +245,15 @@ async fn results_go_back_as_each_apis_message() {
 }
 
 /// Shows a screenshot and asks what went wrong.
-#[mcp_tools::prompt]
+#[mcp_toolkit::prompt]
 fn diagnose(
     /// What the user saw
     symptom: String,
     /// How many lines of the log to quote
     lines: Option<u32>,
-) -> Vec<mcp_tools::PromptMessage> {
-    use mcp_tools::PromptMessage;
-    use mcp_tools::content::{EmbeddedResource, ResourceContents, Role};
+) -> Vec<mcp_toolkit::PromptMessage> {
+    use mcp_toolkit::PromptMessage;
+    use mcp_toolkit::content::{EmbeddedResource, ResourceContents, Role};
     let log = ResourceContents::Text {
         uri: "logs://today".into(),
         mime_type: Some("text/plain".into()),
@@ -276,13 +276,13 @@ fn diagnose(
 }
 
 /// Fails inside.
-#[mcp_tools::prompt]
+#[mcp_toolkit::prompt]
 fn broken() -> Result<String, std::io::Error> {
     Err(std::io::Error::other("/etc/secret: permission denied"))
 }
 
 fn prompt_server() -> Server {
-    Server::new("support", "1.0.0").prompts(mcp_tools::prompts![diagnose, broken])
+    Server::new("support", "1.0.0").prompts(mcp_toolkit::prompts![diagnose, broken])
 }
 
 #[tokio::test]

@@ -4,7 +4,7 @@
 
 mod support;
 
-use mcp_tools::{Context, Json, Principal, RateLimit, Server, ToolRegistry, tool, tools};
+use mcp_toolkit::{Context, Json, Principal, RateLimit, Server, ToolRegistry, tool, tools};
 use reqwest::StatusCode;
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
@@ -78,7 +78,7 @@ struct Endpoint {
     url: String,
     client: reqwest::Client,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
-    done: tokio::task::JoinHandle<Result<(), mcp_tools::Error>>,
+    done: tokio::task::JoinHandle<Result<(), mcp_toolkit::Error>>,
 }
 
 impl Endpoint {
@@ -97,7 +97,7 @@ impl Endpoint {
         }
     }
 
-    async fn stop(mut self) -> Result<(), mcp_tools::Error> {
+    async fn stop(mut self) -> Result<(), mcp_toolkit::Error> {
         let _ = self.stop.take().unwrap().send(());
         tokio::time::timeout(support::PATIENCE, &mut self.done)
             .await

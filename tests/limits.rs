@@ -4,7 +4,7 @@
 
 mod support;
 
-use mcp_tools::{ClientError, Server, TestClient, tool, tools};
+use mcp_toolkit::{ClientError, Server, TestClient, tool, tools};
 use serde_json::json;
 use std::time::Duration;
 
@@ -157,7 +157,7 @@ async fn a_result_too_large_to_send_becomes_an_error_result() -> Result<(), Clie
 /// that reads nothing for the stall time is ended.
 mod streams {
     use super::support::{self, HttpProcess, Spec, modern_meta};
-    use mcp_tools::{ResourceRegistry, Server, resource, resources, tool, tools};
+    use mcp_toolkit::{ResourceRegistry, Server, resource, resources, tool, tools};
     use serde_json::{Value, json};
     use std::collections::BTreeSet;
     use std::io::{BufRead, BufReader, Read, Write};

@@ -12,7 +12,7 @@ mod support;
 
 use support::tools::sleep;
 
-use mcp_tools::{Server, tools};
+use mcp_toolkit::{Server, tools};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -20,7 +20,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use support::{Peer, initialize};
 
-const FIXTURE: &str = env!("CARGO_BIN_EXE_mcp-tools-fixture");
+const FIXTURE: &str = env!("CARGO_BIN_EXE_mcp-toolkit-fixture");
 const CALCULATOR: &str = env!("CARGO_BIN_EXE_calculator");
 const CALLS: usize = 10_000;
 

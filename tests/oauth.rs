@@ -9,8 +9,8 @@ mod oauth_as;
 mod support;
 
 use base64::Engine as _;
-use mcp_tools::oauth::{ConfigError, ResourceServer};
-use mcp_tools::{Context, Elicitation, Error, ScopePolicy, Server, Tool, ToolError, tool, tools};
+use mcp_toolkit::oauth::{ConfigError, ResourceServer};
+use mcp_toolkit::{Context, Elicitation, Error, ScopePolicy, Server, Tool, ToolError, tool, tools};
 use oauth_as::tools::{delete_note, whoami};
 use oauth_as::{AuthServer, CLIENT_ID, CLIENT_SECRET, SigningKey, now};
 use reqwest::StatusCode;
@@ -493,7 +493,7 @@ async fn confirm(cx: Context) -> Result<&'static str, ToolError> {
 fn disable(
     /// The tool
     name: String,
-    registry: mcp_tools::ToolRegistry,
+    registry: mcp_toolkit::ToolRegistry,
 ) -> bool {
     registry.set_enabled(&name, false)
 }

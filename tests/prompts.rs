@@ -5,9 +5,9 @@
 
 mod support;
 
-use mcp_tools::content::Role;
-use mcp_tools::protocol::ProtocolVersion;
-use mcp_tools::{
+use mcp_toolkit::content::Role;
+use mcp_toolkit::protocol::ProtocolVersion;
+use mcp_toolkit::{
     ClientError, Content, Context, Elicitation, GetPromptResult, PromptMessage, Server, State, TestClient,
     ToolError, prompt, prompts,
 };

@@ -12,9 +12,9 @@
 
 mod support;
 
-use mcp_tools::content::ResourceContents;
-use mcp_tools::protocol::ProtocolVersion;
-use mcp_tools::{ClientError, Json, Principal, Server, TestClient, ToolError, resource, resources};
+use mcp_toolkit::content::ResourceContents;
+use mcp_toolkit::protocol::ProtocolVersion;
+use mcp_toolkit::{ClientError, Json, Principal, Server, TestClient, ToolError, resource, resources};
 use serde_json::{Value, json};
 use std::time::Duration;
 use support::{Peer, Spec, initialize, modern_meta};

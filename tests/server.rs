@@ -3,7 +3,7 @@
 
 mod support;
 
-use mcp_tools::{Error, Server, State, Tool, tool, tools};
+use mcp_toolkit::{Error, Server, State, Tool, tool, tools};
 use serde_json::{Value, json};
 use support::Spec;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines};

@@ -11,7 +11,7 @@ use support::{Peer, Spec, initialize, modern_meta};
 
 const CALCULATOR: &str = env!("CARGO_BIN_EXE_calculator");
 const TEXT_ANALYZER: &str = env!("CARGO_BIN_EXE_text_analyzer");
-const FIXTURE: &str = env!("CARGO_BIN_EXE_mcp-tools-fixture");
+const FIXTURE: &str = env!("CARGO_BIN_EXE_mcp-toolkit-fixture");
 
 const LEGACY: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 const MODERN: &str = "2026-07-28";

@@ -6,8 +6,8 @@
 
 mod support;
 
-use mcp_tools::protocol::ProtocolVersion;
-use mcp_tools::{Context, Server, ToolError, tool, tools};
+use mcp_toolkit::protocol::ProtocolVersion;
+use mcp_toolkit::{Context, Server, ToolError, tool, tools};
 use opentelemetry::trace::{SpanId, SpanKind, Status, TraceId, TracerProvider as _};
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
 use serde_json::{Value, json};
@@ -549,7 +549,7 @@ impl Seen {
         let spans = self.spans.lock().unwrap();
         spans
             .iter()
-            .filter(|s| s.target == "mcp_tools::request")
+            .filter(|s| s.target == "mcp_toolkit::request")
             .cloned()
             .collect()
     }
@@ -617,7 +617,7 @@ async fn without_opentelemetry_the_fields_are_on_the_tracing_span() {
 fn over_stdio_the_span_says_pipe() {
     // The fixture logs with `tracing`'s formatter at the level RUST_LOG names: at `info`,
     // each event inside a request is printed with the request span's fields.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-tools-fixture"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-toolkit-fixture"))
         .env("RUST_LOG", "info")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -4,8 +4,8 @@
 
 mod support;
 
-use mcp_tools::protocol::{LoggingLevel, ProtocolVersion};
-use mcp_tools::{
+use mcp_toolkit::protocol::{LoggingLevel, ProtocolVersion};
+use mcp_toolkit::{
     CallToolResult, ClientError, Error, Json, Server, State, TestClient, Tool, ToolError, tool, tools,
 };
 use serde_json::{Value, json};

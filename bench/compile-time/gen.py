@@ -23,7 +23,7 @@ EDIT_LINE = "    const MAX_ABS: f64 = 1e12; // run.sh edits this number"
 PRELUDE = """\
 //! $n generated tools: a throwaway crate of bench/compile-time/run.sh.
 $allow
-use mcp_tools::{Json, Server, ToolError$macros};
+use mcp_toolkit::{Json, Server, ToolError$macros};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -274,7 +274,7 @@ def main_source(name: str, n: int, plain: bool) -> str:
     out.append(
         f"""
 #[tokio::main]
-async fn main() -> Result<(), mcp_tools::Error> {{
+async fn main() -> Result<(), mcp_toolkit::Error> {{
     Server::new("{name}", env!("CARGO_PKG_VERSION")){tools}
         .serve_stdio()
         .await
@@ -292,7 +292,7 @@ edition = "2024"
 publish = false
 
 [dependencies]
-mcp-tools = { path = "$mcp_tools" }
+mcp-toolkit = { path = "$mcp_toolkit" }
 tokio = { version = "1", features = ["rt-multi-thread", "macros"] }
 serde = { version = "1", features = ["derive"] }
 schemars = "1"
@@ -307,9 +307,9 @@ def main() -> None:
     plain = "--plain" in sys.argv[1:]
     if len(args) != 4:
         sys.exit(__doc__)
-    crate_dir, name, n, mcp_tools = Path(args[0]), args[1], int(args[2]), args[3]
+    crate_dir, name, n, mcp_toolkit = Path(args[0]), args[1], int(args[2]), args[3]
     (crate_dir / "src").mkdir(parents=True, exist_ok=True)
-    (crate_dir / "Cargo.toml").write_text(Template(MANIFEST).substitute(name=name, mcp_tools=mcp_tools))
+    (crate_dir / "Cargo.toml").write_text(Template(MANIFEST).substitute(name=name, mcp_toolkit=mcp_toolkit))
     (crate_dir / "src" / "main.rs").write_text(main_source(name, n, plain))
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# What a user pays at compile time for mcp-tools: throwaway crates with 1, 50 and 500
+# What a user pays at compile time for mcp-toolkit: throwaway crates with 1, 50 and 500
 # `#[tool]` fns (gen.py), built as a user would, plus the `#[tool]` expansion itself
-# (criterion, mcp-tools-macros/benches/expand.rs) and the size of the dependency tree.
+# (criterion, mcp-toolkit-macros/benches/expand.rs) and the size of the dependency tree.
 #
 #   bench/compile-time/run.sh                # clean build for N=1 only
 #   bench/compile-time/run.sh --clean-all    # clean build for every N
@@ -168,17 +168,17 @@ say "== plain_500: the same 500 fns without #[tool]"
 plain_check=$(check plain_500)
 tools_check=$(check tools_500)
 
-say "== #[tool] expansion (criterion, mcp-tools-macros/benches/expand.rs)"
-(cd "$root" && CARGO_TARGET_DIR="$base/workspace" cargo bench -q -p mcp-tools-macros --bench expand -- \
+say "== #[tool] expansion (criterion, mcp-toolkit-macros/benches/expand.rs)"
+(cd "$root" && CARGO_TARGET_DIR="$base/workspace" cargo bench -q -p mcp-toolkit-macros --bench expand -- \
     --warm-up-time 1 --measurement-time 5 >"$log/expand.txt" 2>&1) || { cat "$log/expand.txt" >&2; exit 1; }
 
 say "== dependency tree"
-tree() { (cd "$root" && CARGO_TARGET_DIR="$base/workspace" cargo tree -q -p mcp-tools -e normal --prefix none "$@"); }
-tree_counts() { # as asked: `| sort -u | wc -l`; and distinct packages, without cargo's `(*)` repeats and mcp-tools itself
+tree() { (cd "$root" && CARGO_TARGET_DIR="$base/workspace" cargo tree -q -p mcp-toolkit -e normal --prefix none "$@"); }
+tree_counts() { # as asked: `| sort -u | wc -l`; and distinct packages, without cargo's `(*)` repeats and mcp-toolkit itself
     local listing
     listing=$(tree "$@")
     printf '%s | %s' "$(sort -u <<<"$listing" | wc -l)" \
-        "$(sed 's/ (\*)$//; s/ (proc-macro)$//' <<<"$listing" | grep -v '^mcp-tools ' | sort -u | wc -l)"
+        "$(sed 's/ (\*)$//; s/ (proc-macro)$//' <<<"$listing" | grep -v '^mcp-toolkit ' | sort -u | wc -l)"
 }
 
 load_end=$(load)
@@ -211,9 +211,9 @@ print(f"\n`cargo check`, 500 fns: with `#[tool]` {tools:.1f} s, without {plain:.
 PY
 
 echo
-echo "## Dependency tree of mcp-tools (\`cargo tree -p mcp-tools -e normal --prefix none\`)"
+echo "## Dependency tree of mcp-toolkit (\`cargo tree -p mcp-toolkit -e normal --prefix none\`)"
 echo
-echo "| features | lines after \`sort -u\` | distinct packages besides mcp-tools |"
+echo "| features | lines after \`sort -u\` | distinct packages besides mcp-toolkit |"
 echo "|---|---:|---:|"
 echo "| default (http) | $(tree_counts) |"
 echo "| --no-default-features | $(tree_counts --no-default-features) |"

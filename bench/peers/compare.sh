@@ -55,7 +55,7 @@ CARGO_TARGET_DIR=$target/mcp-load build --manifest-path "$load_dir/Cargo.toml"
 (cd "$root" && CARGO_TARGET_DIR=$target build --bin calculator --bin text_analyzer --bin notes)
 if [[ $only != asks && $only != listen && $only != rebuild ]]; then # every other measure runs the peers
     # One package (or one side) at a time: built together, they would share one set of
-    # features, and mcp-tools' serde_json features (`preserve_order`, `raw_value`) would slow
+    # features, and mcp-toolkit' serde_json features (`preserve_order`, `raw_value`) would slow
     # the serde floor and rmcp, which do not ask for them.
     for peers in "-p echo-floor -p http-floor" "-p floor" "-p rmcp-peer" "-p ours-stdio -p ours-mt"; do
         # shellcheck disable=SC2086 # $peers is several words on purpose

@@ -31,7 +31,7 @@ build() { nice -n 10 cargo build --release --quiet "$@"; }
 echo "building ..." >&2
 CARGO_TARGET_DIR=$target/mcp-load build --manifest-path "$root/bench/mcp-load/Cargo.toml"
 (cd "$root" && CARGO_TARGET_DIR=$target build --bin calculator)
-# Each on its own, as compare.sh builds them: built with mcp-tools, the serde floor would
+# Each on its own, as compare.sh builds them: built with mcp-toolkit, the serde floor would
 # get its serde_json features and run a third more instructions.
 CARGO_TARGET_DIR=$target/peers build --manifest-path "$here/Cargo.toml" -p echo-floor -p http-floor
 CARGO_TARGET_DIR=$target/peers build --manifest-path "$here/Cargo.toml" -p floor

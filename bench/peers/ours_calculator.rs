@@ -1,7 +1,7 @@
-//! The calculator tool on mcp-tools, written as in `examples/calculator.rs` over the shared
+//! The calculator tool on mcp-toolkit, written as in `examples/calculator.rs` over the shared
 //! tool code (`tools.rs`); included with `#[path]` by `ours-mt` and `ours-stdio`.
 
-use mcp_tools::{ToolError, tool};
+use mcp_toolkit::{ToolError, tool};
 
 // The shared tool code also has what only the text analyzer uses.
 #[allow(dead_code)]

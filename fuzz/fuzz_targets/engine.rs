@@ -6,8 +6,8 @@
 mod tools;
 
 use libfuzzer_sys::fuzz_target;
-use mcp_tools::__bench::LineEngine;
-use mcp_tools::{Server, tools};
+use mcp_toolkit::__bench::LineEngine;
+use mcp_toolkit::{Server, tools};
 
 fuzz_target!(|data: &[u8]| {
     let runtime = tokio::runtime::Builder::new_current_thread()

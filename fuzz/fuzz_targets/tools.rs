@@ -1,7 +1,7 @@
 //! The tools both targets serve: an enum, numbers, optional and defaulted parameters,
 //! nested and recursive structures, structured output, a sync tool.
 
-use mcp_tools::{Json, ToolError, tool};
+use mcp_toolkit::{Json, ToolError, tool};
 use std::collections::HashMap;
 
 #[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]

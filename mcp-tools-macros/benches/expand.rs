@@ -2,7 +2,7 @@
 //! model, check, expand) on `proc_macro2` tokens, for a calculator-like tool and for a large
 //! one (10 parameters, a long doc comment with an `# Arguments` list).
 //!
-//! `cargo bench -p mcp-tools-macros --bench expand`
+//! `cargo bench -p mcp-toolkit-macros --bench expand`
 //!
 //! A bench cannot link a proc-macro crate, so the pipeline's modules are compiled into the
 //! bench itself and it runs `pipeline::tool`, what `#[tool]` in `src/lib.rs` runs, on fns with

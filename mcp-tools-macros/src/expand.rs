@@ -11,7 +11,7 @@
 //! that tail differs between the two outputs, so the error output cannot drift from the
 //! normal one, and one mistake does not cascade into errors about missing items.
 //!
-//! All generated code names things through `::mcp_tools::__private`, never the user's
+//! All generated code names things through `::mcp_toolkit::__private`, never the user's
 //! imports.
 
 use crate::kind::Kind;
@@ -114,7 +114,7 @@ pub(crate) fn expand(f: &CapabilityFn, valid: bool) -> TokenStream {
     } else {
         Body::Stub(quote! {
             let _ = (#( #checked, )*);
-            ::mcp_tools::__private::unreachable_stub()
+            ::mcp_toolkit::__private::unreachable_stub()
         })
     };
     skeleton(Skeleton {
@@ -176,7 +176,7 @@ fn param_var(index: usize) -> Ident {
 fn type_checks(f: &CapabilityFn) -> (TokenStream, Vec<Ident>) {
     let mut checks = quote! {
         #[allow(unused_imports)]
-        use ::mcp_tools::__private::{InjectedProbe as _, OptionalProbe as _, RequiredProbe as _};
+        use ::mcp_toolkit::__private::{InjectedProbe as _, OptionalProbe as _, RequiredProbe as _};
     };
     let mut bound = Vec::new();
     for (index, p) in f.params.iter().enumerate() {
@@ -221,13 +221,13 @@ fn completion_checks(f: &CapabilityFn, bound: &mut Vec<Ident>) -> TokenStream {
         };
         let var = complete_var(index);
         checks.extend(quote_spanned! {path.span()=>
-            let #var: ::mcp_tools::__private::Completer = #path;
+            let #var: ::mcp_toolkit::__private::Completer = #path;
         });
         bound.push(var);
         if f.param_stands_alone(p) {
             let ty = &p.ty;
             probes.extend(quote_spanned! {attr.path().span()=>
-                (&&::mcp_tools::__private::Slot::<#ty>::new()).__mcp_completable();
+                (&&::mcp_toolkit::__private::Slot::<#ty>::new()).__mcp_completable();
             });
         }
     }
@@ -242,13 +242,13 @@ fn completion_checks(f: &CapabilityFn, bound: &mut Vec<Ident>) -> TokenStream {
         )]
         trait __McpCompletable {}
         #[diagnostic::do_not_recommend]
-        impl<T: ::mcp_tools::__private::FromArgument> __McpCompletable for T {}
+        impl<T: ::mcp_toolkit::__private::FromArgument> __McpCompletable for T {}
         trait __McpInjectedCompletion<T> {
             fn __mcp_completable(&self)
             where
                 T: __McpCompletable;
         }
-        impl<T: ::mcp_tools::FromContext> __McpInjectedCompletion<T> for &::mcp_tools::__private::Slot<T> {
+        impl<T: ::mcp_toolkit::FromContext> __McpInjectedCompletion<T> for &::mcp_toolkit::__private::Slot<T> {
             fn __mcp_completable(&self)
             where
                 T: __McpCompletable,
@@ -258,7 +258,7 @@ fn completion_checks(f: &CapabilityFn, bound: &mut Vec<Ident>) -> TokenStream {
         trait __McpArgumentCompletion {
             fn __mcp_completable(&self) {}
         }
-        impl<T> __McpArgumentCompletion for ::mcp_tools::__private::Slot<T> {}
+        impl<T> __McpArgumentCompletion for ::mcp_toolkit::__private::Slot<T> {}
         #probes
         #checks
     }
@@ -316,7 +316,7 @@ fn injected_checks(f: &CapabilityFn) -> TokenStream {
             #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
             trait #bound {}
             #[diagnostic::do_not_recommend]
-            impl<T: ::mcp_tools::FromContext> #bound for T {}
+            impl<T: ::mcp_toolkit::FromContext> #bound for T {}
             fn #probe<T: #bound>() {}
         });
         checks.extend(quote_spanned! {ident.span()=> #probe::<#ty>(); });
@@ -340,7 +340,7 @@ fn param_expr(p: &Param) -> TokenStream {
         }) }
     });
     quote_spanned! {ty.span()=>
-        (&&&::mcp_tools::__private::Slot::<#ty>::new()).__mcp_param() #default
+        (&&&::mcp_toolkit::__private::Slot::<#ty>::new()).__mcp_param() #default
     }
 }
 
@@ -375,7 +375,7 @@ fn build(f: &CapabilityFn) -> TokenStream {
         let sizes = icon.sizes.get().into_iter().flatten();
         let theme = icon.theme.get().into_iter();
         Some(quote! {
-            .icon(::mcp_tools::Icon::new(#src)
+            .icon(::mcp_toolkit::Icon::new(#src)
                 #( .with_mime_type(#mime) )*
                 #( .with_size(#sizes) )*
                 #( .with_theme(#theme) )*)
@@ -401,11 +401,11 @@ fn build(f: &CapabilityFn) -> TokenStream {
     });
     let (new, only_tools) = match f.kind {
         Kind::Tool => (
-            quote!(::mcp_tools::__private::ToolBuilder::new(#name, #description)),
+            quote!(::mcp_toolkit::__private::ToolBuilder::new(#name, #description)),
             tool_only(f),
         ),
         Kind::Prompt => (
-            quote!(::mcp_tools::__private::PromptBuilder::new(#name, ::core::option::Option::Some(#description))),
+            quote!(::mcp_toolkit::__private::PromptBuilder::new(#name, ::core::option::Option::Some(#description))),
             TokenStream::new(),
         ),
         Kind::Resource => {
@@ -414,7 +414,7 @@ fn build(f: &CapabilityFn) -> TokenStream {
             let hints = resource_hints(f);
             (
                 quote! {
-                    ::mcp_tools::__private::ResourceBuilder::new(#uri, #name, ::core::option::Option::Some(#description))
+                    ::mcp_toolkit::__private::ResourceBuilder::new(#uri, #name, ::core::option::Option::Some(#description))
                         #( .mime_type(#mime_type) )*
                         #hints
                 },
@@ -475,7 +475,7 @@ fn annotations(tool: &CapabilityFn) -> Option<TokenStream> {
         flag(a.open_world.get()),
     );
     Some(quote! {
-        .annotations(::mcp_tools::ToolAnnotations {
+        .annotations(::mcp_toolkit::ToolAnnotations {
             title: #title,
             read_only_hint: #read_only,
             destructive_hint: #destructive,
@@ -499,8 +499,8 @@ fn resource_hints(resource: &CapabilityFn) -> TokenStream {
     let annotations = attr.resource_annotations.get().and_then(|a| {
         let audience = a.audience.get().map(|roles| {
             let roles = roles.iter().map(|role| match role.value().as_str() {
-                "user" => quote!(::mcp_tools::content::Role::User),
-                _ => quote!(::mcp_tools::content::Role::Assistant),
+                "user" => quote!(::mcp_toolkit::content::Role::User),
+                _ => quote!(::mcp_toolkit::content::Role::Assistant),
             });
             some(quote!(::std::vec::Vec::from([#(#roles),*])))
         });
@@ -518,7 +518,7 @@ fn resource_hints(resource: &CapabilityFn) -> TokenStream {
         let [audience, priority, last_modified] =
             [audience, priority, last_modified].map(|field| field.unwrap_or_else(|| none.clone()));
         Some(quote! {
-            .annotations(::mcp_tools::content::Annotations {
+            .annotations(::mcp_toolkit::content::Annotations {
                 audience: #audience,
                 priority: #priority,
                 last_modified: #last_modified,
@@ -532,8 +532,8 @@ fn resource_hints(resource: &CapabilityFn) -> TokenStream {
             .and_then(|lit| lit.base10_parse::<u64>().ok())
             .unwrap_or(0);
         let scope = match cache.scope.get().map(LitStr::value).as_deref() {
-            Some("private") => quote!(::mcp_tools::CacheScope::Private),
-            _ => quote!(::mcp_tools::CacheScope::Public),
+            Some("private") => quote!(::mcp_toolkit::CacheScope::Private),
+            _ => quote!(::mcp_toolkit::CacheScope::Public),
         };
         quote!(.cache(#ttl_ms, #scope))
     });
@@ -589,8 +589,8 @@ fn handler(f: &CapabilityFn) -> TokenStream {
         }
     };
     let closure = quote! {
-        move |__cx: &::mcp_tools::Context,
-         __raw: ::mcp_tools::__private::RawArguments<'_>|
+        move |__cx: &::mcp_toolkit::Context,
+         __raw: ::mcp_toolkit::__private::RawArguments<'_>|
          -> #invocation {
             const __NAMES: &[&str] = &[#(#names),*];
             let mut __args = match #arguments::parse(__raw, __NAMES) {

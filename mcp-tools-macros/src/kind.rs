@@ -158,44 +158,44 @@ impl Kind {
     /// (`tool`) and what that returns (`Tool`).
     pub(crate) fn trait_path(self) -> TokenStream {
         match self {
-            Kind::Tool => quote!(::mcp_tools::__private::ToolFn),
-            Kind::Prompt => quote!(::mcp_tools::__private::PromptFn),
-            Kind::Resource => quote!(::mcp_tools::__private::ResourceFn),
+            Kind::Tool => quote!(::mcp_toolkit::__private::ToolFn),
+            Kind::Prompt => quote!(::mcp_toolkit::__private::PromptFn),
+            Kind::Resource => quote!(::mcp_toolkit::__private::ResourceFn),
         }
     }
 
     pub(crate) fn product(self) -> TokenStream {
         match self {
-            Kind::Tool => quote!(::mcp_tools::Tool),
-            Kind::Prompt => quote!(::mcp_tools::Prompt),
-            Kind::Resource => quote!(::mcp_tools::Resource),
+            Kind::Tool => quote!(::mcp_toolkit::Tool),
+            Kind::Prompt => quote!(::mcp_toolkit::Prompt),
+            Kind::Resource => quote!(::mcp_toolkit::Resource),
         }
     }
 
     /// The runtime's conversion of a return type (`ret::<R>()`), without its turbofish.
     pub(crate) fn ret(self) -> TokenStream {
         match self {
-            Kind::Tool => quote!(::mcp_tools::__private::ret),
-            Kind::Prompt => quote!(::mcp_tools::__private::prompt_ret),
-            Kind::Resource => quote!(::mcp_tools::__private::resource_ret),
+            Kind::Tool => quote!(::mcp_toolkit::__private::ret),
+            Kind::Prompt => quote!(::mcp_toolkit::__private::prompt_ret),
+            Kind::Resource => quote!(::mcp_toolkit::__private::resource_ret),
         }
     }
 
     /// The arguments of one call, split by parameter.
     pub(crate) fn arguments(self) -> TokenStream {
         match self {
-            Kind::Tool => quote!(::mcp_tools::__private::Arguments),
-            Kind::Prompt => quote!(::mcp_tools::__private::PromptArguments),
-            Kind::Resource => quote!(::mcp_tools::__private::ResourceArguments),
+            Kind::Tool => quote!(::mcp_toolkit::__private::Arguments),
+            Kind::Prompt => quote!(::mcp_toolkit::__private::PromptArguments),
+            Kind::Resource => quote!(::mcp_toolkit::__private::ResourceArguments),
         }
     }
 
     /// The work of one call.
     pub(crate) fn invocation(self) -> TokenStream {
         match self {
-            Kind::Tool => quote!(::mcp_tools::__private::Invocation),
-            Kind::Prompt => quote!(::mcp_tools::__private::PromptInvocation),
-            Kind::Resource => quote!(::mcp_tools::__private::ResourceInvocation),
+            Kind::Tool => quote!(::mcp_toolkit::__private::Invocation),
+            Kind::Prompt => quote!(::mcp_toolkit::__private::PromptInvocation),
+            Kind::Resource => quote!(::mcp_toolkit::__private::ResourceInvocation),
         }
     }
 

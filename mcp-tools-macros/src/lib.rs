@@ -1,7 +1,7 @@
-//! Procedural macros for [`mcp-tools`](https://docs.rs/mcp-tools).
+//! Procedural macros for [`mcp-toolkit`](https://docs.rs/mcp-toolkit).
 //!
-//! Do not depend on this crate directly: `mcp-tools` re-exports [`macro@tool`],
-//! [`macro@prompt`] and [`macro@resource`] and documents them, and the code they generate names `::mcp_tools`.
+//! Do not depend on this crate directly: `mcp-toolkit` re-exports [`macro@tool`],
+//! [`macro@prompt`] and [`macro@resource`] and documents them, and the code they generate names `::mcp_toolkit`.
 //!
 //! A pipeline, as in serde_derive's `internals/` (`pipeline`), one for tools, prompts and
 //! resources, which differ only where their `kind` says: parse the attribute (`attr`, on the shared
@@ -31,19 +31,19 @@ mod uri_template;
 
 use proc_macro::TokenStream;
 
-/// Turns a documented fn into an MCP tool. See `mcp_tools::tool` for the full guide.
+/// Turns a documented fn into an MCP tool. See `mcp_toolkit::tool` for the full guide.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
     pipeline::tool(args.into(), input.into()).into_tokens().into()
 }
 
-/// Turns a documented fn into an MCP prompt. See `mcp_tools::prompt` for the full guide.
+/// Turns a documented fn into an MCP prompt. See `mcp_toolkit::prompt` for the full guide.
 #[proc_macro_attribute]
 pub fn prompt(args: TokenStream, input: TokenStream) -> TokenStream {
     pipeline::prompt(args.into(), input.into()).into_tokens().into()
 }
 
-/// Turns a documented fn into an MCP resource or resource template. See `mcp_tools::resource`
+/// Turns a documented fn into an MCP resource or resource template. See `mcp_toolkit::resource`
 /// for the full guide.
 #[proc_macro_attribute]
 pub fn resource(args: TokenStream, input: TokenStream) -> TokenStream {

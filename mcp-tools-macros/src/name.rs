@@ -2,7 +2,7 @@
 //! implies.
 //!
 //! The runtime crate holds the same rule for tools built from data
-//! (`mcp_tools::validate_tool_name`); both are tested against one table of cases,
+//! (`mcp_toolkit::validate_tool_name`); both are tested against one table of cases,
 //! `name_cases.rs`, so they cannot drift.
 
 /// The longest name the specification allows.

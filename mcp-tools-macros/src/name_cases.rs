@@ -1,5 +1,5 @@
 // The tool-name rule as a table of cases, tested against both implementations of it: the
-// compile-time check of `#[tool]` (`name.rs`) and `mcp_tools::validate_tool_name` (its unit
+// compile-time check of `#[tool]` (`name.rs`) and `mcp_toolkit::validate_tool_name` (its unit
 // tests `include!` this file, from this crate's directory; only under `cfg(test)`, so the
 // published crates do not need it). Plain `//` comments: `include!` takes items only.
 //

@@ -159,7 +159,7 @@ mod tests {
             [
                 "fn add",
                 "struct add",
-                "impl :: mcp_tools :: __private :: ToolFn for add"
+                "impl :: mcp_toolkit :: __private :: ToolFn for add"
             ]
         );
         // The user's fn, as written but for the parameter attributes the macro consumed.
@@ -331,14 +331,14 @@ mod tests {
         assert_eq!(user_fn(&broken.code), user_fn(&valid.code));
         let code = broken.code.to_string();
         assert!(
-            code.contains("let _ = (__mcp_param_0 , __mcp_param_1 , __mcp_ret ,) ; :: mcp_tools :: __private :: unreachable_stub ()"),
+            code.contains("let _ = (__mcp_param_0 , __mcp_param_1 , __mcp_ret ,) ; :: mcp_toolkit :: __private :: unreachable_stub ()"),
             "{code}"
         );
         assert!(!code.contains("ToolBuilder"), "{code}");
         for check in [
-            "let __mcp_param_0 = (&& & :: mcp_tools :: __private :: Slot :: < i64 > :: new ()) . __mcp_param () ;",
-            "let __mcp_param_1 = (&& & :: mcp_tools :: __private :: Slot :: < i64 > :: new ()) . __mcp_param () . with_default",
-            "let __mcp_ret = :: mcp_tools :: __private :: ret :: < i64 > () ;",
+            "let __mcp_param_0 = (&& & :: mcp_toolkit :: __private :: Slot :: < i64 > :: new ()) . __mcp_param () ;",
+            "let __mcp_param_1 = (&& & :: mcp_toolkit :: __private :: Slot :: < i64 > :: new ()) . __mcp_param () . with_default",
+            "let __mcp_ret = :: mcp_toolkit :: __private :: ret :: < i64 > () ;",
         ] {
             assert!(code.contains(check), "missing `{check}` in\n{code}");
         }
@@ -391,7 +391,7 @@ mod tests {
         );
         let code = expansion.code.to_string();
         assert!(
-            code.contains("let __mcp_param_3 = (&& & :: mcp_tools :: __private :: Slot :: < u8 >"),
+            code.contains("let __mcp_param_3 = (&& & :: mcp_toolkit :: __private :: Slot :: < u8 >"),
             "{code}"
         );
         for absent in ["__mcp_param_0", "__mcp_param_1", "__mcp_param_2", "__mcp_ret"] {
@@ -482,16 +482,16 @@ mod tests {
             r#"PromptBuilder :: new ("review_code" , :: core :: option :: Option :: Some ("Asks the model to review code."))"#,
             r#". title ("Code review")"#,
             r#". meta ("cost" , & 3)"#,
-            r#". icon (:: mcp_tools :: Icon :: new ("https://x/a.png"))"#,
+            r#". icon (:: mcp_toolkit :: Icon :: new ("https://x/a.png"))"#,
             r#". param ("code" , :: core :: option :: Option :: Some ("The code to review") , __mcp_param_0)"#,
             r#". param ("depth" , :: core :: option :: Option :: None , __mcp_param_1)"#,
             r#"Slot :: < u8 > :: new ()) . __mcp_param () . with_default"#,
             r#"Slot :: < Context > :: new ()) . __mcp_param ()"#,
-            r#":: mcp_tools :: __private :: prompt_ret :: < String > ()"#,
-            r#"-> :: mcp_tools :: __private :: PromptInvocation"#,
-            r#":: mcp_tools :: __private :: PromptArguments :: parse (__raw , __NAMES)"#,
+            r#":: mcp_toolkit :: __private :: prompt_ret :: < String > ()"#,
+            r#"-> :: mcp_toolkit :: __private :: PromptInvocation"#,
+            r#":: mcp_toolkit :: __private :: PromptArguments :: parse (__raw , __NAMES)"#,
             r#"const __NAMES : & [& str] = & ["code" , "depth" , "cx"]"#,
-            r#":: mcp_tools :: __private :: PromptInvocation :: now (move || { __ret . convert (review_code (__mcp_arg_0 , __mcp_arg_1 , __mcp_arg_2)) })"#,
+            r#":: mcp_toolkit :: __private :: PromptInvocation :: now (move || { __ret . convert (review_code (__mcp_arg_0 , __mcp_arg_1 , __mcp_arg_2)) })"#,
             r#". build ("#,
         ] {
             assert!(code.contains(expected), "missing `{expected}` in\n{code}");
@@ -512,7 +512,7 @@ mod tests {
             [
                 "fn review_code",
                 "struct review_code",
-                "impl :: mcp_tools :: __private :: PromptFn for review_code"
+                "impl :: mcp_toolkit :: __private :: PromptFn for review_code"
             ]
         );
     }
@@ -523,7 +523,7 @@ mod tests {
         assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
         let code = expansion.code.to_string();
         assert!(
-            code.contains(":: mcp_tools :: __private :: PromptInvocation :: future (async move { __ret . convert (greet () . await) })"),
+            code.contains(":: mcp_toolkit :: __private :: PromptInvocation :: future (async move { __ret . convert (greet () . await) })"),
             "{code}"
         );
     }
@@ -553,7 +553,7 @@ mod tests {
         assert_eq!(column(&expansion.errors[2]), args.find("\"bad").unwrap());
         let code = expansion.code.to_string();
         assert!(
-            code.contains(":: mcp_tools :: __private :: unreachable_stub ()"),
+            code.contains(":: mcp_toolkit :: __private :: unreachable_stub ()"),
             "{code}"
         );
         assert!(!code.contains("PromptBuilder"), "{code}");
@@ -602,7 +602,7 @@ mod tests {
             );
             assert_eq!(shape(&expansion.code), ["fn greet", "fn __mcp_prompt_greet"]);
             let code = expansion.code.to_string();
-            assert!(code.contains("-> :: mcp_tools :: Prompt"), "{code}");
+            assert!(code.contains("-> :: mcp_toolkit :: Prompt"), "{code}");
             assert!(code.contains("unreachable_stub ()"), "{code}");
         }
     }
@@ -645,9 +645,9 @@ mod tests {
         assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
         let code = expansion.code.to_string();
         for expected in [
-            "let __mcp_complete_0 : :: mcp_tools :: __private :: Completer = cities ;",
-            "let __mcp_complete_1 : :: mcp_tools :: __private :: Completer = catalog :: seasons ;",
-            "(&& :: mcp_tools :: __private :: Slot :: < String > :: new ()) . __mcp_completable () ;",
+            "let __mcp_complete_0 : :: mcp_toolkit :: __private :: Completer = cities ;",
+            "let __mcp_complete_1 : :: mcp_toolkit :: __private :: Completer = catalog :: seasons ;",
+            "(&& :: mcp_toolkit :: __private :: Slot :: < String > :: new ()) . __mcp_completable () ;",
             r#". param ("city" , :: core :: option :: Option :: None , __mcp_param_0) . complete ("city" , __mcp_complete_0)"#,
             r#". param ("season" , :: core :: option :: Option :: None , __mcp_param_1) . complete ("season" , __mcp_complete_1)"#,
             r#". param ("days" , :: core :: option :: Option :: None , __mcp_param_2) . build"#,
@@ -696,7 +696,7 @@ mod tests {
         // Only `d`'s first attribute names a fn; it is still checked.
         let code = expansion.code.to_string();
         assert!(
-            code.contains("let __mcp_complete_3 : :: mcp_tools :: __private :: Completer = x ;"),
+            code.contains("let __mcp_complete_3 : :: mcp_toolkit :: __private :: Completer = x ;"),
             "{code}"
         );
         for absent in [
@@ -778,17 +778,17 @@ mod tests {
             r#". param ("user_id" , :: core :: option :: Option :: Some ("The user") , __mcp_param_0)"#,
             r#". param ("fields" , :: core :: option :: Option :: None , __mcp_param_1)"#,
             r#"Slot :: < Context > :: new ()) . __mcp_param ()"#,
-            r#":: mcp_tools :: __private :: resource_ret :: < Result < Json < Profile > , ToolError > > ()"#,
-            r#"-> :: mcp_tools :: __private :: ResourceInvocation"#,
-            r#":: mcp_tools :: __private :: ResourceArguments :: parse (__raw , __NAMES)"#,
+            r#":: mcp_toolkit :: __private :: resource_ret :: < Result < Json < Profile > , ToolError > > ()"#,
+            r#"-> :: mcp_toolkit :: __private :: ResourceInvocation"#,
+            r#":: mcp_toolkit :: __private :: ResourceArguments :: parse (__raw , __NAMES)"#,
             r#"const __NAMES : & [& str] = & ["user_id" , "fields" , "cx"]"#,
-            r#":: mcp_tools :: __private :: ResourceInvocation :: future (async move { __ret . convert (profile (__mcp_arg_0 , __mcp_arg_1 , __mcp_arg_2) . await) })"#,
+            r#":: mcp_toolkit :: __private :: ResourceInvocation :: future (async move { __ret . convert (profile (__mcp_arg_0 , __mcp_arg_1 , __mcp_arg_2) . await) })"#,
         ] {
             assert!(code.contains(expected), "missing `{expected}` in\n{code}");
         }
         // `cx` is no variable: its type must be injected, checked at its name.
         assert!(
-            code.contains("impl < T : :: mcp_tools :: FromContext > __McpInjected2 for T { }"),
+            code.contains("impl < T : :: mcp_toolkit :: FromContext > __McpInjected2 for T { }"),
             "{code}"
         );
         assert!(code.contains("__mcp_injected_2 :: < Context > () ;"), "{code}");
@@ -807,7 +807,7 @@ mod tests {
             [
                 "fn profile",
                 "struct profile",
-                "impl :: mcp_tools :: __private :: ResourceFn for profile"
+                "impl :: mcp_toolkit :: __private :: ResourceFn for profile"
             ]
         );
     }
@@ -821,7 +821,7 @@ mod tests {
         assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
         let code = expansion.code.to_string();
         assert!(
-            code.contains(":: mcp_tools :: __private :: ResourceInvocation :: now (move || { __ret . convert (readme ()) })"),
+            code.contains(":: mcp_toolkit :: __private :: ResourceInvocation :: now (move || { __ret . convert (readme ()) })"),
             "{code}"
         );
         assert!(!code.contains(". mime_type"), "{code}");
@@ -837,8 +837,8 @@ mod tests {
         let code = expansion.code.to_string();
         for expected in [
             ". size (1024u64)",
-            ". annotations (:: mcp_tools :: content :: Annotations { audience : :: core :: option :: Option :: Some (:: std :: vec :: Vec :: from ([:: mcp_tools :: content :: Role :: User , :: mcp_tools :: content :: Role :: Assistant])) , priority : :: core :: option :: Option :: Some (1f64) , last_modified : :: core :: option :: Option :: Some (:: std :: string :: String :: from (\"2025-01-12T15:00:58Z\")) , })",
-            ". cache (60000u64 , :: mcp_tools :: CacheScope :: Private)",
+            ". annotations (:: mcp_toolkit :: content :: Annotations { audience : :: core :: option :: Option :: Some (:: std :: vec :: Vec :: from ([:: mcp_toolkit :: content :: Role :: User , :: mcp_toolkit :: content :: Role :: Assistant])) , priority : :: core :: option :: Option :: Some (1f64) , last_modified : :: core :: option :: Option :: Some (:: std :: string :: String :: from (\"2025-01-12T15:00:58Z\")) , })",
+            ". cache (60000u64 , :: mcp_toolkit :: CacheScope :: Private)",
         ] {
             assert!(code.contains(expected), "missing `{expected}` in\n{code}");
         }
@@ -852,7 +852,7 @@ mod tests {
         let code = expansion.code.to_string();
         for expected in [
             "audience : :: core :: option :: Option :: None , priority : :: core :: option :: Option :: Some (0.25f64) , last_modified : :: core :: option :: Option :: None",
-            ". cache (0u64 , :: mcp_tools :: CacheScope :: Public)",
+            ". cache (0u64 , :: mcp_toolkit :: CacheScope :: Public)",
         ] {
             assert!(code.contains(expected), "missing `{expected}` in\n{code}");
         }
@@ -1004,7 +1004,7 @@ mod tests {
             ]
         );
         assert_eq!(shape(&expansion.code), ["fn readme", "fn __mcp_resource_readme"]);
-        assert!(expansion.code.to_string().contains("-> :: mcp_tools :: Resource"));
+        assert!(expansion.code.to_string().contains("-> :: mcp_toolkit :: Resource"));
     }
 
     /// A template's variable completes as a prompt's argument does: its path coerced to a
@@ -1019,9 +1019,9 @@ mod tests {
         assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
         let code = expansion.code.to_string();
         for expected in [
-            "let __mcp_complete_1 : :: mcp_tools :: __private :: Completer = repos :: all ;",
-            "let __mcp_complete_2 : :: mcp_tools :: __private :: Completer = branches ;",
-            "(&& :: mcp_tools :: __private :: Slot :: < String > :: new ()) . __mcp_completable () ;",
+            "let __mcp_complete_1 : :: mcp_toolkit :: __private :: Completer = repos :: all ;",
+            "let __mcp_complete_2 : :: mcp_toolkit :: __private :: Completer = branches ;",
+            "(&& :: mcp_toolkit :: __private :: Slot :: < String > :: new ()) . __mcp_completable () ;",
             r#". param ("owner" , :: core :: option :: Option :: None , __mcp_param_0) . param ("repo""#,
             r#". param ("repo" , :: core :: option :: Option :: None , __mcp_param_1) . complete ("repo" , __mcp_complete_1)"#,
             r#". param ("branch" , :: core :: option :: Option :: None , __mcp_param_2) . complete ("branch" , __mcp_complete_2)"#,

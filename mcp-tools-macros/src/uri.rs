@@ -119,7 +119,7 @@ mod tests {
         assert_eq!(
             include_str!("uri_template.rs"),
             include_str!("../../mcp-tools/src/uri_template.rs"),
-            "copy `mcp-tools/src/uri_template.rs` to `mcp-tools-macros/src/uri_template.rs`"
+            "copy `mcp-tools/src/uri_template.rs` to `mcp-toolkit-macros/src/uri_template.rs`"
         );
     }
 }

@@ -3,11 +3,11 @@
 //! `tools/list`, in both eras, with 2 tools and with 10,000; and the two rounds of a
 //! 2026-07-28 call whose tool asks the client once.
 //!
-//! `cargo bench -p mcp-tools --bench hot_paths`
+//! `cargo bench -p mcp-toolkit --bench hot_paths`
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use mcp_tools::__bench::LineEngine;
-use mcp_tools::{Context, Elicitation, Json, Server, Tool, ToolError, tool, tools};
+use mcp_toolkit::__bench::LineEngine;
+use mcp_toolkit::{Context, Elicitation, Json, Server, Tool, ToolError, tool, tools};
 use serde_json::json;
 use std::hint::black_box;
 

@@ -4,10 +4,10 @@
 //! and `ping`; the difference between them and the engine's figures in `hot_paths` is
 //! what HTTP costs (hyper, the endpoint's checks, the socket).
 //!
-//! `cargo bench -p mcp-tools --bench http_endpoint`
+//! `cargo bench -p mcp-toolkit --bench http_endpoint`
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mcp_tools::{Server, ToolError, tool, tools};
+use mcp_toolkit::{Server, ToolError, tool, tools};
 use std::hint::black_box;
 use std::net::SocketAddr;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

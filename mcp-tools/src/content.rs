@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 /// One block of a tool's unstructured result.
 ///
 /// ```
-/// use mcp_tools::Content;
+/// use mcp_toolkit::Content;
 ///
 /// let blocks = vec![
 ///     Content::text("Here is the chart:"),
@@ -40,7 +40,7 @@ impl Content {
     /// A text block.
     ///
     /// ```
-    /// use mcp_tools::Content;
+    /// use mcp_toolkit::Content;
     ///
     /// let block = Content::text("3 files changed");
     /// assert_eq!(block.as_text(), Some("3 files changed"));
@@ -57,7 +57,7 @@ impl Content {
     /// An image block from raw bytes, which it base64-encodes.
     ///
     /// ```
-    /// use mcp_tools::Content;
+    /// use mcp_toolkit::Content;
     ///
     /// let png = Content::image(&[0x89, b'P', b'N', b'G'], "image/png");
     /// assert_eq!(
@@ -78,7 +78,7 @@ impl Content {
     /// taken as it is, not checked.
     ///
     /// ```
-    /// use mcp_tools::Content;
+    /// use mcp_toolkit::Content;
     ///
     /// let from_api = Content::image_base64("iVBORw==", "image/png");
     /// assert_eq!(from_api, Content::image(&[0x89, b'P', b'N', b'G'], "image/png"));
@@ -96,7 +96,7 @@ impl Content {
     /// checked.
     ///
     /// ```
-    /// use mcp_tools::Content;
+    /// use mcp_toolkit::Content;
     ///
     /// let clip = Content::audio_base64("UklGRg==", "audio/wav");
     /// assert_eq!(clip, Content::audio(b"RIFF", "audio/wav"));
@@ -113,7 +113,7 @@ impl Content {
     /// An audio block from raw bytes, which it base64-encodes.
     ///
     /// ```
-    /// use mcp_tools::Content;
+    /// use mcp_toolkit::Content;
     ///
     /// let clip = Content::audio(b"RIFF", "audio/wav");
     /// assert_eq!(
@@ -134,7 +134,7 @@ impl Content {
     /// MIME type or size too.
     ///
     /// ```
-    /// use mcp_tools::Content;
+    /// use mcp_toolkit::Content;
     ///
     /// let link = Content::resource_link("file:///reports/q3.csv", "q3.csv");
     /// assert_eq!(
@@ -158,7 +158,7 @@ impl Content {
     /// An embedded text resource: the contents of the resource at `uri`, sent in the result.
     ///
     /// ```
-    /// use mcp_tools::Content;
+    /// use mcp_toolkit::Content;
     ///
     /// let readme = Content::embedded_text("file:///README.md", Some("text/markdown".into()), "# Notes");
     /// assert_eq!(
@@ -188,7 +188,7 @@ impl Content {
     /// An embedded binary resource, which it base64-encodes.
     ///
     /// ```
-    /// use mcp_tools::Content;
+    /// use mcp_toolkit::Content;
     ///
     /// let logo = Content::embedded_blob("file:///logo.png", None, &[0x89, b'P', b'N', b'G']);
     /// assert_eq!(
@@ -211,7 +211,7 @@ impl Content {
     /// The text of a text block; `None` for any other block.
     ///
     /// ```
-    /// use mcp_tools::Content;
+    /// use mcp_toolkit::Content;
     ///
     /// assert_eq!(Content::text("hello").as_text(), Some("hello"));
     /// assert_eq!(Content::image(b"", "image/png").as_text(), None);
@@ -228,7 +228,7 @@ impl Content {
 /// `_meta`.
 ///
 /// ```
-/// use mcp_tools::content::{Annotations, Content, Role, TextContent};
+/// use mcp_toolkit::content::{Annotations, Content, Role, TextContent};
 ///
 /// let note = TextContent {
 ///     text: "The build failed; see the log.".into(),
@@ -254,7 +254,7 @@ pub struct TextContent {
 /// A base64-encoded image: the block [`Content::image`] makes.
 ///
 /// ```
-/// use mcp_tools::content::{Content, ImageContent};
+/// use mcp_toolkit::content::{Content, ImageContent};
 ///
 /// let Content::Image(image) = Content::image(&[0x89, b'P', b'N', b'G'], "image/png") else { unreachable!() };
 /// assert_eq!(image.data, "iVBORw==");
@@ -278,7 +278,7 @@ pub struct ImageContent {
 /// Base64-encoded audio: the block [`Content::audio`] makes.
 ///
 /// ```
-/// use mcp_tools::content::{AudioContent, Content};
+/// use mcp_toolkit::content::{AudioContent, Content};
 ///
 /// let clip = AudioContent { data: "UklGRg==".into(), mime_type: "audio/wav".into(), annotations: None, meta: None };
 /// assert_eq!(Content::from(clip), Content::audio(b"RIFF", "audio/wav"));
@@ -302,7 +302,7 @@ pub struct AudioContent {
 /// out.
 ///
 /// ```
-/// use mcp_tools::content::{Content, ResourceLink};
+/// use mcp_toolkit::content::{Content, ResourceLink};
 ///
 /// let link = ResourceLink {
 ///     uri: "file:///reports/q3.csv".into(),
@@ -353,7 +353,7 @@ pub struct ResourceLink {
 /// [`Content::embedded_blob`] make.
 ///
 /// ```
-/// use mcp_tools::content::{Annotations, Content, EmbeddedResource, ResourceContents};
+/// use mcp_toolkit::content::{Annotations, Content, EmbeddedResource, ResourceContents};
 ///
 /// let page = EmbeddedResource {
 ///     resource: ResourceContents::Text {
@@ -385,7 +385,7 @@ pub struct EmbeddedResource {
 /// apart by their `text` or `blob` member.
 ///
 /// ```
-/// use mcp_tools::content::ResourceContents;
+/// use mcp_toolkit::content::ResourceContents;
 ///
 /// let read: ResourceContents =
 ///     serde_json::from_value(serde_json::json!({"uri": "file:///logo.png", "blob": "iVBORw=="})).unwrap();
@@ -427,7 +427,7 @@ pub enum ResourceContents {
 /// changed. Fields left `None` are not sent.
 ///
 /// ```
-/// use mcp_tools::content::{Annotations, Role};
+/// use mcp_toolkit::content::{Annotations, Role};
 ///
 /// let hints = Annotations {
 ///     audience: Some(vec![Role::User, Role::Assistant]),
@@ -457,7 +457,7 @@ pub struct Annotations {
 /// A party of the conversation, in [`Annotations::audience`].
 ///
 /// ```
-/// use mcp_tools::content::Role;
+/// use mcp_toolkit::content::Role;
 ///
 /// assert_eq!(serde_json::to_value(Role::User).unwrap(), "user");
 /// assert_eq!(serde_json::from_value::<Role>("assistant".into()).unwrap(), Role::Assistant);

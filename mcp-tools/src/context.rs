@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 /// request that asked for nothing.
 ///
 /// ```
-/// use mcp_tools::{tool, tools, Context, Server, protocol::ProtocolVersion};
+/// use mcp_toolkit::{tool, tools, Context, Server, protocol::ProtocolVersion};
 /// use serde_json::json;
 ///
 /// /// Says which client called, in which protocol revision.
@@ -32,14 +32,14 @@ use tokio_util::sync::CancellationToken;
 /// }
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), mcp_tools::ClientError> {
+/// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
 /// let server = || Server::new("who", "1.0.0").tools(tools![whoami]);
 /// let modern = server().test_client()?;
 /// assert_eq!(modern.list_tools().await?[0]["inputSchema"], json!({"type": "object", "additionalProperties": false}));
-/// assert_eq!(modern.call("whoami", json!({})).await?.text(), Some("mcp-tools-test-client, 2026-07-28"));
+/// assert_eq!(modern.call("whoami", json!({})).await?.text(), Some("mcp-toolkit-test-client, 2026-07-28"));
 ///
 /// let legacy = server().test_client_legacy(ProtocolVersion::V2025_06_18).await?;
-/// assert_eq!(legacy.call("whoami", json!({})).await?.text(), Some("mcp-tools-test-client, 2025-06-18"));
+/// assert_eq!(legacy.call("whoami", json!({})).await?.text(), Some("mcp-toolkit-test-client, 2025-06-18"));
 /// # Ok(())
 /// # }
 /// ```
@@ -126,7 +126,7 @@ impl Context {
     /// [`TestClient`](crate::TestClient), or without a check.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Principal, Server};
+    /// use mcp_toolkit::{tool, tools, Context, Principal, Server};
     /// use serde_json::json;
     ///
     /// /// Says who is calling.
@@ -189,8 +189,8 @@ impl Context {
     /// unit tests, say).
     ///
     /// ```
-    /// use mcp_tools::{Context, State};
-    /// use mcp_tools::FromContext;
+    /// use mcp_toolkit::{Context, State};
+    /// use mcp_toolkit::FromContext;
     ///
     /// let cx = Context::default().with_state(42_u32);
     /// let answer = State::<u32>::from_context(&cx).unwrap();
@@ -205,7 +205,7 @@ impl Context {
     /// The JSON-RPC id of the request; `None` outside a server.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use mcp_toolkit::{tool, tools, Context, Server};
     /// use serde_json::json;
     ///
     /// /// Gives the id of its own request.
@@ -215,7 +215,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("ids", "1.0.0").tools(tools![my_id]).test_client()?;
     /// assert_eq!(client.call("my_id", json!({})).await?.text(), Some("1"));
     /// assert_eq!(client.call("my_id", json!({})).await?.text(), Some("2"));
@@ -231,7 +231,7 @@ impl Context {
     /// it: the server shapes results for each revision.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server, protocol::ProtocolVersion};
+    /// use mcp_toolkit::{tool, tools, Context, Server, protocol::ProtocolVersion};
     /// use serde_json::json;
     ///
     /// /// Tells whether the client sees structured output.
@@ -241,7 +241,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let server = || Server::new("versions", "1.0.0").tools(tools![structured]);
     /// let modern = server().test_client()?;
     /// assert_eq!(modern.call("structured", json!({})).await?.text(), Some("true"));
@@ -258,7 +258,7 @@ impl Context {
     /// base security decisions on it.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use mcp_toolkit::{tool, tools, Context, Server};
     /// use serde_json::json;
     ///
     /// /// Greets the client by name.
@@ -271,10 +271,10 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("greeter", "1.0.0").tools(tools![greet]).test_client()?;
     /// let greeting = client.call("greet", json!({})).await?;
-    /// assert!(greeting.text().unwrap().starts_with("hello, mcp-tools-test-client "));
+    /// assert!(greeting.text().unwrap().starts_with("hello, mcp-toolkit-test-client "));
     /// # Ok(())
     /// # }
     /// ```
@@ -286,7 +286,7 @@ impl Context {
     /// server.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use mcp_toolkit::{tool, tools, Context, Server};
     /// use serde_json::json;
     ///
     /// /// Tells whether the client can answer sampling requests.
@@ -296,7 +296,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("caps", "1.0.0").tools(tools![can_sample]).test_client()?;
     /// assert_eq!(client.call("can_sample", json!({})).await?.text(), Some("false")); // it declares `{}`
     /// assert!(Context::default().client_capabilities().is_none());
@@ -311,7 +311,7 @@ impl Context {
     /// tool that would otherwise do work only to report it.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use mcp_toolkit::{tool, tools, Context, Server};
     /// use serde_json::json;
     ///
     /// /// Tells whether progress was asked for.
@@ -321,7 +321,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("progress", "1.0.0").tools(tools![asked]).test_client()?;
     /// assert_eq!(client.call("asked", json!({})).await?.text(), Some("false"));
     /// assert_eq!(client.call_with_progress("asked", json!({})).await?.text(), Some("true"));
@@ -337,7 +337,7 @@ impl Context {
     /// `message` says what is happening.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use mcp_toolkit::{tool, tools, Context, Server};
     /// use serde_json::json;
     ///
     /// /// Copies the files.
@@ -351,7 +351,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("copier", "1.0.0").tools(tools![copy]).test_client()?;
     /// let result = client.call_with_progress("copy", json!({"files": ["a.txt", "b.txt"]})).await?;
     /// let last = &result.notifications()[1];
@@ -386,7 +386,7 @@ impl Context {
     /// less severe one. Check it before building a message that is costly to make.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server, protocol::LoggingLevel};
+    /// use mcp_toolkit::{tool, tools, Context, Server, protocol::LoggingLevel};
     /// use serde_json::json;
     ///
     /// /// Tells whether debug messages reach the client.
@@ -396,7 +396,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("logs", "1.0.0").tools(tools![debugging]).test_client()?;
     /// assert_eq!(client.call("debugging", json!({})).await?.text(), Some("false")); // no level asked for
     /// client.set_log_level(LoggingLevel::Info).await?;
@@ -416,7 +416,7 @@ impl Context {
     /// [`error`](Context::error) are the common levels.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server, protocol::LoggingLevel};
+    /// use mcp_toolkit::{tool, tools, Context, Server, protocol::LoggingLevel};
     /// use serde_json::json;
     ///
     /// /// Imports rows, saying what it does.
@@ -431,7 +431,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("importer", "1.0.0").tools(tools![import]).test_client()?;
     /// client.set_log_level(LoggingLevel::Info).await?; // info and more severe
     /// let result = client.call("import", json!({})).await?;
@@ -487,7 +487,7 @@ impl Context {
     /// checks this between steps.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server, State};
+    /// use mcp_toolkit::{tool, tools, Context, Server, State};
     /// use serde_json::json;
     /// use tokio::sync::mpsc::UnboundedSender;
     ///
@@ -502,7 +502,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let (report, mut reports) = tokio::sync::mpsc::unbounded_channel();
     /// let client = Server::new("scanner", "1.0.0").tools(tools![scan]).state(report).test_client()?;
     /// let call = tokio::spawn(async move { client.call("scan", json!({})).await });
@@ -521,7 +521,7 @@ impl Context {
     /// which would otherwise run on.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server, State};
+    /// use mcp_toolkit::{tool, tools, Context, Server, State};
     /// use serde_json::json;
     /// use tokio::sync::mpsc::UnboundedSender;
     ///
@@ -536,7 +536,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let (report, mut reports) = tokio::sync::mpsc::unbounded_channel();
     /// let client = Server::new("watcher", "1.0.0").tools(tools![watch]).state(report).test_client()?;
     /// let call = tokio::spawn(async move { client.call("watch", json!({})).await });
@@ -565,7 +565,7 @@ impl Context {
     /// late answer is dropped.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, ClientRequestError, Context, Server};
+    /// use mcp_toolkit::{tool, tools, ClientRequestError, Context, Server};
     /// use serde_json::json;
     ///
     /// /// Counts the client's roots.
@@ -576,7 +576,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("roots", "1.0.0")
     ///     .tools(tools![count_roots])
     ///     .test_client()?
@@ -612,7 +612,7 @@ impl Context {
     /// refuse to start without the state.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use mcp_toolkit::{tool, tools, Context, Server};
     /// use serde_json::json;
     ///
     /// /// The greeting, set by the server or the default.
@@ -627,7 +627,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let plain = Server::new("greeter", "1.0.0").tools(tools![greet]).test_client()?;
     /// assert_eq!(plain.call("greet", json!({})).await?.text(), Some("hello"));
     ///
@@ -659,7 +659,7 @@ impl fmt::Debug for Context {
 /// read it with [`Context::principal`].
 ///
 /// ```
-/// use mcp_tools::Principal;
+/// use mcp_toolkit::Principal;
 /// let ada = Principal::new("ada").with_scopes(["notes:read"]);
 /// assert!(ada.has_scope("notes:read") && !ada.has_scope("notes:write"));
 /// ```
@@ -677,7 +677,7 @@ impl Principal {
     /// A principal with no scopes or claims.
     ///
     /// ```
-    /// use mcp_tools::Principal;
+    /// use mcp_toolkit::Principal;
     ///
     /// let ada = Principal::new("ada");
     /// assert_eq!(ada.subject, "ada");
@@ -694,7 +694,7 @@ impl Principal {
     /// Sets the scopes, replacing any set before.
     ///
     /// ```
-    /// use mcp_tools::Principal;
+    /// use mcp_toolkit::Principal;
     ///
     /// let ada = Principal::new("ada").with_scopes(["notes:read", "notes:write"]);
     /// assert_eq!(ada.scopes, ["notes:read", "notes:write"]);
@@ -707,7 +707,7 @@ impl Principal {
     /// Sets the claims: anything else the token check found that tools should see.
     ///
     /// ```
-    /// use mcp_tools::Principal;
+    /// use mcp_toolkit::Principal;
     /// use serde_json::json;
     ///
     /// let ada = Principal::new("ada").with_claims(json!({"org": "analytical-engines"}));
@@ -721,7 +721,7 @@ impl Principal {
     /// Whether the token allows `scope`, compared exactly.
     ///
     /// ```
-    /// use mcp_tools::Principal;
+    /// use mcp_toolkit::Principal;
     ///
     /// let ada = Principal::new("ada").with_scopes(["notes:read"]);
     /// assert!(ada.has_scope("notes:read"));
@@ -736,7 +736,7 @@ impl Principal {
 /// Shared state given to the server, borrowed by a tool that names a `State<T>` parameter.
 ///
 /// ```
-/// use mcp_tools::{tool, State};
+/// use mcp_toolkit::{tool, State};
 /// use std::sync::atomic::{AtomicU64, Ordering};
 ///
 /// struct Counter {
@@ -775,7 +775,7 @@ impl<T: ?Sized + fmt::Debug> fmt::Debug for State<T> {
 /// inject them too. Injected parameters never appear in a tool's input schema.
 ///
 /// ```
-/// use mcp_tools::{tool, Context, FromContext, ToolError};
+/// use mcp_toolkit::{tool, Context, FromContext, ToolError};
 ///
 /// /// The name of the calling client.
 /// struct ClientName(String);

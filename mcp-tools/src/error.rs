@@ -19,7 +19,7 @@ use std::fmt;
 /// every error type into it (as `anyhow::Error` does).
 ///
 /// ```
-/// use mcp_tools::ToolError;
+/// use mcp_toolkit::ToolError;
 ///
 /// fn divide(a: f64, b: f64) -> Result<f64, ToolError> {
 ///     if b == 0.0 {
@@ -68,7 +68,7 @@ impl ToolError {
     /// so the model can try again.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, ToolError};
+    /// use mcp_toolkit::{tool, tools, Context, ToolError};
     /// use serde_json::json;
     ///
     /// /// Reads a setting.
@@ -100,7 +100,7 @@ impl ToolError {
     /// with `?` are made this way.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, ToolError};
+    /// use mcp_toolkit::{tool, tools, Context, ToolError};
     /// use serde_json::json;
     ///
     /// /// Looks a customer up.
@@ -135,7 +135,7 @@ impl ToolError {
     /// as [`ToolError::new`] does.
     ///
     /// ```
-    /// use mcp_tools::{resource, resources, ClientError, Server, ToolError};
+    /// use mcp_toolkit::{resource, resources, ClientError, Server, ToolError};
     /// use serde_json::json;
     ///
     /// /// A user's name.
@@ -148,7 +148,7 @@ impl ToolError {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("users", "1.0.0").resources(resources![user_name]).test_client()?;
     /// match client.read_resource("users://8/name").await {
     ///     Err(ClientError::Rpc { code, message, data }) => {
@@ -177,7 +177,7 @@ impl ToolError {
     /// The message: what the model reads, or for an internal error, its detail.
     ///
     /// ```
-    /// use mcp_tools::ToolError;
+    /// use mcp_toolkit::ToolError;
     ///
     /// assert_eq!(ToolError::new("the folder is empty").message(), "the folder is empty");
     ///
@@ -192,7 +192,7 @@ impl ToolError {
     /// errors converted with `?` and made with [`ToolError::internal`].
     ///
     /// ```
-    /// use mcp_tools::ToolError;
+    /// use mcp_toolkit::ToolError;
     ///
     /// assert!(!ToolError::new("the folder is empty").is_internal());
     /// assert!(ToolError::from(std::io::Error::other("disk /dev/sda2 failed")).is_internal());
@@ -209,7 +209,7 @@ impl ToolError {
     /// naming the capability in earlier ones.
     ///
     /// ```
-    /// use mcp_tools::{AskError, ClientCapability, ToolError};
+    /// use mcp_toolkit::{AskError, ClientCapability, ToolError};
     ///
     /// let error = ToolError::from(AskError::MissingCapability(ClientCapability::Sampling));
     /// assert_eq!(error.missing_capability(), Some(ClientCapability::Sampling));
@@ -235,7 +235,7 @@ impl ToolError {
     /// done); otherwise an error result with the message and the URL.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server, ToolError};
+    /// use mcp_toolkit::{tool, tools, Context, Server, ToolError};
     /// use serde_json::json;
     ///
     /// /// Lists the user's calendar events.
@@ -249,7 +249,7 @@ impl ToolError {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// // A client that cannot open URLs reads the URL in the error result.
     /// let client = Server::new("calendar", "1.0.0").tools(tools![events]).test_client()?;
     /// let result = client.call("events", json!({})).await?;
@@ -298,7 +298,7 @@ impl ToolError {
 /// [`Context`](crate::Context) each need one.
 ///
 /// ```
-/// use mcp_tools::ClientCapability;
+/// use mcp_toolkit::ClientCapability;
 /// use serde_json::json;
 ///
 /// assert_eq!(ClientCapability::ElicitationForm.to_string(), "elicitation.form");
@@ -348,7 +348,7 @@ impl ClientCapability {
     /// Whether `capabilities` (a client's declared `ClientCapabilities`) include this one.
     ///
     /// ```
-    /// use mcp_tools::ClientCapability;
+    /// use mcp_toolkit::ClientCapability;
     /// use serde_json::json;
     ///
     /// assert!(ClientCapability::ElicitationForm.declared_in(&json!({"elicitation": {}})));
@@ -393,7 +393,7 @@ impl fmt::Display for ClientCapability {
 /// `ToolError`, it does not implement `std::error::Error`, which is what lets it convert.
 ///
 /// ```
-/// use mcp_tools::{AskError, ClientCapability, ToolError};
+/// use mcp_toolkit::{AskError, ClientCapability, ToolError};
 ///
 /// let missing = AskError::MissingCapability(ClientCapability::Roots);
 /// assert_eq!(missing.to_string(), "this request needs the client capability `roots`, which the client did not declare");
@@ -509,7 +509,7 @@ impl<E: std::error::Error> From<E> for ToolError {
 /// two tools with one name refuses to start with it ([`Error::Definition`](crate::Error::Definition)).
 ///
 /// ```
-/// use mcp_tools::{tool, tools, validate_tool_name, DefinitionError, Error, Server, Tool};
+/// use mcp_toolkit::{tool, tools, validate_tool_name, DefinitionError, Error, Server, Tool};
 /// use serde_json::json;
 ///
 /// assert!(matches!(validate_tool_name("add numbers"), Err(DefinitionError::InvalidName(_))));

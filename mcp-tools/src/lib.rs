@@ -12,7 +12,7 @@
 //! [`Tool::from_json`] builds one at run time, for tools that come from data.
 //!
 //! ```
-//! use mcp_tools::{tool, tools, ToolError};
+//! use mcp_toolkit::{tool, tools, ToolError};
 //!
 //! #[derive(serde::Deserialize, schemars::JsonSchema)]
 //! #[serde(rename_all = "lowercase")]
@@ -49,14 +49,14 @@
 //! MCP clients launch a server and talk to it on standard input and output:
 //!
 //! ```no_run
-//! use mcp_tools::{tool, tools, Server};
+//! use mcp_toolkit::{tool, tools, Server};
 //!
 //! /// Adds two numbers.
 //! #[tool]
 //! fn add(a: f64, b: f64) -> f64 { a + b }
 //!
 //! #[tokio::main]
-//! async fn main() -> Result<(), mcp_tools::Error> {
+//! async fn main() -> Result<(), mcp_toolkit::Error> {
 //!     Server::new("calculator", env!("CARGO_PKG_VERSION"))
 //!         .tools(tools![add])
 //!         .serve_stdio()
@@ -76,7 +76,7 @@
 //! data (`String`, not `&str`).
 //!
 //! ```
-//! use mcp_tools::{tool, tools};
+//! use mcp_toolkit::{tool, tools};
 //! use serde_json::json;
 //!
 //! /// Searches the notes.
@@ -130,7 +130,7 @@
 //! server's tools, to change while serving).
 //!
 //! ```
-//! use mcp_tools::{tool, tools, Context, Server, State};
+//! use mcp_toolkit::{tool, tools, Context, Server, State};
 //! use serde_json::json;
 //! use std::sync::Mutex;
 //!
@@ -149,7 +149,7 @@
 //! }
 //!
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), mcp_tools::ClientError> {
+//! # async fn main() -> Result<(), mcp_toolkit::ClientError> {
 //! let server = Server::new("notes", "1.0.0").tools(tools![remember]).state(Notes::default());
 //! let client = server.test_client()?;
 //! assert_eq!(client.list_tools().await?[0]["inputSchema"]["required"], json!(["text"]));
@@ -215,7 +215,7 @@
 //! opens a legacy session instead.
 //!
 //! ```
-//! use mcp_tools::{tool, tools, Server};
+//! use mcp_toolkit::{tool, tools, Server};
 //! use serde_json::json;
 //!
 //! /// Adds two numbers.
@@ -225,7 +225,7 @@
 //! }
 //!
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), mcp_tools::ClientError> {
+//! # async fn main() -> Result<(), mcp_toolkit::ClientError> {
 //! let client = Server::new("calc", "1.0.0").tools(tools![add]).test_client()?;
 //! assert_eq!(client.list_tools().await?.len(), 1);
 //! let sum = client.call("add", json!({"a": 2, "b": 3})).await?;
@@ -245,7 +245,7 @@
 //! [`CallToolResult::to_anthropic_block`] turn the result into what the API expects back.
 //!
 //! ```
-//! use mcp_tools::{tool, tools, Server};
+//! use mcp_toolkit::{tool, tools, Server};
 //! use serde_json::json;
 //!
 //! /// Adds two numbers.
@@ -253,7 +253,7 @@
 //! fn add(a: i64, b: i64) -> i64 { a + b }
 //!
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), mcp_tools::ExportError> {
+//! # async fn main() -> Result<(), mcp_toolkit::ExportError> {
 //! let server = Server::new("calc", "1.0.0").tools(tools![add]);
 //! let definitions = server.openai_tools()?; // the request's `tools`
 //! assert_eq!(definitions[0]["function"]["name"], "add");
@@ -279,7 +279,7 @@
 //! # Telemetry
 //!
 //! Every request the engine serves, over any transport and in either era, runs in one
-//! `tracing` span at `INFO`, target `mcp_tools::request`, from its arrival until its response
+//! `tracing` span at `INFO`, target `mcp_toolkit::request`, from its arrival until its response
 //! (a call that waits, asks the client or runs on the blocking pool included). Its fields
 //! are those of the OpenTelemetry semantic conventions for MCP servers: `mcp.method.name`,
 //! `gen_ai.tool.name` and `gen_ai.operation.name` (`tools/call`), `gen_ai.prompt.name`
@@ -370,7 +370,7 @@ pub use tool::{Icon, IconTheme, ScopePolicy, Tool, ToolAnnotations, validate_too
 /// Turns a documented fn into an MCP tool.
 ///
 /// ```
-/// use mcp_tools::{tool, Json};
+/// use mcp_toolkit::{tool, Json};
 ///
 /// #[derive(serde::Serialize, schemars::JsonSchema)]
 /// struct TextStats { characters: usize, words: usize }
@@ -415,7 +415,7 @@ pub use tool::{Icon, IconTheme, ScopePolicy, Tool, ToolAnnotations, validate_too
 /// runs on tokio's blocking pool, so it may block; an `async fn` runs on the runtime and
 /// must not.
 #[doc(inline)]
-pub use mcp_tools_macros::tool;
+pub use mcp_toolkit_macros::tool;
 
 /// The tools a server offers: `tools![calculator, analyze]`, by the names of `#[tool]` fns
 /// (paths work: `tools![math::add]`). Evaluates to a `Vec<Tool>`.
@@ -425,7 +425,7 @@ pub use mcp_tools_macros::tool;
 /// they own (a connection pool, a cache). Each call borrows the instance.
 ///
 /// ```
-/// use mcp_tools::{tool, tools, Server};
+/// use mcp_toolkit::{tool, tools, Server};
 /// use std::sync::{Arc, Mutex};
 ///
 /// struct Cache { entries: Mutex<Vec<String>> }
@@ -448,7 +448,7 @@ pub use mcp_tools_macros::tool;
 /// Two tools with one name are a compile error:
 ///
 /// ```compile_fail
-/// use mcp_tools::{tool, tools};
+/// use mcp_toolkit::{tool, tools};
 ///
 /// /// Adds.
 /// #[tool(name = "add")]
@@ -477,8 +477,8 @@ macro_rules! tools {
 /// arguments and hand to the model as messages.
 ///
 /// ```
-/// use mcp_tools::protocol::ProtocolVersion;
-/// use mcp_tools::{prompt, prompts, PromptMessage};
+/// use mcp_toolkit::protocol::ProtocolVersion;
+/// use mcp_toolkit::{prompt, prompts, PromptMessage};
 /// use serde_json::json;
 ///
 /// /// Asks the model to review code.
@@ -547,7 +547,7 @@ macro_rules! tools {
 /// (then those that contain it, ignoring case), at most 100, with `total` and `hasMore`.
 ///
 /// ```
-/// use mcp_tools::{prompt, prompts, Server};
+/// use mcp_toolkit::{prompt, prompts, Server};
 /// use serde_json::{json, Map, Value};
 ///
 /// /// The cities of a country, for completing `city`.
@@ -571,7 +571,7 @@ macro_rules! tools {
 /// }
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), mcp_tools::ClientError> {
+/// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
 /// let client = Server::new("trips", "1.0.0").prompts(prompts![city_break]).test_client()?;
 /// let completed = client.request("completion/complete", json!({
 ///     "ref": {"type": "ref/prompt", "name": "city_break"},
@@ -594,14 +594,14 @@ macro_rules! tools {
 /// `#[prompt]` goes on free fns only, not on methods: a prompt that needs something shared
 /// takes it as a [`State<T>`](State) parameter.
 #[doc(inline)]
-pub use mcp_tools_macros::prompt;
+pub use mcp_toolkit_macros::prompt;
 
 /// The prompts a server offers: `prompts![review_code, summarize]`, by the names of
 /// `#[prompt]` fns (paths work: `prompts![docs::review_code]`). Evaluates to a
 /// `Vec<Prompt>`.
 ///
 /// ```
-/// use mcp_tools::{prompt, prompts};
+/// use mcp_toolkit::{prompt, prompts};
 ///
 /// /// Asks for a summary.
 /// #[prompt]
@@ -615,7 +615,7 @@ pub use mcp_tools_macros::prompt;
 /// Two prompts with one name are a compile error:
 ///
 /// ```compile_fail,E0080
-/// use mcp_tools::{prompt, prompts};
+/// use mcp_toolkit::{prompt, prompts};
 ///
 /// /// Summarizes.
 /// #[prompt(name = "summary")]
@@ -640,12 +640,12 @@ macro_rules! prompts {
 /// `{...}` variables: clients list it and read it by URI. The fn's value is the contents.
 ///
 /// ```
-/// use mcp_tools::{resource, resources};
+/// use mcp_toolkit::{resource, resources};
 ///
 /// /// The project's README.
 /// #[resource(uri = "docs://readme", mime_type = "text/markdown")]
 /// async fn readme() -> String {
-///     "# mcp-tools".to_owned()
+///     "# mcp-toolkit".to_owned()
 /// }
 ///
 /// /// A chapter of the guide.
@@ -700,7 +700,7 @@ macro_rules! prompts {
 /// `resources/templates/list` shows it. A fixed URI has no variables, so no completion.
 ///
 /// ```
-/// use mcp_tools::{resource, resources, Server};
+/// use mcp_toolkit::{resource, resources, Server};
 /// use serde_json::{json, Map, Value};
 ///
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -723,7 +723,7 @@ macro_rules! prompts {
 /// }
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), mcp_tools::ClientError> {
+/// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
 /// let client = Server::new("library", "1.0.0").resources(resources![book]).test_client()?;
 /// let complete = |name: &str, value: &str| json!({
 ///     "ref": {"type": "ref/resource", "uri": "library://{shelf}/{title}"},
@@ -738,7 +738,7 @@ macro_rules! prompts {
 /// # }
 /// ```
 #[doc(inline)]
-pub use mcp_tools_macros::resource;
+pub use mcp_toolkit_macros::resource;
 
 /// The resources a server offers: `resources![readme, profile]`, by the names of
 /// `#[resource]` fns (paths work). Evaluates to a `Vec<Resource>`.
@@ -746,7 +746,7 @@ pub use mcp_tools_macros::resource;
 /// Two resources with one URI are a compile error:
 ///
 /// ```compile_fail,E0080
-/// use mcp_tools::{resource, resources};
+/// use mcp_toolkit::{resource, resources};
 ///
 /// /// The README.
 /// #[resource(uri = "docs://readme")]
@@ -809,7 +809,7 @@ pub mod __bench {
 /// What generated code names. Not public API: it changes without notice.
 #[doc(hidden)]
 pub mod __private {
-    pub use mcp_tools_macros::method_tools;
+    pub use mcp_toolkit_macros::method_tools;
 
     pub use crate::tool::{
         Arguments, FromArgument, InjectedProbe, Invocation, OptionalProbe, Param, RawArguments,

@@ -17,7 +17,7 @@ use std::fmt::Display;
 /// Most tools never build one: their return type converts through [`IntoCallToolResult`].
 ///
 /// ```
-/// use mcp_tools::{CallToolResult, Content};
+/// use mcp_toolkit::{CallToolResult, Content};
 ///
 /// let ok = CallToolResult::text("42");
 /// assert!(!ok.is_error());
@@ -45,7 +45,7 @@ impl CallToolResult {
     /// A successful result with these content blocks.
     ///
     /// ```
-    /// use mcp_tools::{CallToolResult, Content};
+    /// use mcp_toolkit::{CallToolResult, Content};
     ///
     /// let result = CallToolResult::new(vec![
     ///     Content::text("The chart:"),
@@ -64,7 +64,7 @@ impl CallToolResult {
     /// A successful result with one text block.
     ///
     /// ```
-    /// use mcp_tools::CallToolResult;
+    /// use mcp_toolkit::CallToolResult;
     ///
     /// let result = CallToolResult::text("42");
     /// assert_eq!(
@@ -80,7 +80,7 @@ impl CallToolResult {
     /// can correct itself.
     ///
     /// ```
-    /// use mcp_tools::CallToolResult;
+    /// use mcp_toolkit::CallToolResult;
     ///
     /// let result = CallToolResult::error("no such file; list the folder first");
     /// assert_eq!(
@@ -99,7 +99,7 @@ impl CallToolResult {
     /// text, for clients that read only text.
     ///
     /// ```
-    /// use mcp_tools::CallToolResult;
+    /// use mcp_toolkit::CallToolResult;
     /// let r = CallToolResult::structured(&serde_json::json!({"words": 3})).unwrap();
     /// assert_eq!(r.structured_content().unwrap().get(), r#"{"words":3}"#);
     /// assert_eq!(r.content()[0].as_text(), Some(r#"{"words":3}"#));
@@ -117,7 +117,7 @@ impl CallToolResult {
     /// (a panic, a bug): `internal error`, with the details left to the server's log.
     ///
     /// ```
-    /// use mcp_tools::CallToolResult;
+    /// use mcp_toolkit::CallToolResult;
     ///
     /// let result = CallToolResult::internal_error();
     /// assert!(result.is_error());
@@ -132,7 +132,7 @@ impl CallToolResult {
     /// [exposes internal errors](crate::Server::expose_internal_errors)).
     ///
     /// ```
-    /// use mcp_tools::CallToolResult;
+    /// use mcp_toolkit::CallToolResult;
     ///
     /// let result = CallToolResult::internal("the cache at /var/lib/app is corrupt");
     /// assert!(result.is_error());
@@ -149,7 +149,7 @@ impl CallToolResult {
     /// The detail of an internal error, withheld from the client; `None` for other results.
     ///
     /// ```
-    /// use mcp_tools::{CallToolResult, IntoCallToolResult, ToolError};
+    /// use mcp_toolkit::{CallToolResult, IntoCallToolResult, ToolError};
     ///
     /// assert_eq!(CallToolResult::error("no such note").internal_detail(), None);
     /// let failed: Result<u8, ToolError> = Err(std::io::Error::other("disk full").into());
@@ -189,7 +189,7 @@ impl CallToolResult {
     /// Marks the result as failed or not, keeping its content.
     ///
     /// ```
-    /// use mcp_tools::{CallToolResult, Content};
+    /// use mcp_toolkit::{CallToolResult, Content};
     ///
     /// let result = CallToolResult::new(vec![Content::text("3 of 5 files copied")]).with_error(true);
     /// assert!(result.is_error());
@@ -203,7 +203,7 @@ impl CallToolResult {
     /// Adds a `_meta` entry; an entry with the same key is replaced.
     ///
     /// ```
-    /// use mcp_tools::CallToolResult;
+    /// use mcp_toolkit::CallToolResult;
     /// use serde_json::json;
     ///
     /// let result = CallToolResult::text("ok").with_meta("com.example/elapsedMs", json!(12));
@@ -218,7 +218,7 @@ impl CallToolResult {
     /// The content blocks.
     ///
     /// ```
-    /// use mcp_tools::{CallToolResult, Content};
+    /// use mcp_toolkit::{CallToolResult, Content};
     ///
     /// let result = CallToolResult::text("hello");
     /// assert_eq!(result.content(), [Content::text("hello")]);
@@ -231,7 +231,7 @@ impl CallToolResult {
     /// [`CallToolResult::structured`] (as a tool returning [`Json<T>`] does).
     ///
     /// ```
-    /// use mcp_tools::{CallToolResult, IntoCallToolResult, Json};
+    /// use mcp_toolkit::{CallToolResult, IntoCallToolResult, Json};
     ///
     /// let result = Json(vec![2, 3, 5]).into_call_tool_result();
     /// assert_eq!(result.structured_content().unwrap().get(), "[2,3,5]");
@@ -244,7 +244,7 @@ impl CallToolResult {
     /// Whether the call failed.
     ///
     /// ```
-    /// use mcp_tools::{CallToolResult, IntoCallToolResult};
+    /// use mcp_toolkit::{CallToolResult, IntoCallToolResult};
     ///
     /// assert!(!CallToolResult::text("done").is_error());
     /// assert!(Err::<String, _>("the disk is full").into_call_tool_result().is_error());
@@ -256,7 +256,7 @@ impl CallToolResult {
     /// The result's `_meta`, as [`CallToolResult::with_meta`] set it.
     ///
     /// ```
-    /// use mcp_tools::CallToolResult;
+    /// use mcp_toolkit::CallToolResult;
     ///
     /// assert!(CallToolResult::text("ok").meta().is_none());
     /// let traced = CallToolResult::text("ok").with_meta("com.example/trace", "a1b2".into());
@@ -296,7 +296,7 @@ impl Serialize for CallToolResult {
 /// as text), and `T`'s JSON Schema becomes the tool's `outputSchema`.
 ///
 /// ```
-/// use mcp_tools::{tool, Json};
+/// use mcp_toolkit::{tool, Json};
 ///
 /// #[derive(serde::Serialize, schemars::JsonSchema)]
 /// struct TextStats {
@@ -328,7 +328,7 @@ pub struct Json<T>(pub T);
 /// becomes an `isError` result: see the `Result` implementation for what the client reads).
 ///
 /// ```
-/// use mcp_tools::{IntoCallToolResult, Json};
+/// use mcp_toolkit::{IntoCallToolResult, Json};
 ///
 /// assert_eq!(2.5.into_call_tool_result().content()[0].as_text(), Some("2.5"));
 /// assert!(().into_call_tool_result().content().is_empty());
@@ -341,7 +341,7 @@ pub struct Json<T>(pub T);
 /// Implement it for a type of your own to return it from tools:
 ///
 /// ```
-/// use mcp_tools::{tool, tools, CallToolResult, Content, Context, IntoCallToolResult};
+/// use mcp_toolkit::{tool, tools, CallToolResult, Content, Context, IntoCallToolResult};
 /// use serde_json::json;
 ///
 /// /// A file's text, sent as an embedded resource.
@@ -459,7 +459,7 @@ impl<T: Serialize + JsonSchema> IntoCallToolResult for Json<T> {
 /// (see [`Server::expose_internal_errors`](crate::Server::expose_internal_errors)).
 ///
 /// ```
-/// use mcp_tools::IntoCallToolResult;
+/// use mcp_toolkit::IntoCallToolResult;
 ///
 /// let told: Result<u8, String> = Err("the list is empty; add an item first".into());
 /// assert_eq!(told.into_call_tool_result().content()[0].as_text(), Some("the list is empty; add an item first"));
@@ -524,7 +524,7 @@ impl CallToolResult {
     /// `{"role": "tool", "tool_call_id": ..., "content": "..."}`.
     ///
     /// ```
-    /// use mcp_tools::CallToolResult;
+    /// use mcp_toolkit::CallToolResult;
     ///
     /// let message = CallToolResult::text("5").to_openai_message("call_1");
     /// assert_eq!(message, serde_json::json!({"role": "tool", "tool_call_id": "call_1", "content": "5"}));
@@ -538,7 +538,7 @@ impl CallToolResult {
     /// Images go as image blocks; other blocks as text.
     ///
     /// ```
-    /// use mcp_tools::CallToolResult;
+    /// use mcp_toolkit::CallToolResult;
     ///
     /// let block = CallToolResult::error("cannot divide by zero").to_anthropic_block("toolu_1");
     /// assert_eq!(block["is_error"], true);

@@ -1,9 +1,9 @@
 //! With the `validate-output` feature, structured content that breaks a tool's output schema
 //! never reaches the client: it is an internal error, and the mismatch goes to the log.
-//! Run with `cargo test -p mcp-tools --features validate-output --test validate_output`.
+//! Run with `cargo test -p mcp-toolkit --features validate-output --test validate_output`.
 
-use mcp_tools::protocol::ProtocolVersion;
-use mcp_tools::{ClientError, Context, Json, Server, Tool, tool, tools};
+use mcp_toolkit::protocol::ProtocolVersion;
+use mcp_toolkit::{ClientError, Context, Json, Server, Tool, tool, tools};
 use serde_json::json;
 
 #[derive(serde::Serialize, schemars::JsonSchema)]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The checks of tests/deploy/run.sh: a client, on Python's standard library alone, of three
-mcp-tools instances behind nginx.
+mcp-toolkit instances behind nginx.
 
     client.py --nginx PORT --access-log FILE --instance NAME=PORT:PID [--instance ...]
 

@@ -2,7 +2,7 @@
 //! progress, logging, cancellation, panics and a tool list that changes while serving.
 //! The integration tests drive it over real pipes.
 
-use mcp_tools::{Server, ToolError, ToolRegistry, tool, tools};
+use mcp_toolkit::{Server, ToolError, ToolRegistry, tool, tools};
 use std::time::Duration;
 
 #[path = "../../examples/common/mod.rs"]

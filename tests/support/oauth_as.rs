@@ -298,7 +298,7 @@ fn base64_standard(bytes: &[u8]) -> String {
 /// The tools the OAuth tests and the fixture serve: `whoami` for any token, `delete_note`
 /// for a token with `notes:write`.
 pub mod tools {
-    use mcp_tools::{Context, tool};
+    use mcp_toolkit::{Context, tool};
 
     /// Says who is calling and what their token allows.
     #[tool]

@@ -8,15 +8,15 @@
 #[path = "oauth_as.rs"]
 mod oauth_as;
 
-use mcp_tools::oauth::ResourceServer;
-use mcp_tools::{Server, tools};
+use mcp_toolkit::oauth::ResourceServer;
+use mcp_toolkit::{Server, tools};
 use oauth_as::tools::{delete_note, whoami};
 use oauth_as::{AuthServer, SigningKey, TOKEN_CLIENT_ID, TOKEN_CLIENT_SECRET};
 
 const KEY: SigningKey = SigningKey::new("fixture-key", 7);
 
 #[tokio::main(flavor = "current_thread")]
-async fn main() -> Result<(), mcp_tools::Error> {
+async fn main() -> Result<(), mcp_toolkit::Error> {
     tracing_subscriber::fmt().with_writer(std::io::stderr).init();
     let auth = AuthServer::start(&[KEY]).await;
     let listener = std::net::TcpListener::bind("127.0.0.1:0")?;

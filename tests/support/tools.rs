@@ -1,8 +1,8 @@
 //! Tools several test servers serve: the stdio fixture (which includes this file by path),
 //! and the in-process servers of the test files (as `support::tools`).
 
-use mcp_tools::protocol::LoggingLevel;
-use mcp_tools::{Context, tool};
+use mcp_toolkit::protocol::LoggingLevel;
+use mcp_toolkit::{Context, tool};
 use serde_json::json;
 use std::time::Duration;
 
@@ -96,10 +96,10 @@ pub struct Shipping {
 
 /// Orders a book, asking where to ship it, for a blurb, and for the client's roots.
 #[tool]
-pub async fn order_book(ctx: Context, title: String) -> Result<String, mcp_tools::ToolError> {
+pub async fn order_book(ctx: Context, title: String) -> Result<String, mcp_toolkit::ToolError> {
     let shipping = match ctx.elicit::<Shipping>("Where should the book go?").await? {
-        mcp_tools::Elicitation::Accept(shipping) => shipping,
-        mcp_tools::Elicitation::Decline | mcp_tools::Elicitation::Cancel => return Ok("not ordered".into()),
+        mcp_toolkit::Elicitation::Accept(shipping) => shipping,
+        mcp_toolkit::Elicitation::Decline | mcp_toolkit::Elicitation::Cancel => return Ok("not ordered".into()),
     };
     let blurb = ctx
         .sample(format!("One line about {title}"))
@@ -117,14 +117,14 @@ pub async fn order_book(ctx: Context, title: String) -> Result<String, mcp_tools
 
 /// Asks for a form and for the roots at once: one round in revision 2026-07-28.
 #[tool]
-pub async fn ask_two(ctx: Context) -> Result<String, mcp_tools::ToolError> {
+pub async fn ask_two(ctx: Context) -> Result<String, mcp_toolkit::ToolError> {
     use std::future::IntoFuture;
     let (form, roots) = tokio::join!(
         ctx.elicit::<Shipping>("Where to?").key("where").into_future(),
         ctx.list_roots().key("roots").into_future()
     );
     let street = match form? {
-        mcp_tools::Elicitation::Accept(shipping) => shipping.street,
+        mcp_toolkit::Elicitation::Accept(shipping) => shipping.street,
         _ => "nowhere".into(),
     };
     Ok(format!("{street}, {} roots", roots?.len()))
@@ -132,21 +132,21 @@ pub async fn ask_two(ctx: Context) -> Result<String, mcp_tools::ToolError> {
 
 /// Asks for the roots if it may, and does without them otherwise.
 #[tool]
-pub async fn roots_if_any(ctx: Context) -> Result<String, mcp_tools::ToolError> {
+pub async fn roots_if_any(ctx: Context) -> Result<String, mcp_toolkit::ToolError> {
     match ctx.list_roots().await {
         Ok(roots) => Ok(format!("{} roots", roots.len())),
-        Err(mcp_tools::AskError::MissingCapability(capability)) => Ok(format!("no `{capability}`: no roots")),
+        Err(mcp_toolkit::AskError::MissingCapability(capability)) => Ok(format!("no `{capability}`: no roots")),
         Err(error) => Err(error.into()),
     }
 }
 
 /// Needs the user to sign in at a URL first.
 #[tool]
-pub async fn needs_sign_in(ctx: Context) -> Result<String, mcp_tools::ToolError> {
+pub async fn needs_sign_in(ctx: Context) -> Result<String, mcp_toolkit::ToolError> {
     // A real tool would check its own record of the sign-in here (in revision 2026-07-28
     // it runs again once the user has been to the URL).
     let _asker = ctx;
-    Err(mcp_tools::ToolError::url_required(
+    Err(mcp_toolkit::ToolError::url_required(
         "https://calendar.example/authorize?state=7",
         "Sign in to your calendar",
     ))

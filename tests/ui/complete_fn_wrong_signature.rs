@@ -1,4 +1,4 @@
-use mcp_tools::prompt;
+use mcp_toolkit::prompt;
 
 fn cities(typed: &str) -> Vec<String> {
     vec![typed.to_owned()]

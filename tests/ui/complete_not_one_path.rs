@@ -1,4 +1,4 @@
-use mcp_tools::prompt;
+use mcp_toolkit::prompt;
 use serde_json::{Map, Value};
 
 fn cities(_typed: &str, _given: &Map<String, Value>) -> Vec<String> {

@@ -1,4 +1,4 @@
-use mcp_tools::{Context, State, prompt};
+use mcp_toolkit::{Context, State, prompt};
 use serde_json::{Map, Value};
 
 fn names(_typed: &str, _given: &Map<String, Value>) -> Vec<String> {

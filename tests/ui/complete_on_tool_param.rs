@@ -1,4 +1,4 @@
-use mcp_tools::tool;
+use mcp_toolkit::tool;
 use serde_json::{Map, Value};
 
 fn cities(_typed: &str, _given: &Map<String, Value>) -> Vec<String> {

@@ -1,4 +1,4 @@
-use mcp_tools::tool;
+use mcp_toolkit::tool;
 
 /// Deletes a file.
 #[tool(annotations(title = "Delete", destructive, title = "Remove"))]

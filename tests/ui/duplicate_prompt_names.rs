@@ -1,4 +1,4 @@
-use mcp_tools::{prompt, prompts};
+use mcp_toolkit::{prompt, prompts};
 
 /// Asks for a summary.
 #[prompt(name = "summary")]

@@ -1,4 +1,4 @@
-use mcp_tools::{resource, resources};
+use mcp_toolkit::{resource, resources};
 
 /// The README.
 #[resource(uri = "docs://readme")]

@@ -1,4 +1,4 @@
-use mcp_tools::{tool, tools};
+use mcp_toolkit::{tool, tools};
 
 /// Adds two numbers.
 #[tool(name = "add")]

@@ -1,4 +1,4 @@
-use mcp_tools::tool;
+use mcp_toolkit::tool;
 
 #[tool]
 fn add(a: i32, b: i32) -> i32 {

@@ -1,4 +1,4 @@
-use mcp_tools::{prompts, tool};
+use mcp_toolkit::{prompts, tool};
 
 /// Adds two numbers.
 #[tool]

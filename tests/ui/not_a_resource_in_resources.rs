@@ -1,4 +1,4 @@
-use mcp_tools::{prompt, resources};
+use mcp_toolkit::{prompt, resources};
 
 /// Summarizes.
 #[prompt]

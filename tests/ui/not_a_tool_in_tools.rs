@@ -1,4 +1,4 @@
-use mcp_tools::tools;
+use mcp_toolkit::tools;
 
 struct Calculator;
 

@@ -1,4 +1,4 @@
-use mcp_tools::prompt;
+use mcp_toolkit::prompt;
 
 /// Asks the model to review code.
 #[prompt(size = 10, cache(scope = "public"))]

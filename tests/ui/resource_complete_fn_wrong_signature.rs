@@ -1,4 +1,4 @@
-use mcp_tools::resource;
+use mcp_toolkit::resource;
 
 fn owners(typed: &str) -> Vec<String> {
     vec![typed.to_owned()]

@@ -1,4 +1,4 @@
-use mcp_tools::{Context, resource};
+use mcp_toolkit::{Context, resource};
 use serde_json::{Map, Value};
 
 fn names(_typed: &str, _given: &Map<String, Value>) -> Vec<String> {

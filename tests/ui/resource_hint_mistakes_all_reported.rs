@@ -1,4 +1,4 @@
-use mcp_tools::resource;
+use mcp_toolkit::resource;
 
 /// A user's avatar.
 #[resource(

@@ -1,4 +1,4 @@
-use mcp_tools::{Context, resource};
+use mcp_toolkit::{Context, resource};
 
 /// A user's profile.
 #[resource(uri = "users://{user_id}/profile")]

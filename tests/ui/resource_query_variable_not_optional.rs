@@ -1,4 +1,4 @@
-use mcp_tools::resource;
+use mcp_toolkit::resource;
 
 /// Searches the docs.
 #[resource(uri = "docs://search{?q,page}")]

@@ -1,4 +1,4 @@
-use mcp_tools::resource;
+use mcp_toolkit::resource;
 
 /// The logo.
 #[resource(uri = "assets://logo.png", size = "2 KB")]

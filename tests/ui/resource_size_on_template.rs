@@ -1,4 +1,4 @@
-use mcp_tools::resource;
+use mcp_toolkit::resource;
 
 /// A user's avatar.
 #[resource(uri = "users://{id}/avatar.png", mime_type = "image/png", size = 2048)]

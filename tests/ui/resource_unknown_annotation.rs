@@ -1,4 +1,4 @@
-use mcp_tools::resource;
+use mcp_toolkit::resource;
 
 /// The README.
 #[resource(uri = "docs://readme", annotations(audiences = ["user"]))]

@@ -1,4 +1,4 @@
-use mcp_tools::resource;
+use mcp_toolkit::resource;
 
 /// A user's post.
 #[resource(uri = "users://{user_id}/posts/{post}")]

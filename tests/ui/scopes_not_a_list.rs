@@ -1,4 +1,4 @@
-use mcp_tools::tool;
+use mcp_toolkit::tool;
 
 /// Deletes a note.
 #[tool(scopes = "notes:write")]

@@ -1,4 +1,4 @@
-use mcp_tools::prompt;
+use mcp_toolkit::prompt;
 
 /// Reviews a note.
 #[prompt(scopes("notes:read"))]

@@ -1,4 +1,4 @@
-use mcp_tools::resource;
+use mcp_toolkit::resource;
 
 /// Every note.
 #[resource(uri = "notes://all", scopes("notes:read"))]

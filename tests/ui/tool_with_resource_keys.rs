@@ -1,4 +1,4 @@
-use mcp_tools::tool;
+use mcp_toolkit::tool;
 
 /// Adds two numbers.
 #[tool(size = 10, cache(ttl_ms = 1000), annotations(read_only, audience = ["user"]))]

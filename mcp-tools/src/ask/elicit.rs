@@ -216,7 +216,7 @@ impl Context {
     /// again from the top once the user has answered.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Elicitation, Server, ToolError};
+    /// use mcp_toolkit::{tool, tools, Context, Elicitation, Server, ToolError};
     /// use serde_json::json;
     ///
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -235,7 +235,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("drafts", "1.0.0")
     ///     .tools(tools![clear_drafts])
     ///     .test_client()?
@@ -264,7 +264,7 @@ impl Context {
     /// `elicitation.url` capability (revision 2025-11-25 on).
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server, ToolError, UrlElicitation};
+    /// use mcp_toolkit::{tool, tools, Context, Server, ToolError, UrlElicitation};
     /// use serde_json::json;
     ///
     /// /// Connects the user's calendar.
@@ -275,7 +275,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("calendar", "1.0.0")
     ///     .tools(tools![connect_calendar])
     ///     .test_client()?

@@ -39,8 +39,8 @@ impl Root {
     /// `path()?.join(..)` with a path from outside.
     ///
     /// ```
-    /// use mcp_tools::Root;
-    /// use mcp_tools::ask::RootError;
+    /// use mcp_toolkit::Root;
+    /// use mcp_toolkit::ask::RootError;
     ///
     /// let root = |uri: &str| Root { uri: uri.into(), name: None, meta: None };
     /// assert_eq!(root("file:///home/ada/my%20src").path().unwrap(), std::path::Path::new("/home/ada/my src"));
@@ -99,8 +99,8 @@ impl Root {
     /// out of it. To write a file, [`Root::write_file`] also checks the disk.
     ///
     /// ```
-    /// use mcp_tools::Root;
-    /// use mcp_tools::ask::RootError;
+    /// use mcp_toolkit::Root;
+    /// use mcp_toolkit::ask::RootError;
     /// use std::path::Path;
     ///
     /// let root = Root { uri: "file:///home/ada/notes".into(), name: None, meta: None };
@@ -154,7 +154,7 @@ impl Root {
     /// writes; for large contents call it from `tokio::task::spawn_blocking`.
     ///
     /// ```
-    /// use mcp_tools::Root;
+    /// use mcp_toolkit::Root;
     ///
     /// let folder = std::env::temp_dir().join(format!("root-doc-{}", std::process::id()));
     /// std::fs::create_dir_all(&folder).unwrap();
@@ -227,8 +227,8 @@ impl Root {
 /// the model why, make it a message: `.map_err(|e| ToolError::new(e.to_string()))`.
 ///
 /// ```
-/// use mcp_tools::Root;
-/// use mcp_tools::ask::RootError;
+/// use mcp_toolkit::Root;
+/// use mcp_toolkit::ask::RootError;
 ///
 /// let root = Root { uri: "file:///srv/share/%2E%2E".into(), name: None, meta: None };
 /// assert!(matches!(root.path(), Err(RootError::DotSegment(".."))));
@@ -371,7 +371,7 @@ impl Context {
     /// works in each protocol era.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server, ToolError};
+    /// use mcp_toolkit::{tool, tools, Context, Server, ToolError};
     /// use serde_json::json;
     ///
     /// /// Names the folders it may search.
@@ -383,7 +383,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("search", "1.0.0")
     ///     .tools(tools![search_scope])
     ///     .test_client()?

@@ -170,7 +170,7 @@ impl SamplingResponse {
     /// The answer's text: its text blocks joined; `None` when it has none.
     ///
     /// ```
-    /// use mcp_tools::SamplingResponse;
+    /// use mcp_toolkit::SamplingResponse;
     /// use serde_json::json;
     ///
     /// let response: SamplingResponse = serde_json::from_value(json!({
@@ -350,7 +350,7 @@ impl Context {
     /// see [the asks](crate::ask) for how this works in each protocol era.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server, ToolError};
+    /// use mcp_toolkit::{tool, tools, Context, Server, ToolError};
     /// use serde_json::json;
     ///
     /// /// Suggests a title for a text.
@@ -361,7 +361,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("titles", "1.0.0")
     ///     .tools(tools![suggest_title])
     ///     .test_client()?

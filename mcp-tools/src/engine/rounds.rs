@@ -54,7 +54,7 @@ impl Question {
     /// The digest of a request of `method` with `params`.
     pub(crate) fn of(method: &str, params: &Value) -> Question {
         let mut hash = Sha256::new();
-        hash.update(b"mcp-tools question 1");
+        hash.update(b"mcp-toolkit question 1");
         hash.update((method.len() as u64).to_be_bytes());
         hash.update(method.as_bytes());
         hash.update(canonical_json(params).as_bytes());
@@ -271,7 +271,7 @@ impl Binding<'_> {
     /// bindings share bytes. The format's number changes with what a state holds, so a
     /// state of another format does not open.
     fn bytes(&self) -> Vec<u8> {
-        let mut out = b"mcp-tools requestState 2".to_vec();
+        let mut out = b"mcp-toolkit requestState 2".to_vec();
         let caller = self.caller.map_or(String::new(), |c| format!("+{c}"));
         for part in [self.method, self.name, self.arguments, &caller] {
             out.extend_from_slice(&(part.len() as u64).to_be_bytes());

@@ -17,8 +17,8 @@ use std::borrow::Cow;
 use tracing::Span;
 use tracing::field::Empty;
 
-/// The target of request spans, for filters (`mcp_tools::request=info`).
-pub(crate) const TARGET: &str = "mcp_tools::request";
+/// The target of request spans, for filters (`mcp_toolkit::request=info`).
+pub(crate) const TARGET: &str = "mcp_toolkit::request";
 
 /// The span's name for `tracing`; OpenTelemetry gets `otel.name` instead.
 const NAME: &str = "mcp.request";

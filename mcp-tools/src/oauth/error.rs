@@ -7,8 +7,8 @@
 /// before anything is served.
 ///
 /// ```
-/// use mcp_tools::oauth::{ConfigError, ResourceServer};
-/// use mcp_tools::{Error, Server};
+/// use mcp_toolkit::oauth::{ConfigError, ResourceServer};
+/// use mcp_toolkit::{Error, Server};
 ///
 /// let rs = ResourceServer::new("https://mcp.example.com/mcp")
 ///     .authorization_server("http://auth.example.com"); // plain http, not loopback

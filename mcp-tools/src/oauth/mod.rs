@@ -37,8 +37,8 @@
 //! the server starts. Certificates are checked against the Mozilla roots (`webpki-roots`).
 //!
 //! ```no_run
-//! use mcp_tools::oauth::ResourceServer;
-//! use mcp_tools::{tool, tools, Context, Server};
+//! use mcp_toolkit::oauth::ResourceServer;
+//! use mcp_toolkit::{tool, tools, Context, Server};
 //!
 //! /// Deletes a note.
 //! #[tool(scopes("notes:write"))]
@@ -48,7 +48,7 @@
 //! }
 //!
 //! #[tokio::main]
-//! async fn main() -> Result<(), mcp_tools::Error> {
+//! async fn main() -> Result<(), mcp_toolkit::Error> {
 //!     let resource = ResourceServer::new("https://mcp.example.com/mcp")
 //!         .authorization_server("https://auth.example.com")
 //!         .scopes_supported(["notes:read", "notes:write"]);
@@ -86,14 +86,14 @@ use std::time::Duration;
 /// then does.
 ///
 /// ```
-/// use mcp_tools::oauth::ResourceServer;
+/// use mcp_toolkit::oauth::ResourceServer;
 /// use std::time::Duration;
 ///
 /// let resource = ResourceServer::new("https://mcp.example.com/mcp")
 ///     .authorization_server("https://auth.example.com")
 ///     .scopes_supported(["notes:read", "notes:write"])
 ///     .leeway(Duration::from_secs(30));
-/// let server = mcp_tools::Server::new("notes", "1.0.0").oauth(resource);
+/// let server = mcp_toolkit::Server::new("notes", "1.0.0").oauth(resource);
 /// ```
 #[derive(Debug, Clone)]
 pub struct ResourceServer {
@@ -112,7 +112,7 @@ impl ResourceServer {
     /// audience (`aud`). Behind a proxy, it is the URL the clients see.
     ///
     /// ```
-    /// let resource = mcp_tools::oauth::ResourceServer::new("https://mcp.example.com/mcp");
+    /// let resource = mcp_toolkit::oauth::ResourceServer::new("https://mcp.example.com/mcp");
     /// ```
     pub fn new(canonical_uri: impl Into<String>) -> ResourceServer {
         ResourceServer {
@@ -132,7 +132,7 @@ impl ResourceServer {
     /// first.
     ///
     /// ```
-    /// let resource = mcp_tools::oauth::ResourceServer::new("https://mcp.example.com/mcp")
+    /// let resource = mcp_toolkit::oauth::ResourceServer::new("https://mcp.example.com/mcp")
     ///     .authorization_server("https://auth.example.com");
     /// ```
     pub fn authorization_server(mut self, issuer: impl Into<String>) -> ResourceServer {
@@ -144,7 +144,7 @@ impl ResourceServer {
     /// `scope`: what a client asks for at first (more can be asked for later, on a 403).
     ///
     /// ```
-    /// let resource = mcp_tools::oauth::ResourceServer::new("https://mcp.example.com/mcp")
+    /// let resource = mcp_toolkit::oauth::ResourceServer::new("https://mcp.example.com/mcp")
     ///     .authorization_server("https://auth.example.com")
     ///     .scopes_supported(["notes:read"]);
     /// ```
@@ -160,7 +160,7 @@ impl ResourceServer {
     /// (by default the `jwks_uri` of its RFC 8414 or OpenID Connect metadata is used).
     ///
     /// ```
-    /// let resource = mcp_tools::oauth::ResourceServer::new("https://mcp.example.com/mcp")
+    /// let resource = mcp_toolkit::oauth::ResourceServer::new("https://mcp.example.com/mcp")
     ///     .authorization_server("https://auth.example.com")
     ///     .jwks_uri("https://auth.example.com/keys");
     /// ```
@@ -176,7 +176,7 @@ impl ResourceServer {
     /// set cannot be had.
     ///
     /// ```
-    /// let resource = mcp_tools::oauth::ResourceServer::new("https://mcp.example.com/mcp")
+    /// let resource = mcp_toolkit::oauth::ResourceServer::new("https://mcp.example.com/mcp")
     ///     .authorization_server("https://auth.example.com")
     ///     .introspection("https://auth.example.com/introspect", "mcp-server", "s3cret");
     /// ```
@@ -197,7 +197,7 @@ impl ResourceServer {
     /// How far `exp` and `nbf` may be off, for clocks that differ (default 30 seconds).
     ///
     /// ```
-    /// let resource = mcp_tools::oauth::ResourceServer::new("https://mcp.example.com/mcp")
+    /// let resource = mcp_toolkit::oauth::ResourceServer::new("https://mcp.example.com/mcp")
     ///     .authorization_server("https://auth.example.com")
     ///     .leeway(std::time::Duration::from_secs(5));
     /// ```
@@ -209,7 +209,7 @@ impl ResourceServer {
     /// A human-readable name for the metadata's `resource_name`.
     ///
     /// ```
-    /// let resource = mcp_tools::oauth::ResourceServer::new("https://mcp.example.com/mcp")
+    /// let resource = mcp_toolkit::oauth::ResourceServer::new("https://mcp.example.com/mcp")
     ///     .authorization_server("https://auth.example.com")
     ///     .resource_name("Notes");
     /// ```

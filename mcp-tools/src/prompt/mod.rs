@@ -27,7 +27,7 @@ use std::task::Poll;
 /// it in. Made by `#[prompt]`; cheap to clone.
 ///
 /// ```
-/// use mcp_tools::{prompt, prompts, Context};
+/// use mcp_toolkit::{prompt, prompts, Context};
 /// use serde_json::json;
 ///
 /// /// Asks the model to review code.
@@ -44,7 +44,7 @@ use std::task::Poll;
 /// let prompt = &prompts![review_code][0];
 /// assert_eq!(prompt.name(), "review_code");
 /// assert_eq!(
-///     prompt.definition(mcp_tools::protocol::ProtocolVersion::LATEST)["arguments"],
+///     prompt.definition(mcp_toolkit::protocol::ProtocolVersion::LATEST)["arguments"],
 ///     json!([
 ///         {"name": "code", "description": "The code to review", "required": true},
 ///         {"name": "language", "description": "The language it is written in", "required": false}

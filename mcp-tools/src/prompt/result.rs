@@ -11,7 +11,7 @@ use std::fmt::Display;
 /// A message of a filled-in prompt: who says it, and what.
 ///
 /// ```
-/// use mcp_tools::{Content, PromptMessage, content::Role};
+/// use mcp_toolkit::{Content, PromptMessage, content::Role};
 ///
 /// let ask = PromptMessage::user("Review this code.");
 /// assert_eq!(ask.role, Role::User);
@@ -49,7 +49,7 @@ impl PromptMessage {
 /// A filled-in prompt, as `prompts/get` answers it.
 ///
 /// ```
-/// use mcp_tools::{GetPromptResult, PromptMessage};
+/// use mcp_toolkit::{GetPromptResult, PromptMessage};
 ///
 /// let result = GetPromptResult::new(vec![PromptMessage::user("Hello")]).with_description("A greeting");
 /// assert_eq!(result.messages.len(), 1);
@@ -88,7 +88,7 @@ impl GetPromptResult {
     /// assistant, a resource link) goes as a note in words.
     ///
     /// ```
-    /// use mcp_tools::{Content, GetPromptResult, PromptMessage, content::Role};
+    /// use mcp_toolkit::{Content, GetPromptResult, PromptMessage, content::Role};
     /// use serde_json::json;
     ///
     /// let filled = GetPromptResult::new(vec![
@@ -123,7 +123,7 @@ impl GetPromptResult {
     /// what a message of its role cannot carry goes as a note in words.
     ///
     /// ```
-    /// use mcp_tools::{GetPromptResult, PromptMessage};
+    /// use mcp_toolkit::{GetPromptResult, PromptMessage};
     /// use serde_json::json;
     ///
     /// let filled = GetPromptResult::new(vec![
@@ -171,7 +171,7 @@ fn role_name(role: Role) -> &'static str {
 /// internal error whose detail goes to the server's log, as for tools.
 ///
 /// ```
-/// use mcp_tools::{IntoPromptResult, PromptMessage};
+/// use mcp_toolkit::{IntoPromptResult, PromptMessage};
 ///
 /// let one = "Summarize the notes.".into_prompt_result().unwrap();
 /// assert_eq!(one.messages, [PromptMessage::user("Summarize the notes.")]);

@@ -9,7 +9,7 @@ use std::fmt;
 /// call's id with [`Context::request_id`](crate::Context::request_id).
 ///
 /// ```
-/// use mcp_tools::protocol::RequestId;
+/// use mcp_toolkit::protocol::RequestId;
 /// use serde_json::json;
 ///
 /// let number: RequestId = serde_json::from_value(json!(7)).unwrap();
@@ -43,7 +43,7 @@ impl fmt::Display for RequestId {
 /// not handle it: [`Context::report_progress`](crate::Context::report_progress) sends it.
 ///
 /// ```
-/// use mcp_tools::protocol::{ProgressToken, RequestId};
+/// use mcp_toolkit::protocol::{ProgressToken, RequestId};
 ///
 /// let token: ProgressToken = serde_json::from_str(r#""upload-1""#).unwrap();
 /// assert_eq!(token, RequestId::String("upload-1".into()));
@@ -55,7 +55,7 @@ pub type ProgressToken = RequestId;
 /// the more severe ones ([`Context::log`](crate::Context::log)).
 ///
 /// ```
-/// use mcp_tools::protocol::LoggingLevel;
+/// use mcp_toolkit::protocol::LoggingLevel;
 ///
 /// assert!(LoggingLevel::Error > LoggingLevel::Warning);
 /// assert!(LoggingLevel::Debug < LoggingLevel::Info);
@@ -88,7 +88,7 @@ pub enum LoggingLevel {
 /// reads the client's with [`Context::client_info`](crate::Context::client_info).
 ///
 /// ```
-/// use mcp_tools::protocol::Implementation;
+/// use mcp_toolkit::protocol::Implementation;
 /// use serde_json::json;
 ///
 /// let client: Implementation =
@@ -112,7 +112,7 @@ pub struct Implementation {
 /// call's with [`Context::protocol_version`](crate::Context::protocol_version).
 ///
 /// ```
-/// use mcp_tools::protocol::ProtocolVersion;
+/// use mcp_toolkit::protocol::ProtocolVersion;
 ///
 /// let version = ProtocolVersion::V2025_06_18;
 /// assert_eq!(version.to_string(), "2025-06-18");
@@ -138,7 +138,7 @@ impl ProtocolVersion {
     /// Every revision, oldest first.
     ///
     /// ```
-    /// use mcp_tools::protocol::ProtocolVersion;
+    /// use mcp_toolkit::protocol::ProtocolVersion;
     ///
     /// let dates: Vec<&str> = ProtocolVersion::ALL.iter().map(|v| v.as_str()).collect();
     /// assert_eq!(dates, ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]);
@@ -154,7 +154,7 @@ impl ProtocolVersion {
     /// The newest revision.
     ///
     /// ```
-    /// use mcp_tools::protocol::ProtocolVersion;
+    /// use mcp_toolkit::protocol::ProtocolVersion;
     ///
     /// assert_eq!(ProtocolVersion::LATEST, ProtocolVersion::V2026_07_28);
     /// assert_eq!(ProtocolVersion::ALL.last(), Some(&ProtocolVersion::LATEST));
@@ -164,7 +164,7 @@ impl ProtocolVersion {
     /// The revision's date string, as it travels in messages. `Display` writes the same.
     ///
     /// ```
-    /// use mcp_tools::protocol::ProtocolVersion;
+    /// use mcp_toolkit::protocol::ProtocolVersion;
     ///
     /// assert_eq!(ProtocolVersion::V2025_03_26.as_str(), "2025-03-26");
     /// assert_eq!(ProtocolVersion::V2025_03_26.to_string(), "2025-03-26");
@@ -182,7 +182,7 @@ impl ProtocolVersion {
     /// Parses a revision's date string; `None` for revisions this framework does not speak.
     ///
     /// ```
-    /// use mcp_tools::protocol::ProtocolVersion;
+    /// use mcp_toolkit::protocol::ProtocolVersion;
     /// assert_eq!(ProtocolVersion::parse("2025-06-18"), Some(ProtocolVersion::V2025_06_18));
     /// assert_eq!(ProtocolVersion::parse("2023-01-01"), None);
     /// ```
@@ -193,7 +193,7 @@ impl ProtocolVersion {
     /// Whether this is a stateless revision (no `initialize` handshake).
     ///
     /// ```
-    /// use mcp_tools::protocol::ProtocolVersion;
+    /// use mcp_toolkit::protocol::ProtocolVersion;
     ///
     /// assert!(ProtocolVersion::V2026_07_28.is_modern());
     /// assert!(!ProtocolVersion::V2025_11_25.is_modern());
@@ -207,7 +207,7 @@ impl ProtocolVersion {
     /// result.
     ///
     /// ```
-    /// use mcp_tools::protocol::ProtocolVersion;
+    /// use mcp_toolkit::protocol::ProtocolVersion;
     ///
     /// assert!(ProtocolVersion::V2025_06_18.has_structured_output());
     /// assert!(!ProtocolVersion::V2025_03_26.has_structured_output());
@@ -224,7 +224,7 @@ impl ProtocolVersion {
     /// `{"result": ...}`.
     ///
     /// ```
-    /// use mcp_tools::protocol::ProtocolVersion;
+    /// use mcp_toolkit::protocol::ProtocolVersion;
     ///
     /// assert!(ProtocolVersion::V2025_11_25.structured_output_must_be_object());
     /// assert!(!ProtocolVersion::V2026_07_28.structured_output_must_be_object());

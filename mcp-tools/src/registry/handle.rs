@@ -54,7 +54,7 @@ impl<T: Item> Registry<T> {
     /// Removes an item by name, enabled or not, returning it; `None` when there is none.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     ///
     /// /// Says hello.
     /// #[tool]
@@ -74,7 +74,7 @@ impl<T: Item> Registry<T> {
     /// registered. Returns whether the item exists.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     ///
     /// /// Says hello.
     /// #[tool]
@@ -94,7 +94,7 @@ impl<T: Item> Registry<T> {
     /// Finds an enabled item by name.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     ///
     /// /// Says hello.
     /// #[tool]

@@ -48,7 +48,7 @@ impl Registry<Resource> {
     /// A tool that changes what a resource reads takes the registry as a parameter:
     ///
     /// ```
-    /// use mcp_tools::{resource, resources, tool, tools, ResourceRegistry, Server, State};
+    /// use mcp_toolkit::{resource, resources, tool, tools, ResourceRegistry, Server, State};
     /// use std::sync::Mutex;
     ///
     /// /// The motto of the day.

@@ -29,7 +29,7 @@ impl Item for Tool {
 /// streams).
 ///
 /// ```
-/// use mcp_tools::{tool, tools, Server, ToolRegistry};
+/// use mcp_toolkit::{tool, tools, Server, ToolRegistry};
 /// use serde_json::json;
 ///
 /// /// Deletes everything in the trash.
@@ -44,7 +44,7 @@ impl Item for Tool {
 /// }
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), mcp_tools::ClientError> {
+/// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
 /// let server = Server::new("files", "1.0.0").tools(tools![unlock, empty_trash]);
 /// server.registry().set_enabled("empty_trash", false);
 /// let client = server.test_client()?;
@@ -61,7 +61,7 @@ impl Registry<Tool> {
     /// Adds a tool, enabled; its name must be new.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, DefinitionError, Server};
+    /// use mcp_toolkit::{tool, tools, DefinitionError, Server};
     ///
     /// /// Says hello.
     /// #[tool]
@@ -82,7 +82,7 @@ impl Registry<Tool> {
     /// The enabled tools, in registration order.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     ///
     /// /// Says hello.
     /// #[tool]

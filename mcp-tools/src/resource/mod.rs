@@ -83,7 +83,7 @@ impl Resource {
     /// `resources/list` shows clients, to judge what a read costs. A template has none.
     ///
     /// ```
-    /// use mcp_tools::{resource, resources};
+    /// use mcp_toolkit::{resource, resources};
     ///
     /// /// The logo.
     /// #[resource(uri = "assets://logo.png", mime_type = "image/png", size = 4)]
@@ -102,8 +102,8 @@ impl Resource {
     /// last changed. Listed with the resource or template.
     ///
     /// ```
-    /// use mcp_tools::content::Role;
-    /// use mcp_tools::{resource, resources};
+    /// use mcp_toolkit::content::Role;
+    /// use mcp_toolkit::{resource, resources};
     ///
     /// /// The changelog.
     /// #[resource(
@@ -129,7 +129,7 @@ impl Resource {
     /// revision 2026-07-28. Undeclared, reads say `0`: read again each time.
     ///
     /// ```
-    /// use mcp_tools::{resource, resources, CacheScope};
+    /// use mcp_toolkit::{resource, resources, CacheScope};
     ///
     /// /// The license, which never changes.
     /// #[resource(uri = "docs://license", cache(ttl_ms = 86_400_000))]
@@ -157,7 +157,7 @@ impl Resource {
     /// authenticated, whose reads are always `private`.
     ///
     /// ```
-    /// use mcp_tools::{resource, resources, CacheScope};
+    /// use mcp_toolkit::{resource, resources, CacheScope};
     ///
     /// /// The caller's inbox.
     /// #[resource(uri = "mail://inbox", cache(ttl_ms = 5_000, scope = "private"))]
@@ -309,7 +309,7 @@ impl fmt::Debug for Resource {
 /// `Cache-Control: public` and `private`: declared with `#[resource(cache(scope = ".."))]`.
 ///
 /// ```
-/// use mcp_tools::CacheScope;
+/// use mcp_toolkit::CacheScope;
 ///
 /// assert_eq!(serde_json::to_value(CacheScope::Private).unwrap(), "private");
 /// assert_eq!(CacheScope::Public.as_str(), "public");
@@ -328,7 +328,7 @@ impl CacheScope {
     /// The scope as the protocol writes it: `"public"` or `"private"`.
     ///
     /// ```
-    /// assert_eq!(mcp_tools::CacheScope::Private.as_str(), "private");
+    /// assert_eq!(mcp_toolkit::CacheScope::Private.as_str(), "private");
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {
@@ -490,7 +490,7 @@ impl ResourceBuilder {
     /// `#[resource]` calls it; `resources/list` then shows it:
     ///
     /// ```
-    /// use mcp_tools::{resource, resources, protocol::ProtocolVersion};
+    /// use mcp_toolkit::{resource, resources, protocol::ProtocolVersion};
     ///
     /// /// The logo.
     /// #[resource(uri = "assets://logo.png", size = 4)]
@@ -511,7 +511,7 @@ impl ResourceBuilder {
     /// from 2025-06-18):
     ///
     /// ```
-    /// use mcp_tools::{resource, resources, protocol::ProtocolVersion};
+    /// use mcp_toolkit::{resource, resources, protocol::ProtocolVersion};
     /// use serde_json::json;
     ///
     /// /// A user's avatar.
@@ -540,7 +540,7 @@ impl ResourceBuilder {
     /// `#[resource]` calls it; a read in revision 2026-07-28 then carries them:
     ///
     /// ```
-    /// use mcp_tools::{resource, resources, Server};
+    /// use mcp_toolkit::{resource, resources, Server};
     ///
     /// /// The license, which never changes.
     /// #[resource(uri = "docs://license", cache(ttl_ms = 86_400_000))]
@@ -549,7 +549,7 @@ impl ResourceBuilder {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("docs", "1.0.0").resources(resources![license]).test_client()?;
     /// let read = client.read_resource("docs://license").await?;
     /// assert_eq!((&read["ttlMs"], &read["cacheScope"]), (&86_400_000.into(), &"public".into()));
@@ -595,7 +595,7 @@ impl ResourceBuilder {
     /// `#[resource]` calls it; what it gives a client looks like this:
     ///
     /// ```
-    /// use mcp_tools::{resource, resources, Server};
+    /// use mcp_toolkit::{resource, resources, Server};
     /// use serde_json::{json, Map, Value};
     ///
     /// /// The repositories of an owner, for completing `repo`.
@@ -613,7 +613,7 @@ impl ResourceBuilder {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("code", "1.0.0").resources(resources![readme]).test_client()?;
     /// let completed = client.request("completion/complete", json!({
     ///     "ref": {"type": "ref/resource", "uri": "repo://{owner}/{repo}/readme"},

@@ -24,14 +24,14 @@ use tokio::io::{AsyncRead, AsyncWrite};
 /// An MCP server: its name and version, its tools, and how it serves them.
 ///
 /// ```no_run
-/// use mcp_tools::{tool, tools, Server};
+/// use mcp_toolkit::{tool, tools, Server};
 ///
 /// /// Adds two numbers.
 /// #[tool]
 /// fn add(a: f64, b: f64) -> f64 { a + b }
 ///
 /// #[tokio::main]
-/// async fn main() -> Result<(), mcp_tools::Error> {
+/// async fn main() -> Result<(), mcp_toolkit::Error> {
 ///     Server::new("calculator", env!("CARGO_PKG_VERSION"))
 ///         .tools(tools![add])
 ///         .serve_stdio()
@@ -65,11 +65,11 @@ impl Server {
     /// tools yet.
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     /// use serde_json::json;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("calculator", "1.2.0").test_client()?;
     /// let discover = client.request("server/discover", json!(null)).await?;
     /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"], json!({"name": "calculator", "version": "1.2.0"}));
@@ -98,7 +98,7 @@ impl Server {
     /// is reported when serving starts ([`Error::Definition`]).
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     ///
     /// /// Adds two numbers.
     /// #[tool]
@@ -126,7 +126,7 @@ impl Server {
     /// name already taken is reported when serving starts ([`Error::Definition`]).
     ///
     /// ```
-    /// use mcp_tools::{prompt, prompts, Server};
+    /// use mcp_toolkit::{prompt, prompts, Server};
     /// use serde_json::json;
     ///
     /// /// Asks for a summary.
@@ -139,7 +139,7 @@ impl Server {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("writer", "1.0.0").prompts(prompts![summarize]).test_client()?;
     /// assert_eq!(client.list_prompts().await?[0]["name"], "summarize");
     /// let filled = client.get_prompt("summarize", json!({"text": "MCP servers offer tools."})).await?;
@@ -192,7 +192,7 @@ impl Server {
     /// given.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server, State};
+    /// use mcp_toolkit::{tool, tools, Server, State};
     /// use serde_json::json;
     /// use std::sync::atomic::{AtomicU64, Ordering};
     ///
@@ -207,7 +207,7 @@ impl Server {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let server = Server::new("counter", "1.0.0").tools(tools![visit]).state(Visits { count: AtomicU64::new(0) });
     /// let client = server.test_client()?;
     /// client.call("visit", json!({})).await?;
@@ -224,11 +224,11 @@ impl Server {
     /// A display title (revision 2025-06-18 and later).
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     /// use serde_json::json;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("calc", "1.0.0").title("Calculator").test_client()?;
     /// let discover = client.request("server/discover", json!(null)).await?;
     /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["title"], "Calculator");
@@ -244,11 +244,11 @@ impl Server {
     /// A description of the server (revision 2025-11-25 and later).
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     /// use serde_json::json;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let server = Server::new("calc", "1.0.0").description("Arithmetic on two numbers.");
     /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
     /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["description"], "Arithmetic on two numbers.");
@@ -264,11 +264,11 @@ impl Server {
     /// The server's website (revision 2025-11-25 and later).
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     /// use serde_json::json;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let server = Server::new("calc", "1.0.0").website_url("https://example.com/calc");
     /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
     /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["websiteUrl"], "https://example.com/calc");
@@ -285,11 +285,11 @@ impl Server {
     /// or theme.
     ///
     /// ```
-    /// use mcp_tools::{Icon, Server};
+    /// use mcp_toolkit::{Icon, Server};
     /// use serde_json::json;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let server = Server::new("calc", "1.0.0")
     ///     .icon(Icon::new("https://example.com/calc.svg").with_mime_type("image/svg+xml"));
     /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
@@ -310,11 +310,11 @@ impl Server {
     /// `server/discover` and `initialize` results.
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     /// use serde_json::json;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let server = Server::new("notes", "1.0.0").instructions("Search before creating a note.");
     /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
     /// assert_eq!(discover["instructions"], "Search before creating a note.");
@@ -331,7 +331,7 @@ impl Server {
     /// clients never ask for a next page). A page that is not the last has a `nextCursor`.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     /// use serde_json::json;
     ///
     /// /// Says hello.
@@ -343,7 +343,7 @@ impl Server {
     /// fn goodbye() -> &'static str { "goodbye" }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let server = Server::new("greeter", "1.0.0").tools(tools![hello, goodbye]).page_size(1);
     /// let client = server.test_client()?;
     /// let first = client.request("tools/list", json!(null)).await?;
@@ -364,12 +364,12 @@ impl Server {
     /// minute). A change is announced with `notifications/tools/list_changed` regardless.
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     /// use serde_json::json;
     /// use std::time::Duration;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let server = Server::new("notes", "1.0.0").list_ttl(Duration::from_secs(5));
     /// let list = server.test_client()?.request("tools/list", json!(null)).await?;
     /// assert_eq!(list["ttlMs"], 5000);
@@ -387,7 +387,7 @@ impl Server {
     /// connection goes on; on HTTP with status 413.
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     /// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
     ///
     /// # #[tokio::main(flavor = "current_thread")]
@@ -425,7 +425,7 @@ impl Server {
     /// that returns too much fails one call rather than the connection.
     ///
     /// ```
-    /// let server = mcp_tools::Server::new("files", "1.0.0").max_result_size(1024 * 1024);
+    /// let server = mcp_toolkit::Server::new("files", "1.0.0").max_result_size(1024 * 1024);
     /// ```
     pub fn max_result_size(mut self, bytes: usize) -> Server {
         self.executor.take();
@@ -438,7 +438,7 @@ impl Server {
     /// finish without waiting are answered as they arrive and never count.
     ///
     /// ```
-    /// let server = mcp_tools::Server::new("search", "1.0.0").max_concurrent_calls(64);
+    /// let server = mcp_toolkit::Server::new("search", "1.0.0").max_concurrent_calls(64);
     /// ```
     pub fn max_concurrent_calls(mut self, calls: usize) -> Server {
         self.executor.take();
@@ -451,7 +451,7 @@ impl Server {
     /// `Retry-After`) until another ends; streams already open are not disturbed.
     ///
     /// ```
-    /// let server = mcp_tools::Server::new("notes", "1.0.0").max_listen_streams(1_000);
+    /// let server = mcp_toolkit::Server::new("notes", "1.0.0").max_listen_streams(1_000);
     /// ```
     pub fn max_listen_streams(mut self, streams: usize) -> Server {
         self.executor.take();
@@ -468,7 +468,7 @@ impl Server {
     /// server's own, always go. One message larger than `bytes` goes when nothing waits.
     ///
     /// ```
-    /// let server = mcp_tools::Server::new("importer", "1.0.0").stream_backlog(4096, 4 * 1024 * 1024);
+    /// let server = mcp_toolkit::Server::new("importer", "1.0.0").stream_backlog(4096, 4 * 1024 * 1024);
     /// ```
     pub fn stream_backlog(mut self, messages: usize, bytes: usize) -> Server {
         self.executor.take();
@@ -486,7 +486,7 @@ impl Server {
     ///
     /// ```
     /// use std::time::Duration;
-    /// let server = mcp_tools::Server::new("notes", "1.0.0").stream_stall_timeout(Duration::from_secs(120));
+    /// let server = mcp_toolkit::Server::new("notes", "1.0.0").stream_stall_timeout(Duration::from_secs(120));
     /// ```
     pub fn stream_stall_timeout(mut self, timeout: Duration) -> Server {
         self.executor.take();
@@ -501,7 +501,7 @@ impl Server {
     ///
     /// ```
     /// use std::time::Duration;
-    /// let server = mcp_tools::Server::new("web", "1.0.0").call_timeout(Duration::from_secs(20));
+    /// let server = mcp_toolkit::Server::new("web", "1.0.0").call_timeout(Duration::from_secs(20));
     /// ```
     pub fn call_timeout(mut self, timeout: Duration) -> Server {
         self.executor.take();
@@ -514,7 +514,7 @@ impl Server {
     ///
     /// ```
     /// use std::time::Duration;
-    /// let server = mcp_tools::Server::new("builds", "1.0.0")
+    /// let server = mcp_toolkit::Server::new("builds", "1.0.0")
     ///     .tool_timeout("run_build", Duration::from_secs(15 * 60));
     /// ```
     pub fn tool_timeout(mut self, tool: impl Into<String>, timeout: Duration) -> Server {
@@ -530,7 +530,7 @@ impl Server {
     /// string.
     ///
     /// ```
-    /// let server = mcp_tools::Server::new("notes", "1.0.0").lenient_arguments(true);
+    /// let server = mcp_toolkit::Server::new("notes", "1.0.0").lenient_arguments(true);
     /// ```
     pub fn lenient_arguments(mut self, lenient: bool) -> Server {
         self.executor.take();
@@ -543,7 +543,7 @@ impl Server {
     /// hosts, paths and queries; turn it on while developing. Details are logged either way.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server, ToolError};
+    /// use mcp_toolkit::{tool, tools, Server, ToolError};
     ///
     /// /// Reads the configuration.
     /// #[tool]
@@ -552,7 +552,7 @@ impl Server {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let masked = Server::new("app", "1.0.0").tools(tools![config]).test_client()?;
     /// assert_eq!(masked.call("config", serde_json::json!({})).await?.text(), Some("internal error"));
     ///
@@ -574,7 +574,7 @@ impl Server {
     /// Calls of unknown tools and other requests are not counted. No limit by default.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, RateLimit, Server};
+    /// use mcp_toolkit::{tool, tools, RateLimit, Server};
     /// use serde_json::json;
     ///
     /// /// Looks a word up in a paid dictionary API.
@@ -582,7 +582,7 @@ impl Server {
     /// fn define(word: String) -> String { format!("{word}: …") }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let server = Server::new("dictionary", "1.0.0")
     ///     .tools(tools![define])
     ///     .rate_limit(RateLimit::per_minute(2));
@@ -615,7 +615,7 @@ impl Server {
     /// client over its own limit takes nothing from the server's.
     ///
     /// ```
-    /// use mcp_tools::{RateLimit, Server};
+    /// use mcp_toolkit::{RateLimit, Server};
     ///
     /// let server = Server::new("search", "1.0.0")
     ///     .rate_limit(RateLimit::per_second(200))
@@ -634,12 +634,12 @@ impl Server {
     /// Without it, the server makes a random key at start, good for one process.
     ///
     /// ```
-    /// use mcp_tools::{KeyRing, SealKey, Server};
+    /// use mcp_toolkit::{KeyRing, SealKey, Server};
     ///
     /// // In production, from a secret: `SealKey::from_base64(&std::env::var("STATE_KEY")?)?`.
     /// let key = SealKey::from_base64("q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=")?;
     /// let server = Server::new("shop", "1.0.0").request_state_keys(KeyRing::new(key));
-    /// # Ok::<(), mcp_tools::SealKeyError>(())
+    /// # Ok::<(), mcp_toolkit::SealKeyError>(())
     /// ```
     pub fn request_state_keys(mut self, keys: KeyRing) -> Server {
         self.executor.take();
@@ -651,7 +651,7 @@ impl Server {
     /// must start the call again. Ten minutes by default.
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     /// use std::time::Duration;
     ///
     /// let server = Server::new("shop", "1.0.0").request_state_ttl(Duration::from_secs(120));
@@ -667,7 +667,7 @@ impl Server {
     /// `cacheScope: "private"`.
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     /// let server = Server::new("notes", "1.0.0")
     ///     .tool_visibility(|tool, caller| !tool.name().starts_with("admin.") || caller.is_some_and(|c| c.has_scope("admin")));
     /// ```
@@ -685,7 +685,7 @@ impl Server {
     /// unknown to it. Lists then go out with `cacheScope: "private"`.
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     /// let server = Server::new("notes", "1.0.0")
     ///     .prompt_visibility(|prompt, caller| !prompt.name().starts_with("admin_") || caller.is_some_and(|c| c.has_scope("admin")));
     /// ```
@@ -705,7 +705,7 @@ impl Server {
     /// `cacheScope: "private"`.
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     /// let server = Server::new("docs", "1.0.0")
     ///     .resource_visibility(|resource, caller| !resource.uri().starts_with("internal://") || caller.is_some());
     /// ```
@@ -723,14 +723,14 @@ impl Server {
     /// and the server share the tools.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     ///
     /// /// Says hello.
     /// #[tool]
     /// fn hello() -> &'static str { "hello" }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let server = Server::new("greeter", "1.0.0").tools(tools![hello]);
     /// let registry = server.registry();
     /// let client = server.test_client()?; // the server is serving now
@@ -829,14 +829,14 @@ impl Server {
     /// carries protocol messages only: log with `tracing` to standard error.
     ///
     /// ```no_run
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     ///
     /// /// Adds two numbers.
     /// #[tool]
     /// fn add(a: f64, b: f64) -> f64 { a + b }
     ///
     /// #[tokio::main(flavor = "current_thread")]
-    /// async fn main() -> Result<(), mcp_tools::Error> {
+    /// async fn main() -> Result<(), mcp_toolkit::Error> {
     ///     Server::new("calculator", "1.0.0").tools(tools![add]).serve_stdio().await
     /// }
     /// ```
@@ -852,7 +852,7 @@ impl Server {
     /// input and output. Returns when `reader` ends, after answering what was in flight.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     /// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
     ///
     /// /// Adds two numbers.

@@ -71,7 +71,7 @@ impl Server {
     /// call, a prompt or a read includes the time spent answering.
     ///
     /// ```no_run
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     ///
     /// /// Adds two numbers.
     /// #[tool]
@@ -81,7 +81,7 @@ impl Server {
     /// async fn main() -> std::process::ExitCode {
     ///     let served = Server::new("adder", env!("CARGO_PKG_VERSION")).tools(tools![add]).run().await;
     ///     // Says what went wrong on stderr; 2 for a wrong command line, 1 for a failed call.
-    ///     served.map_or_else(mcp_tools::Error::report, |()| std::process::ExitCode::SUCCESS)
+    ///     served.map_or_else(mcp_toolkit::Error::report, |()| std::process::ExitCode::SUCCESS)
     /// }
     /// ```
     pub fn run(self) -> impl Future<Output = Result<(), Error>> + Send {

@@ -7,7 +7,7 @@ use crate::error::DefinitionError;
 /// these too.
 ///
 /// ```
-/// use mcp_tools::{tool, tools, Error, Server, State};
+/// use mcp_toolkit::{tool, tools, Error, Server, State};
 ///
 /// struct Database;
 ///
@@ -67,7 +67,7 @@ impl Error {
     /// ```
     /// use std::process::ExitCode;
     ///
-    /// let error = mcp_tools::Error::Io(std::io::Error::other("the pipe broke"));
+    /// let error = mcp_toolkit::Error::Io(std::io::Error::other("the pipe broke"));
     /// assert_eq!(error.report(), ExitCode::from(1)); // and stderr says `error: transport I/O failed: the pipe broke`
     /// ```
     pub fn report(self) -> std::process::ExitCode {

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 /// built by hand; [`Server::execute_call`] runs it.
 ///
 /// ```
-/// use mcp_tools::ToolCall;
+/// use mcp_toolkit::ToolCall;
 /// use serde_json::json;
 ///
 /// let anthropic = json!({"type": "tool_use", "id": "toolu_1", "name": "add", "input": {"a": 2, "b": 3}});
@@ -45,7 +45,7 @@ impl ToolCall {
     /// `Err` says what is missing or wrong, in words to pass back to the model.
     ///
     /// ```
-    /// use mcp_tools::ToolCall;
+    /// use mcp_toolkit::ToolCall;
     /// use serde_json::json;
     ///
     /// let openai = json!({"id": "call_1", "type": "function",
@@ -109,7 +109,7 @@ impl Server {
     /// for the `tools` of a chat completion request.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     ///
     /// /// Adds two numbers.
     /// #[tool]
@@ -126,7 +126,7 @@ impl Server {
     /// `tools` of a messages request.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     ///
     /// /// Adds two numbers.
     /// #[tool]
@@ -144,7 +144,7 @@ impl Server {
     /// names no tool, is an error result that says so, ready to go back to the model.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     /// use serde_json::json;
     ///
     /// /// Adds two numbers.
@@ -169,7 +169,7 @@ impl Server {
     /// unknown tool is an error result naming the tools there are.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server, ToolCall};
+    /// use mcp_toolkit::{tool, tools, Server, ToolCall};
     /// use serde_json::json;
     ///
     /// /// Adds two numbers.
@@ -212,7 +212,7 @@ impl Server {
     /// since there is no client to answer.
     ///
     /// ```
-    /// use mcp_tools::{prompt, prompts, ExportError, Server};
+    /// use mcp_toolkit::{prompt, prompts, ExportError, Server};
     /// use serde_json::json;
     ///
     /// /// Asks the model to review code.

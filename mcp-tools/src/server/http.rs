@@ -23,14 +23,14 @@ impl Server {
     /// when to stop.
     ///
     /// ```no_run
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     ///
     /// /// Adds two numbers.
     /// #[tool]
     /// fn add(a: f64, b: f64) -> f64 { a + b }
     ///
     /// #[tokio::main]
-    /// async fn main() -> Result<(), mcp_tools::Error> {
+    /// async fn main() -> Result<(), mcp_toolkit::Error> {
     ///     Server::new("calculator", "1.0.0").tools(tools![add]).serve_http("127.0.0.1:8080").await
     /// }
     /// ```
@@ -44,7 +44,7 @@ impl Server {
     ///
     /// ```
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// let http = mcp_tools::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await.unwrap();
+    /// let http = mcp_toolkit::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await.unwrap();
     /// let addr = http.local_addr();
     /// assert!(addr.ip().is_loopback());
     /// http.run_until(async {}).await.unwrap(); // stops at once
@@ -85,7 +85,7 @@ impl Server {
     /// otherwise with [`Server::allowed_hosts`], only to loopback `Host`s.
     ///
     /// ```
-    /// let mcp = mcp_tools::Server::new("demo", "1.0.0").into_router().unwrap();
+    /// let mcp = mcp_toolkit::Server::new("demo", "1.0.0").into_router().unwrap();
     /// let app: axum::Router = axum::Router::new().merge(mcp);
     /// ```
     #[cfg(feature = "http")]
@@ -98,7 +98,7 @@ impl Server {
     /// The path of the HTTP endpoint (default `/mcp`). Other paths get 404.
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     ///
     /// # async fn status(addr: std::net::SocketAddr, path: &str, host: &str, origin: Option<&str>) -> u16 {
     /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -141,7 +141,7 @@ impl Server {
     /// Requests for other hosts get 403, which defeats DNS rebinding.
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     ///
     /// # async fn status(addr: std::net::SocketAddr, path: &str, host: &str, origin: Option<&str>) -> u16 {
     /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -188,7 +188,7 @@ impl Server {
     /// without an `Origin` (not from a browser) are always let through; others get 403.
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     ///
     /// # async fn status(addr: std::net::SocketAddr, path: &str, host: &str, origin: Option<&str>) -> u16 {
     /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -237,7 +237,7 @@ impl Server {
     /// gets 404, and the client starts a new one with `initialize`.
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     /// use std::time::Duration;
     ///
     /// # async fn post(addr: std::net::SocketAddr, session: Option<&str>, body: &str) -> String {
@@ -307,7 +307,7 @@ impl Server {
     ///
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// let http = mcp_tools::Server::new("demo", "1.0.0")
+    /// let http = mcp_toolkit::Server::new("demo", "1.0.0")
     ///     .request_head_timeout(Duration::from_millis(100))
     ///     .bind_http("127.0.0.1:0")
     ///     .await?;
@@ -334,7 +334,7 @@ impl Server {
     /// open, and 2026-07-28 requests, which hold no session, are not disturbed.
     ///
     /// ```
-    /// let server = mcp_tools::Server::new("notes", "1.0.0").max_sessions(1_000);
+    /// let server = mcp_toolkit::Server::new("notes", "1.0.0").max_sessions(1_000);
     /// ```
     #[cfg(feature = "http")]
     pub fn max_sessions(mut self, sessions: usize) -> Server {
@@ -360,7 +360,7 @@ impl Server {
     /// a usage error).
     ///
     /// ```
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::Server;
     ///
     /// # async fn open_session(addr: std::net::SocketAddr) -> String {
     /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -454,7 +454,7 @@ impl Server {
     /// caller: with `Server::oauth` (feature `oauth`) or [`Server::bearer_auth`].
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Principal, ScopePolicy, Server};
+    /// use mcp_toolkit::{tool, tools, Principal, ScopePolicy, Server};
     ///
     /// /// Deletes a note.
     /// #[tool(scopes("notes:write"))]
@@ -484,8 +484,8 @@ impl Server {
     /// [`Server::into_router`] fail with [`Error::OAuth`]. See [`crate::oauth`].
     ///
     /// ```
-    /// use mcp_tools::oauth::ResourceServer;
-    /// use mcp_tools::Server;
+    /// use mcp_toolkit::oauth::ResourceServer;
+    /// use mcp_toolkit::Server;
     ///
     /// # async fn get(addr: std::net::SocketAddr, path: &str) -> String {
     /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -533,7 +533,7 @@ impl Server {
     /// session, so give each user a subject of their own.
     ///
     /// ```
-    /// use mcp_tools::{Principal, Server};
+    /// use mcp_toolkit::{Principal, Server};
     /// let server = Server::new("notes", "1.0.0").bearer_auth(|token| async move {
     ///     (token == "secret").then(|| Principal::new("ada").with_scopes(["notes:read"]))
     /// });
@@ -569,7 +569,7 @@ pub(super) fn instance_name_problem(name: &str) -> Option<String> {
 /// [`run_until`](HttpServer::run_until) (until a future completes).
 ///
 /// ```
-/// use mcp_tools::Server;
+/// use mcp_toolkit::Server;
 ///
 /// # async fn status(addr: std::net::SocketAddr, path: &str, host: &str, origin: Option<&str>) -> u16 {
 /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -614,8 +614,8 @@ impl HttpServer {
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::Error> {
-    /// let http = mcp_tools::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await?;
+    /// # async fn main() -> Result<(), mcp_toolkit::Error> {
+    /// let http = mcp_toolkit::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await?;
     /// let addr = http.local_addr();
     /// assert_eq!(addr.ip().to_string(), "127.0.0.1");
     /// assert_ne!(addr.port(), 0);
@@ -630,8 +630,8 @@ impl HttpServer {
     ///
     /// ```no_run
     /// # #[tokio::main]
-    /// # async fn main() -> Result<(), mcp_tools::Error> {
-    /// let http = mcp_tools::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await?;
+    /// # async fn main() -> Result<(), mcp_toolkit::Error> {
+    /// let http = mcp_toolkit::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await?;
     /// eprintln!("serving MCP on http://{}/mcp", http.local_addr());
     /// http.run().await
     /// # }
@@ -647,8 +647,8 @@ impl HttpServer {
     /// use std::time::Duration;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::Error> {
-    /// let http = mcp_tools::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await?;
+    /// # async fn main() -> Result<(), mcp_toolkit::Error> {
+    /// let http = mcp_toolkit::Server::new("demo", "1.0.0").bind_http("127.0.0.1:0").await?;
     /// let addr = http.local_addr();
     /// http.run_until(tokio::time::sleep(Duration::from_millis(10))).await?;
     /// assert!(tokio::net::TcpStream::connect(addr).await.is_err()); // no longer listening

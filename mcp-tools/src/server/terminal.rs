@@ -119,7 +119,7 @@ impl ClientChannel for Terminal {
 async fn prompt(params: Value) -> Result<Value, ClientRequestError> {
     let (answered, answer) = tokio::sync::oneshot::channel();
     std::thread::Builder::new()
-        .name("mcp-tools-terminal".into())
+        .name("mcp-toolkit-terminal".into())
         .spawn(move || {
             let mut input = io::stdin().lock();
             // Standard error is written line by line, not held: anything else the process

@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The name the test client gives in `clientInfo`.
-const CLIENT_NAME: &str = "mcp-tools-test-client";
+const CLIENT_NAME: &str = "mcp-toolkit-test-client";
 
 impl Server {
     /// A client for tests that speaks protocol revision 2026-07-28 to this server in
@@ -37,7 +37,7 @@ impl Server {
     /// tools with one name.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     /// use serde_json::json;
     ///
     /// /// Adds two numbers.
@@ -45,7 +45,7 @@ impl Server {
     /// fn add(a: i64, b: i64) -> i64 { a + b }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("calc", "1.0.0").tools(tools![add]).test_client()?;
     /// let result = client.call("add", json!({"a": 2, "b": 3})).await?;
     /// assert_eq!(result.text(), Some("5"));
@@ -65,7 +65,7 @@ impl Server {
     /// which has no handshake, is answered that way).
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server, protocol::ProtocolVersion};
+    /// use mcp_toolkit::{tool, tools, Server, protocol::ProtocolVersion};
     /// use serde_json::json;
     ///
     /// /// Adds two numbers.
@@ -73,7 +73,7 @@ impl Server {
     /// fn add(a: i64, b: i64) -> i64 { a + b }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let server = Server::new("calc", "1.0.0").tools(tools![add]);
     /// let client = server.test_client_legacy(ProtocolVersion::V2025_06_18).await?;
     /// assert_eq!(client.protocol_version(), ProtocolVersion::V2025_06_18);
@@ -99,7 +99,7 @@ impl Server {
 /// answer as long as the tool runs; put a timeout around it if the tool may hang.
 ///
 /// ```
-/// use mcp_tools::{tool, tools, Json, Server, ToolError};
+/// use mcp_toolkit::{tool, tools, Json, Server, ToolError};
 /// use serde_json::json;
 ///
 /// #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, Debug, PartialEq)]
@@ -115,7 +115,7 @@ impl Server {
 /// }
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), mcp_tools::ClientError> {
+/// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
 /// let client = Server::new("calc", "1.0.0").tools(tools![divide]).test_client()?;
 ///
 /// let tools = client.list_tools().await?;
@@ -281,7 +281,7 @@ impl TestClient {
     /// The protocol revision the client speaks.
     ///
     /// ```
-    /// use mcp_tools::{Server, protocol::ProtocolVersion};
+    /// use mcp_toolkit::{Server, protocol::ProtocolVersion};
     ///
     /// let client = Server::new("empty", "1.0.0").test_client().unwrap();
     /// assert_eq!(client.protocol_version(), ProtocolVersion::V2026_07_28);
@@ -295,7 +295,7 @@ impl TestClient {
     /// ([`Server::page_size`]), every page is fetched, following `nextCursor`.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     ///
     /// /// Says hello.
     /// #[tool]
@@ -306,7 +306,7 @@ impl TestClient {
     /// fn goodbye() -> &'static str { "goodbye" }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let server = Server::new("greeter", "1.0.0").tools(tools![hello, goodbye]).page_size(1);
     /// let tools = server.test_client()?.list_tools().await?;
     /// let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
@@ -401,7 +401,7 @@ impl TestClient {
     /// refuses (an unknown tool: code `-32602`) gives [`ClientError::Rpc`].
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, ClientError, Server};
+    /// use mcp_toolkit::{tool, tools, ClientError, Server};
     /// use serde_json::json;
     ///
     /// /// Adds two numbers.
@@ -430,7 +430,7 @@ impl TestClient {
     /// [`CallResponse::notifications`].
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use mcp_toolkit::{tool, tools, Context, Server};
     /// use serde_json::json;
     ///
     /// /// Counts to `n`, reporting progress.
@@ -443,7 +443,7 @@ impl TestClient {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("counter", "1.0.0").tools(tools![count]).test_client()?;
     /// let result = client.call_with_progress("count", json!({"n": 3})).await?;
     /// let progress: Vec<f64> = result
@@ -469,7 +469,7 @@ impl TestClient {
     /// `logging/setLevel`. The messages a tool logs are in [`CallResponse::notifications`].
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server, protocol::LoggingLevel};
+    /// use mcp_toolkit::{tool, tools, Context, Server, protocol::LoggingLevel};
     /// use serde_json::json;
     ///
     /// /// Says what it does.
@@ -481,7 +481,7 @@ impl TestClient {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("chatty", "1.0.0").tools(tools![chatty]).test_client()?;
     /// client.set_log_level(LoggingLevel::Info).await?;
     /// let result = client.call("chatty", json!({})).await?;
@@ -506,7 +506,7 @@ impl TestClient {
     /// test can send other metadata). Anything else is sent as it is.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     /// use serde_json::json;
     ///
     /// /// Says hello.
@@ -514,7 +514,7 @@ impl TestClient {
     /// fn hello() -> &'static str { "hello" }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("greeter", "1.0.0").tools(tools![hello]).test_client()?;
     /// let discover = client.request("server/discover", json!(null)).await?;
     /// assert_eq!(discover["supportedVersions"][0], "2026-07-28");
@@ -533,7 +533,7 @@ impl TestClient {
     /// requests, whichever was answered last.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     /// use serde_json::json;
     ///
     /// /// Adds two numbers.
@@ -541,7 +541,7 @@ impl TestClient {
     /// fn add(a: i64, b: i64) -> i64 { a + b }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("calc", "1.0.0").tools(tools![add]).test_client()?;
     /// assert_eq!(client.last_response(), None);
     /// client.call("add", json!({"a": 2, "b": 3})).await?;
@@ -849,7 +849,7 @@ fn unwrap_structured(value: Value, version: ProtocolVersion, tool: Option<&Tool>
 /// it was sent.
 ///
 /// ```
-/// use mcp_tools::{tool, tools, Json, Server};
+/// use mcp_toolkit::{tool, tools, Json, Server};
 /// use serde_json::json;
 ///
 /// /// The primes below `n`.
@@ -859,7 +859,7 @@ fn unwrap_structured(value: Value, version: ProtocolVersion, tool: Option<&Tool>
 /// }
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), mcp_tools::ClientError> {
+/// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
 /// let client = Server::new("math", "1.0.0").tools(tools![primes]).test_client()?;
 /// let result = client.call("primes", json!({"n": 10})).await?;
 /// assert!(!result.is_error());
@@ -885,7 +885,7 @@ impl CallResponse {
     /// 2026-07-28): 0 for a call that asked nothing, 1 for one that asked once.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server, ToolError};
+    /// use mcp_toolkit::{tool, tools, Context, Server, ToolError};
     /// use serde_json::json;
     ///
     /// /// Counts the client's roots.
@@ -895,7 +895,7 @@ impl CallResponse {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("roots", "1.0.0")
     ///     .tools(tools![count_roots])
     ///     .test_client()?
@@ -912,7 +912,7 @@ impl CallResponse {
     /// The content blocks.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Content, Server};
+    /// use mcp_toolkit::{tool, tools, Content, Server};
     /// use serde_json::json;
     ///
     /// /// A chart and its caption.
@@ -922,7 +922,7 @@ impl CallResponse {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("charts", "1.0.0").tools(tools![chart]).test_client()?;
     /// let result = client.call("chart", json!({})).await?;
     /// assert_eq!(result.content()[1], Content::image(&[0x89, b'P', b'N', b'G'], "image/png"));
@@ -936,7 +936,7 @@ impl CallResponse {
     /// The text of the first text block, if there is one.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     /// use serde_json::json;
     ///
     /// /// Says hello.
@@ -944,7 +944,7 @@ impl CallResponse {
     /// fn hello(name: String) -> String { format!("Hello, {name}!") }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("greeter", "1.0.0").tools(tools![hello]).test_client()?;
     /// let result = client.call("hello", json!({"name": "Ada"})).await?;
     /// assert_eq!(result.text(), Some("Hello, Ada!"));
@@ -958,7 +958,7 @@ impl CallResponse {
     /// Whether the call failed (`isError`): bad arguments, a tool's `Err`, a panic.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     /// use serde_json::json;
     ///
     /// /// Panics.
@@ -966,7 +966,7 @@ impl CallResponse {
     /// async fn explode() -> String { panic!("boom") }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("fragile", "1.0.0").tools(tools![explode]).test_client()?;
     /// let result = client.call("explode", json!({})).await?;
     /// assert!(result.is_error());
@@ -983,7 +983,7 @@ impl CallResponse {
     /// output, 2025-06-18).
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Json, Server};
+    /// use mcp_toolkit::{tool, tools, Json, Server};
     /// use serde_json::json;
     ///
     /// /// The primes below ten.
@@ -991,7 +991,7 @@ impl CallResponse {
     /// fn primes() -> Json<Vec<u32>> { Json(vec![2, 3, 5, 7]) }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("math", "1.0.0").tools(tools![primes]).test_client()?;
     /// let result = client.call("primes", json!({})).await?;
     /// assert_eq!(result.structured_content(), Some(&json!([2, 3, 5, 7])));
@@ -1006,7 +1006,7 @@ impl CallResponse {
     /// the revision wrapped it).
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Json, Server, protocol::ProtocolVersion};
+    /// use mcp_toolkit::{tool, tools, Json, Server, protocol::ProtocolVersion};
     /// use serde_json::json;
     ///
     /// /// The primes below ten.
@@ -1014,7 +1014,7 @@ impl CallResponse {
     /// fn primes() -> Json<Vec<u32>> { Json(vec![2, 3, 5, 7]) }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let server = Server::new("math", "1.0.0").tools(tools![primes]);
     /// let client = server.test_client_legacy(ProtocolVersion::V2025_06_18).await?;
     /// let result = client.call("primes", json!({})).await?;
@@ -1045,7 +1045,7 @@ impl CallResponse {
     /// `io.modelcontextprotocol/serverInfo`).
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server};
+    /// use mcp_toolkit::{tool, tools, Server};
     /// use serde_json::json;
     ///
     /// /// Says hello.
@@ -1053,7 +1053,7 @@ impl CallResponse {
     /// fn hello() -> &'static str { "hello" }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("greeter", "1.0.0").tools(tools![hello]).test_client()?;
     /// let result = client.call("hello", json!({})).await?;
     /// let meta = result.meta().unwrap();
@@ -1071,7 +1071,7 @@ impl CallResponse {
     /// [`TestClient::set_log_level`]).
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context, Server};
+    /// use mcp_toolkit::{tool, tools, Context, Server};
     /// use serde_json::json;
     ///
     /// /// Works in two steps.
@@ -1083,7 +1083,7 @@ impl CallResponse {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let client = Server::new("worker", "1.0.0").tools(tools![work]).test_client()?;
     /// assert!(client.call("work", json!({})).await?.notifications().is_empty());
     ///
@@ -1102,7 +1102,7 @@ impl CallResponse {
     /// shape of the revision.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Server, protocol::ProtocolVersion};
+    /// use mcp_toolkit::{tool, tools, Server, protocol::ProtocolVersion};
     /// use serde_json::json;
     ///
     /// /// Says hello.
@@ -1110,7 +1110,7 @@ impl CallResponse {
     /// fn hello() -> &'static str { "hello" }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_tools::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
     /// let server = Server::new("greeter", "1.0.0").tools(tools![hello]);
     /// let client = server.test_client_legacy(ProtocolVersion::V2025_11_25).await?;
     /// let result = client.call("hello", json!({})).await?;
@@ -1129,7 +1129,7 @@ impl CallResponse {
 /// Why a [`TestClient`] request did not give what was asked for.
 ///
 /// ```
-/// use mcp_tools::{tool, tools, ClientError, Server};
+/// use mcp_toolkit::{tool, tools, ClientError, Server};
 /// use serde_json::json;
 ///
 /// /// Says hello.

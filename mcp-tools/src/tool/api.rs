@@ -21,7 +21,7 @@ impl Tool {
     /// and longer names; OpenAI does not).
     ///
     /// ```
-    /// use mcp_tools::{tool, tools};
+    /// use mcp_toolkit::{tool, tools};
     ///
     /// /// Adds two numbers.
     /// #[tool]
@@ -42,7 +42,7 @@ impl Tool {
     /// `Err` names the rule when the tool's name does not fit the API's.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools};
+    /// use mcp_toolkit::{tool, tools};
     ///
     /// /// Adds two numbers.
     /// #[tool]

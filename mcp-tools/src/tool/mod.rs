@@ -38,7 +38,7 @@ use std::task::Poll;
 /// ([`Tool::definition`] gives it for any revision).
 ///
 /// ```
-/// use mcp_tools::{tool, tools, Json};
+/// use mcp_toolkit::{tool, tools, Json};
 /// use serde_json::json;
 ///
 /// #[derive(serde::Serialize, schemars::JsonSchema)]
@@ -115,7 +115,7 @@ impl Tool {
     /// closure's job.
     ///
     /// ```
-    /// use mcp_tools::{Context, Tool, ToolError};
+    /// use mcp_toolkit::{Context, Tool, ToolError};
     /// use serde_json::json;
     ///
     /// let greet = Tool::from_json(
@@ -192,7 +192,7 @@ impl Tool {
     /// Sets the display title.
     ///
     /// ```
-    /// # use mcp_tools::{tool, tools};
+    /// # use mcp_toolkit::{tool, tools};
     /// # /// Adds two numbers.
     /// # #[tool]
     /// # fn add(a: i64, b: i64) -> i64 { a + b }
@@ -207,8 +207,8 @@ impl Tool {
     /// Sets the behaviour hints, replacing those the tool had.
     ///
     /// ```
-    /// use mcp_tools::ToolAnnotations;
-    /// # use mcp_tools::{tool, tools};
+    /// use mcp_toolkit::ToolAnnotations;
+    /// # use mcp_toolkit::{tool, tools};
     /// # /// Adds two numbers.
     /// # #[tool]
     /// # fn add(a: i64, b: i64) -> i64 { a + b }
@@ -227,7 +227,7 @@ impl Tool {
     /// with [`Tool::from_json`].
     ///
     /// ```
-    /// use mcp_tools::{CallToolResult, Tool};
+    /// use mcp_toolkit::{CallToolResult, Tool};
     /// use serde_json::json;
     ///
     /// let now = Tool::from_json("now", "The time.", json!({"type": "object"}), |_, _| async {
@@ -251,7 +251,7 @@ impl Tool {
     /// tool under two names, say, or to fit a model API's rules.
     ///
     /// ```
-    /// # use mcp_tools::{tool, tools};
+    /// # use mcp_toolkit::{tool, tools};
     /// # /// Adds two numbers.
     /// # #[tool]
     /// # fn add(a: i64, b: i64) -> i64 { a + b }
@@ -273,7 +273,7 @@ impl Tool {
     /// The name clients call the tool by.
     ///
     /// ```
-    /// # use mcp_tools::{tool, tools};
+    /// # use mcp_toolkit::{tool, tools};
     /// /// Adds two numbers.
     /// #[tool(name = "add")]
     /// fn plus(a: i64, b: i64) -> i64 { a + b }
@@ -287,7 +287,7 @@ impl Tool {
     /// The display title: `#[tool(title = "...")]`, or else one made from the name.
     ///
     /// ```
-    /// # use mcp_tools::{tool, tools};
+    /// # use mcp_toolkit::{tool, tools};
     /// /// Counts the words of a text.
     /// #[tool]
     /// fn count_words(text: String) -> usize { text.split_whitespace().count() }
@@ -302,7 +302,7 @@ impl Tool {
     /// `#[tool(description = "...")]`.
     ///
     /// ```
-    /// # use mcp_tools::{tool, tools};
+    /// # use mcp_toolkit::{tool, tools};
     /// # /// Adds two numbers.
     /// # #[tool]
     /// # fn add(a: i64, b: i64) -> i64 { a + b }
@@ -316,7 +316,7 @@ impl Tool {
     ///
     /// ```
     /// use serde_json::json;
-    /// # use mcp_tools::{tool, tools};
+    /// # use mcp_toolkit::{tool, tools};
     /// # /// Adds two numbers.
     /// # #[tool]
     /// # fn add(a: i64, b: i64) -> i64 { a + b }
@@ -333,7 +333,7 @@ impl Tool {
     /// returning [`Json<T>`](crate::Json)).
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Json};
+    /// use mcp_toolkit::{tool, tools, Json};
     ///
     /// /// Lists the primes below ten.
     /// #[tool]
@@ -353,7 +353,7 @@ impl Tool {
     /// The behaviour hints, if any were given.
     ///
     /// ```
-    /// # use mcp_tools::{tool, tools};
+    /// # use mcp_toolkit::{tool, tools};
     /// /// Deletes a file.
     /// #[tool(annotations(destructive, idempotent))]
     /// fn delete(path: String) -> String { format!("deleted {path}") }
@@ -369,7 +369,7 @@ impl Tool {
     /// The icons (sent from revision 2025-11-25 on).
     ///
     /// ```
-    /// # use mcp_tools::{tool, tools};
+    /// # use mcp_toolkit::{tool, tools};
     /// /// Adds two numbers.
     /// #[tool(icons(icon(src = "https://example.com/add.png", mime_type = "image/png", sizes = ["48x48"])))]
     /// fn add(a: i64, b: i64) -> i64 { a + b }
@@ -384,7 +384,7 @@ impl Tool {
     /// The definition's `_meta` (sent from revision 2025-06-18 on).
     ///
     /// ```
-    /// # use mcp_tools::{tool, tools};
+    /// # use mcp_toolkit::{tool, tools};
     /// /// Adds two numbers.
     /// #[tool(meta("com.example/cost" = 1, team = "math"))]
     /// fn add(a: i64, b: i64) -> i64 { a + b }
@@ -403,7 +403,7 @@ impl Tool {
     /// the same way).
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Json, protocol::ProtocolVersion};
+    /// use mcp_toolkit::{tool, tools, Json, protocol::ProtocolVersion};
     ///
     /// /// Lists the primes below ten.
     /// #[tool]
@@ -506,7 +506,7 @@ impl Tool {
     /// Calls the tool with a JSON arguments object, outside any server: for tests.
     ///
     /// ```
-    /// use mcp_tools::{tool, tools, Context};
+    /// use mcp_toolkit::{tool, tools, Context};
     ///
     /// /// Adds two numbers.
     /// #[tool]
@@ -574,7 +574,7 @@ impl Serialize for Tool {
 /// assume the defaults below.
 ///
 /// ```
-/// use mcp_tools::{tool, tools, ToolAnnotations};
+/// use mcp_toolkit::{tool, tools, ToolAnnotations};
 /// use serde_json::json;
 ///
 /// /// Fetches a web page.
@@ -618,7 +618,7 @@ pub struct ToolAnnotations {
 /// An icon a client may show for a tool.
 ///
 /// ```
-/// use mcp_tools::{Icon, IconTheme};
+/// use mcp_toolkit::{Icon, IconTheme};
 /// let icon = Icon::new("https://example.com/calc.svg")
 ///     .with_mime_type("image/svg+xml")
 ///     .with_size("any")
@@ -648,7 +648,7 @@ impl Icon {
     /// An icon at this URL or `data:` URI, with nothing else said about it.
     ///
     /// ```
-    /// use mcp_tools::Icon;
+    /// use mcp_toolkit::Icon;
     ///
     /// let icon = Icon::new("https://example.com/calc.png");
     /// assert_eq!(serde_json::to_value(&icon).unwrap(), serde_json::json!({"src": "https://example.com/calc.png"}));
@@ -665,7 +665,7 @@ impl Icon {
     /// Sets the MIME type.
     ///
     /// ```
-    /// use mcp_tools::Icon;
+    /// use mcp_toolkit::Icon;
     ///
     /// let icon = Icon::new("data:image/svg+xml;base64,PHN2Zy8+").with_mime_type("image/svg+xml");
     /// assert_eq!(icon.mime_type.as_deref(), Some("image/svg+xml"));
@@ -678,7 +678,7 @@ impl Icon {
     /// Adds a size, such as `48x48`, or `any` for a scalable format.
     ///
     /// ```
-    /// use mcp_tools::Icon;
+    /// use mcp_toolkit::Icon;
     ///
     /// let icon = Icon::new("https://example.com/calc.png").with_size("48x48").with_size("96x96");
     /// assert_eq!(icon.sizes, ["48x48", "96x96"]);
@@ -691,7 +691,7 @@ impl Icon {
     /// Sets the theme; `"light"` and `"dark"` convert.
     ///
     /// ```
-    /// use mcp_tools::{Icon, IconTheme};
+    /// use mcp_toolkit::{Icon, IconTheme};
     ///
     /// let icon = Icon::new("https://example.com/calc-dark.png").with_theme("dark");
     /// assert_eq!(icon.theme, Some(IconTheme::Dark));
@@ -705,7 +705,7 @@ impl Icon {
 /// The background an icon is designed for.
 ///
 /// ```
-/// use mcp_tools::IconTheme;
+/// use mcp_toolkit::IconTheme;
 ///
 /// assert_eq!(IconTheme::from("dark"), IconTheme::Dark);
 /// assert_eq!(serde_json::to_value(IconTheme::Light).unwrap(), "light");
@@ -735,7 +735,7 @@ impl From<&str> for IconTheme {
 /// `A-Z a-z 0-9 _ - .`. `#[tool]` applies the same rule at compile time.
 ///
 /// ```
-/// use mcp_tools::validate_tool_name;
+/// use mcp_toolkit::validate_tool_name;
 /// assert!(validate_tool_name("admin.tools.list").is_ok());
 /// let error = validate_tool_name("my tool").unwrap_err();
 /// assert_eq!(

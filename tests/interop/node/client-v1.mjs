@@ -26,7 +26,7 @@ await main(async () => {
   // (1.x names each message by its schema).
   const notes = args.server === "notes" ? notesHandlers() : undefined;
   const capabilities = notes ? { sampling: {}, elicitation: { form: {} }, roots: {} } : {};
-  const client = new Client({ name: "mcp-tools-interop", version: "1.0.0" }, { capabilities });
+  const client = new Client({ name: "mcp-toolkit-interop", version: "1.0.0" }, { capabilities });
   if (notes) {
     client.setRequestHandler(CreateMessageRequestSchema, notes.sampling);
     client.setRequestHandler(ElicitRequestSchema, notes.elicitation);

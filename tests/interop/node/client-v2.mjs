@@ -15,7 +15,7 @@ await main(async () => {
   // The notes server's tools ask the client: declare the capabilities and answer with handlers.
   const notes = args.server === "notes" ? notesHandlers() : undefined;
   const capabilities = notes ? { sampling: {}, elicitation: { form: {} }, roots: {} } : {};
-  const client = new Client({ name: "mcp-tools-interop", version: "1.0.0" }, { versionNegotiation: { mode }, capabilities });
+  const client = new Client({ name: "mcp-toolkit-interop", version: "1.0.0" }, { versionNegotiation: { mode }, capabilities });
   if (notes) {
     client.setRequestHandler("sampling/createMessage", notes.sampling);
     client.setRequestHandler("elicitation/create", notes.elicitation);

@@ -1,7 +1,7 @@
 //! `#[complete(..)]` on a prompt's arguments and a resource template's variables: a fn by
 //! name or by path, beside `///`, `#[default(..)]`, optional and injected parameters; the
 //! fn stays callable as written.
-use mcp_tools::{Context, prompt, prompts, resource, resources};
+use mcp_toolkit::{Context, prompt, prompts, resource, resources};
 use serde_json::{Map, Value};
 
 fn cities(typed: &str, given: &Map<String, Value>) -> Vec<String> {

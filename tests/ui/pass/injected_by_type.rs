@@ -1,12 +1,12 @@
 //! Injected parameters are recognised by type, whatever they are called or however the type
 //! is spelled.
-use mcp_tools::{Context, State, tool, tools};
+use mcp_toolkit::{Context, State, tool, tools};
 
-type Ctx = mcp_tools::Context;
+type Ctx = mcp_toolkit::Context;
 type Shared = State<u32>;
 
 mod nested {
-    pub use mcp_tools::Context as RequestContext;
+    pub use mcp_toolkit::Context as RequestContext;
 }
 
 /// Uses the context under three spellings.

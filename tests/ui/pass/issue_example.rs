@@ -1,5 +1,5 @@
 //! The code of the issue that specified `#[tool]`, verbatim in shape.
-use mcp_tools::{Json, ToolError, tool, tools};
+use mcp_toolkit::{Json, ToolError, tool, tools};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]

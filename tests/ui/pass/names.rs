@@ -1,5 +1,5 @@
 //! Names at the edges of the rule, and names from raw identifiers.
-use mcp_tools::{tool, tools};
+use mcp_toolkit::{tool, tools};
 
 /// One character.
 #[tool(name = "x")]

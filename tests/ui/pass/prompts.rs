@@ -1,8 +1,8 @@
 //! Every form of `#[prompt]`: sync and async fns, optional and defaulted arguments, injected
 //! parameters, every return type, and the attribute's keys.
-use mcp_tools::content::Role;
-use mcp_tools::protocol::ProtocolVersion;
-use mcp_tools::{Content, Context, GetPromptResult, PromptMessage, State, ToolError, prompt, prompts};
+use mcp_toolkit::content::Role;
+use mcp_toolkit::protocol::ProtocolVersion;
+use mcp_toolkit::{Content, Context, GetPromptResult, PromptMessage, State, ToolError, prompt, prompts};
 use std::borrow::Cow;
 
 struct Style {
@@ -104,7 +104,7 @@ fn fallible_messages(count: Option<u8>) -> Result<Vec<PromptMessage>, String> {
 }
 
 mod nested {
-    use mcp_tools::prompt;
+    use mcp_toolkit::prompt;
 
     /// Lives in a module.
     #[prompt]

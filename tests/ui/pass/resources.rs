@@ -1,4 +1,4 @@
-use mcp_tools::{Context, Json, State, ToolError, resource, resources};
+use mcp_toolkit::{Context, Json, State, ToolError, resource, resources};
 
 struct Db;
 

@@ -1,5 +1,5 @@
 //! Every kind of return value converts into a tool result.
-use mcp_tools::{CallToolResult, Content, Json, ToolError, tool, tools};
+use mcp_toolkit::{CallToolResult, Content, Json, ToolError, tool, tools};
 use std::borrow::Cow;
 
 /// Text.

@@ -1,4 +1,4 @@
-//! The HTTP floor: bare hyper (the HTTP/1.1 server mcp-tools builds on), one thread,
+//! The HTTP floor: bare hyper (the HTTP/1.1 server mcp-toolkit builds on), one thread,
 //! keep-alive, answering each POST with a canned JSON-RPC answer of the right shape found
 //! by a byte scan (202 for a notification). No routing, no sessions, no JSON parser.
 //!

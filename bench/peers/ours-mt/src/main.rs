@@ -1,4 +1,4 @@
-//! The calculator on mcp-tools, served over Streamable HTTP by a multi-thread runtime with
+//! The calculator on mcp-toolkit, served over Streamable HTTP by a multi-thread runtime with
 //! a given number of worker threads, for the `workers` measure of `compare.sh` (how the
 //! HTTP endpoint scales from one worker to two).
 //!
@@ -9,7 +9,7 @@
 #[path = "../../ours_calculator.rs"]
 mod ours_calculator;
 
-use mcp_tools::{Server, tools};
+use mcp_toolkit::{Server, tools};
 use ours_calculator::calculator;
 
 fn main() -> std::process::ExitCode {

@@ -1,4 +1,4 @@
-//! The calculator on mcp-tools with `default-features = false`: stdio only, no HTTP stack.
+//! The calculator on mcp-toolkit with `default-features = false`: stdio only, no HTTP stack.
 //! `compare.sh --build-times` times its clean release build, what a user of a stdio-only
 //! server pays; `compare.sh`'s `many` measure serves it with `--extra-tools 999`, the
 //! calculator among 1,000 tools.
@@ -10,7 +10,7 @@
 #[path = "../../ours_calculator.rs"]
 mod ours_calculator;
 
-use mcp_tools::{Server, Tool, tools};
+use mcp_toolkit::{Server, Tool, tools};
 use ours_calculator::calculator;
 
 #[tokio::main(flavor = "current_thread")]
