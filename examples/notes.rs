@@ -36,8 +36,8 @@ mod common;
 
 use mcp_toolkit::ask::RootError;
 use mcp_toolkit::{
-    Context, Elicitation, Json, PromptMessage, ResourceRegistry, Server, State, ToolError, ToolRegistry,
-    prompt, prompts, resource, resources, tool, tools,
+    Context, Json, PromptMessage, ResourceRegistry, Server, State, ToolError, ToolRegistry, prompt, prompts,
+    resource, resources, tool, tools,
 };
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -73,13 +73,6 @@ struct Summary {
     words: usize,
     /// Each tag with how many notes carry it.
     tags: BTreeMap<String, usize>,
-}
-
-/// What `clear_notes` asks the user.
-#[derive(serde::Deserialize, schemars::JsonSchema)]
-struct ConfirmClear {
-    /// Delete every note?
-    confirm: bool,
 }
 
 /// What a review of a note looks at.
@@ -292,16 +285,12 @@ async fn clear_notes(
         return Ok("there are no notes to delete".to_owned());
     }
     let message = format!("Delete all {count} notes? This cannot be undone.");
-    match cx.elicit::<ConfirmClear>(message).await? {
-        Elicitation::Accept(ConfirmClear { confirm: true }) => {
-            let deleted = std::mem::take(&mut notes.store().notes);
-            announce_changes(&resources, deleted.keys().copied());
-            Ok(format!("deleted {} notes", deleted.len()))
-        }
-        Elicitation::Accept(_) | Elicitation::Decline | Elicitation::Cancel => {
-            Ok(format!("kept {count} notes"))
-        }
+    if !cx.confirm(message).await? {
+        return Ok(format!("kept {count} notes"));
     }
+    let deleted = std::mem::take(&mut notes.store().notes);
+    announce_changes(&resources, deleted.keys().copied());
+    Ok(format!("deleted {} notes", deleted.len()))
 }
 
 /// Suggest a title for a note, asked of the client's model. The note is not changed:

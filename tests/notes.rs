@@ -921,8 +921,9 @@ fn confirm_form(count: u64) -> Value {
         "message": format!("Delete all {count} notes? This cannot be undone."),
         "requestedSchema": {
             "type": "object",
-            "properties": { "confirm": { "type": "boolean", "description": "Delete every note?" } },
-            "required": ["confirm"]
+            "properties": {
+                "confirm": { "type": "boolean", "title": "Confirm", "description": "Go ahead?", "default": true }
+            }
         }
     })
 }
@@ -959,6 +960,14 @@ fn clearing_notes_asks_the_user_and_deletes_only_on_yes() {
             assert!(!called.is_error(), "{label}: {}", called.response);
             assert_eq!(called.text(), said, "{label}");
         }
+        // Accepting with the box left as it was (no content) is a yes.
+        add(wire, "three", "third", &[]);
+        let called = wire.call(
+            "clear_notes",
+            json!({}),
+            &mut |_, _| json!({ "action": "accept" }),
+        );
+        assert_eq!(called.text(), "deleted 1 notes", "{label}: {}", called.response);
         assert_eq!(count_notes(wire), 0, "{label}");
     }
 }

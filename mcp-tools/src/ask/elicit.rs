@@ -188,6 +188,56 @@ impl<'a> IntoFuture for ElicitUrl<'a> {
     }
 }
 
+/// The one-field form [`Context::confirm`] asks for.
+#[derive(Deserialize, JsonSchema)]
+struct Confirmation {
+    /// Go ahead?
+    #[serde(default = "ticked")]
+    #[schemars(title = "Confirm")]
+    confirm: bool,
+}
+
+/// A confirmation's box starts ticked: the user's choice is the accept or decline button,
+/// and unticking it says no too.
+fn ticked() -> bool {
+    true
+}
+
+/// A yes-or-no question, made by [`Context::confirm`]; `.await` it.
+#[must_use = "an ask does nothing until it is awaited"]
+pub struct Confirm<'a>(Elicit<'a, Confirmation>);
+
+impl std::fmt::Debug for Confirm<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Confirm")
+            .field("message", &self.0.message)
+            .field("key", &self.0.key)
+            .finish()
+    }
+}
+
+impl Confirm<'_> {
+    /// The key of this ask among the call's input requests in revision 2026-07-28
+    /// (`elicit_N` by default). Keys must differ within a call.
+    pub fn key(self, key: impl Into<String>) -> Self {
+        Confirm(self.0.key(key))
+    }
+}
+
+impl<'a> IntoFuture for Confirm<'a> {
+    type Output = Result<bool, AskError>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move {
+            Ok(matches!(
+                self.0.await?,
+                Elicitation::Accept(Confirmation { confirm: true })
+            ))
+        })
+    }
+}
+
 /// A fresh, unguessable elicitation id: 128 random bits in hex.
 pub(crate) fn elicitation_id() -> String {
     // Without randomness, a counter-free id still differs per process and call.
@@ -257,6 +307,47 @@ impl Context {
             key: None,
             form: PhantomData,
         }
+    }
+
+    /// Asks the user a yes-or-no question: `true` only when the user accepts. Declining,
+    /// dismissing the question or unticking its box all answer `false`, so a tool that
+    /// acts only on `true` never acts without a clear yes.
+    ///
+    /// The client shows `message` with one checkbox, `confirm`, ticked by default: what
+    /// [`elicit`](Context::elicit) would ask for a struct with one `bool` field. Needs the
+    /// client's `elicitation` capability, like any form; without it the ask fails with
+    /// [`AskError::MissingCapability`].
+    ///
+    /// ```
+    /// use mcp_toolkit::{tool, tools, Context, Server, ToolError};
+    /// use serde_json::json;
+    ///
+    /// /// Deletes every draft, once the user confirms.
+    /// #[tool]
+    /// async fn clear_drafts(cx: Context) -> Result<&'static str, ToolError> {
+    ///     if cx.confirm("Delete all 3 drafts?").await? {
+    ///         Ok("deleted")
+    ///     } else {
+    ///         Ok("kept")
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// let client = Server::new("drafts", "1.0.0")
+    ///     .tools(tools![clear_drafts])
+    ///     .test_client()?
+    ///     .on_elicit(|request| async move {
+    ///         assert_eq!(request["message"], "Delete all 3 drafts?");
+    ///         assert_eq!(request["requestedSchema"]["properties"]["confirm"]["default"], true);
+    ///         json!({"action": "decline"})
+    ///     });
+    /// assert_eq!(client.call("clear_drafts", json!({})).await?.text(), Some("kept"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn confirm(&self, message: impl Into<String>) -> Confirm<'_> {
+        Confirm(self.elicit(message))
     }
 
     /// Asks the user to visit `url` (to sign in somewhere, say, or pay), with `message`

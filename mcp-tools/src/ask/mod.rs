@@ -35,7 +35,7 @@ mod roots;
 mod sampling;
 
 pub(crate) use elicit::elicitation_id;
-pub use elicit::{Elicit, ElicitUrl, Elicitation, UrlElicitation};
+pub use elicit::{Confirm, Elicit, ElicitUrl, Elicitation, UrlElicitation};
 pub use roots::{ListRoots, Root, RootError};
 pub use sampling::{ModelPreferences, Sample, SamplingMessage, SamplingRequest, SamplingResponse};
 

@@ -342,7 +342,7 @@ export async function runNotesChecks(client, version, expectedVersion, handlers)
     const form = asked.elicitation[0];
     const schema = form?.requestedSchema ?? {};
     const formOk = form?.message === `Delete all ${count} notes? This cannot be undone.` &&
-      schema.properties?.confirm?.type === "boolean" && isDeepStrictEqual(schema.required, ["confirm"]);
+      schema.properties?.confirm?.type === "boolean" && schema.properties?.confirm?.default === true;
     check("clear_notes: elicitation request (message, requestedSchema)", formOk, JSON.stringify(form));
     res = await client.callTool({ name: "clear_notes", arguments: {} });
     check("clear_notes accepted", isDeepStrictEqual(texts(res), [`deleted ${count} notes`]), JSON.stringify(texts(res)));

@@ -372,7 +372,7 @@ async def run_notes(args):
             schema = schema.model_dump() if hasattr(schema, "model_dump") else schema
             ok = (form is not None and form.message == f"Delete all {count} notes? This cannot be undone."
                   and schema.get("properties", {}).get("confirm", {}).get("type") == "boolean"
-                  and schema.get("required") == ["confirm"])
+                  and schema.get("properties", {}).get("confirm", {}).get("default") is True)
             check("clear_notes: elicitation request (message, requestedSchema)", ok, repr(form))
             res = await session.call_tool("clear_notes", {})
             check("clear_notes accepted", texts(res) == [f"deleted {count} notes"], f"{texts(res)}")
