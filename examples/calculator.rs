@@ -44,7 +44,6 @@ async fn calculator(
 // multi-threaded runtime; a server for many HTTP clients would use that one.
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
-    common::log_to_stderr();
     let served = Server::new("calculator", env!("CARGO_PKG_VERSION"))
         .title("Calculator")
         .instructions("Use `calculator` for arithmetic instead of computing in your head.")

@@ -611,7 +611,6 @@ fn template_data(
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
-    common::log_to_stderr();
     let mut tools = tools![
         test_simple_text,
         test_image_content,

@@ -441,7 +441,6 @@ fn digest(
 // calls on a thread of its own.
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
-    common::log_to_stderr();
     let served = Server::new("notes", env!("CARGO_PKG_VERSION"))
         .title("Notes")
         .instructions("Search before adding, so notes are not duplicated. Deleted notes can be restored with `restore_note` while they are in the trash.")

@@ -37,7 +37,6 @@ async fn analyze(text: String) -> Json<TextStats> {
 // multi-threaded runtime; a server for many HTTP clients would use that one.
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
-    common::log_to_stderr();
     let served = Server::new("text_analyzer", env!("CARGO_PKG_VERSION"))
         .title("Text Analyzer")
         .tools(tools![analyze])

@@ -499,8 +499,22 @@ impl fmt::Display for ToolError {
 
 /// `?` on any error: an internal error (see [`ToolError::internal`]).
 impl<E: std::error::Error> From<E> for ToolError {
+    /// An internal error whose detail is the error and every cause below it, outermost
+    /// first, separated by `: ` (`reading notes.md: permission denied`), so the log shows
+    /// why and not only what.
     fn from(error: E) -> Self {
-        ToolError::internal(error.to_string())
+        let mut detail = error.to_string();
+        let mut cause = error.source();
+        while let Some(inner) = cause {
+            let said = inner.to_string();
+            // Some errors repeat their cause in their own message already.
+            if !detail.ends_with(&said) {
+                detail.push_str(": ");
+                detail.push_str(&said);
+            }
+            cause = inner.source();
+        }
+        ToolError::internal(detail)
     }
 }
 
@@ -666,4 +680,47 @@ fn name_list(kind: &str, names: &[String]) -> String {
     }
     let quoted: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
     format!("the {kind} are {}", quoted.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ToolError;
+
+    /// An error with a message and, optionally, a cause.
+    #[derive(Debug)]
+    struct Layer(&'static str, Option<Box<Layer>>);
+
+    impl std::fmt::Display for Layer {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+
+    impl std::error::Error for Layer {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1.as_deref().map(|inner| inner as _)
+        }
+    }
+
+    #[test]
+    fn a_converted_error_keeps_every_cause() {
+        let io = Layer("permission denied", None);
+        let read = Layer("reading notes.md", Some(Box::new(io)));
+        let error = ToolError::from(Layer("exporting the notes", Some(Box::new(read))));
+        assert!(error.is_internal());
+        assert_eq!(
+            error.message(),
+            "exporting the notes: reading notes.md: permission denied"
+        );
+
+        // A message that already ends with its cause does not say it twice.
+        let repeated = Layer(
+            "open failed: permission denied",
+            Some(Box::new(Layer("permission denied", None))),
+        );
+        assert_eq!(
+            ToolError::from(repeated).message(),
+            "open failed: permission denied"
+        );
+    }
 }

@@ -356,14 +356,14 @@ pub use resource::{CacheScope, IntoReadResult, Resource};
 pub use result::{CallToolResult, IntoCallToolResult, Json};
 #[doc(inline)]
 pub use seal::{KeyRing, SealKey, SealKeyError};
-#[cfg(feature = "cli")]
-#[doc(inline)]
-pub use server::CliError;
 #[cfg(feature = "http")]
 #[doc(inline)]
 pub use server::HttpServer;
 #[doc(inline)]
 pub use server::{CallResponse, ClientError, Error, Server, TestClient, ToolCall};
+#[cfg(feature = "cli")]
+#[doc(inline)]
+pub use server::{CliError, log_to_stderr};
 #[doc(inline)]
 pub use tool::{Icon, IconTheme, ScopePolicy, Tool, ToolAnnotations, validate_tool_name};
 

@@ -48,7 +48,8 @@ async fn hang() -> String {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
-    common::log_to_stderr();
+    // Served without `run`, so it installs the log itself, as such a server would.
+    mcp_toolkit::log_to_stderr();
     let served = Server::new("fixture", "1.0.0")
         .max_message_size(64 * 1024)
         .tool_timeout("hang", Duration::from_millis(300))

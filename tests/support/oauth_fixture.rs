@@ -17,7 +17,7 @@ const KEY: SigningKey = SigningKey::new("fixture-key", 7);
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), mcp_toolkit::Error> {
-    tracing_subscriber::fmt().with_writer(std::io::stderr).init();
+    mcp_toolkit::log_to_stderr();
     let auth = AuthServer::start(&[KEY]).await;
     let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
     let addr = listener.local_addr()?;

@@ -30,6 +30,11 @@ impl Server {
     /// | `--wire-log FILE` | also records every message received and sent to FILE |
     /// | `--help`, `--version` | say so |
     ///
+    /// It logs to standard error as `RUST_LOG` says, through
+    /// [`log_to_stderr`](crate::log_to_stderr), unless the program installed a `tracing`
+    /// subscriber of its own first: warnings, errors (an internal error's detail, which the
+    /// client does not see, with its causes) and where an HTTP server listens, by default.
+    ///
     /// When it serves (stdio or `--http`), two environment variables configure what a
     /// deployment of several instances needs, without code:
     ///
@@ -85,12 +90,62 @@ impl Server {
     /// }
     /// ```
     pub fn run(self) -> impl Future<Output = Result<(), Error>> + Send {
-        compiled_here(self.run_command())
+        compiled_here(self.run_command(std::env::args_os().skip(1).collect()))
     }
 
-    async fn run_command(self) -> Result<(), Error> {
+    /// [`run`](Server::run) with the arguments given rather than the program's: for a
+    /// server with command-line options of its own, which takes those out and hands the
+    /// rest here (`--http ADDR`, `tools`, `call NAME ARGS`, ... as `run` reads them; without
+    /// the program's name).
+    ///
+    /// ```
+    /// use mcp_toolkit::{tool, tools, Server};
+    /// use std::ffi::OsString;
+    /// use std::path::PathBuf;
+    ///
+    /// /// Lists the bookmarks.
+    /// #[tool]
+    /// fn bookmarks() -> Vec<String> { Vec::new() }
+    ///
+    /// /// Takes this server's own `--data DIR` out of the command line; the rest is the
+    /// /// framework's.
+    /// fn split(args: impl IntoIterator<Item = OsString>) -> (PathBuf, Vec<OsString>) {
+    ///     let (mut data, mut rest) = (PathBuf::from("bookmarks"), Vec::new());
+    ///     let mut args = args.into_iter();
+    ///     while let Some(arg) = args.next() {
+    ///         match arg.to_str() {
+    ///             Some("--data") => data = args.next().map(PathBuf::from).unwrap_or_default(),
+    ///             _ => rest.push(arg),
+    ///         }
+    ///     }
+    ///     (data, rest)
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_toolkit::Error> {
+    /// // In `main`: `split(std::env::args_os().skip(1))`.
+    /// let (data, rest) = split(["--data", "/srv/bookmarks", "tools"].map(OsString::from));
+    /// assert_eq!(data, PathBuf::from("/srv/bookmarks"));
+    /// Server::new("bookmarks", "1.0.0").tools(tools![bookmarks]).run_with_args(rest).await // prints the tools
+    /// # }
+    /// ```
+    ///
+    /// With clap, the same split is a field that takes what the program's own options
+    /// leave: `#[arg(trailing_var_arg = true, allow_hyphen_values = true)] mcp:
+    /// Vec<OsString>`, handed to `run_with_args` after the program's options.
+    pub fn run_with_args<I>(self, args: I) -> impl Future<Output = Result<(), Error>> + Send
+    where
+        I: IntoIterator,
+        I::Item: Into<OsString>,
+    {
+        let args = args.into_iter().map(Into::into).collect();
+        compiled_here(self.run_command(args))
+    }
+
+    async fn run_command(self, args: Vec<OsString>) -> Result<(), Error> {
+        super::log::log_to_stderr();
         let (name, version) = (self.info.name.clone(), self.info.version.clone());
-        let invocation = parse(std::env::args_os().skip(1)).map_err(CliError::Usage)?;
+        let invocation = parse(args).map_err(CliError::Usage)?;
         if let Some(path) = &invocation.wire_log {
             crate::wire_log::record_to(path);
         }

@@ -664,7 +664,7 @@ impl HttpServer {
             local_addr,
             app,
         } = self;
-        tracing::info!(addr = %local_addr, "serving MCP over HTTP");
+        tracing::info!("serving MCP at http://{local_addr}{}", app.path());
         Ok(crate::transport::http::serve(listener, app, shutdown).await?)
     }
 }

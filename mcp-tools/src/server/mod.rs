@@ -11,6 +11,8 @@ mod export;
 #[cfg(feature = "http")]
 mod http;
 #[cfg(feature = "cli")]
+mod log;
+#[cfg(feature = "cli")]
 mod terminal;
 mod testing;
 
@@ -21,4 +23,6 @@ pub use error::Error;
 pub use export::ToolCall;
 #[cfg(feature = "http")]
 pub use http::HttpServer;
+#[cfg(feature = "cli")]
+pub use log::log_to_stderr;
 pub use testing::{CallResponse, ClientError, TestClient};

@@ -88,6 +88,11 @@ pub(crate) struct HttpApp {
 }
 
 impl HttpApp {
+    /// The path MCP is served on (`/mcp` unless configured).
+    pub(crate) fn path(&self) -> &str {
+        &self.options.path
+    }
+
     pub(crate) fn new(engine: Arc<Engine>, options: HttpOptions, any_host: bool) -> HttpApp {
         HttpApp {
             engine,
