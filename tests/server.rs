@@ -200,7 +200,21 @@ async fn a_tool_without_its_state_stops_the_server_before_it_serves() {
     assert!(matches!(error, Error::MissingState { .. }));
     assert_eq!(
         error.to_string(),
-        "tool `configured` takes `State<server::Config>`, but the server has no such state; give it with `Server::state`"
+        "tool `configured` takes `State<server::Config>`, but the server has no such state (it holds none); give it with `Server::state`"
+    );
+    // The message names what the server does hold, so a wrong type is easy to see.
+    let (_, server_end) = tokio::io::duplex(1024);
+    let (read, write) = tokio::io::split(server_end);
+    let error = Server::new("s", "1")
+        .tools(tools![configured])
+        .state(7_u32)
+        .state(String::from("not a Config"))
+        .serve_io(read, write)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "tool `configured` takes `State<server::Config>`, but the server has no such state (it holds `State<u32>` and `State<alloc::string::String>`); give it with `Server::state`"
     );
 
     let server = Server::new("s", "1")

@@ -457,9 +457,10 @@ async fn tools_share_the_servers_state() -> Result<(), ClientError> {
     assert_eq!(client.call("visit", json!({})).await?.text(), Some("2"));
 
     match server().test_client() {
-        Err(Error::MissingState { tool, state }) => {
+        Err(Error::MissingState { tool, state, held }) => {
             assert_eq!(tool, "visit");
             assert!(state.ends_with("Visits"), "{state}");
+            assert!(held.is_empty(), "{held:?}");
         }
         other => panic!("expected the missing state to be reported, got {other:?}"),
     }

@@ -851,11 +851,21 @@ impl StateKey {
 #[derive(Clone, Default)]
 pub(crate) struct StateMap {
     map: Arc<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>,
+    /// The types held, by name, in the order given: for the error that names them.
+    names: Arc<Vec<&'static str>>,
 }
 
 impl StateMap {
     pub(crate) fn insert<T: Send + Sync + 'static>(&mut self, value: T) {
-        Arc::make_mut(&mut self.map).insert(TypeId::of::<T>(), Arc::new(value));
+        let replaced = Arc::make_mut(&mut self.map).insert(TypeId::of::<T>(), Arc::new(value));
+        if replaced.is_none() {
+            Arc::make_mut(&mut self.names).push(std::any::type_name::<T>());
+        }
+    }
+
+    /// The names of the types held, in the order they were given.
+    pub(crate) fn type_names(&self) -> &[&'static str] {
+        &self.names
     }
 
     pub(crate) fn get<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {

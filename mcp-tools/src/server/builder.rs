@@ -776,6 +776,7 @@ impl Server {
                 return Err(Error::MissingState {
                     tool: name,
                     state: state.type_name(),
+                    held: self.state.type_names().to_vec(),
                 });
             }
         }

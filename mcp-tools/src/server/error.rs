@@ -17,7 +17,7 @@ use crate::error::DefinitionError;
 ///
 /// let error = Server::new("db", "1.0.0").tools(tools![count_rows]).test_client().unwrap_err();
 /// assert!(matches!(&error, Error::MissingState { tool, .. } if tool == "count_rows"));
-/// assert!(error.to_string().ends_with("but the server has no such state; give it with `Server::state`"));
+/// assert!(error.to_string().ends_with("but the server has no such state (it holds none); give it with `Server::state`"));
 ///
 /// assert!(Server::new("db", "1.0.0").tools(tools![count_rows]).state(Database).test_client().is_ok());
 /// ```
@@ -30,15 +30,18 @@ pub enum Error {
     /// The tools given to the server break several rules: every one of them.
     #[error("the tools break {} rules: {}", .0.len(), join(.0))]
     Definitions(Vec<DefinitionError>),
-    /// A tool needs shared state the server was not given.
+    /// A tool, prompt or resource needs shared state the server was not given.
     #[error(
-        "tool `{tool}` takes `State<{state}>`, but the server has no such state; give it with `Server::state`"
+        "tool `{tool}` takes `State<{state}>`, but the server has no such state ({}); give it with `Server::state`",
+        held_states(.held)
     )]
     MissingState {
-        /// The tool.
+        /// The tool (or the prompt's name, or the resource's URI).
         tool: String,
         /// The state's type.
         state: &'static str,
+        /// The types of the state the server holds, in the order given.
+        held: Vec<&'static str>,
     },
     /// The name given with `Server::instance_name` cannot prefix session ids.
     #[cfg(feature = "http")]
@@ -145,4 +148,15 @@ fn join(problems: &[DefinitionError]) -> String {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// The state a server holds, for [`Error::MissingState`]: "it holds `State<A>` and
+/// `State<B>`", or "it holds none".
+fn held_states(held: &[&'static str]) -> String {
+    let named: Vec<String> = held.iter().map(|name| format!("`State<{name}>`")).collect();
+    match named.as_slice() {
+        [] => "it holds none".to_owned(),
+        [one] => format!("it holds {one}"),
+        [init @ .., last] => format!("it holds {} and {last}", init.join(", ")),
+    }
 }
