@@ -490,3 +490,80 @@ async fn prompts_and_templates_complete_on_one_server() {
         )
     );
 }
+
+/// The members of each team: the server's state.
+struct Directory {
+    teams: Vec<(&'static str, Vec<&'static str>)>,
+}
+
+/// The members of the team given already, looked up in the server's state after a wait (as
+/// a database would make it wait): an `async` completion fn with injected values.
+async fn directory_members(
+    directory: mcp_toolkit::State<Directory>,
+    cx: mcp_toolkit::Context,
+    typed: mcp_toolkit::completion::Partial,
+) -> Result<Vec<String>, mcp_toolkit::ToolError> {
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    if typed.value() == "boom" {
+        return Err(mcp_toolkit::ToolError::internal(
+            "the directory is down at db-7.internal",
+        ));
+    }
+    // The context is the request's: it knows the revision the client speaks.
+    assert!(cx.protocol_version().is_some());
+    let team = typed.argument("team").unwrap_or_default();
+    let members = directory.teams.iter().find(|(name, _)| *name == team);
+    Ok(members.map_or_else(Vec::new, |(_, members)| {
+        members.iter().map(|m| (*m).to_owned()).collect()
+    }))
+}
+
+/// Messages a member of a team.
+#[prompt]
+fn message_member(team: String, #[complete(directory_members)] member: String) -> String {
+    format!("Write to {member} of {team}.")
+}
+
+fn directory_server() -> Server {
+    Server::new("directory", "1.0.0").prompts(prompts![message_member])
+}
+
+fn directory() -> Directory {
+    Directory {
+        teams: vec![("core", vec!["Ana", "Bruno", "Carla"]), ("docs", vec!["Dora"])],
+    }
+}
+
+#[tokio::test]
+async fn a_complete_fn_may_be_async_and_take_the_servers_state() {
+    let clients = vec![
+        directory_server().state(directory()).test_client().unwrap(),
+        directory_server()
+            .state(directory())
+            .test_client_legacy(ProtocolVersion::V2025_11_25)
+            .await
+            .unwrap(),
+    ];
+    for client in &clients {
+        let core = complete(client, "message_member", "member", "a", json!({"team": "core"})).await;
+        assert_eq!(
+            core,
+            json!({"values": ["Ana", "Carla"], "total": 2, "hasMore": false})
+        );
+        let docs = complete(client, "message_member", "member", "", json!({"team": "docs"})).await;
+        assert_eq!(docs["values"], json!(["Dora"]));
+
+        // A completion fn's internal error is the completion's, its detail logged only.
+        let (code, message) = refused(client, request("message_member", "member", "boom", json!({}))).await;
+        assert_eq!((code, message.as_str()), (-32603, "internal error"));
+    }
+}
+
+#[test]
+fn a_server_without_the_state_a_complete_fn_takes_does_not_start() {
+    let error = directory_server().test_client().unwrap_err();
+    assert!(
+        matches!(&error, mcp_toolkit::Error::MissingState { tool, state, .. } if tool == "message_member" && state.ends_with("Directory")),
+        "{error}"
+    );
+}

@@ -451,7 +451,7 @@ fn check_completes(cx: &mut Ctxt, f: &CapabilityFn, param: &Param) {
         } else if path.is_none() {
             cx.error_spanned_by(
                 attr,
-                "expected `#[complete(path::to::fn)]`: one path to a fn `fn(&str, &Map<String, Value>) -> Vec<String>` that returns the candidates for the value typed so far",
+                "expected `#[complete(path::to::fn)]`: one path to a completion fn, which takes injected values (`State<T>`, `Context`) and then `Partial`, and returns the candidates as `Vec<String>`",
             );
         }
     }

@@ -205,9 +205,9 @@ fn complete_var(index: usize) -> Ident {
 
 /// The checks of the `#[complete(..)]`s of a prompt's parameters and a resource
 /// template's variables (elsewhere they are refused, and not checked further). Each path
-/// is coerced to a `Completer`,
-/// spanned at the path, so a fn of another signature is reported there, against the fn
-/// pointer it must be; the variable (`__mcp_complete_<index>`) goes into `bound`. Each
+/// goes through `completer`, spanned at the path, so a fn that is not a completion fn is
+/// reported there with `Complete`'s message; the variable (`__mcp_complete_<index>`) goes
+/// into `bound`. Each
 /// parameter whose type the framework injects (`FromContext`) is reported at its
 /// attribute: by the type alone, the way the parameter probes decide (autoref
 /// specialization), with probes of our own whose injected case holds only for a type that
@@ -221,7 +221,7 @@ fn completion_checks(f: &CapabilityFn, bound: &mut Vec<Ident>) -> TokenStream {
         };
         let var = complete_var(index);
         checks.extend(quote_spanned! {path.span()=>
-            let #var: ::mcp_toolkit::__private::Completer = #path;
+            let #var = ::mcp_toolkit::__private::completer(#path);
         });
         bound.push(var);
         if f.param_stands_alone(p) {

@@ -637,7 +637,7 @@ mod tests {
         }
     "#;
 
-    /// `#[complete(..)]` is taken off the fn; its path is coerced to a `Completer` at the
+    /// `#[complete(..)]` is taken off the fn; its path goes through `completer` at the
     /// path, and `.complete(..)` follows the `.param(..)` of its argument.
     #[test]
     fn a_completed_argument_gets_its_fn_after_its_param() {
@@ -645,8 +645,8 @@ mod tests {
         assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
         let code = expansion.code.to_string();
         for expected in [
-            "let __mcp_complete_0 : :: mcp_toolkit :: __private :: Completer = cities ;",
-            "let __mcp_complete_1 : :: mcp_toolkit :: __private :: Completer = catalog :: seasons ;",
+            "let __mcp_complete_0 = :: mcp_toolkit :: __private :: completer (cities) ;",
+            "let __mcp_complete_1 = :: mcp_toolkit :: __private :: completer (catalog :: seasons) ;",
             "(&& :: mcp_toolkit :: __private :: Slot :: < String > :: new ()) . __mcp_completable () ;",
             r#". param ("city" , :: core :: option :: Option :: None , __mcp_param_0) . complete ("city" , __mcp_complete_0)"#,
             r#". param ("season" , :: core :: option :: Option :: None , __mcp_param_1) . complete ("season" , __mcp_complete_1)"#,
@@ -663,7 +663,7 @@ mod tests {
         let expansion = run_prompt("colour = 1", PLAN);
         assert_eq!(messages(&expansion).len(), 1);
         let code = expansion.code.to_string();
-        assert!(code.contains("Completer = cities ;"), "{code}");
+        assert!(code.contains("completer (cities) ;"), "{code}");
         assert!(
             code.contains("let _ = (__mcp_param_0 , __mcp_param_1 , __mcp_param_2 , __mcp_complete_0 , __mcp_complete_1 , __mcp_ret ,)"),
             "{code}"
@@ -674,7 +674,7 @@ mod tests {
     fn every_completion_mistake_arrives_at_once_at_its_attribute() {
         let item = "/// Plans.\nfn plan(\n#[complete] a: String,\n#[complete(x, y)] b: String,\n#[complete(\"x\")] c: String,\n#[complete(x)] #[complete(y)] d: String,\n) -> String { a }";
         let expansion = run_prompt("", item);
-        let malformed = "expected `#[complete(path::to::fn)]`: one path to a fn `fn(&str, &Map<String, Value>) -> Vec<String>` that returns the candidates for the value typed so far";
+        let malformed = "expected `#[complete(path::to::fn)]`: one path to a completion fn, which takes injected values (`State<T>`, `Context`) and then `Partial`, and returns the candidates as `Vec<String>`";
         assert_eq!(
             messages(&expansion),
             [
@@ -696,14 +696,14 @@ mod tests {
         // Only `d`'s first attribute names a fn; it is still checked.
         let code = expansion.code.to_string();
         assert!(
-            code.contains("let __mcp_complete_3 : :: mcp_toolkit :: __private :: Completer = x ;"),
+            code.contains("let __mcp_complete_3 = :: mcp_toolkit :: __private :: completer (x) ;"),
             "{code}"
         );
         for absent in [
             "__mcp_complete_0",
             "__mcp_complete_1",
             "__mcp_complete_2",
-            "Completer = y",
+            "completer (y)",
         ] {
             assert!(!code.contains(absent), "`{absent}` in {code}");
         }
@@ -724,7 +724,7 @@ mod tests {
         );
         let code = expansion.code.to_string();
         assert!(
-            !code.contains("Completer") && !code.contains("__mcp_completable"),
+            !code.contains("completer") && !code.contains("__mcp_completable"),
             "{code}"
         );
         assert!(!user_fn(&expansion.code).contains("complete"), "{code}");
@@ -798,7 +798,7 @@ mod tests {
             "__McpInjected1",
             "annotations",
             "unreachable_stub",
-            "Completer",
+            "completer",
         ] {
             assert!(!code.contains(absent), "`{absent}` in\n{code}");
         }
@@ -1013,7 +1013,7 @@ mod tests {
     }
 
     /// A template's variable completes as a prompt's argument does: its path coerced to a
-    /// `Completer` at the path, the injected probe at the attribute, `.complete(..)` after
+    /// `completer` at the path, the injected probe at the attribute, `.complete(..)` after
     /// its `.param(..)`.
     #[test]
     fn a_template_variable_gets_its_fn_after_its_param() {
@@ -1024,8 +1024,8 @@ mod tests {
         assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
         let code = expansion.code.to_string();
         for expected in [
-            "let __mcp_complete_1 : :: mcp_toolkit :: __private :: Completer = repos :: all ;",
-            "let __mcp_complete_2 : :: mcp_toolkit :: __private :: Completer = branches ;",
+            "let __mcp_complete_1 = :: mcp_toolkit :: __private :: completer (repos :: all) ;",
+            "let __mcp_complete_2 = :: mcp_toolkit :: __private :: completer (branches) ;",
             "(&& :: mcp_toolkit :: __private :: Slot :: < String > :: new ()) . __mcp_completable () ;",
             r#". param ("owner" , :: core :: option :: Option :: None , __mcp_param_0) . param ("repo""#,
             r#". param ("repo" , :: core :: option :: Option :: None , __mcp_param_1) . complete ("repo" , __mcp_complete_1)"#,
@@ -1048,7 +1048,7 @@ mod tests {
             messages(&expansion),
             [
                 "`#[complete(..)]` is for the variables of the URI, and `cx` is not one; the variables of `a://{x}/{y}/{z}` are `x`, `y`, `z`",
-                "expected `#[complete(path::to::fn)]`: one path to a fn `fn(&str, &Map<String, Value>) -> Vec<String>` that returns the candidates for the value typed so far",
+                "expected `#[complete(path::to::fn)]`: one path to a completion fn, which takes injected values (`State<T>`, `Context`) and then `Partial`, and returns the candidates as `Vec<String>`",
                 "duplicate `#[complete(..)]` on `z`; give one completion fn",
             ]
         );
@@ -1061,9 +1061,9 @@ mod tests {
             [4, 5, 6]
         );
         let code = expansion.code.to_string();
-        assert!(code.contains("Completer = xs ;"), "{code}");
-        assert!(code.contains("Completer = a ;"), "{code}");
-        assert!(!code.contains("Completer = ys"), "{code}");
+        assert!(code.contains("completer (xs) ;"), "{code}");
+        assert!(code.contains("completer (a) ;"), "{code}");
+        assert!(!code.contains("completer (ys)"), "{code}");
 
         let fixed = run_resource(
             r#"uri = "docs://readme""#,
@@ -1075,7 +1075,7 @@ mod tests {
                 "`#[complete(..)]` is for the variables of a resource template; `docs://readme` is a fixed URI, without variables to complete"
             ]
         );
-        assert!(!fixed.code.to_string().contains("Completer"));
+        assert!(!fixed.code.to_string().contains("completer"));
 
         // A malformed URI is reported once; its parameters' completions are not judged.
         let malformed = run_resource(

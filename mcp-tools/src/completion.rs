@@ -1,26 +1,259 @@
 //! Completion (`completion/complete`): how an argument completes as the user types it, for
 //! a prompt's arguments and a resource template's variables alike. An argument whose type
-//! is an enum of strings completes from its values; one with `#[complete(..)]`, from its
-//! [`Completer`]. [`Completions`] holds one capability's; the capability says which names
-//! are its arguments, and this module does the rest: candidates, filtering, the cap.
+//! is an enum of strings completes from its values; one with `#[complete(path)]`, from its
+//! completion fn ([`Complete`]), which gets what the user typed as a [`Partial`]. The
+//! framework keeps the candidates that contain the typed value, ignoring case, those that
+//! start with it first, and sends at most 100 with how many matched in all.
 
+use crate::context::{Context, FromContext, StateKey};
+use crate::error::ToolError;
 use crate::tool::param::{Kind, Param};
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
-
-/// A completion fn: the partial value and the arguments already given, in; candidates out.
-pub type Completer = fn(&str, &Map<String, Value>) -> Vec<String>;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 
 /// The most values a completion answers with, as the protocol allows.
 const MOST_COMPLETIONS: usize = 100;
+
+/// What the user has typed so far into the argument being completed, and the arguments
+/// already given: what a completion fn ([`Complete`]) completes from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Partial {
+    value: String,
+    arguments: Map<String, Value>,
+}
+
+impl Partial {
+    /// What has been typed so far (maybe nothing). Candidates need not start with it: the
+    /// framework keeps those that contain it, ignoring case, those that start with it first.
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+
+    /// The other arguments already given (`context.arguments`), by name.
+    pub fn arguments(&self) -> &Map<String, Value> {
+        &self.arguments
+    }
+
+    /// The argument `name` already given, as a string: `None` when it was not given or is
+    /// not a string.
+    pub fn argument(&self, name: &str) -> Option<&str> {
+        self.arguments.get(name).and_then(Value::as_str)
+    }
+}
+
+/// What a completion fn answers with: the candidates, or an error.
+pub trait IntoCompletions: Send + 'static {
+    /// The candidates; an internal error fails the completion (its detail is logged).
+    fn into_completions(self) -> Result<Vec<String>, ToolError>;
+}
+
+impl IntoCompletions for Vec<String> {
+    fn into_completions(self) -> Result<Vec<String>, ToolError> {
+        Ok(self)
+    }
+}
+
+impl IntoCompletions for Vec<&'static str> {
+    fn into_completions(self) -> Result<Vec<String>, ToolError> {
+        Ok(self.into_iter().map(str::to_owned).collect())
+    }
+}
+
+impl<T: IntoCompletions, E: Into<ToolError> + Send + 'static> IntoCompletions for Result<T, E> {
+    fn into_completions(self) -> Result<Vec<String>, ToolError> {
+        self.map_err(Into::into)?.into_completions()
+    }
+}
+
+/// The candidates a completion fn answers with, once it has run.
+pub(crate) type Candidates = Pin<Box<dyn Future<Output = Result<Vec<String>, ToolError>> + Send>>;
+
+/// A completion fn: what `#[complete(path)]` on a prompt's argument or a resource
+/// template's variable names.
+///
+/// A completion fn takes what tools take from the request ([`State<T>`](crate::State),
+/// [`Context`], any [`FromContext`] type), then the [`Partial`] value it completes, and
+/// returns the candidates (`Vec<String>`, or a `Result` of them); it may be `async`. The
+/// simplest form, `fn(&str, &Map<String, Value>) -> Vec<String>` (the typed value and the
+/// arguments given), works too.
+///
+/// ```
+/// use mcp_toolkit::completion::Partial;
+/// use mcp_toolkit::{prompt, State};
+///
+/// struct Catalog { cities: Vec<String> }
+///
+/// /// The cities the catalog knows, from the server's state.
+/// async fn cities(catalog: State<Catalog>, typed: Partial) -> Vec<String> {
+///     let country = typed.argument("country").unwrap_or("any");
+///     catalog.cities.iter().map(|city| format!("{city} ({country})")).collect()
+/// }
+///
+/// /// Plans a trip.
+/// #[prompt]
+/// fn plan_trip(#[complete(cities)] city: String, country: String) -> String {
+///     format!("Plan a trip to {city}, {country}.")
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a completion fn",
+    label = "expected a fn taking injected values, then `Partial`, returning `Vec<String>`",
+    note = "a completion fn takes values the server injects (`State<T>`, `Context`, any `FromContext` type), then `Partial`, and returns `Vec<String>` or a `Result` of it; it may be `async`",
+    note = "the simplest form is `fn(&str, &Map<String, Value>) -> Vec<String>`: the typed value and the arguments given"
+)]
+pub trait Complete<M>: Send + Sync + 'static {
+    /// Runs the fn for `typed`, with the request's context.
+    #[doc(hidden)]
+    fn complete(&self, cx: &Context, typed: Partial) -> Candidates;
+
+    /// The shared state the fn takes, so a server can refuse to start without it.
+    #[doc(hidden)]
+    fn required_state(&self) -> Vec<StateKey> {
+        Vec::new()
+    }
+}
+
+/// What `#[complete(path)]` expands to: `path`, checked to be a completion fn at its span,
+/// and erased, so that a fn that is not one is reported there alone.
+#[doc(hidden)]
+pub fn completer<M, C: Complete<M>>(complete: C) -> Completer {
+    Completer {
+        required: complete.required_state(),
+        run: Arc::new(move |cx: &Context, typed: Partial| complete.complete(cx, typed)),
+    }
+}
+
+/// A completion fn, erased: what `#[complete(path)]` hands the builder.
+#[doc(hidden)]
+#[derive(Clone)]
+pub struct Completer {
+    run: CompleteFn,
+    required: Vec<StateKey>,
+}
+
+impl std::fmt::Debug for Completer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Completer")
+            .field("required", &self.required)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Marks an erased completion fn.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum ErasedForm {}
+
+impl Complete<ErasedForm> for Completer {
+    fn complete(&self, cx: &Context, typed: Partial) -> Candidates {
+        (self.run)(cx, typed)
+    }
+
+    fn required_state(&self) -> Vec<StateKey> {
+        self.required.clone()
+    }
+}
+
+/// Marks the plain form, `fn(&str, &Map<String, Value>) -> Vec<String>`.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum PlainForm {}
+
+/// Marks a sync fn of injected values and [`Partial`].
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct SyncForm<T>(std::marker::PhantomData<T>);
+
+/// Marks an async fn of injected values and [`Partial`].
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct AsyncForm<T>(std::marker::PhantomData<T>);
+
+impl<F, R> Complete<PlainForm> for F
+where
+    F: Fn(&str, &Map<String, Value>) -> R + Send + Sync + 'static,
+    R: IntoCompletions,
+{
+    fn complete(&self, _cx: &Context, typed: Partial) -> Candidates {
+        let done = self(&typed.value, &typed.arguments).into_completions();
+        Box::pin(std::future::ready(done))
+    }
+}
+
+macro_rules! complete_with_injected {
+    ($($injected:ident),*) => {
+        impl<F, R, $($injected,)*> Complete<SyncForm<($($injected,)*)>> for F
+        where
+            F: Fn($($injected,)* Partial) -> R + Send + Sync + 'static,
+            R: IntoCompletions,
+            $($injected: FromContext,)*
+        {
+            #[allow(non_snake_case)]
+            fn complete(&self, _cx: &Context, typed: Partial) -> Candidates {
+                $(
+                    let $injected = match $injected::from_context(_cx) {
+                        Ok(value) => value,
+                        Err(error) => return Box::pin(std::future::ready(Err(error))),
+                    };
+                )*
+                Box::pin(std::future::ready(self($($injected,)* typed).into_completions()))
+            }
+
+            fn required_state(&self) -> Vec<StateKey> {
+                let keys: Vec<Option<StateKey>> = vec![$($injected::__required_state(),)*];
+                keys.into_iter().flatten().collect()
+            }
+        }
+
+        impl<F, Fut, $($injected,)*> Complete<AsyncForm<($($injected,)*)>> for F
+        where
+            F: Fn($($injected,)* Partial) -> Fut + Send + Sync + 'static,
+            Fut: Future + Send + 'static,
+            Fut::Output: IntoCompletions,
+            $($injected: FromContext,)*
+        {
+            #[allow(non_snake_case)]
+            fn complete(&self, _cx: &Context, typed: Partial) -> Candidates {
+                $(
+                    let $injected = match $injected::from_context(_cx) {
+                        Ok(value) => value,
+                        Err(error) => return Box::pin(std::future::ready(Err(error))),
+                    };
+                )*
+                let running = self($($injected,)* typed);
+                Box::pin(async move { running.await.into_completions() })
+            }
+
+            fn required_state(&self) -> Vec<StateKey> {
+                let keys: Vec<Option<StateKey>> = vec![$($injected::__required_state(),)*];
+                keys.into_iter().flatten().collect()
+            }
+        }
+    };
+}
+
+complete_with_injected!();
+complete_with_injected!(A);
+complete_with_injected!(A, B);
+complete_with_injected!(A, B, C);
+complete_with_injected!(A, B, C, D);
+
+/// A completion under way: what [`Completions::complete`] returns.
+pub(crate) type Completing = Pin<Box<dyn Future<Output = Result<Completed, ToolError>> + Send>>;
+
+/// A completion fn with its form erased.
+type CompleteFn = Arc<dyn Fn(&Context, Partial) -> Candidates + Send + Sync>;
 
 /// How an argument completes.
 #[derive(Clone)]
 enum Completion {
     /// The values an enum-typed argument takes.
     Choices(Vec<String>),
-    /// A fn of the partial value and the arguments already given.
-    With(Completer),
+    /// A fn of the partial value, the arguments already given and the request.
+    With(CompleteFn),
 }
 
 /// What a completion found: the values to show (at most 100), how many matched in all,
@@ -43,31 +276,50 @@ impl Completions {
     /// Completes `argument` from its partial `value`, given the other arguments. The
     /// candidates that start with `value` come first, then those that contain it elsewhere,
     /// ignoring case; at most 100 of them, with how many matched in all. An argument with
-    /// no choices and no completion fn has none.
-    pub(crate) fn complete(&self, argument: &str, value: &str, given: &Map<String, Value>) -> Completed {
-        let candidates = match self.by_name.iter().find(|(name, _)| name == argument) {
-            Some((_, Completion::Choices(choices))) => choices.clone(),
-            Some((_, Completion::With(complete))) => complete(value, given),
-            None => Vec::new(),
-        };
+    /// no choices and no completion fn has none. A completion fn runs with `cx`, the
+    /// request's context; its error is the completion's.
+    pub(crate) fn complete(
+        &self,
+        cx: &Context,
+        argument: &str,
+        value: &str,
+        given: &Map<String, Value>,
+    ) -> Completing {
         let needle = value.to_lowercase();
-        let (mut first, mut then) = (Vec::new(), Vec::new());
-        for candidate in candidates {
-            let lower = candidate.to_lowercase();
-            if lower.starts_with(&needle) {
-                first.push(candidate);
-            } else if lower.contains(&needle) {
-                then.push(candidate);
-            }
+        let candidates: Candidates = match self.by_name.iter().find(|(name, _)| name == argument) {
+            Some((_, Completion::Choices(choices))) => Box::pin(std::future::ready(Ok(choices.clone()))),
+            Some((_, Completion::With(complete))) => complete(
+                cx,
+                Partial {
+                    value: value.to_owned(),
+                    arguments: given.clone(),
+                },
+            ),
+            None => Box::pin(std::future::ready(Ok(Vec::new()))),
+        };
+        Box::pin(async move { Ok(filter(candidates.await?, &needle)) })
+    }
+}
+
+/// The candidates that contain `needle` (lowercase), those that start with it first; at
+/// most 100, with how many matched in all.
+fn filter(candidates: Vec<String>, needle: &str) -> Completed {
+    let (mut first, mut then) = (Vec::new(), Vec::new());
+    for candidate in candidates {
+        let lower = candidate.to_lowercase();
+        if lower.starts_with(needle) {
+            first.push(candidate);
+        } else if lower.contains(needle) {
+            then.push(candidate);
         }
-        first.append(&mut then);
-        let total = first.len();
-        first.truncate(MOST_COMPLETIONS);
-        Completed {
-            has_more: total > first.len(),
-            total,
-            values: first,
-        }
+    }
+    first.append(&mut then);
+    let total = first.len();
+    first.truncate(MOST_COMPLETIONS);
+    Completed {
+        has_more: total > first.len(),
+        total,
+        values: first,
     }
 }
 
@@ -96,8 +348,16 @@ impl CompletionsBuilder {
         }
     }
 
-    /// Completes argument `name` with `complete`, in place of the choices of its type.
-    pub(crate) fn complete(&mut self, name: &str, complete: Completer) {
+    /// Completes argument `name` with `complete`, in place of the choices of its type; the
+    /// state it takes is added to `required`.
+    pub(crate) fn complete<M, C: Complete<M>>(
+        &mut self,
+        name: &str,
+        complete: C,
+        required: &mut Vec<StateKey>,
+    ) {
+        required.extend(complete.required_state());
+        let complete: CompleteFn = Arc::new(move |cx: &Context, typed: Partial| complete.complete(cx, typed));
         self.by_name.retain(|(argument, _)| argument != name);
         self.by_name.push((name.to_owned(), Completion::With(complete)));
     }
@@ -164,13 +424,33 @@ mod tests {
             "level".to_owned(),
             Completion::Choices(vec!["low".to_owned(), "high".to_owned()]),
         ));
-        builder.complete("word", words);
+        builder.complete("word", words, &mut Vec::new());
         builder.build()
+    }
+
+    /// Completes at once: the fns here never wait.
+    fn now(completions: &Completions, argument: &str, value: &str, given: &Map<String, Value>) -> Completed {
+        now_with(&Context::default(), completions, argument, value, given).unwrap()
+    }
+
+    fn now_with(
+        cx: &Context,
+        completions: &Completions,
+        argument: &str,
+        value: &str,
+        given: &Map<String, Value>,
+    ) -> Result<Completed, ToolError> {
+        let mut done = completions.complete(cx, argument, value, given);
+        let waker = std::task::Waker::noop();
+        match done.as_mut().poll(&mut std::task::Context::from_waker(waker)) {
+            std::task::Poll::Ready(completed) => completed,
+            std::task::Poll::Pending => panic!("the completion waited"),
+        }
     }
 
     #[test]
     fn prefixes_come_first_then_the_rest_that_contain_the_value_ignoring_case() {
-        let completed = completions().complete("word", "A", &Map::new());
+        let completed = now(&completions(), "word", "A", &Map::new());
         assert_eq!(
             completed,
             Completed {
@@ -180,14 +460,14 @@ mod tests {
             }
         );
         let given = json!({"extra": "Delta"});
-        let with_extra = completions().complete("word", "del", given.as_object().unwrap());
+        let with_extra = now(&completions(), "word", "del", given.as_object().unwrap());
         assert_eq!(with_extra.values, ["Delta"]);
-        assert_eq!(completions().complete("level", "H", &Map::new()).values, ["high"]);
+        assert_eq!(now(&completions(), "level", "H", &Map::new()).values, ["high"]);
     }
 
     #[test]
     fn an_argument_without_completion_has_no_candidates() {
-        let none = completions().complete("other", "", &Map::new());
+        let none = now(&completions(), "other", "", &Map::new());
         assert_eq!((none.values.len(), none.total, none.has_more), (0, 0, false));
     }
 
@@ -197,8 +477,8 @@ mod tests {
         builder
             .by_name
             .push(("word".to_owned(), Completion::Choices(vec!["zeta".to_owned()])));
-        builder.complete("word", words);
-        assert_eq!(builder.build().complete("word", "z", &Map::new()).total, 0);
+        builder.complete("word", words, &mut Vec::new());
+        assert_eq!(now(&builder.build(), "word", "z", &Map::new()).total, 0);
     }
 
     #[test]
@@ -207,12 +487,51 @@ mod tests {
             (0..250).map(|i| format!("v{i}")).collect()
         }
         let mut builder = CompletionsBuilder::default();
-        builder.complete("n", many);
-        let completed = builder.build().complete("n", "", &Map::new());
+        builder.complete("n", many, &mut Vec::new());
+        let completed = now(&builder.build(), "n", "", &Map::new());
         assert_eq!(
             (completed.values.len(), completed.total, completed.has_more),
             (100, 250, true)
         );
         assert_eq!(completed.values[99], "v99");
+    }
+
+    struct Towns(Vec<&'static str>);
+
+    fn towns(towns: crate::State<Towns>, typed: Partial) -> Vec<String> {
+        let near = typed.argument("near").unwrap_or("");
+        let Towns(list) = &*towns;
+        list.iter().map(|town| format!("{town}{near}")).collect()
+    }
+
+    async fn slow_towns(
+        towns: crate::State<Towns>,
+        _cx: Context,
+        _typed: Partial,
+    ) -> Result<Vec<&'static str>, ToolError> {
+        let Towns(list) = &*towns;
+        Ok(list.clone())
+    }
+
+    #[test]
+    fn a_completion_fn_takes_state_and_the_partial_value_sync_or_async() {
+        let mut required = Vec::new();
+        let mut builder = CompletionsBuilder::default();
+        builder.complete("town", towns, &mut required);
+        builder.complete("slow", slow_towns, &mut required);
+        let completions = builder.build();
+        assert_eq!(required.len(), 2);
+        assert!(required.iter().all(|key| key.type_name().ends_with("Towns")));
+
+        let cx = Context::default().with_state(Towns(vec!["Oslo", "Bergen"]));
+        let given = json!({"near": "!"});
+        let completed = now_with(&cx, &completions, "town", "o", given.as_object().unwrap()).unwrap();
+        assert_eq!(completed.values, ["Oslo!"]);
+        let slow = now_with(&cx, &completions, "slow", "ber", &Map::new()).unwrap();
+        assert_eq!(slow.values, ["Bergen"]);
+
+        // Without the state, the completion fails as an injected parameter fails a call.
+        let failed = now_with(&Context::default(), &completions, "town", "", &Map::new()).unwrap_err();
+        assert_eq!(failed.message(), "internal error");
     }
 }

@@ -308,7 +308,7 @@
 // The layers, bottom up; a module names only those above it in this list (see the
 // README's architecture section).
 pub mod ask;
-mod completion;
+pub mod completion;
 pub mod content;
 mod context;
 mod engine;
@@ -541,10 +541,14 @@ macro_rules! tools {
 ///
 /// `completion/complete` offers values for an argument as the user types it. An argument
 /// whose type is an enum of strings completes from its values with no code;
-/// `#[complete(my_fn)]` on a parameter names a `fn(&str, &serde_json::Map<String,
-/// serde_json::Value>) -> Vec<String>` that gets the value typed so far and the arguments
-/// already given, and returns candidates. The server keeps those that start with the value
-/// (then those that contain it, ignoring case), at most 100, with `total` and `hasMore`.
+/// `#[complete(my_fn)]` on a parameter names a completion fn
+/// ([`Complete`](completion::Complete)) that gets the value typed so far and the arguments
+/// already given, and returns candidates: in its simplest form a `fn(&str,
+/// &serde_json::Map<String, serde_json::Value>) -> Vec<String>`; or a fn, sync or `async`,
+/// that takes what a tool takes from the request (`State<T>`, `Context`) and then a
+/// [`Partial`](completion::Partial), to complete from the server's data. The server keeps
+/// the candidates that start with the value (then those that contain it, ignoring case), at
+/// most 100, with `total` and `hasMore`.
 ///
 /// ```
 /// use mcp_toolkit::{prompt, prompts, Server};
@@ -694,8 +698,9 @@ macro_rules! prompts {
 /// `completion/complete` offers values for a template's variable as the user types it, as
 /// it does for a prompt's argument ([`macro@prompt`]): a variable whose type is an enum of
 /// strings completes from its values with no code, and `#[complete(my_fn)]` on its
-/// parameter names a `fn(&str, &serde_json::Map<String, serde_json::Value>) ->
-/// Vec<String>` that gets the value typed so far and the variables already given. The
+/// parameter names a completion fn ([`Complete`](completion::Complete)) that gets the
+/// value typed so far and the variables already given, and may take the server's state.
+/// The
 /// request's `ref` is `{"type": "ref/resource", "uri": ...}` with the template as
 /// `resources/templates/list` shows it. A fixed URI has no variables, so no completion.
 ///
@@ -818,7 +823,7 @@ pub mod __private {
 
     pub use crate::tool::{Ret, ret};
 
-    pub use crate::completion::Completer;
+    pub use crate::completion::completer;
 
     pub use crate::prompt::{
         PromptArguments, PromptBuilder, PromptError, PromptFn, PromptInvocation, PromptRet, RequestArguments,

@@ -3,18 +3,24 @@
 //! shows it) as the user types it: an enum-typed one from its values, one with
 //! `#[complete(..)]` from its fn. A server with prompts or resources serves it.
 
+use super::asking::INTERNAL_ERROR;
 use super::connection::Connection;
-use super::core::{Auth, Engine, sees};
+use super::core::{Auth, CallParts, Engine, sees};
+use super::encode;
 use super::era::era_of;
 use super::failure::{Failure, Outcome, parse};
 use super::outbox::Outbox;
-use crate::completion::Completed;
+use crate::completion::{Completed, Completing};
+use crate::context::Context;
+use crate::error::ToolError;
 use crate::protocol::jsonrpc::{self, Id};
 use crate::protocol::messages::META_SERVER_INFO;
 use crate::resource::Resource;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
+use std::sync::Arc;
+use std::task::{Poll, Waker};
 
 /// `completion/complete`'s params.
 #[derive(Deserialize)]
@@ -55,10 +61,12 @@ struct MetaOfComplete<'a> {
 }
 
 impl Engine {
-    /// `completion/complete`: at most 100 candidates, with how many matched in all.
+    /// `completion/complete`: at most 100 candidates, with how many matched in all. A
+    /// completion fn that does not finish at once (an `async` one that waits) is answered
+    /// from a task of its own, within the call time limit, unless the client cancels it.
     pub(crate) fn complete(
-        &self,
-        conn: &Connection,
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
         id: Id<'_>,
         params: Option<&RawValue>,
         out: &Outbox,
@@ -77,37 +85,120 @@ impl Engine {
             name: argument,
             value,
         } = &request.argument;
-        let completed = match &request.reference {
-            Reference::Prompt { name } => self.complete_prompt(name, argument, value, &given, auth)?,
-            Reference::Resource { uri } => self.complete_template(uri, argument, value, &given, auth)?,
+        let (modern, version) = (era.is_modern(), era.version());
+        let (request_id, cancel) = conn.begin_request(id)?;
+        let cx = self.context(CallParts {
+            request_id: Some(request_id.clone()),
+            version: Some(version),
+            client: era.into_client(),
+            progress_token: None,
+            cancel: cancel.clone(),
+            principal: auth.cloned(),
+            channel: None,
+        });
+        let completing = match &request.reference {
+            Reference::Prompt { name } => self.complete_prompt(&cx, name, argument, value, &given, auth),
+            Reference::Resource { uri } => self.complete_template(&cx, uri, argument, value, &given, auth),
+        };
+        let mut completing = match completing {
+            Ok(completing) => completing,
+            Err(failure) => {
+                conn.finish(&request_id);
+                return Err(failure);
+            }
+        };
+        let what = match &request.reference {
+            Reference::Prompt { name } => name.clone(),
+            Reference::Resource { uri } => uri.clone(),
+        };
+        let raw_id: Box<RawValue> = id.raw.to_owned();
+        if let Poll::Ready(completed) = completing
+            .as_mut()
+            .poll(&mut std::task::Context::from_waker(Waker::noop()))
+        {
+            conn.finish(&request_id);
+            self.respond_completion(out, &raw_id, modern, &what, completed);
+            return Ok(());
+        }
+        let engine = Arc::clone(self);
+        let conn2 = Arc::clone(conn);
+        let out = out.clone();
+        let key = request_id.clone();
+        let limit = self.options.call_timeout;
+        let answer = async move {
+            let completed = match tokio::time::timeout(limit, completing).await {
+                Ok(completed) => completed,
+                Err(_) => {
+                    tracing::warn!(
+                        name = what,
+                        ?limit,
+                        "a completion ran out of time and was stopped"
+                    );
+                    Err(ToolError::new(format!(
+                        "completing `{what}` did not finish within its time limit"
+                    )))
+                }
+            };
+            conn2.finish(&key);
+            if !cancel.is_cancelled() {
+                engine.respond_completion(&out, &raw_id, modern, &what, completed);
+            }
+        };
+        let task = conn.tasks().spawn(tracing::Instrument::in_current_span(answer));
+        conn.set_abort(&request_id, task.abort_handle());
+        Ok(())
+    }
+
+    /// The answer to a `completion/complete`: the candidates, or `-32603` when the
+    /// completion fn failed (an internal error's detail logged, not sent, unless the server
+    /// exposes details).
+    fn respond_completion(
+        &self,
+        out: &Outbox,
+        id: &RawValue,
+        modern: bool,
+        what: &str,
+        completed: Result<Completed, ToolError>,
+    ) {
+        let completed = match completed {
+            Ok(completed) => completed,
+            Err(error) => {
+                let message = if error.is_internal() {
+                    self.masked(what, &error)
+                } else {
+                    error.message().to_owned()
+                };
+                encode::respond_failure(out, Some(id), Failure::new(INTERNAL_ERROR, message));
+                return;
+            }
         };
         let mut result = json!({
             "completion": { "values": completed.values, "total": completed.total, "hasMore": completed.has_more }
         });
-        if era.is_modern() {
+        if modern {
             result["resultType"] = json!("complete");
             let identity: Value = serde_json::from_str(self.identity.get()).unwrap_or(Value::Null);
             result["_meta"] = json!({ META_SERVER_INFO: identity });
         }
         let mut bytes = Vec::with_capacity(128);
-        jsonrpc::write_result(&mut bytes, id.raw, &result);
+        jsonrpc::write_result(&mut bytes, id, &result);
         out.respond(bytes);
-        Ok(())
     }
 
     /// Completes `argument` of the enabled prompt `name`.
     fn complete_prompt(
         &self,
+        cx: &Context,
         name: &str,
         argument: &str,
         value: &str,
         given: &Map<String, Value>,
         auth: Auth<'_>,
-    ) -> Result<Completed, Failure> {
+    ) -> Result<Completing, Failure> {
         let Some(prompt) = self.visible_prompt(name, auth) else {
             return Err(Failure::invalid_params(format!("Unknown prompt: {name}")));
         };
-        prompt.complete(argument, value, given).ok_or_else(|| {
+        prompt.complete(cx, argument, value, given).ok_or_else(|| {
             Failure::invalid_params(format!("the prompt `{name}` has no argument `{argument}`"))
         })
     }
@@ -115,12 +206,13 @@ impl Engine {
     /// Completes `variable` of the enabled resource template whose URI template is `uri`.
     fn complete_template(
         &self,
+        cx: &Context,
         uri: &str,
         variable: &str,
         value: &str,
         given: &Map<String, Value>,
         auth: Auth<'_>,
-    ) -> Result<Completed, Failure> {
+    ) -> Result<Completing, Failure> {
         let snapshot = self.resources.as_ref().map(|resources| resources.snapshot());
         let rule = self.visibility.resources.as_ref();
         let found = snapshot.as_ref().and_then(|snapshot| snapshot.get(uri));
@@ -133,7 +225,7 @@ impl Engine {
                 "the resource `{uri}` has no variables: its URI is fixed; completion is for the variables of resource templates (URIs with `{{...}}`)"
             )));
         }
-        resource.complete(variable, value, given).ok_or_else(|| {
+        resource.complete(cx, variable, value, given).ok_or_else(|| {
             let variables: Vec<String> = resource.variables().map(|name| format!("`{name}`")).collect();
             Failure::invalid_params(format!(
                 "the resource template `{uri}` has no variable `{variable}`; its variables are {}",

@@ -6,7 +6,7 @@ mod result;
 
 pub use result::{GetPromptResult, IntoPromptResult, PromptMessage};
 
-use crate::completion::{Completed, Completer, Completions, CompletionsBuilder};
+use crate::completion::{Complete, Completing, Completions, CompletionsBuilder};
 use crate::context::{Context, StateKey};
 use crate::error::ToolError;
 use crate::protocol::ProtocolVersion;
@@ -148,15 +148,16 @@ impl Prompt {
     /// has no such argument.
     pub(crate) fn complete(
         &self,
+        cx: &Context,
         argument: &str,
         value: &str,
         given: &Map<String, Value>,
-    ) -> Option<Completed> {
+    ) -> Option<Completing> {
         self.def
             .arguments
             .iter()
             .any(|a| a.name == argument)
-            .then(|| self.def.completions.complete(argument, value, given))
+            .then(|| self.def.completions.complete(cx, argument, value, given))
     }
 
     /// Starts a `prompts/get`: decodes the arguments and, if they are good, returns the
@@ -400,8 +401,9 @@ impl PromptBuilder {
 
     /// Completes argument `name` with `complete` (`#[complete(..)]`), in place of the
     /// choices of its type.
-    pub fn complete(mut self, name: &'static str, complete: Completer) -> PromptBuilder {
-        self.completions.complete(name, complete);
+    pub fn complete<M>(mut self, name: &'static str, complete: impl Complete<M>) -> PromptBuilder {
+        self.completions
+            .complete(name, complete, &mut self.required_state);
         self
     }
 

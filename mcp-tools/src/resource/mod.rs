@@ -1,7 +1,7 @@
 //! The resource model: a [`Resource`] is a fixed URI or an RFC 6570 template, and a
 //! handler that reads it. `#[resource(uri = "..")]` builds one from a documented fn.
 
-use crate::completion::{Completed, Completer, Completions, CompletionsBuilder};
+use crate::completion::{Complete, Completing, Completions, CompletionsBuilder};
 use crate::content::{Annotations, ResourceContents};
 use crate::context::{Context, StateKey};
 use crate::error::ToolError;
@@ -240,13 +240,14 @@ impl Resource {
     /// URI has no such variable (a fixed URI has none).
     pub(crate) fn complete(
         &self,
+        cx: &Context,
         variable: &str,
         value: &str,
         given: &Map<String, Value>,
-    ) -> Option<Completed> {
+    ) -> Option<Completing> {
         self.variables()
             .any(|name| name == variable)
-            .then(|| self.def.completions.complete(variable, value, given))
+            .then(|| self.def.completions.complete(cx, variable, value, given))
     }
 
     /// The variables of `uri` as this resource reads it, as a JSON object of strings (lists
@@ -627,8 +628,9 @@ impl ResourceBuilder {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn complete(mut self, name: &'static str, complete: Completer) -> ResourceBuilder {
-        self.completions.complete(name, complete);
+    pub fn complete<M>(mut self, name: &'static str, complete: impl Complete<M>) -> ResourceBuilder {
+        self.completions
+            .complete(name, complete, &mut self.required_state);
         self
     }
 

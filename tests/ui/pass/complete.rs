@@ -1,8 +1,26 @@
 //! `#[complete(..)]` on a prompt's arguments and a resource template's variables: a fn by
 //! name or by path, beside `///`, `#[default(..)]`, optional and injected parameters; the
-//! fn stays callable as written.
-use mcp_toolkit::{Context, prompt, prompts, resource, resources};
+//! fn stays callable as written. A completion fn is the plain form (the typed value and the
+//! arguments given) or takes injected values and then `Partial`, sync or `async`.
+use mcp_toolkit::completion::Partial;
+use mcp_toolkit::{Context, State, ToolError, prompt, prompts, resource, resources};
 use serde_json::{Map, Value};
+
+struct Atlas(Vec<String>);
+
+fn countries(atlas: State<Atlas>, _typed: Partial) -> Vec<String> {
+    atlas.0.0.clone()
+}
+
+async fn regions(_atlas: State<Atlas>, _cx: Context, typed: Partial) -> Result<Vec<&'static str>, ToolError> {
+    Ok(if typed.value().is_empty() { vec!["north", "south"] } else { Vec::new() })
+}
+
+/// Says where a region is.
+#[prompt]
+fn locate(#[complete(countries)] country: String, #[complete(regions)] region: String) -> String {
+    format!("{region} of {country}")
+}
 
 fn cities(typed: &str, given: &Map<String, Value>) -> Vec<String> {
     let country = given.get("country").and_then(Value::as_str).unwrap_or("");
@@ -55,4 +73,6 @@ fn main() {
     assert_eq!(prompts[0].arguments().len(), 4);
     assert_eq!(prompts[0].arguments()[0].description.as_deref(), Some("Where to"));
     assert_eq!(cities("Lis", &Map::new()), ["Lis"]);
+    // Both completion fns take the atlas: the server must be given it.
+    assert_eq!(prompts![locate][0].required_state().len(), 2);
 }
