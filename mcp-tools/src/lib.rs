@@ -1,312 +1,43 @@
-//! Write a documented Rust function, get a [Model Context Protocol](https://modelcontextprotocol.io)
-//! tool: its name checked at compile time, its description from the doc comment, its input
-//! schema from the parameter types. One server answers both protocol eras, on stdio or
-//! Streamable HTTP.
-//!
-//! # Tools
-//!
-//! A tool is a function a model can call: a name, a description for the model, a JSON
-//! Schema of its arguments, and the code that runs. [`#[tool]`](macro@tool) makes one from a
-//! fn and leaves the fn as it was, so your own tests can call it; [`tools!`] lists the tools
-//! a server offers and refuses two with one name at compile time. Each is a [`Tool`];
-//! [`Tool::from_json`] builds one at run time, for tools that come from data.
-//!
-//! ```
-//! use mcp_toolkit::{tool, tools, ToolError};
-//!
-//! #[derive(serde::Deserialize, schemars::JsonSchema)]
-//! #[serde(rename_all = "lowercase")]
-//! enum Operation { Add, Subtract, Multiply, Divide }
-//!
-//! /// Perform basic arithmetic on two numbers.
-//! #[tool(annotations(read_only, idempotent))]
-//! async fn calculator(
-//!     /// The operation to perform
-//!     operation: Operation,
-//!     /// The first operand
-//!     a: f64,
-//!     /// The second operand
-//!     b: f64,
-//! ) -> Result<f64, ToolError> {
-//!     match operation {
-//!         Operation::Add => Ok(a + b),
-//!         Operation::Subtract => Ok(a - b),
-//!         Operation::Multiply => Ok(a * b),
-//!         Operation::Divide if b == 0.0 => Err(ToolError::new("division by zero: `b` must not be 0")),
-//!         Operation::Divide => Ok(a / b),
-//!     }
-//! }
-//!
-//! let tools = tools![calculator];
-//! assert_eq!(tools[0].name(), "calculator");
-//! assert_eq!(tools[0].description(), Some("Perform basic arithmetic on two numbers."));
-//! assert_eq!(tools[0].input_schema()["required"], serde_json::json!(["operation", "a", "b"]));
-//! ```
-//!
-//! # A server
-//!
-//! A [`Server`] has a name and a version, tools, shared state and limits, and serves them.
-//! MCP clients launch a server and talk to it on standard input and output:
-//!
-//! ```no_run
-//! use mcp_toolkit::{tool, tools, Server};
-//!
-//! /// Adds two numbers.
-//! #[tool]
-//! fn add(a: f64, b: f64) -> f64 { a + b }
-//!
-//! #[tokio::main]
-//! async fn main() -> Result<(), mcp_toolkit::Error> {
-//!     Server::new("calculator", env!("CARGO_PKG_VERSION"))
-//!         .tools(tools![add])
-//!         .serve_stdio()
-//!         .await
-//! }
-//! ```
-//!
-//! # Parameters and schemas
-//!
-//! Each parameter is an argument named as in the fn (without `r#`), described by its own
-//! `///` comment or by an entry of an `# Arguments` (or `Args:`) list in the fn's doc
-//! comment. Its type gives its JSON Schema through [`schemars`]: inline (a recursive type is
-//! the only one that uses `$defs`), without `title`s or Rust-only `format`s. `Option<T>` is
-//! not required and accepts `null`; `#[default(expr)]` makes an argument optional with that
-//! default. The object rejects unknown arguments (`additionalProperties: false`). An
-//! argument's type implements `serde::Deserialize` and `schemars::JsonSchema` and owns its
-//! data (`String`, not `&str`).
-//!
-//! ```
-//! use mcp_toolkit::{tool, tools};
-//! use serde_json::json;
-//!
-//! /// Searches the notes.
-//! #[tool]
-//! fn search(
-//!     /// Words to look for
-//!     query: String,
-//!     /// Only notes with this tag
-//!     tag: Option<String>,
-//!     /// The most notes to return
-//!     #[default(10)]
-//!     limit: u32,
-//! ) -> String {
-//!     format!("{query} {tag:?} {limit}")
-//! }
-//!
-//! let search = tools![search].remove(0);
-//! let schema = search.input_schema();
-//! assert_eq!(schema["required"], json!(["query"]));
-//! assert_eq!(schema["properties"]["query"], json!({"type": "string", "description": "Words to look for"}));
-//! assert_eq!(schema["properties"]["limit"]["default"], 10);
-//! assert_eq!(schema["additionalProperties"], false);
-//! ```
-//!
-//! Arguments that do not fit never reach the fn: the model gets one error result that names
-//! every problem, so it can correct them in one go.
-//!
-//! # Return types
-//!
-//! A tool returns anything that implements [`IntoCallToolResult`]:
-//!
-//! | return type | the result |
-//! |---|---|
-//! | `String`, `&str`, numbers, `bool` | one text block |
-//! | `()` | no content |
-//! | [`Json<T>`] | structured output (`structuredContent`, and the same JSON as text); `T`'s schema is the tool's `outputSchema` |
-//! | [`Content`], `Vec<Content>` | text, images, audio, links to resources, embedded resources |
-//! | [`CallToolResult`] | the result as you build it |
-//! | `Result<T, E>` of these, `E: Display` | an `Err` is a result with `isError: true` whose text the model reads; [`ToolError`] is the usual `E` |
-//!
-//! A tool that panics answers `internal error`; the panic's message goes to the log, and the
-//! server goes on. A sync fn runs on tokio's blocking pool, so it may block; an `async fn`
-//! runs on the runtime and must not.
-//!
-//! # Context and State
-//!
-//! Parameters whose type implements [`FromContext`] are filled by the framework and are not
-//! in the schema: [`Context`] (the request's id, the client, the protocol revision,
-//! progress, logging, cancellation), [`State<T>`] (shared state given with
-//! [`Server::state`]; a server without it refuses to start) and [`ToolRegistry`] (the
-//! server's tools, to change while serving).
-//!
-//! ```
-//! use mcp_toolkit::{tool, tools, Context, Server, State};
-//! use serde_json::json;
-//! use std::sync::Mutex;
-//!
-//! #[derive(Default)]
-//! struct Notes {
-//!     lines: Mutex<Vec<String>>,
-//! }
-//!
-//! /// Keeps a note and says how many there are.
-//! #[tool]
-//! fn remember(text: String, notes: State<Notes>, cx: Context) -> usize {
-//!     let mut lines = notes.lines.lock().unwrap();
-//!     lines.push(text);
-//!     cx.report_progress(1.0, Some(1.0), Some("saved"));
-//!     lines.len()
-//! }
-//!
-//! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), mcp_toolkit::ClientError> {
-//! let server = Server::new("notes", "1.0.0").tools(tools![remember]).state(Notes::default());
-//! let client = server.test_client()?;
-//! assert_eq!(client.list_tools().await?[0]["inputSchema"]["required"], json!(["text"]));
-//! client.call("remember", json!({"text": "buy milk"})).await?;
-//! let second = client.call_with_progress("remember", json!({"text": "call Ada"})).await?;
-//! assert_eq!(second.text(), Some("2"));
-//! assert_eq!(second.notifications()[0]["params"]["message"], "saved");
-//! # Ok(())
-//! # }
-//! ```
-//!
-//! # Methods
-//!
-//! `#[tool]` also goes on methods taking `&self`, for tools that share something their type
-//! owns (a connection pool, a cache). `tools![instance => method_a, method_b]` registers
-//! them from an `Arc` of the instance; see [`tools!`].
-//!
-//! # Protocol eras and transports
-//!
-//! A server speaks every revision in
-//! [`ProtocolVersion::ALL`](protocol::ProtocolVersion::ALL), in two eras, even on one
-//! connection:
-//!
-//! - **2026-07-28**: stateless. Each request carries the revision and the client's identity
-//!   and capabilities in its `_meta`; `server/discover` describes the server.
-//! - **2024-11-05 to 2025-11-25**: `initialize` opens a session at a negotiated revision.
-//!
-//! Definitions and results are shaped as the client's revision defines them
-//! ([`Tool::definition`]): no `structuredContent` before 2025-06-18, and structured output
-//! that is not an object wrapped as `{"result": ...}` in 2025-06-18 and 2025-11-25.
-//!
-//! | transport | serve with |
-//! |---|---|
-//! | stdio: one client, one message per line | [`Server::serve_stdio`] |
-//! | any byte stream pair (a socket, a pipe) | [`Server::serve_io`] |
-//! | Streamable HTTP on `/mcp` (legacy revisions from 2025-03-26) | [`Server::serve_http`]; [`Server::bind_http`] to learn the port first; [`Server::into_router`] to merge into an axum application |
-//!
-//! Over HTTP, `Host` and `Origin` must be loopback names unless [`Server::allowed_hosts`] and
-//! [`Server::allowed_origins`] say otherwise; [`Server::bearer_auth`] checks a token on every
-//! request, and [`Server::tool_visibility`] makes the tool list depend on the caller.
-//!
-//! # Limits
-//!
-//! Every limit has a default that is safe to run with. Reaching one fails only the message,
-//! call or stream it concerns, with an error that says what happened, and the server goes
-//! on. A stream of subscriptions whose client falls behind is told, once it has caught up,
-//! that everything it listens to changed.
-//!
-//! | limit | default | set with |
-//! |---|---|---|
-//! | message size | 16 MiB | [`Server::max_message_size`] |
-//! | result size | 16 MiB | [`Server::max_result_size`] |
-//! | calls in progress | 1024 | [`Server::max_concurrent_calls`] |
-//! | call time | 60 s | [`Server::call_timeout`], [`Server::tool_timeout`] |
-//! | notifications one stream holds for a slow client | 256 messages, 256 KiB | [`Server::stream_backlog`] |
-//! | time a stream with a full backlog may take nothing | 30 s | [`Server::stream_stall_timeout`] |
-//!
-//! # Testing
-//!
-//! [`Server::test_client`] gives a [`TestClient`] that talks to the server inside the test
-//! process: no binary to spawn, no transport, but every message goes through the real
-//! engine as JSON, so a test sees what a client would receive. [`Server::test_client_legacy`]
-//! opens a legacy session instead.
-//!
-//! ```
-//! use mcp_toolkit::{tool, tools, Server};
-//! use serde_json::json;
-//!
-//! /// Adds two numbers.
-//! #[tool]
-//! fn add(a: i64, b: i64) -> i64 {
-//!     a + b
-//! }
-//!
-//! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), mcp_toolkit::ClientError> {
-//! let client = Server::new("calc", "1.0.0").tools(tools![add]).test_client()?;
-//! assert_eq!(client.list_tools().await?.len(), 1);
-//! let sum = client.call("add", json!({"a": 2, "b": 3})).await?;
-//! assert_eq!(sum.text(), Some("5"));
-//! let wrong = client.call("add", json!({"a": "two"})).await?;
-//! assert!(wrong.is_error()); // names `a` and the missing `b`, as the model reads it
-//! # Ok(())
-//! # }
-//! ```
-//!
-//! # Calling model APIs directly
-//!
-//! A program that calls a model API itself, and runs the tools the model asks for, needs no
-//! MCP client: [`Server::openai_tools`] and [`Server::anthropic_tools`] give the definitions
-//! in each API's format, [`Server::execute`] runs a tool call in any shape models write
-//! ([`ToolCall`]), and [`CallToolResult::to_openai_message`] and
-//! [`CallToolResult::to_anthropic_block`] turn the result into what the API expects back.
-//!
-//! ```
-//! use mcp_toolkit::{tool, tools, Server};
-//! use serde_json::json;
-//!
-//! /// Adds two numbers.
-//! #[tool]
-//! fn add(a: i64, b: i64) -> i64 { a + b }
-//!
-//! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), mcp_toolkit::ExportError> {
-//! let server = Server::new("calc", "1.0.0").tools(tools![add]);
-//! let definitions = server.openai_tools()?; // the request's `tools`
-//! assert_eq!(definitions[0]["function"]["name"], "add");
-//!
-//! // The model's answer asks for a call:
-//! let tool_call = json!({"id": "call_1", "type": "function",
-//!                        "function": {"name": "add", "arguments": "{\"a\": 2, \"b\": 3}"}});
-//! let result = server.execute(&tool_call).await;
-//! assert_eq!(
-//!     result.to_openai_message("call_1"),
-//!     json!({"role": "tool", "tool_call_id": "call_1", "content": "5"})
-//! );
-//! # Ok(())
-//! # }
-//! ```
-//!
-//! # The command line
-//!
-//! With the `cli` feature, `Server::run` gives a server a command line: no arguments
-//! serves stdio, `--http 127.0.0.1:8080` serves HTTP, `tools` prints the definitions, and
-//! `call NAME '{"a": 1}'` runs one tool and prints its result.
-//!
-//! # Telemetry
-//!
-//! Every request the engine serves, over any transport and in either era, runs in one
-//! `tracing` span at `INFO`, target `mcp_toolkit::request`, from its arrival until its response
-//! (a call that waits, asks the client or runs on the blocking pool included). Its fields
-//! are those of the OpenTelemetry semantic conventions for MCP servers: `mcp.method.name`,
-//! `gen_ai.tool.name` and `gen_ai.operation.name` (`tools/call`), `gen_ai.prompt.name`
-//! (`prompts/get`), `mcp.resource.uri`, `jsonrpc.request.id`, `mcp.protocol.version`,
-//! `mcp.session.id` (legacy HTTP sessions), `network.transport`, `network.protocol.name`,
-//! `client.address`, and on failure `error.type` (the JSON-RPC error code, or `tool_error`
-//! for a result with `isError`) and `rpc.response.status_code`; with `otel.kind = "server"`
-//! and `otel.name = "tools/call add"` for tracing-opentelemetry. With the `otel` feature, a
-//! request's `traceparent` and `tracestate` in `_meta` (SEP-414) make the caller's span its
-//! parent. With no subscriber, or one that leaves the target out, a span costs a check.
-//!
-//! # Features
-//!
-//! | feature | default | what it adds |
-//! |---|---|---|
-//! | `http` | on | [`Server::serve_http`], [`Server::bind_http`], [`Server::into_router`] (axum, hyper) |
-//! | `cli` | off | `Server::run`: the command line (lexopt) |
-//! | `validate-output` | off | every structured result is checked against its tool's `outputSchema` before it is sent; a mismatch is an [internal error](CallToolResult::internal) |
-//! | `oauth` | off | `Server::oauth`: an OAuth 2.1 resource server (Protected Resource Metadata, JWT access tokens checked against the issuer's JWKS, introspection, per-tool scopes); see the `oauth` module |
-//! | `otel` | off | a request's `traceparent` and `tracestate` in `_meta` become the remote parent of its span (tracing-opentelemetry); see [Telemetry](#telemetry) |
-//!
-//! stdio, [`TestClient`] and the macros are always there.
-
+#![doc = include_str!("../README.md")]
 #![warn(missing_docs, unreachable_pub)]
 
-// The layers, bottom up; a module names only those above it in this list (see the
-// README's architecture section).
+#[doc = include_str!("docs/guide.md")]
+pub mod guide {
+    #[doc = include_str!("docs/tools.md")]
+    pub mod tools {}
+    #[doc = include_str!("docs/asks.md")]
+    pub mod asks {}
+    #[doc = include_str!("docs/prompts.md")]
+    pub mod prompts {}
+    #[doc = include_str!("docs/resources.md")]
+    pub mod resources {}
+    #[doc = include_str!("docs/completions.md")]
+    pub mod completions {}
+    #[doc = include_str!("docs/transports.md")]
+    pub mod transports {}
+    #[doc = include_str!("docs/limits.md")]
+    pub mod limits {}
+    #[doc = include_str!("docs/testing.md")]
+    pub mod testing {}
+    #[cfg_attr(feature = "oauth", doc = include_str!("docs/authorization.md"))]
+    #[cfg_attr(
+        not(feature = "oauth"),
+        doc = "Authorization: an OAuth 2.1 resource server, bearer tokens, scopes per tool. This chapter needs the `oauth` feature."
+    )]
+    pub mod authorization {}
+    #[cfg_attr(feature = "otel", doc = include_str!("docs/telemetry.md"))]
+    #[cfg_attr(
+        not(feature = "otel"),
+        doc = "Telemetry: request spans and W3C trace context. This chapter needs the `otel` feature."
+    )]
+    pub mod telemetry {}
+    #[doc = include_str!("docs/deployment.md")]
+    pub mod deployment {}
+}
+
+// The modules. Their layers, bottom up, are the `LAYERS` list of
+// `tests/architecture.rs` (a module names only its own layer or lower ones); ARCHITECTURE.md
+// draws them.
 pub mod ask;
 pub mod completion;
 pub mod content;

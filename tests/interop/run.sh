@@ -176,7 +176,7 @@ for lane in python node conformance oauth; do
 done
 wait "${lanes[@]}"
 
-# The conformance suite's own tallies, for the README.
+# The conformance suite's own tallies, for the interop table of CONTRIBUTING.md.
 if wants conformance; then
   for run in 2025-11-25 2026-07-28 0.1.16; do
     grep -h '^Total:' "$work/conformance-$run.out" | sed "s/^/conformance $run: /"

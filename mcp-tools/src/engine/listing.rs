@@ -1,5 +1,5 @@
-//! What every list method has in common (`tools/list` today; `resources/list`,
-//! `resources/templates/list` and `prompts/list` next): pages in registration order with
+//! What every list method has in common (`tools/list`, `resources/list`,
+//! `resources/templates/list` and `prompts/list`): pages in registration order with
 //! opaque cursors, definitions encoded once per revision, per-caller visibility,
 //! `ttlMs`/`cacheScope`, and `list_changed` notifications on legacy connections and on
 //! modern listen streams.

@@ -1,5 +1,5 @@
-//! One mechanism for every kind of listed item (tools today; resources, resource templates
-//! and prompts next): items in registration order, added, removed, enabled and disabled at
+//! One mechanism for every kind of listed item (tools, resources, resource templates and
+//! prompts): items in registration order, added, removed, enabled and disabled at
 //! run time, each change published as a new immutable [`Snapshot`] that readers take
 //! without locking and that encodes each item's definition once per protocol revision.
 

@@ -1,4 +1,5 @@
-//! Streamable HTTP: one endpoint (default `/mcp`) serving both protocol eras, on axum.
+//! Streamable HTTP: one endpoint (default `/mcp`) serving both protocol eras, on hyper's
+//! HTTP/1.1 connections directly (`Server::into_router` wraps the same handler for axum).
 //!
 //! - **2026-07-28**: every POST stands alone. The `MCP-Protocol-Version`, `Mcp-Method` and
 //!   `Mcp-Name` headers must match the body. A request runs on a connection of its own,
