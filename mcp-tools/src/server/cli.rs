@@ -105,7 +105,7 @@ impl Server {
     ///
     /// /// Lists the bookmarks.
     /// #[tool]
-    /// fn bookmarks() -> Vec<String> { Vec::new() }
+    /// fn bookmarks() -> String { "no bookmarks yet".into() }
     ///
     /// /// Takes this server's own `--data DIR` out of the command line; the rest is the
     /// /// framework's.
