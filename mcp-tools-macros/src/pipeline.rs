@@ -1004,7 +1004,12 @@ mod tests {
             ]
         );
         assert_eq!(shape(&expansion.code), ["fn readme", "fn __mcp_resource_readme"]);
-        assert!(expansion.code.to_string().contains("-> :: mcp_toolkit :: Resource"));
+        assert!(
+            expansion
+                .code
+                .to_string()
+                .contains("-> :: mcp_toolkit :: Resource")
+        );
     }
 
     /// A template's variable completes as a prompt's argument does: its path coerced to a

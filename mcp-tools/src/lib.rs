@@ -313,14 +313,9 @@ pub mod content;
 mod context;
 mod engine;
 mod error;
+mod form;
 #[cfg(feature = "oauth")]
 pub mod oauth;
-// RFC 6570 URI templates: one dependency-free file, shared with the macro crate.
-#[allow(unreachable_pub, dead_code)]
-mod uri_template {
-    include!("uri_template.rs");
-}
-mod form;
 mod prompt;
 pub mod protocol;
 // W3C trace context from `_meta`, made the parent of a request's span.
