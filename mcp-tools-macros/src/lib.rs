@@ -12,6 +12,8 @@
 //! every mistake on the way, so all are reported in one compile; with mistakes, the user's
 //! fn and a stub are still emitted so one error does not cascade.
 
+#![forbid(unsafe_code)]
+
 mod asks;
 mod attr;
 mod check;

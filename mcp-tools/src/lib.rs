@@ -304,6 +304,8 @@
 //! stdio, [`TestClient`] and the macros are always there.
 
 #![warn(missing_docs, unreachable_pub)]
+// On docs.rs (`--cfg docsrs`, see Cargo.toml), each item gated by a feature is badged with it.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The layers, bottom up; a module names only those above it in this list (see the
 // README's architecture section).
