@@ -99,7 +99,9 @@ pub struct Shipping {
 pub async fn order_book(ctx: Context, title: String) -> Result<String, mcp_toolkit::ToolError> {
     let shipping = match ctx.elicit::<Shipping>("Where should the book go?").await? {
         mcp_toolkit::Elicitation::Accept(shipping) => shipping,
-        mcp_toolkit::Elicitation::Decline | mcp_toolkit::Elicitation::Cancel => return Ok("not ordered".into()),
+        mcp_toolkit::Elicitation::Decline | mcp_toolkit::Elicitation::Cancel => {
+            return Ok("not ordered".into());
+        }
     };
     let blurb = ctx
         .sample(format!("One line about {title}"))
@@ -135,7 +137,9 @@ pub async fn ask_two(ctx: Context) -> Result<String, mcp_toolkit::ToolError> {
 pub async fn roots_if_any(ctx: Context) -> Result<String, mcp_toolkit::ToolError> {
     match ctx.list_roots().await {
         Ok(roots) => Ok(format!("{} roots", roots.len())),
-        Err(mcp_toolkit::AskError::MissingCapability(capability)) => Ok(format!("no `{capability}`: no roots")),
+        Err(mcp_toolkit::AskError::MissingCapability(capability)) => {
+            Ok(format!("no `{capability}`: no roots"))
+        }
         Err(error) => Err(error.into()),
     }
 }
