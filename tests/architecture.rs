@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 /// The top-level modules, lowest layer first.
 const LAYERS: &[&str] = &[
-    "uri_template",
     "protocol",
     "otel",
     "content",

@@ -116,10 +116,10 @@ fn request(prompt: &str, argument: &str, value: &str, arguments: Value) -> Value
 }
 
 /// The JSON-RPC error `completion/complete` answers with.
-async fn refused(client: &TestClient, params: Value) -> (i32, String) {
+async fn refused(client: &TestClient, params: Value) -> (i64, String) {
     Spec::of("2025-11-25").assert_valid("CompleteRequestParams", &params);
     match client.request("completion/complete", params).await.unwrap_err() {
-        ClientError::Rpc { code, message, .. } => (code, message),
+        ClientError::Rpc { code, message, .. } => (code.get(), message),
         other => panic!("expected a JSON-RPC error, got {other}"),
     }
 }

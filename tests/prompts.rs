@@ -6,7 +6,7 @@
 mod support;
 
 use mcp_toolkit::content::Role;
-use mcp_toolkit::protocol::ProtocolVersion;
+use mcp_toolkit::protocol::{ErrorCode, ProtocolVersion};
 use mcp_toolkit::{
     ClientError, Content, Context, Elicitation, GetPromptResult, PromptMessage, Server, State, TestClient,
     ToolError, prompt, prompts,
@@ -193,9 +193,9 @@ async fn arguments_arrive_as_strings_and_are_parsed_into_the_parameters() {
 }
 
 /// The JSON-RPC error a `prompts/get` answers with.
-async fn refused(client: &TestClient, name: &str, arguments: Value) -> (i32, String) {
+async fn refused(client: &TestClient, name: &str, arguments: Value) -> (i64, String) {
     match client.get_prompt(name, arguments).await.unwrap_err() {
-        ClientError::Rpc { code, message, .. } => (code, message),
+        ClientError::Rpc { code, message, .. } => (code.get(), message),
         other => panic!("expected a JSON-RPC error, got {other}"),
     }
 }
@@ -284,7 +284,10 @@ async fn prompts_are_served_only_by_a_server_given_some_and_changes_are_announce
     assert!(discover["capabilities"].get("prompts").is_none());
     assert!(matches!(
         plain.list_prompts().await,
-        Err(ClientError::Rpc { code: -32601, .. })
+        Err(ClientError::Rpc {
+            code: ErrorCode::METHOD_NOT_FOUND,
+            ..
+        })
     ));
 
     let mut server = server();
@@ -302,6 +305,9 @@ async fn prompts_are_served_only_by_a_server_given_some_and_changes_are_announce
     assert_eq!(client.list_prompts().await.unwrap().len(), 5);
     assert!(matches!(
         client.get_prompt("failing", json!({ "how": "told" })).await,
-        Err(ClientError::Rpc { code: -32602, .. })
+        Err(ClientError::Rpc {
+            code: ErrorCode::INVALID_PARAMS,
+            ..
+        })
     ));
 }

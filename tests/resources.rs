@@ -13,7 +13,7 @@
 mod support;
 
 use mcp_toolkit::content::ResourceContents;
-use mcp_toolkit::protocol::ProtocolVersion;
+use mcp_toolkit::protocol::{ErrorCode, ProtocolVersion};
 use mcp_toolkit::{ClientError, Json, Principal, Server, TestClient, ToolError, resource, resources};
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -316,9 +316,9 @@ async fn an_authenticated_callers_reads_are_private() {
     let _ = stop.send(());
 }
 
-async fn refused(client: &TestClient, uri: &str) -> (i32, String, Option<Value>) {
+async fn refused(client: &TestClient, uri: &str) -> (i64, String, Option<Value>) {
     match client.read_resource(uri).await.unwrap_err() {
-        ClientError::Rpc { code, message, data } => (code, message, data),
+        ClientError::Rpc { code, message, data } => (code.get(), message, data),
         other => panic!("expected a JSON-RPC error, got {other}"),
     }
 }
@@ -370,7 +370,10 @@ async fn bad_variables_unknown_uris_and_traversal_are_errors() {
     let plain = Server::new("plain", "1.0.0").test_client().unwrap();
     assert!(matches!(
         plain.list_resources().await,
-        Err(ClientError::Rpc { code: -32601, .. })
+        Err(ClientError::Rpc {
+            code: ErrorCode::METHOD_NOT_FOUND,
+            ..
+        })
     ));
 }
 
@@ -801,7 +804,7 @@ async fn a_read_that_waits_refuses_a_subscription_to_what_it_does_not_find() {
         .await
     {
         Err(ClientError::Rpc { code, message, data }) => assert_eq!(
-            (code, message.as_str(), data),
+            (code.get(), message.as_str(), data),
             (
                 -32002,
                 "user 8 has no settings",

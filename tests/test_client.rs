@@ -4,7 +4,7 @@
 
 mod support;
 
-use mcp_toolkit::protocol::{LoggingLevel, ProtocolVersion};
+use mcp_toolkit::protocol::{ErrorCode, LoggingLevel, ProtocolVersion};
 use mcp_toolkit::{
     CallToolResult, ClientError, Error, Json, Server, State, TestClient, Tool, ToolError, tool, tools,
 };
@@ -219,7 +219,16 @@ async fn list_tools_walks_every_page() -> Result<(), ClientError> {
         .request("tools/list", json!({ "cursor": "not a cursor" }))
         .await
         .unwrap_err();
-    assert!(matches!(bad, ClientError::Rpc { code: -32602, .. }), "{bad:?}");
+    assert!(
+        matches!(
+            bad,
+            ClientError::Rpc {
+                code: ErrorCode::INVALID_PARAMS,
+                ..
+            }
+        ),
+        "{bad:?}"
+    );
     Ok(())
 }
 
@@ -261,7 +270,7 @@ async fn an_unknown_tool_is_a_json_rpc_error() -> Result<(), ClientError> {
     for client in [&modern, &legacy] {
         match client.call("calculate", json!({})).await {
             Err(ClientError::Rpc { code, message, data }) => {
-                assert_eq!(code, -32602);
+                assert_eq!(code, ErrorCode::INVALID_PARAMS);
                 assert_eq!(message, "Unknown tool: calculate");
                 assert_eq!(data, None);
             }

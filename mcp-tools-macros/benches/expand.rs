@@ -22,8 +22,6 @@ mod attr;
 mod check;
 #[path = "../src/ctxt.rs"]
 mod ctxt;
-#[path = "../src/date_time.rs"]
-mod date_time;
 #[path = "../src/docs.rs"]
 mod docs;
 #[path = "../src/expand.rs"]
@@ -40,9 +38,6 @@ mod name;
 mod pipeline;
 #[path = "../src/uri.rs"]
 mod uri;
-#[allow(dead_code)]
-#[path = "../src/uri_template.rs"]
-mod uri_template;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use proc_macro2::TokenStream;

@@ -8,9 +8,8 @@ use crate::ctxt::Ctxt;
 use crate::kind::Kind;
 use crate::list::{Field, Key};
 use crate::model::{CapabilityFn, NameSource, Param, contains_impl_trait};
-use crate::name::check_name;
 use crate::uri::{ResourceUri, is_option};
-use crate::uri_template::Template;
+use mcp_toolkit_core::uri_template::Template;
 use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{FnArg, LitInt, ReceiverKind, ReturnType, Signature, Type};
@@ -176,7 +175,7 @@ fn check_resource_annotations(cx: &mut Ctxt, annotations: &ResourceAnnotations) 
         }
     }
     for last_modified in annotations.last_modified.values() {
-        if let Err(why) = crate::date_time::check(&last_modified.value()) {
+        if let Err(why) = mcp_toolkit_core::date_time::check(&last_modified.value()) {
             cx.error_spanned_by(
                 last_modified,
                 format!(
@@ -323,9 +322,10 @@ fn check_variables(cx: &mut Ctxt, f: &CapabilityFn, uri: &ResourceUri<'_>, templ
 /// the name comes from it.
 fn check_name_of(cx: &mut Ctxt, f: &CapabilityFn) {
     let noun = f.kind.noun();
-    let Err(message) = check_name(noun, &f.name()) else {
+    let Err(error) = mcp_toolkit_core::name::check(&f.name()) else {
         return;
     };
+    let message = format!("{noun} {error}");
     match f.name_source() {
         NameSource::Attr(lit) => cx.error_spanned_by(lit, message),
         NameSource::Ident(ident) => cx.error_at(

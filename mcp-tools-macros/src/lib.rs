@@ -6,16 +6,18 @@
 //! A pipeline, as in serde_derive's `internals/` (`pipeline`), one for tools, prompts and
 //! resources, which differ only where their `kind` says: parse the attribute (`attr`, on the shared
 //! list parser `list`) and the fn into a small model that keeps the tokens for spans
-//! (`model`, `docs`); check it, all rules in one place (`check`, `name`, `date_time`); expand it through
+//! (`model`, `docs`); check it, all rules in one place (`check`, with the rules the runtime shares
+//! from `mcp-toolkit-core`: names, URI templates, date-times); expand it through
 //! one skeleton for the normal and the error output (`expand`). One `Ctxt` collects
 //! every mistake on the way, so all are reported in one compile; with mistakes, the user's
 //! fn and a stub are still emitted so one error does not cascade.
+
+#![forbid(unsafe_code)]
 
 mod asks;
 mod attr;
 mod check;
 mod ctxt;
-mod date_time;
 mod docs;
 mod expand;
 mod kind;
@@ -24,10 +26,6 @@ mod model;
 mod name;
 mod pipeline;
 mod uri;
-// The runtime's RFC 6570 parser, byte for byte (a test holds them equal); the macro only
-// parses, it never expands nor matches.
-#[allow(dead_code)]
-mod uri_template;
 
 use proc_macro::TokenStream;
 

@@ -1,8 +1,8 @@
 //! A resource's URI: the `uri = "..."` literal parsed as an RFC 6570 template at compile
-//! time (`uri_template`, the file the runtime matches URIs with), and the spans of its
+//! time (by `mcp-toolkit-core`, whose templates the runtime matches URIs with), and the spans of its
 //! pieces inside the literal, so a mistake in a template is underlined where it is.
 
-use crate::uri_template::{Template, TemplateError};
+use mcp_toolkit_core::uri_template::{Template, TemplateError};
 use proc_macro2::Span;
 use syn::LitStr;
 
@@ -111,15 +111,5 @@ mod tests {
                 quote::ToTokens::to_token_stream(&ty)
             );
         }
-    }
-
-    /// The macro's copy of the template parser is the runtime's, byte for byte.
-    #[test]
-    fn the_template_parser_is_the_runtimes() {
-        assert_eq!(
-            include_str!("uri_template.rs"),
-            include_str!("../../mcp-tools/src/uri_template.rs"),
-            "copy `mcp-tools/src/uri_template.rs` to `mcp-toolkit-macros/src/uri_template.rs`"
-        );
     }
 }

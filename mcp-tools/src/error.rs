@@ -135,6 +135,7 @@ impl ToolError {
     /// as [`ToolError::new`] does.
     ///
     /// ```
+    /// use mcp_toolkit::protocol::ErrorCode;
     /// use mcp_toolkit::{resource, resources, ClientError, Server, ToolError};
     /// use serde_json::json;
     ///
@@ -152,7 +153,7 @@ impl ToolError {
     /// let client = Server::new("users", "1.0.0").resources(resources![user_name]).test_client()?;
     /// match client.read_resource("users://8/name").await {
     ///     Err(ClientError::Rpc { code, message, data }) => {
-    ///         assert_eq!((code, message.as_str()), (-32602, "there is no user 8"));
+    ///         assert_eq!((code, message.as_str()), (ErrorCode::INVALID_PARAMS, "there is no user 8"));
     ///         assert_eq!(data, Some(json!({"uri": "users://8/name"})));
     ///     }
     ///     other => panic!("expected not found, got {other:?}"),
@@ -546,7 +547,7 @@ impl<E: std::error::Error> From<E> for ToolError {
 pub enum DefinitionError {
     /// The name is empty, longer than 128 characters, or has a character other than
     /// `A-Z a-z 0-9 _ - .`.
-    #[error("invalid tool name: {0}")]
+    #[error("tool {0}")]
     InvalidName(String),
     /// The input schema is not a JSON object schema (`{"type": "object", ...}`).
     #[error("invalid input schema for tool `{tool}`: {reason}")]
@@ -591,7 +592,7 @@ pub enum ClientRequestError {
     #[error("the client refused the request: {message} (code {code})")]
     Refused {
         /// The error's code.
-        code: i64,
+        code: crate::protocol::ErrorCode,
         /// The error's message.
         message: String,
         /// The error's data, if any.

@@ -37,6 +37,7 @@
 //! - **A number field takes any JSON number**, though `ElicitResult.content` lists only
 //!   integers: `NumberSchema` allows `"type": "number"`, whose answers are not all whole.
 
+use mcp_toolkit_core::date_time;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde::de::DeserializeOwned;
@@ -652,9 +653,9 @@ fn check_string(field: &Map<String, Value>, value: &Value) -> Result<(), String>
     let (fits, expected) = match field.get("format").and_then(Value::as_str) {
         Some("email") => (is_email(text), "an email address (text@text)"),
         Some("uri") => (is_uri(text), "a URI with a scheme (such as `https:`)"),
-        Some("date") => (is_date(text), "a date as YYYY-MM-DD"),
+        Some("date") => (date_time::check_date(text).is_ok(), "a date as YYYY-MM-DD"),
         Some("date-time") => (
-            is_date_time(text),
+            date_time::check(text).is_ok(),
             "an RFC 3339 date-time (such as 2025-01-31T09:30:00Z)",
         ),
         _ => (true, ""),
@@ -794,76 +795,6 @@ fn is_uri(text: &str) -> bool {
         chars.next().is_some_and(|first| first.is_ascii_alphabetic())
             && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
     })
-}
-
-/// Whether `text` is an RFC 3339 `full-date`: `YYYY-MM-DD`, a day that exists.
-fn is_date(text: &str) -> bool {
-    let part = |range: std::ops::Range<usize>| text.get(range).and_then(digits);
-    let (Some(year), Some(month), Some(day)) = (part(0..4), part(5..7), part(8..10)) else {
-        return false;
-    };
-    let days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
-        2 => 28,
-        _ => return false,
-    };
-    text.len() == 10 && &text[4..5] == "-" && &text[7..8] == "-" && (1..=days).contains(&day)
-}
-
-/// Whether `text` is an RFC 3339 `date-time`: a date, `T`, a time of day with an
-/// optional fraction of a second, and `Z` or an offset from UTC (`+01:00`).
-fn is_date_time(text: &str) -> bool {
-    let (Some(date), Some(separator), Some(time)) = (text.get(..10), text.get(10..11), text.get(11..)) else {
-        return false;
-    };
-    if !is_date(date) || !matches!(separator, "T" | "t") {
-        return false;
-    }
-    let (Some(hours_minutes), Some(colon), Some(second), Some(mut rest)) = (
-        time.get(..5),
-        time.get(5..6),
-        time.get(6..8).and_then(digits),
-        time.get(8..),
-    ) else {
-        return false;
-    };
-    // 60: a leap second.
-    if !is_hours_minutes(hours_minutes) || colon != ":" || second > 60 {
-        return false;
-    }
-    if let Some(fraction) = rest.strip_prefix('.') {
-        let count = fraction.bytes().take_while(u8::is_ascii_digit).count();
-        if count == 0 {
-            return false;
-        }
-        rest = &fraction[count..];
-    }
-    match rest {
-        "Z" | "z" => true,
-        _ => rest.strip_prefix(['+', '-']).is_some_and(is_hours_minutes),
-    }
-}
-
-/// Whether `text` is `HH:MM`, hours 00 to 23, minutes 00 to 59.
-fn is_hours_minutes(text: &str) -> bool {
-    let (Some(hours), Some(colon), Some(minutes)) = (
-        text.get(..2).and_then(digits),
-        text.get(2..3),
-        text.get(3..).and_then(digits),
-    ) else {
-        return false;
-    };
-    text.len() == 5 && colon == ":" && hours <= 23 && minutes <= 59
-}
-
-/// The number `text` writes in ASCII digits, if it is only digits.
-fn digits(text: &str) -> Option<u32> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    text.parse().ok()
 }
 
 #[cfg(test)]
@@ -1602,44 +1533,6 @@ mod tests {
         }
         for uri in ["", "//x", "1a:b", "a b:c", ":x", "example.org"] {
             assert!(!is_uri(uri), "{uri}");
-        }
-        for date in ["2000-02-29", "2024-02-29", "1999-12-31", "0001-01-01"] {
-            assert!(is_date(date), "{date}");
-        }
-        for date in [
-            "1900-02-29",
-            "2023-02-29",
-            "2024-04-31",
-            "2024-13-01",
-            "2024-00-10",
-            "2024-1-01",
-        ] {
-            assert!(!is_date(date), "{date}");
-        }
-        for date in ["2024-01-001", "2024/01/01", "２０２４-01-01", "2024-01-0é"] {
-            assert!(!is_date(date), "{date}");
-        }
-        for time in [
-            "2025-01-31T09:30:00Z",
-            "2025-01-31t23:59:60z",
-            "2025-01-31T09:30:00.123456-05:30",
-            "2025-01-31T00:00:00+00:00",
-        ] {
-            assert!(is_date_time(time), "{time}");
-        }
-        for time in [
-            "2025-01-31",
-            "2025-01-31T09:30Z",
-            "2025-01-31T09:30:00",
-            "2025-01-31T24:00:00Z",
-            "2025-01-31T09:60:00Z",
-            "2025-01-31T09:30:61Z",
-            "2025-01-31T09:30:00.Z",
-            "2025-01-31T09:30:00+1:00",
-            "2025-01-31 09:30:00Z",
-            "2025-01-31T09:3é:00Z",
-        ] {
-            assert!(!is_date_time(time), "{time}");
         }
     }
 

@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs, unreachable_pub)]
+// On docs.rs (`--cfg docsrs`, see Cargo.toml), each item gated by a feature is badged with it.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[doc = include_str!("docs/guide.md")]
 pub mod guide {
@@ -44,14 +46,9 @@ pub mod content;
 mod context;
 mod engine;
 mod error;
+mod form;
 #[cfg(feature = "oauth")]
 pub mod oauth;
-// RFC 6570 URI templates: one dependency-free file, shared with the macro crate.
-#[allow(unreachable_pub, dead_code)]
-mod uri_template {
-    include!("uri_template.rs");
-}
-mod form;
 mod prompt;
 pub mod protocol;
 // W3C trace context from `_meta`, made the parent of a request's span.

@@ -13,9 +13,9 @@ use super::rounds::{self, Binding, Finished, InputRequest, Round, Rounds};
 use crate::context::{ClientChannel, Context};
 use crate::error::{ClientCapability, ToolError};
 use crate::prompt::{PromptError, Work};
-use crate::protocol::jsonrpc::{Id, MISSING_CAPABILITY};
+use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::CallToolParams;
-use crate::protocol::{ProtocolVersion, RequestId};
+use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
 use crate::tool::RawArguments;
 use serde_json::json;
 use serde_json::value::RawValue;
@@ -192,7 +192,7 @@ pub(crate) type Respond<T> =
 pub(crate) fn served<'a, T>(registry: Option<&'a T>, method: &str, what: &str) -> Result<&'a T, Failure> {
     registry.ok_or_else(|| {
         Failure::new(
-            crate::protocol::jsonrpc::METHOD_NOT_FOUND,
+            ErrorCode::METHOD_NOT_FOUND,
             format!("method `{method}` is not served: this server has no {what}"),
         )
     })
@@ -201,12 +201,9 @@ pub(crate) fn served<'a, T>(registry: Option<&'a T>, method: &str, what: &str) -
 /// The missing-capability error of revision 2026-07-28 (`-32021`), for a handler that let
 /// an undeclared capability propagate.
 pub(crate) fn missing_capability(message: &str, capability: ClientCapability) -> Failure {
-    Failure::new(MISSING_CAPABILITY, message)
+    Failure::new(ErrorCode::MISSING_CAPABILITY, message)
         .with_data(json!({ "requiredCapabilities": capability.as_json() }))
 }
-
-/// The JSON-RPC code of a request whose handler failed.
-pub(crate) const INTERNAL_ERROR: i32 = -32603;
 
 impl Engine {
     /// The context of a request a tool, prompt or resource serves: its client (the request's
@@ -354,13 +351,15 @@ impl Engine {
                 if self.respond_input_required(out, id, &asked, round, name) {
                     return;
                 }
-                Failure::new(INTERNAL_ERROR, "internal error")
+                Failure::new(ErrorCode::INTERNAL_ERROR, "internal error")
             }
             Finished::Complete(Err(PromptError::Arguments(problems))) => Failure::invalid_params(problems),
             Finished::Complete(Err(PromptError::Failed(error))) => match error.missing_capability() {
                 Some(capability) if answering.modern() => missing_capability(error.message(), capability),
-                _ if error.is_internal() => Failure::new(INTERNAL_ERROR, self.masked(name, &error)),
-                _ => Failure::new(INTERNAL_ERROR, error.message()),
+                _ if error.is_internal() => {
+                    Failure::new(ErrorCode::INTERNAL_ERROR, self.masked(name, &error))
+                }
+                _ => Failure::new(ErrorCode::INTERNAL_ERROR, error.message()),
             },
         };
         encode::respond_failure(out, Some(id), failure);

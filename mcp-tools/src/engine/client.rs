@@ -11,7 +11,7 @@ use super::rounds::Round;
 use crate::context::{Check, ClientChannel, Notification};
 use crate::error::ClientRequestError;
 use crate::protocol::jsonrpc::WireError;
-use crate::protocol::{ProtocolVersion, RequestId};
+use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use std::future::Future;
@@ -138,13 +138,13 @@ pub(crate) fn route_response(
                 data: error.data,
             }),
             Err(_) => Err(ClientRequestError::Refused {
-                code: crate::protocol::jsonrpc::INVALID_REQUEST.into(),
+                code: ErrorCode::INVALID_REQUEST,
                 message: format!("the client answered with a malformed error: {}", error.get()),
                 data: None,
             }),
         },
         _ => Err(ClientRequestError::Refused {
-            code: crate::protocol::jsonrpc::INVALID_REQUEST.into(),
+            code: ErrorCode::INVALID_REQUEST,
             message: "the client's response has both `result` and `error`, or neither".to_owned(),
             data: None,
         }),

@@ -3,7 +3,6 @@
 //! shows it) as the user types it: an enum-typed one from its values, one with
 //! `#[complete(..)]` from its fn. A server with prompts or resources serves it.
 
-use super::asking::INTERNAL_ERROR;
 use super::connection::Connection;
 use super::core::{Auth, CallParts, Engine, sees};
 use super::encode;
@@ -13,6 +12,7 @@ use super::outbox::Outbox;
 use crate::completion::{Completed, Completing};
 use crate::context::Context;
 use crate::error::ToolError;
+use crate::protocol::ErrorCode;
 use crate::protocol::jsonrpc::{self, Id};
 use crate::protocol::messages::META_SERVER_INFO;
 use crate::resource::Resource;
@@ -168,7 +168,7 @@ impl Engine {
                 } else {
                     error.message().to_owned()
                 };
-                encode::respond_failure(out, Some(id), Failure::new(INTERNAL_ERROR, message));
+                encode::respond_failure(out, Some(id), Failure::new(ErrorCode::INTERNAL_ERROR, message));
                 return;
             }
         };

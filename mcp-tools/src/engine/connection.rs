@@ -4,8 +4,8 @@
 use super::failure::Failure;
 use super::outbox::Outbox;
 use crate::error::ClientRequestError;
-use crate::protocol::jsonrpc::{INVALID_REQUEST, Id};
-use crate::protocol::{Implementation, LoggingLevel, ProtocolVersion, RequestId};
+use crate::protocol::jsonrpc::Id;
+use crate::protocol::{ErrorCode, Implementation, LoggingLevel, ProtocolVersion, RequestId};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::collections::hash_map::Entry;
@@ -193,7 +193,7 @@ impl Connection {
         let cancel = CancellationToken::new();
         if !self.begin(request_id.clone(), InFlight::new(cancel.clone())) {
             return Err(Failure::new(
-                INVALID_REQUEST,
+                ErrorCode::INVALID_REQUEST,
                 format!("request id {request_id} is already in use by a request in flight; use a new id"),
             ));
         }

@@ -10,13 +10,11 @@ use super::era::{Era, era_of};
 use super::failure::{Failure, Outcome, parse, parse_with_meta, strip_position};
 use super::outbox::Outbox;
 use super::telemetry::RequestSpan;
-use crate::protocol::ProtocolVersion;
-use crate::protocol::jsonrpc::{
-    self, Envelope, INVALID_REQUEST, Id, METHOD_NOT_FOUND, Message, PARSE_ERROR, Params,
-};
+use crate::protocol::jsonrpc::{self, Envelope, Id, Message, Params};
 use crate::protocol::messages::{
     CancelledParams, ListToolsParams, ListenParams, MetaOnly, ParamsHead, RawCall,
 };
+use crate::protocol::{ErrorCode, ProtocolVersion};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -161,13 +159,13 @@ impl Engine {
                 Some(v) => format!("JSON-RPC batches are not part of protocol revision {v}; send one message at a time"),
                 None => "JSON-RPC batches are allowed only after `initialize` negotiates revision 2025-03-26; send one message at a time".to_owned(),
             };
-            return respond_failure(out, None, Failure::new(INVALID_REQUEST, message));
+            return respond_failure(out, None, Failure::new(ErrorCode::INVALID_REQUEST, message));
         }
         if elements.is_empty() {
             return respond_failure(
                 out,
                 None,
-                Failure::new(INVALID_REQUEST, "an empty batch is not a request"),
+                Failure::new(ErrorCode::INVALID_REQUEST, "an empty batch is not a request"),
             );
         }
         // Responses are collected into one array; notifications go out as they happen.
@@ -182,7 +180,7 @@ impl Engine {
                     &batch_out,
                     None,
                     Failure::new(
-                        INVALID_REQUEST,
+                        ErrorCode::INVALID_REQUEST,
                         "a JSON-RPC message must be an object, not an array",
                     ),
                 ),
@@ -278,7 +276,7 @@ impl Engine {
                         self.resources_unsubscribe(conn, id, params, out)
                     }
                     _ => Err(Failure::new(
-                        METHOD_NOT_FOUND,
+                        ErrorCode::METHOD_NOT_FOUND,
                         format!(
                             "method `{method}` is not served by this server in protocol revision {}",
                             era.version()
@@ -320,16 +318,16 @@ fn reject_unparsable(text: &[u8], error: &serde_json::Error, out: &Outbox) {
             "an object" => format!("invalid request: {}", strip_position(&error.to_string())),
             kind => format!("a JSON-RPC message must be an object, not {kind}"),
         };
-        (INVALID_REQUEST, message)
+        (ErrorCode::INVALID_REQUEST, message)
     } else if utf8.is_err() {
         (
-            PARSE_ERROR,
+            ErrorCode::PARSE_ERROR,
             "parse error: the message is not valid UTF-8".to_owned(),
         )
     } else {
-        (PARSE_ERROR, format!("parse error: {error}"))
+        (ErrorCode::PARSE_ERROR, format!("parse error: {error}"))
     };
-    tracing::debug!(code, %message, "rejected a message");
+    tracing::debug!(code = code.get(), %message, "rejected a message");
     respond_failure(out, None, Failure::new(code, message));
 }
 

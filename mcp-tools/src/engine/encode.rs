@@ -12,7 +12,7 @@ use crate::content::Content;
 use crate::prompt::GetPromptResult;
 use crate::protocol::jsonrpc::{self, ErrorObject};
 use crate::protocol::messages::{META_SERVER_INFO, META_SUBSCRIPTION_ID};
-use crate::protocol::{ProtocolVersion, RequestId};
+use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
 use crate::result::CallToolResult;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use std::borrow::Cow;
 
 /// The capabilities this server declares, in every era.
-pub(crate) fn error(id: Option<&RawValue>, code: i32, message: &str, data: Option<Value>) -> Vec<u8> {
+pub(crate) fn error(id: Option<&RawValue>, code: ErrorCode, message: &str, data: Option<Value>) -> Vec<u8> {
     let mut out = Vec::with_capacity(96 + message.len());
     jsonrpc::write_error(&mut out, id, &ErrorObject { code, message, data });
     out

@@ -3,9 +3,8 @@
 
 use super::connection::{Connection, LegacySession};
 use super::failure::Failure;
-use crate::protocol::jsonrpc::UNSUPPORTED_PROTOCOL_VERSION;
 use crate::protocol::messages::RequestMeta;
-use crate::protocol::{Implementation, LoggingLevel, ProtocolVersion};
+use crate::protocol::{ErrorCode, Implementation, LoggingLevel, ProtocolVersion};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -115,7 +114,7 @@ fn era(conn: &Connection, method: &str, meta: Option<&RequestMeta<'_>>) -> Resul
         }
         None => {
             return Err(
-                Failure::new(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version").with_data(json!({
+                Failure::new(ErrorCode::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version").with_data(json!({
                     "supported": supported_versions(),
                     "requested": requested_text.map_or_else(|| Value::String(requested.get().to_owned()), Value::String),
                 })),

@@ -1,7 +1,7 @@
 //! The JSON-RPC errors the engine answers with, and the reading of params that produces
 //! most of them.
 
-use crate::protocol::jsonrpc::INVALID_PARAMS;
+use crate::protocol::ErrorCode;
 use crate::protocol::messages::{RequestMeta, WithMeta};
 use serde::Deserialize;
 use serde_json::Value;
@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 /// A JSON-RPC error to answer with.
 #[derive(Debug)]
 pub(crate) struct Failure {
-    pub(crate) code: i32,
+    pub(crate) code: ErrorCode,
     pub(crate) message: String,
     pub(crate) data: Option<Value>,
     /// Refused before its method ran: the request's revision or metadata were wrong.
@@ -18,7 +18,7 @@ pub(crate) struct Failure {
 }
 
 impl Failure {
-    pub(crate) fn new(code: i32, message: impl Into<String>) -> Failure {
+    pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> Failure {
         Failure {
             code,
             message: message.into(),
@@ -28,7 +28,7 @@ impl Failure {
     }
 
     pub(crate) fn invalid_params(message: impl Into<String>) -> Failure {
-        Failure::new(INVALID_PARAMS, message)
+        Failure::new(ErrorCode::INVALID_PARAMS, message)
     }
 
     pub(crate) fn with_data(mut self, data: Value) -> Failure {

@@ -9,9 +9,9 @@ use super::failure::{Failure, Outcome, parse};
 use super::listing::{self, Feed};
 use super::outbox::Outbox;
 use super::subscriptions::{self, Updates};
-use crate::protocol::ProtocolVersion;
-use crate::protocol::jsonrpc::{INVALID_REQUEST, Id};
+use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::{InitializeParams, SetLevelParams};
+use crate::protocol::{ErrorCode, ProtocolVersion};
 use serde_json::value::RawValue;
 use std::sync::Arc;
 
@@ -39,7 +39,7 @@ impl Engine {
         };
         if let Err(existing) = conn.begin_legacy(session) {
             return Err(Failure::new(
-                INVALID_REQUEST,
+                ErrorCode::INVALID_REQUEST,
                 format!("the connection is already initialized with protocol revision {existing}"),
             ));
         }

@@ -8,6 +8,7 @@
 //! once the client has caught up ([`Outbox::drained`]), or end a stream whose client takes
 //! nothing for too long ([`Outbox::taken`], [`Outbox::end`]).
 
+use crate::protocol::ErrorCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 #[cfg(feature = "http")]
@@ -51,7 +52,7 @@ impl Outgoing {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct ErrorInfo {
     /// The JSON-RPC error code.
-    pub(crate) code: i32,
+    pub(crate) code: ErrorCode,
     /// Whether the request was refused before its method ran, because its revision or its
     /// metadata were wrong (HTTP answers those with 400).
     pub(crate) before_dispatch: bool,

@@ -13,7 +13,8 @@ use super::listing;
 use super::outbox::Outbox;
 use super::rounds::Finished;
 use crate::prompt::PromptError;
-use crate::protocol::jsonrpc::{self, INVALID_PARAMS, Id};
+use crate::protocol::ErrorCode;
+use crate::protocol::jsonrpc::{self, Id};
 use crate::protocol::messages::{CallToolParams, META_SERVER_INFO, RequestMeta};
 use crate::registry::ResourceRegistry;
 use crate::registry::catalog::Snapshot;
@@ -26,10 +27,6 @@ use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-
-/// The error of a read of a URI no resource has: `-32002` up to 2025-11-25, `-32602` in
-/// 2026-07-28 (SEP-2164), with the URI in `data` either way.
-const RESOURCE_NOT_FOUND: i32 = -32002;
 
 /// How a subscription to a URI is refused, found by reading it once: see
 /// [`Engine::check_read`].
@@ -87,9 +84,9 @@ pub(crate) fn not_found(era: &Era, uri: &str) -> Failure {
 /// The resource-not-found error of a revision (modern: 2026-07-28), saying `message`.
 fn not_found_because(modern: bool, uri: &str, message: String) -> Failure {
     let code = if modern {
-        INVALID_PARAMS
+        ErrorCode::INVALID_PARAMS
     } else {
-        RESOURCE_NOT_FOUND
+        ErrorCode::RESOURCE_NOT_FOUND
     };
     Failure::new(code, message).with_data(json!({ "uri": uri }))
 }

@@ -16,7 +16,8 @@ use super::failure::{Failure, Outcome, parse};
 use super::listing::{self, Feed};
 use super::outbox::Outbox;
 use super::resources::Watchable;
-use crate::protocol::jsonrpc::{Id, SERVER_BUSY};
+use crate::protocol::ErrorCode;
+use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::{ListenParams, META_SUBSCRIPTION_ID, SubscribeParams};
 use crate::registry::ResourceRegistry;
 use serde_json::value::RawValue;
@@ -155,7 +156,7 @@ impl Engine {
                 "refused a listen stream: as many are open as allowed"
             );
             return Err(Failure::new(
-                SERVER_BUSY,
+                ErrorCode::SERVER_BUSY,
                 format!(
                     "this server has {} listen streams open, as many as it keeps; try again later",
                     self.options.max_listen_streams

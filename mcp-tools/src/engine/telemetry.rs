@@ -9,6 +9,7 @@
 //! exports the span with that name, as a server span.
 
 use super::connection::{Carrier, Connection};
+use crate::protocol::ErrorCode;
 use crate::protocol::jsonrpc::{Id, Params};
 use crate::protocol::messages::ParamsHead;
 use serde::Deserialize;
@@ -171,7 +172,7 @@ fn current() -> Option<Span> {
 /// Records that the current request ends with the JSON-RPC error `code`: `error.type` and
 /// `rpc.response.status_code` are the code, and the span's status is an error with the
 /// message.
-pub(crate) fn failed(code: i32, message: &str) {
+pub(crate) fn failed(code: ErrorCode, message: &str) {
     if let Some(span) = current() {
         let code = code.to_string();
         span.record("error.type", code.as_str());

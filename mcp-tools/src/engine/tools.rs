@@ -13,9 +13,9 @@ use super::outbox::Outbox;
 use super::rounds::{Finished, InputRequest, Round, Rounds};
 use crate::context::ClientChannel;
 use crate::error::ClientCapability;
-use crate::protocol::ProtocolVersion;
-use crate::protocol::jsonrpc::{Id, URL_ELICITATION_REQUIRED};
+use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::{CallToolParams, RawCall};
+use crate::protocol::{ErrorCode, ProtocolVersion};
 use crate::rate::ClientKey;
 use crate::result::CallToolResult;
 use crate::tool::{Invocation, RawArguments, Tool};
@@ -161,7 +161,7 @@ impl Engine {
                     if ending.version == ProtocolVersion::V2025_11_25 {
                         let mut elicitation = params;
                         elicitation["elicitationId"] = json!(crate::ask::elicitation_id());
-                        let failure = Failure::new(URL_ELICITATION_REQUIRED, message)
+                        let failure = Failure::new(ErrorCode::URL_ELICITATION_REQUIRED, message)
                             .with_data(json!({ "elicitations": [elicitation] }));
                         return respond_failure(out, Some(id), failure);
                     }

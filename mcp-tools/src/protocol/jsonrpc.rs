@@ -1,6 +1,7 @@
 //! JSON-RPC 2.0 framing: reading one incoming message without copying what only passes
 //! through, and writing responses whose ids echo the request's bytes exactly.
 
+use super::ErrorCode;
 use super::messages::RawCall;
 use super::types::{RequestId, valid_id};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
@@ -8,27 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
-
-/// Invalid JSON.
-pub(crate) const PARSE_ERROR: i32 = -32700;
-/// Valid JSON that is not a valid request.
-pub(crate) const INVALID_REQUEST: i32 = -32600;
-/// No such method (or not in this era).
-pub(crate) const METHOD_NOT_FOUND: i32 = -32601;
-/// The method's params are wrong.
-pub(crate) const INVALID_PARAMS: i32 = -32602;
-/// The requested protocol revision is not supported (2026-07-28).
-pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
-/// An HTTP header does not match the body (2026-07-28).
-#[allow(dead_code)] // used by the HTTP transport
-pub(crate) const HEADER_MISMATCH: i32 = -32020;
-/// A request needs a client capability the client did not declare (2026-07-28).
-pub(crate) const MISSING_CAPABILITY: i32 = -32021;
-/// A limit on what the server holds for its clients is reached; try again later (a code
-/// JSON-RPC leaves to implementations).
-pub(crate) const SERVER_BUSY: i32 = -32000;
-/// A request needs the user to visit a URL first (2025-11-25).
-pub(crate) const URL_ELICITATION_REQUIRED: i32 = -32042;
+use std::io::Write as _;
 
 /// One JSON-RPC message as it arrived, every member borrowed from the input.
 ///
@@ -250,7 +231,7 @@ impl Id<'_> {
 /// A message that cannot be served, with the id to answer (`null` when unreadable).
 pub(crate) struct Rejection<'a> {
     pub(crate) id: Option<&'a RawValue>,
-    pub(crate) code: i32,
+    pub(crate) code: ErrorCode,
     pub(crate) message: String,
 }
 
@@ -264,7 +245,7 @@ pub(crate) fn classify<'a>(envelope: Envelope<'a>) -> Result<Message<'a>, Reject
     };
     let invalid = |message: String| Rejection {
         id: answer_id,
-        code: INVALID_REQUEST,
+        code: ErrorCode::INVALID_REQUEST,
         message,
     };
     match envelope.jsonrpc.map(RawValue::get) {
@@ -350,10 +331,25 @@ pub(crate) fn write_result<T: Serialize + ?Sized>(out: &mut Vec<u8>, id: &RawVal
     out.push(b'}');
 }
 
+/// Serde of an [`ErrorCode`] field (`#[serde(with = "...")]`): the code as a JSON integer.
+pub(crate) mod code {
+    use super::ErrorCode;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(code: &ErrorCode, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_i64(code.get())
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ErrorCode, D::Error> {
+        i64::deserialize(deserializer).map(ErrorCode::new)
+    }
+}
+
 /// An error object as a peer sent it.
 #[derive(Deserialize)]
 pub(crate) struct WireError {
-    pub(crate) code: i64,
+    #[serde(with = "code")]
+    pub(crate) code: ErrorCode,
     pub(crate) message: String,
     #[serde(default)]
     pub(crate) data: Option<serde_json::Value>,
@@ -362,7 +358,8 @@ pub(crate) struct WireError {
 /// An error object.
 #[derive(Serialize)]
 pub(crate) struct ErrorObject<'a> {
-    pub(crate) code: i32,
+    #[serde(with = "code")]
+    pub(crate) code: ErrorCode,
     pub(crate) message: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) data: Option<serde_json::Value>,
@@ -374,7 +371,11 @@ pub(crate) fn write_error(out: &mut Vec<u8>, id: Option<&RawValue>, error: &Erro
     out.extend_from_slice(id.map_or("null", RawValue::get).as_bytes());
     out.extend_from_slice(b",\"error\":");
     if serde_json::to_writer(&mut *out, error).is_err() {
-        out.extend_from_slice(b"{\"code\":-32603,\"message\":\"internal error\"}");
+        let _ = write!(
+            out,
+            "{{\"code\":{},\"message\":\"internal error\"}}",
+            ErrorCode::INTERNAL_ERROR
+        );
     }
     out.push(b'}');
 }

@@ -6,6 +6,7 @@ pub(crate) mod jsonrpc;
 pub(crate) mod messages;
 mod types;
 
+pub use mcp_toolkit_core::ErrorCode;
 pub use types::{Implementation, LoggingLevel, ProgressToken, ProtocolVersion, RequestId};
 
 /// `N` bytes from the system's random source as `2N` lowercase hex digits: the unguessable

@@ -22,17 +22,13 @@
 use crate::context::{ClientChannel, Notification};
 use crate::error::{ClientCapability, ClientRequestError};
 use crate::form;
+use crate::protocol::ErrorCode;
 use serde_json::{Map, Value, json};
 use std::future::Future;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::pin::Pin;
 use std::sync::Arc;
-
-/// JSON-RPC's code for a method the receiver does not know.
-const METHOD_NOT_FOUND: i64 = -32601;
-/// JSON-RPC's code for an error of the receiver's own.
-const INTERNAL_ERROR: i64 = -32603;
 
 /// The command line as the client of one `call`.
 pub(super) struct Terminal {
@@ -100,7 +96,7 @@ impl ClientChannel for Terminal {
             }
             "roots/list" => Box::pin(std::future::ready(roots())),
             _ => Box::pin(std::future::ready(Err(ClientRequestError::Refused {
-                code: METHOD_NOT_FOUND,
+                code: ErrorCode::METHOD_NOT_FOUND,
                 message: format!("the command line does not answer `{method}`"),
                 data: None,
             }))),
@@ -139,7 +135,7 @@ async fn prompt(params: Value) -> Result<Value, ClientRequestError> {
 /// The error for a terminal that could not be read or written.
 fn unreadable(error: io::Error) -> ClientRequestError {
     ClientRequestError::Refused {
-        code: INTERNAL_ERROR,
+        code: ErrorCode::INTERNAL_ERROR,
         message: format!("the terminal could not be used: {error}"),
         data: None,
     }
@@ -149,7 +145,7 @@ fn unreadable(error: io::Error) -> ClientRequestError {
 /// its last component.
 fn roots() -> Result<Value, ClientRequestError> {
     let dir = std::env::current_dir().map_err(|error| ClientRequestError::Refused {
-        code: INTERNAL_ERROR,
+        code: ErrorCode::INTERNAL_ERROR,
         message: format!("the current directory is unknown: {error}"),
         data: None,
     })?;
@@ -967,7 +963,7 @@ mod tests {
             )
             .await;
         assert!(
-            matches!(&refused, Err(ClientRequestError::Refused { code: METHOD_NOT_FOUND, message, .. })
+            matches!(&refused, Err(ClientRequestError::Refused { code: ErrorCode::METHOD_NOT_FOUND, message, .. })
                 if message == "the command line does not answer `elicitation/create`"),
             "{refused:?}"
         );
@@ -982,7 +978,7 @@ mod tests {
         assert!(matches!(
             sampling,
             Err(ClientRequestError::Refused {
-                code: METHOD_NOT_FOUND,
+                code: ErrorCode::METHOD_NOT_FOUND,
                 ..
             })
         ));

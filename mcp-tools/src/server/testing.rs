@@ -13,7 +13,7 @@ use crate::engine::{Connection, Engine, Outbox};
 use crate::protocol::messages::{
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
 };
-use crate::protocol::{LoggingLevel, ProtocolVersion};
+use crate::protocol::{ErrorCode, LoggingLevel, ProtocolVersion};
 use crate::tool::Tool;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
@@ -173,14 +173,17 @@ impl Answers {
     }
 
     /// The result for an ask: `Err` is a JSON-RPC error (no handler for it).
-    async fn answer(&self, method: &str, params: Value) -> Result<Value, (i64, String)> {
+    async fn answer(&self, method: &str, params: Value) -> Result<Value, (ErrorCode, String)> {
         let handler = match method {
             "elicitation/create" => self.elicit.as_ref(),
             "sampling/createMessage" => self.sample.as_ref(),
             "roots/list" => {
                 return match &self.roots {
                     Some(roots) => Ok(json!({ "roots": roots })),
-                    None => Err((-32601, "the test client was given no roots".into())),
+                    None => Err((
+                        ErrorCode::METHOD_NOT_FOUND,
+                        "the test client was given no roots".into(),
+                    )),
                 };
             }
             "ping" => return Ok(json!({})),
@@ -188,7 +191,10 @@ impl Answers {
         };
         match handler {
             Some(handler) => Ok(handler(params).await),
-            None => Err((-32601, format!("the test client has no handler for `{method}`"))),
+            None => Err((
+                ErrorCode::METHOD_NOT_FOUND,
+                format!("the test client has no handler for `{method}`"),
+            )),
         }
     }
 }
@@ -401,6 +407,7 @@ impl TestClient {
     /// refuses (an unknown tool: code `-32602`) gives [`ClientError::Rpc`].
     ///
     /// ```
+    /// use mcp_toolkit::protocol::ErrorCode;
     /// use mcp_toolkit::{tool, tools, ClientError, Server};
     /// use serde_json::json;
     ///
@@ -417,7 +424,7 @@ impl TestClient {
     /// assert_eq!(wrong.text(), Some("argument `a`: expected an integer, received the string \"two\""));
     ///
     /// let unknown = client.call("subtract", json!({})).await.unwrap_err();
-    /// assert!(matches!(unknown, ClientError::Rpc { code: -32602, .. }));
+    /// assert!(matches!(unknown, ClientError::Rpc { code: ErrorCode::INVALID_PARAMS, .. }));
     /// # Ok(())
     /// # }
     /// ```
@@ -727,7 +734,7 @@ impl TestClient {
                     let answer = match self.answers.answer(asked, message["params"].clone()).await {
                         Ok(result) => json!({ "jsonrpc": "2.0", "id": request_id, "result": result }),
                         Err((code, text)) => {
-                            json!({ "jsonrpc": "2.0", "id": request_id, "error": { "code": code, "message": text } })
+                            json!({ "jsonrpc": "2.0", "id": request_id, "error": { "code": code.get(), "message": text } })
                         }
                     };
                     let (answers, _) = Outbox::channel();
@@ -1129,6 +1136,7 @@ impl CallResponse {
 /// Why a [`TestClient`] request did not give what was asked for.
 ///
 /// ```
+/// use mcp_toolkit::protocol::ErrorCode;
 /// use mcp_toolkit::{tool, tools, ClientError, Server};
 /// use serde_json::json;
 ///
@@ -1141,7 +1149,7 @@ impl CallResponse {
 /// let client = Server::new("greeter", "1.0.0").tools(tools![hello]).test_client()?;
 /// match client.call("goodbye", json!({})).await {
 ///     Err(ClientError::Rpc { code, message, .. }) => {
-///         assert_eq!(code, -32602);
+///         assert_eq!(code, ErrorCode::INVALID_PARAMS);
 ///         assert_eq!(message, "Unknown tool: goodbye");
 ///     }
 ///     other => panic!("expected a JSON-RPC error, got {other:?}"),
@@ -1158,8 +1166,8 @@ pub enum ClientError {
     /// The server answered with a JSON-RPC error.
     #[error("the server answered with JSON-RPC error {code}: {message}")]
     Rpc {
-        /// The error code, such as `-32602` (invalid params, an unknown tool).
-        code: i32,
+        /// The error code, such as [`ErrorCode::INVALID_PARAMS`] (an unknown tool).
+        code: ErrorCode,
         /// The error message.
         message: String,
         /// The error's `data`, if any.
@@ -1215,7 +1223,8 @@ struct WireCallResult {
 /// A JSON-RPC error object.
 #[derive(Deserialize)]
 struct WireError {
-    code: i32,
+    #[serde(with = "crate::protocol::jsonrpc::code")]
+    code: ErrorCode,
     message: String,
     #[serde(default, deserialize_with = "present")]
     data: Option<Value>,

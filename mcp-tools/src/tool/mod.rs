@@ -732,7 +732,8 @@ impl From<&str> for IconTheme {
 }
 
 /// Checks a tool name against the specification: 1 to 128 characters, each of
-/// `A-Z a-z 0-9 _ - .`. `#[tool]` applies the same rule at compile time.
+/// `A-Z a-z 0-9 _ - .`. `#[tool]` applies the same rule at compile time, with the same
+/// message.
 ///
 /// ```
 /// use mcp_toolkit::validate_tool_name;
@@ -740,46 +741,11 @@ impl From<&str> for IconTheme {
 /// let error = validate_tool_name("my tool").unwrap_err();
 /// assert_eq!(
 ///     error.to_string(),
-///     "invalid tool name: `my tool` contains the character ` ` (a space); a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`"
+///     "tool name `my tool` contains the character ` ` (a space); a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`"
 /// );
 /// ```
 pub fn validate_tool_name(name: &str) -> Result<(), DefinitionError> {
-    const ALLOWED: &str = "`A-Z`, `a-z`, `0-9`, `_`, `-` and `.`";
-    if name.is_empty() {
-        return Err(DefinitionError::InvalidName(format!(
-            "the name is empty; a name has 1 to 128 characters from {ALLOWED}"
-        )));
-    }
-    let mut bad: Vec<String> = Vec::new();
-    for c in name.chars() {
-        if !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')) {
-            let described = match c {
-                ' ' => "` ` (a space)".to_owned(),
-                c if c.is_ascii_graphic() => format!("`{c}`"),
-                c => format!("U+{:04X}", c as u32),
-            };
-            if !bad.contains(&described) {
-                bad.push(described);
-            }
-        }
-    }
-    if let Some((last, init)) = bad.split_last() {
-        let (noun, list) = if init.is_empty() {
-            ("character", last.clone())
-        } else {
-            ("characters", format!("{} and {last}", init.join(", ")))
-        };
-        return Err(DefinitionError::InvalidName(format!(
-            "`{name}` contains the {noun} {list}; a name may only contain {ALLOWED}"
-        )));
-    }
-    let len = name.chars().count();
-    if len > 128 {
-        return Err(DefinitionError::InvalidName(format!(
-            "the name is {len} characters long; a name has at most 128 characters"
-        )));
-    }
-    Ok(())
+    mcp_toolkit_core::name::check(name).map_err(|error| DefinitionError::InvalidName(error.to_string()))
 }
 
 /// The work a call does once its arguments are decoded.
@@ -1069,31 +1035,6 @@ impl ToolBuilder {
                 output_validator: Default::default(),
             }),
             handler,
-        }
-    }
-}
-
-/// The rule is written twice, here and in `#[tool]`'s compile-time check; both are tested
-/// against one table of cases so they cannot drift.
-#[cfg(test)]
-mod name_rule_tests {
-    use super::validate_tool_name;
-
-    // Only for the tests: the published crate does not need the macro crate's sources.
-    include!("../../../mcp-tools-macros/src/name_cases.rs");
-
-    #[test]
-    fn follows_the_shared_cases() {
-        for &(name, culprit) in NAME_CASES {
-            match (validate_tool_name(name), culprit) {
-                (Ok(()), None) => {}
-                (Err(error), Some(culprit)) => {
-                    let error = error.to_string();
-                    assert!(error.starts_with("invalid tool name: "), "{name:?}: {error}");
-                    assert!(error.contains(culprit), "{name:?}: {error}");
-                }
-                (result, _) => panic!("{name:?}: {result:?}, expected {culprit:?}"),
-            }
         }
     }
 }

@@ -11,8 +11,8 @@
 //! drains queued messages into one write.
 
 use crate::engine::{Carrier, Connection, Engine, ErrorInfo, Outbox, Outgoing, Queue, Sink, encode_error};
+use crate::protocol::ErrorCode;
 use crate::protocol::id_scan::IdScan;
-use crate::protocol::jsonrpc::INVALID_REQUEST;
 use serde_json::value::RawValue;
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -200,11 +200,11 @@ fn too_long(engine: &Engine, bytes: usize, id: Option<&[u8]>, out: &Outbox) {
         "refused an oversized message"
     );
     let error = ErrorInfo {
-        code: INVALID_REQUEST,
+        code: ErrorCode::INVALID_REQUEST,
         before_dispatch: true,
     };
     out.respond_error(
-        encode_error(id.as_deref(), INVALID_REQUEST, &message, None),
+        encode_error(id.as_deref(), ErrorCode::INVALID_REQUEST, &message, None),
         error,
     );
 }

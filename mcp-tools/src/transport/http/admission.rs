@@ -6,7 +6,7 @@ use super::app::HttpApp;
 use super::response::{json_response, refuse};
 use crate::context::Principal;
 use crate::engine::{Incoming, encode_error};
-use crate::protocol::jsonrpc::INVALID_REQUEST;
+use crate::protocol::ErrorCode;
 use crate::tool::ScopePolicy;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, Version, header};
 use axum::response::Response;
@@ -203,7 +203,7 @@ impl HttpApp {
             let mut response = json_response(
                 0,
                 StatusCode::FORBIDDEN,
-                encode_error(id, INVALID_REQUEST, &message, None),
+                encode_error(id, ErrorCode::INVALID_REQUEST, &message, None),
             );
             self.challenge(&mut response, Some("insufficient_scope"), Some(&scopes));
             response

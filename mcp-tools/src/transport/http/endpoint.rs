@@ -11,9 +11,9 @@ use super::response::{
 use super::sessions::{StartError, unknown_session};
 use crate::context::Principal;
 use crate::engine::{Connection, Engine, Incoming, Outbox, Settled, encode_error};
-use crate::protocol::ProtocolVersion;
 use crate::protocol::id_scan::IdScan;
-use crate::protocol::jsonrpc::{HEADER_MISMATCH, INVALID_REQUEST};
+use crate::protocol::{ErrorCode, ProtocolVersion};
+
 use crate::protocol::messages::ParamsHead;
 use axum::Router;
 use axum::body::Bytes;
@@ -160,7 +160,7 @@ async fn post(
             return json_response(
                 0,
                 StatusCode::BAD_REQUEST,
-                encode_error(id, HEADER_MISMATCH, &mismatch, None),
+                encode_error(id, ErrorCode::HEADER_MISMATCH, &mismatch, None),
             );
         }
         if let Err(refusal) = app.check_scopes(&incoming, principal) {
@@ -251,7 +251,7 @@ fn too_large(heads: &Heads<'_>, limit: usize, id: Option<&[u8]>) -> Response {
     let mut response = json_response(
         0,
         StatusCode::PAYLOAD_TOO_LARGE,
-        encode_error(id.as_deref(), INVALID_REQUEST, &message, None),
+        encode_error(id.as_deref(), ErrorCode::INVALID_REQUEST, &message, None),
     );
     // The rest of the body is not read: the connection cannot carry another request.
     response
@@ -289,7 +289,7 @@ fn check_session_version(heads: &Heads<'_>, id: Option<&RawValue>) -> Result<(),
     Err(json_response(
         0,
         StatusCode::BAD_REQUEST,
-        encode_error(id, INVALID_REQUEST, &message, None),
+        encode_error(id, ErrorCode::INVALID_REQUEST, &message, None),
     ))
 }
 
@@ -368,7 +368,7 @@ async fn initialize(
                     json_response(
                         0,
                         StatusCode::INTERNAL_SERVER_ERROR,
-                        encode_error(None, INVALID_REQUEST, "internal error", None),
+                        encode_error(None, ErrorCode::INVALID_REQUEST, "internal error", None),
                     )
                 }
             }
@@ -387,7 +387,7 @@ fn sessions_full(app: &HttpApp, id: Option<&RawValue>) -> Response {
     let mut response = json_response(
         0,
         StatusCode::SERVICE_UNAVAILABLE,
-        encode_error(id, INVALID_REQUEST, &message, None),
+        encode_error(id, ErrorCode::INVALID_REQUEST, &message, None),
     );
     response
         .headers_mut()

@@ -2,9 +2,8 @@
 //! calls for, and event streams.
 
 use crate::engine::{Connection, ErrorInfo, Outgoing, Queue, encode_error};
-use crate::protocol::jsonrpc::{
-    INVALID_REQUEST, METHOD_NOT_FOUND, MISSING_CAPABILITY, PARSE_ERROR, SERVER_BUSY,
-};
+use crate::protocol::ErrorCode;
+
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
@@ -21,7 +20,11 @@ pub(super) enum Flow {
 
 /// A refusal before JSON-RPC: a status and a JSON-RPC error body with no id.
 pub(super) fn refuse(status: StatusCode, message: &str) -> Response {
-    json_response(0, status, encode_error(None, INVALID_REQUEST, message, None))
+    json_response(
+        0,
+        status,
+        encode_error(None, ErrorCode::INVALID_REQUEST, message, None),
+    )
 }
 
 /// A JSON response, recorded in the wire log under connection `conn` (0 for refusals made
@@ -56,22 +59,23 @@ pub(super) fn answer_response(conn: u64, answer: Outgoing, flow: Flow) -> Respon
 fn status_of(error: Option<ErrorInfo>, flow: Flow) -> StatusCode {
     match error {
         Some(ErrorInfo {
-            code: PARSE_ERROR | INVALID_REQUEST,
+            code: ErrorCode::PARSE_ERROR | ErrorCode::INVALID_REQUEST,
             ..
         }) => StatusCode::BAD_REQUEST,
         Some(ErrorInfo {
-            code: SERVER_BUSY, ..
+            code: ErrorCode::SERVER_BUSY,
+            ..
         }) => StatusCode::SERVICE_UNAVAILABLE,
         Some(ErrorInfo {
             before_dispatch: true,
             ..
         }) if flow == Flow::Modern => StatusCode::BAD_REQUEST,
         Some(ErrorInfo {
-            code: MISSING_CAPABILITY,
+            code: ErrorCode::MISSING_CAPABILITY,
             ..
         }) if flow == Flow::Modern => StatusCode::BAD_REQUEST,
         Some(ErrorInfo {
-            code: METHOD_NOT_FOUND,
+            code: ErrorCode::METHOD_NOT_FOUND,
             ..
         }) if flow == Flow::Modern => StatusCode::NOT_FOUND,
         _ => StatusCode::OK,

@@ -1,74 +1,71 @@
-// URI templates (RFC 6570, levels 1 to 4): parsing, expansion, and matching a concrete URI
-// back to the values of the template's variables.
-//
-// This file is the one implementation shared by the runtime crate and the macro crate, which
-// `include!`s it: it uses `std` only, names nothing through `crate::`, and has no inner
-// attributes (no `//!` comments), so that it can be included inside a `mod` block.
-//
-// # Matching
-//
-// [`Template::match_uri`] reads a URI from left to right, one template part at a time.
-// Literal text must appear exactly as written in the template (byte for byte; a non-ASCII
-// literal may also appear percent-encoded). Each expression reads a run of the characters its
-// operator can produce, then hands over to the next part:
-//
-// | operator | reads                                    | raw characters in a value            |
-// |----------|------------------------------------------|--------------------------------------|
-// | `{x}`    | `value`, `a,b` (a list)                  | unreserved, `%XX`                    |
-// | `{+x}`   | `value`                                  | unreserved, reserved, `%XX`          |
-// | `{#x}`   | `#value`                                 | unreserved, reserved, `%XX`          |
-// | `{.x}`   | `.value`, `.a.b` for `{.x*}`             | unreserved, `%XX`                    |
-// | `{/x}`   | `/value`, `/a/b` for `{/x*}`             | unreserved, `%XX`                    |
-// | `{;x}`   | `;x=value` or `;x` (empty value)         | unreserved, `%XX`                    |
-// | `{?x,y}` | `?x=1&y=2`, in any order, each optional  | what RFC 3986 allows in a query      |
-// | `{&x}`   | `&x=1`, in any order, each optional      | what RFC 3986 allows in a query      |
-//
-// Non-ASCII characters (RFC 3987's `ucschar` and `iprivate`) are accepted raw in every value
-// as well as percent-encoded. Within an expression, variables are separated by the
-// operator's separator (`,` for `{x,y}`, `{+x,y}`, `{#x,y}`; `.`, `/`, `;` and `&` for the
-// others).
-//
-// Where an expression ends: when several ends are possible, `{+x}`, `{#x}` and the query
-// expressions try the longest text first, every other expression the shortest first (so an
-// expression followed by a literal stops at the literal's first occurrence); if the rest of
-// the template then fails to match, the next candidate is tried (backtracking). A `{+x}` or
-// `{#x}` value never contains a raw `?` when the template has a query part (`?` literal,
-// `{?...}` or `{&...}`) after it, nor a raw `#` when a fragment part follows: then
-// `file:///{+path}{?q}` reads `file:///a?q=1` as `path = "a"`, `q = "1"`.
-//
-// Values:
-// - An expression that reads no text at all leaves every one of its variables
-//   [`Value::Missing`]: RFC 6570 expands an undefined variable, and for `{x}` and `{+x}` an
-//   empty one too, to nothing, so `users:///profile` gives `user_id` as `Missing`.
-// - Each value is percent-decoded; one that is not UTF-8 once decoded is no match.
-// - Outside `{+x}` and `{#x}` a `,` is never part of a string (RFC 6570 encodes it as `%2C`),
-//   so a raw `,` there makes the value a [`Value::List`] (`{x}` reads `a,b` as the list `a`,
-//   `b`). In `{+x}` and `{#x}` a non-exploded value is always a string, commas included.
-// - An exploded variable (`{/x*}`, `{?x*}`, ...) is always a list.
-// - Path safety: a value of `{x}`, `{.x}`, `{/x}` or `{;x}` (or an item of one) never
-//   contains `/` or `\` once decoded, and is never `.` or `..`; a value of `{+x}` or `{#x}`
-//   never has a `..` segment (between `/` or `\`), decoded or not. A URI that would give such
-//   a value does not match. Query values are not checked.
-// - `{x:3}` reads at most 3 characters (decoded), and gives those: the rest of the value was
-//   never in the URI.
-// - Query and `;` parameters may come in any order; a name the expression does not list, or
-//   a non-exploded name given twice, is no match. `?x` without `=` reads as an empty value.
-//
-// Limits:
-// - Positional expressions cannot say which variables were undefined: when `{x,y}` reads one
-//   value, it is `x`'s, and `y` is `Missing`. When there are more pieces than variables, the
-//   first exploded variable takes the extra ones; with no exploded variable it is no match.
-// - A non-exploded list of one item reads as a string (`{?x}` gives `x=a` as `"a"`), and in
-//   `{+x}` and `{#x}` every non-exploded value reads as a string.
-// - Several values in one `{+x,y}` are split at every `,`, so a value containing a `,` is
-//   misread. `{.x}` alone reads `.a.b` as `a.b`, but `{.x,y}` splits at every `.`.
-// - Templates that RFC 6570 expands ambiguously (`{x}{y}`, `up{+path}{var}`) match, but
-//   not necessarily with the values that were expanded: the rule above decides.
-// - Matching gives up (no match) after a work budget of about a million bytes examined plus
-//   16 per byte of the URI, so that a hostile URI cannot make a template with adjacent
-//   expressions backtrack for long. Ordinary templates use a small fraction of it.
-// - Percent-encoding is compared as written in literals: `%2f` in a URI does not match `%2F`
-//   in a template.
+//! URI templates (RFC 6570, levels 1 to 4): parsing, and matching a concrete URI back to the
+//! values of the template's variables. The macros parse a resource's `uri` at compile time;
+//! the runtime matches the URIs clients read against it.
+//!
+//! # Matching
+//!
+//! [`Template::match_uri`] reads a URI from left to right, one template part at a time.
+//! Literal text must appear exactly as written in the template (byte for byte; a non-ASCII
+//! literal may also appear percent-encoded). Each expression reads a run of the characters its
+//! operator can produce, then hands over to the next part:
+//!
+//! | operator | reads                                    | raw characters in a value            |
+//! |----------|------------------------------------------|--------------------------------------|
+//! | `{x}`    | `value`, `a,b` (a list)                  | unreserved, `%XX`                    |
+//! | `{+x}`   | `value`                                  | unreserved, reserved, `%XX`          |
+//! | `{#x}`   | `#value`                                 | unreserved, reserved, `%XX`          |
+//! | `{.x}`   | `.value`, `.a.b` for `{.x*}`             | unreserved, `%XX`                    |
+//! | `{/x}`   | `/value`, `/a/b` for `{/x*}`             | unreserved, `%XX`                    |
+//! | `{;x}`   | `;x=value` or `;x` (empty value)         | unreserved, `%XX`                    |
+//! | `{?x,y}` | `?x=1&y=2`, in any order, each optional  | what RFC 3986 allows in a query      |
+//! | `{&x}`   | `&x=1`, in any order, each optional      | what RFC 3986 allows in a query      |
+//!
+//! Non-ASCII characters (RFC 3987's `ucschar` and `iprivate`) are accepted raw in every value
+//! as well as percent-encoded. Within an expression, variables are separated by the
+//! operator's separator (`,` for `{x,y}`, `{+x,y}`, `{#x,y}`; `.`, `/`, `;` and `&` for the
+//! others).
+//!
+//! Where an expression ends: when several ends are possible, `{+x}`, `{#x}` and the query
+//! expressions try the longest text first, every other expression the shortest first (so an
+//! expression followed by a literal stops at the literal's first occurrence); if the rest of
+//! the template then fails to match, the next candidate is tried (backtracking). A `{+x}` or
+//! `{#x}` value never contains a raw `?` when the template has a query part (`?` literal,
+//! `{?...}` or `{&...}`) after it, nor a raw `#` when a fragment part follows: then
+//! `file:///{+path}{?q}` reads `file:///a?q=1` as `path = "a"`, `q = "1"`.
+//!
+//! Values:
+//! - An expression that reads no text at all leaves every one of its variables
+//!   [`Value::Missing`]: RFC 6570 expands an undefined variable, and for `{x}` and `{+x}` an
+//!   empty one too, to nothing, so `users:///profile` gives `user_id` as `Missing`.
+//! - Each value is percent-decoded; one that is not UTF-8 once decoded is no match.
+//! - Outside `{+x}` and `{#x}` a `,` is never part of a string (RFC 6570 encodes it as `%2C`),
+//!   so a raw `,` there makes the value a [`Value::List`] (`{x}` reads `a,b` as the list `a`,
+//!   `b`). In `{+x}` and `{#x}` a non-exploded value is always a string, commas included.
+//! - An exploded variable (`{/x*}`, `{?x*}`, ...) is always a list.
+//! - Path safety: a value of `{x}`, `{.x}`, `{/x}` or `{;x}` (or an item of one) never
+//!   contains `/` or `\` once decoded, and is never `.` or `..`; a value of `{+x}` or `{#x}`
+//!   never has a `..` segment (between `/` or `\`), decoded or not. A URI that would give such
+//!   a value does not match. Query values are not checked.
+//! - `{x:3}` reads at most 3 characters (decoded), and gives those: the rest of the value was
+//!   never in the URI.
+//! - Query and `;` parameters may come in any order; a name the expression does not list, or
+//!   a non-exploded name given twice, is no match. `?x` without `=` reads as an empty value.
+//!
+//! Limits:
+//! - Positional expressions cannot say which variables were undefined: when `{x,y}` reads one
+//!   value, it is `x`'s, and `y` is `Missing`. When there are more pieces than variables, the
+//!   first exploded variable takes the extra ones; with no exploded variable it is no match.
+//! - A non-exploded list of one item reads as a string (`{?x}` gives `x=a` as `"a"`), and in
+//!   `{+x}` and `{#x}` every non-exploded value reads as a string.
+//! - Several values in one `{+x,y}` are split at every `,`, so a value containing a `,` is
+//!   misread. `{.x}` alone reads `.a.b` as `a.b`, but `{.x,y}` splits at every `.`.
+//! - Templates that RFC 6570 expands ambiguously (`{x}{y}`, `up{+path}{var}`) match, but
+//!   not necessarily with the values that were expanded: the rule above decides.
+//! - Matching gives up (no match) after a work budget of about a million bytes examined plus
+//!   16 per byte of the URI, so that a hostile URI cannot make a template with adjacent
+//!   expressions backtrack for long. Ordinary templates use a small fraction of it.
+//! - Percent-encoding is compared as written in literals: `%2f` in a URI does not match `%2F`
+//!   in a template.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -82,7 +79,7 @@ pub struct Template {
 
 /// One piece of a template, in the order it was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Part {
+pub(crate) enum Part {
     /// Text copied as it is, such as `users://` (percent-encoded triplets kept as written).
     Literal(String),
     /// A `{...}` expression.
@@ -91,17 +88,17 @@ pub enum Part {
 
 /// A `{...}` expression: an operator and the variables it expands.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Expression {
+pub(crate) struct Expression {
     /// How the values are written: the character before the first value, the separator, and
     /// whether names are written too.
-    pub operator: Operator,
+    pub(crate) operator: Operator,
     /// The variables, in the order they appear; never empty.
-    pub variables: Vec<VarSpec>,
+    pub(crate) variables: Vec<VarSpec>,
 }
 
 /// The operator of an expression, which decides how its values are written into the URI.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Operator {
+pub(crate) enum Operator {
     /// `{x}`: values joined by `,`, every reserved character percent-encoded.
     Simple,
     /// `{+x}`: like `{x}`, but reserved characters such as `/` are kept.
@@ -145,14 +142,14 @@ pub struct TemplateError {
     pub message: String,
 }
 
-/// The value of a variable, given to [`Template::expand`] or read by [`Template::match_uri`].
+/// The value of a variable, as [`Template::match_uri`] reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Value {
-    /// A single string (before percent-encoding).
+    /// A single string, percent-decoded.
     String(String),
     /// A list of strings: an exploded variable, or a value written with `,` between items.
     List(Vec<String>),
-    /// No value: undefined when expanding; not in the URI when matching.
+    /// No value: the variable is not in the URI.
     Missing,
 }
 
@@ -211,14 +208,6 @@ impl Operator {
         )
     }
 
-    /// What follows the name of an empty value in a named expression.
-    fn if_empty(self) -> &'static str {
-        match self {
-            Operator::Query | Operator::QueryContinuation => "=",
-            _ => "",
-        }
-    }
-
     /// Whether reserved characters (and percent-encoded triplets) in a value are kept as they
     /// are instead of being percent-encoded.
     fn allows_reserved(self) -> bool {
@@ -248,11 +237,6 @@ impl Template {
         }
     }
 
-    /// The parts of the template, in order.
-    pub fn parts(&self) -> &[Part] {
-        &self.parts
-    }
-
     /// Every variable of the template, in the order they appear.
     pub fn variables(&self) -> impl Iterator<Item = &VarSpec> {
         self.parts.iter().flat_map(|part| match part {
@@ -277,24 +261,9 @@ impl Template {
         })
     }
 
-    /// Expands the template with `values` as RFC 6570 section 3.2 says. A variable missing
-    /// from `values`, [`Value::Missing`] and an empty list are undefined. A prefix modifier
-    /// does not apply to a list (RFC 6570 leaves that case to the implementation): the list is
-    /// written whole.
-    pub fn expand(&self, values: &[(&str, Value)]) -> String {
-        let mut out = String::new();
-        for part in &self.parts {
-            match part {
-                Part::Literal(text) => push_literal(&mut out, text),
-                Part::Expression(expression) => expression.expand(&mut out, values),
-            }
-        }
-        out
-    }
-
     /// Matches `uri` against the template and gives the value of every variable, in the
     /// order of [`Template::variables`], percent-decoded; `None` when the URI does not match.
-    /// The rules and their limits are described at the top of this file.
+    /// The rules and their limits are described at the top of this module.
     pub fn match_uri(&self, uri: &str) -> Option<Vec<(String, Value)>> {
         let units = self.units();
         let matcher = Matcher { uri, units: &units };
@@ -370,77 +339,6 @@ impl Template {
             }
         }
         units
-    }
-}
-
-impl Expression {
-    /// Appends the expansion of this expression to `out` (RFC 6570 section 3.2.1).
-    fn expand(&self, out: &mut String, values: &[(&str, Value)]) {
-        let operator = self.operator;
-        let allow_reserved = operator.allows_reserved();
-        let mut first = true;
-        for var in &self.variables {
-            let value = values
-                .iter()
-                .find(|(name, _)| *name == var.name)
-                .map(|(_, value)| value);
-            let value = match value {
-                None | Some(Value::Missing) => continue,
-                Some(Value::List(items)) if items.is_empty() => continue,
-                Some(value) => value,
-            };
-            if first {
-                out.extend(operator.first());
-                first = false;
-            } else {
-                out.push(operator.separator());
-            }
-            match value {
-                Value::String(text) => {
-                    if operator.named() {
-                        out.push_str(&var.name);
-                        if text.is_empty() {
-                            out.push_str(operator.if_empty());
-                            continue;
-                        }
-                        out.push('=');
-                    }
-                    let end = var
-                        .prefix
-                        .map_or(text.len(), |max| prefix_end(text, max, allow_reserved));
-                    push_encoded(out, &text[..end], allow_reserved);
-                }
-                Value::List(items) if var.explode => {
-                    for (k, item) in items.iter().enumerate() {
-                        if k > 0 {
-                            out.push(operator.separator());
-                        }
-                        if operator.named() {
-                            out.push_str(&var.name);
-                            if item.is_empty() {
-                                out.push_str(operator.if_empty());
-                                continue;
-                            }
-                            out.push('=');
-                        }
-                        push_encoded(out, item, allow_reserved);
-                    }
-                }
-                Value::List(items) => {
-                    if operator.named() {
-                        out.push_str(&var.name);
-                        out.push('=');
-                    }
-                    for (k, item) in items.iter().enumerate() {
-                        if k > 0 {
-                            out.push(',');
-                        }
-                        push_encoded(out, item, allow_reserved);
-                    }
-                }
-                Value::Missing => {}
-            }
-        }
     }
 }
 
@@ -810,24 +708,6 @@ fn push_encoded(out: &mut String, text: &str, allow_reserved: bool) {
             at += 1;
         }
     }
-}
-
-/// The byte length of the first `max` characters of `text`; with `allow_reserved`, a `%XX`
-/// triplet counts as one character, so that it is never split.
-fn prefix_end(text: &str, max: u16, allow_reserved: bool) -> usize {
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    for _ in 0..max {
-        if at >= text.len() {
-            break;
-        }
-        if allow_reserved && is_pct_at(bytes, at) {
-            at += 3;
-        } else {
-            at += text[at..].chars().next().map_or(1, char::len_utf8);
-        }
-    }
-    at
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1216,6 +1096,117 @@ mod tests {
 
     fn parse(text: &str) -> Template {
         Template::parse(text).unwrap_or_else(|errors| panic!("`{text}` does not parse: {errors:?}"))
+    }
+
+    /// RFC 6570 expansion (section 3.2), the oracle the matching tests check against: a URI
+    /// expanded from values must match back to them. Neither crate expands templates, so it
+    /// lives here. A variable missing from `values`, [`Value::Missing`] and an empty list are
+    /// undefined; a prefix modifier does not apply to a list (RFC 6570 leaves that case to the
+    /// implementation): the list is written whole.
+    trait Expand {
+        fn expand(&self, values: &[(&str, Value)]) -> String;
+    }
+
+    impl Expand for Template {
+        fn expand(&self, values: &[(&str, Value)]) -> String {
+            let mut out = String::new();
+            for part in &self.parts {
+                match part {
+                    Part::Literal(text) => push_literal(&mut out, text),
+                    Part::Expression(expression) => expand_expression(expression, &mut out, values),
+                }
+            }
+            out
+        }
+    }
+
+    /// Appends the expansion of one expression to `out` (RFC 6570 section 3.2.1).
+    fn expand_expression(expression: &Expression, out: &mut String, values: &[(&str, Value)]) {
+        let operator = expression.operator;
+        let allow_reserved = operator.allows_reserved();
+        // What follows the name of an empty value in a named expression.
+        let if_empty = if operator.is_query() { "=" } else { "" };
+        let mut first = true;
+        for var in &expression.variables {
+            let value = values
+                .iter()
+                .find(|(name, _)| *name == var.name)
+                .map(|(_, value)| value);
+            let value = match value {
+                None | Some(Value::Missing) => continue,
+                Some(Value::List(items)) if items.is_empty() => continue,
+                Some(value) => value,
+            };
+            if first {
+                out.extend(operator.first());
+                first = false;
+            } else {
+                out.push(operator.separator());
+            }
+            match value {
+                Value::String(text) => {
+                    if operator.named() {
+                        out.push_str(&var.name);
+                        if text.is_empty() {
+                            out.push_str(if_empty);
+                            continue;
+                        }
+                        out.push('=');
+                    }
+                    let end = var
+                        .prefix
+                        .map_or(text.len(), |max| prefix_end(text, max, allow_reserved));
+                    push_encoded(out, &text[..end], allow_reserved);
+                }
+                Value::List(items) if var.explode => {
+                    for (k, item) in items.iter().enumerate() {
+                        if k > 0 {
+                            out.push(operator.separator());
+                        }
+                        if operator.named() {
+                            out.push_str(&var.name);
+                            if item.is_empty() {
+                                out.push_str(if_empty);
+                                continue;
+                            }
+                            out.push('=');
+                        }
+                        push_encoded(out, item, allow_reserved);
+                    }
+                }
+                Value::List(items) => {
+                    if operator.named() {
+                        out.push_str(&var.name);
+                        out.push('=');
+                    }
+                    for (k, item) in items.iter().enumerate() {
+                        if k > 0 {
+                            out.push(',');
+                        }
+                        push_encoded(out, item, allow_reserved);
+                    }
+                }
+                Value::Missing => {}
+            }
+        }
+    }
+
+    /// The byte length of the first `max` characters of `text`; with `allow_reserved`, a
+    /// `%XX` triplet counts as one character, so that it is never split.
+    fn prefix_end(text: &str, max: u16, allow_reserved: bool) -> usize {
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        for _ in 0..max {
+            if at >= text.len() {
+                break;
+            }
+            if allow_reserved && is_pct_at(bytes, at) {
+                at += 3;
+            } else {
+                at += text[at..].chars().next().map_or(1, char::len_utf8);
+            }
+        }
+        at
     }
 
     fn matched(template: &str, uri: &str) -> Option<Vec<(String, Value)>> {
@@ -2002,7 +1993,7 @@ mod tests {
     fn parse_keeps_parts_and_modifiers() {
         let template = parse("a{b}{+c:12,d*}%41");
         assert_eq!(
-            template.parts(),
+            template.parts,
             [
                 Part::Literal("a".to_owned()),
                 Part::Expression(Expression {
@@ -2045,7 +2036,7 @@ mod tests {
             ("{&x}", Operator::QueryContinuation),
         ] {
             let template = parse(text);
-            let Part::Expression(expression) = &template.parts()[0] else {
+            let Part::Expression(expression) = &template.parts[0] else {
                 panic!("{text}")
             };
             assert_eq!(expression.operator, operator, "{text}");
