@@ -401,8 +401,9 @@ fn confirm_clear(count: u64) -> Value {
         "message": format!("Delete all {count} notes? This cannot be undone."),
         "requestedSchema": {
             "type": "object",
-            "properties": { "confirm": { "type": "boolean", "description": "Delete every note?" } },
-            "required": ["confirm"]
+            "properties": {
+                "confirm": { "type": "boolean", "title": "Confirm", "description": "Go ahead?", "default": true }
+            }
         }
     } } })
 }
