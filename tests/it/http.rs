@@ -2,7 +2,7 @@
 //! Host/Origin, body size, Accept, auth, SSE, list changes, scaling across instances and
 //! graceful shutdown. Every JSON-RPC message is checked against the official schema.
 
-mod support;
+use crate::support;
 
 use mcp_toolkit::{Context, Json, Principal, RateLimit, Server, ToolRegistry, tool, tools};
 use reqwest::StatusCode;

@@ -8,7 +8,7 @@
 //!
 //! Adding a case is one entry in [`cases`].
 
-mod support;
+use crate::support;
 
 use mcp_toolkit::{Server, tools};
 use reqwest::StatusCode;

@@ -4,7 +4,7 @@
 //! a second response, a response after the call ended) are logged and dropped, and nothing
 //! else is disturbed. In revision 2026-07-28 a request becomes a question of the call's round.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use std::time::Duration;

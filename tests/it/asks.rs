@@ -5,7 +5,7 @@
 //! answers. Then, in process: sealed state shared by instances with one key ring, bound to
 //! its caller, expiring; forms checked when a server starts.
 
-mod support;
+use crate::support;
 
 use mcp_toolkit::{KeyRing, Principal, SealKey, Server, tools};
 use serde_json::{Value, json};
@@ -887,7 +887,7 @@ fn a_server_whose_tool_asks_for_a_form_it_cannot_send_does_not_start() {
         .unwrap_err();
     let message = error.to_string();
     assert!(
-        message.starts_with("tool `bad_form` asks for a form it cannot send: `asks::Nested` cannot be asked for as a form: field `address`"),
+        message.starts_with("tool `bad_form` asks for a form it cannot send: `it::asks::Nested` cannot be asked for as a form: field `address`"),
         "{message}"
     );
 }

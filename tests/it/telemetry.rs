@@ -4,7 +4,7 @@
 //! in-process client, a byte stream, and HTTP; on the plain `tracing` span with a layer that
 //! records what it sees; and on a server binary's log over real stdio.
 
-mod support;
+use crate::support;
 
 use mcp_toolkit::protocol::ProtocolVersion;
 use mcp_toolkit::{Context, Server, ToolError, tool, tools};

@@ -2,7 +2,7 @@
 //! own), the number of calls in progress, and the size of a result. Each one fails the call
 //! it concerns with an error result that says why, and the server goes on serving.
 
-mod support;
+use crate::support;
 
 use mcp_toolkit::{ClientError, Server, TestClient, tool, tools};
 use serde_json::json;

@@ -3,7 +3,7 @@
 //! type, errors as JSON-RPC errors, a prompt that asks (rounds in 2026-07-28, requests
 //! before), changes announced; every answer checked against the official schema.
 
-mod support;
+use crate::support;
 
 use mcp_toolkit::content::Role;
 use mcp_toolkit::protocol::ProtocolVersion;

@@ -4,7 +4,7 @@
 //! `tests/http.rs`. The terminal's prompts are tested in `mcp-tools/src/server/terminal.rs`:
 //! here standard input is never a terminal.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use std::process::{Command, Output};

@@ -4,7 +4,7 @@
 //! Ignored by default because it needs recordings; `.ci/run` produces them and runs it with
 //! `MCP_WIRE_LOGS=a.jsonl,b.jsonl cargo test --test wire_log -- --ignored`.
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use std::collections::HashMap;

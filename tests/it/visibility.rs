@@ -2,7 +2,7 @@
 //! caller may not see is neither listed nor usable (got, read, completed, watched), and
 //! lists that depend on the caller say they are private.
 
-mod support;
+use crate::support;
 
 use mcp_toolkit::{Principal, Server, prompt, prompts, resource, resources};
 use reqwest::StatusCode;

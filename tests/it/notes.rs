@@ -24,7 +24,7 @@
 //! `resources/unsubscribe`; in 2026-07-28, on a `subscriptions/listen` naming the URIs,
 //! the acknowledgement of those a resource has, then their updates tagged with its id.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //! both protocol eras; every result it reads is checked against the official schema of its
 //! revision.
 
-mod support;
+use crate::support;
 
 use mcp_toolkit::protocol::{LoggingLevel, ProtocolVersion};
 use mcp_toolkit::{

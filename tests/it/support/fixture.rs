@@ -5,7 +5,7 @@
 use mcp_toolkit::{Server, ToolError, ToolRegistry, tool, tools};
 use std::time::Duration;
 
-#[path = "../../examples/common/mod.rs"]
+#[path = "../../../examples/common/mod.rs"]
 mod common;
 #[path = "tools.rs"]
 mod tools;

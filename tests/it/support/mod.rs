@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // each test file uses its own part
 
+pub mod oauth_as;
 pub mod tools;
 
 use serde_json::{Value, json};

@@ -8,7 +8,7 @@
 //! cargo test --release --test load -- --ignored --nocapture
 //! ```
 
-mod support;
+use crate::support;
 
 use support::tools::sleep;
 

@@ -7,7 +7,7 @@
 //! `-32602`; a server with neither prompts nor resources `-32601`. Every result is checked
 //! against the official schema, every request's params against 2025-11-25's.
 
-mod support;
+use crate::support;
 
 use mcp_toolkit::protocol::ProtocolVersion;
 use mcp_toolkit::{ClientError, Server, TestClient, prompt, prompts, resource, resources, tool, tools};

@@ -1,7 +1,7 @@
 //! `Server` in process, over an in-memory byte stream: pagination, tools changed while
 //! serving, and the checks made before serving starts.
 
-mod support;
+use crate::support;
 
 use mcp_toolkit::{Error, Server, State, Tool, tool, tools};
 use serde_json::{Value, json};
@@ -200,7 +200,7 @@ async fn a_tool_without_its_state_stops_the_server_before_it_serves() {
     assert!(matches!(error, Error::MissingState { .. }));
     assert_eq!(
         error.to_string(),
-        "tool `configured` takes `State<server::Config>`, but the server has no such state; give it with `Server::state`"
+        "tool `configured` takes `State<it::server::Config>`, but the server has no such state; give it with `Server::state`"
     );
 
     let server = Server::new("s", "1")

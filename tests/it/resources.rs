@@ -10,7 +10,7 @@
 //! (`resources/subscribe` up to 2025-11-25, `resourceSubscriptions` of
 //! `subscriptions/listen` in 2026-07-28) over the conformance server's real pipes.
 
-mod support;
+use crate::support;
 
 use mcp_toolkit::content::ResourceContents;
 use mcp_toolkit::protocol::ProtocolVersion;

@@ -4,9 +4,7 @@
 //! 403 challenges, and checks JWTs and opaque tokens. Every JSON-RPC answer is checked
 //! against the official schema.
 
-#[path = "support/oauth_as.rs"]
-mod oauth_as;
-mod support;
+use crate::support::{self, oauth_as};
 
 use base64::Engine as _;
 use mcp_toolkit::oauth::{ConfigError, ResourceServer};

@@ -2,7 +2,7 @@
 //! pipes in both protocol eras. Every message a server sends is checked against the
 //! official schema of the revision in use.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use std::io::Write;
