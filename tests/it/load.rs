@@ -5,7 +5,7 @@
 //! ignored by default:
 //!
 //! ```text
-//! cargo test --release --test load -- --ignored --nocapture
+//! cargo test --release --test it -- --ignored --nocapture load::
 //! ```
 
 use crate::support;

@@ -1,5 +1,5 @@
 //! The OAuth 2.1 resource server (feature `oauth`) over real sockets: an authorization server
-//! run by the test on loopback (tests/support/oauth_as.rs) serves its metadata, its keys and
+//! run by the test on loopback (tests/it/support/oauth_as.rs) serves its metadata, its keys and
 //! introspection; the MCP server serves its Protected Resource Metadata, refuses with 401 and
 //! 403 challenges, and checks JWTs and opaque tokens. Every JSON-RPC answer is checked
 //! against the official schema.

@@ -2,7 +2,7 @@
 //! message a server sent while the official clients and the conformance suite talked to it.
 //!
 //! Ignored by default because it needs recordings; `.ci/run` produces them and runs it with
-//! `MCP_WIRE_LOGS=a.jsonl,b.jsonl cargo test --test wire_log -- --ignored`.
+//! `MCP_WIRE_LOGS=a.jsonl,b.jsonl cargo test --test it -- --ignored wire_log::`.
 
 use crate::support;
 

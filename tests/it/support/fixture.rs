@@ -1,18 +1,15 @@
 //! A server whose tools exercise what the example servers cannot: slow and blocking work,
 //! progress, logging, cancellation, panics and a tool list that changes while serving.
 //! The integration tests drive it over real pipes.
+//!
+//! The tools the tests also serve in process are in `tools.rs` beside this file; the ones
+//! only this server has are here.
 
-use mcp_toolkit::{Server, ToolError, ToolRegistry, tool, tools};
-use std::time::Duration;
-
-#[path = "../../../examples/common/mod.rs"]
-mod common;
-#[path = "tools.rs"]
 mod tools;
 
-use tools::{
-    ask_roots, ask_two, block, echo, explode, log, needs_sign_in, order_book, progress, roots_if_any, sleep,
-};
+use mcp_toolkit::{Context, Server, ToolError, ToolRegistry, tool, tools};
+use std::time::Duration;
+use tools::{ask_roots, ask_two, block, echo, explode, log, order_book, progress, roots_if_any, sleep};
 
 /// Enables or disables a tool.
 #[tool]
@@ -46,9 +43,31 @@ async fn hang() -> String {
     unreachable!("a pending future never resolves")
 }
 
+/// Needs the user to sign in at a URL first.
+#[tool]
+async fn needs_sign_in(ctx: Context) -> Result<String, mcp_toolkit::ToolError> {
+    // A real tool would check its own record of the sign-in here (in revision 2026-07-28
+    // it runs again once the user has been to the URL).
+    let _asker = ctx;
+    Err(mcp_toolkit::ToolError::url_required(
+        "https://calendar.example/authorize?state=7",
+        "Sign in to your calendar",
+    ))
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
-    common::log_to_stderr();
+    // As the example servers do: logs to stderr (stdout carries the protocol), at the level
+    // `RUST_LOG` names (default `warn`).
+    let level = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|l| l.parse::<tracing_subscriber::filter::LevelFilter>().ok())
+        .unwrap_or(tracing_subscriber::filter::LevelFilter::WARN);
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(level)
+        .with_ansi(false)
+        .init();
     let served = Server::new("fixture", "1.0.0")
         .max_message_size(64 * 1024)
         .tool_timeout("hang", Duration::from_millis(300))
@@ -73,5 +92,5 @@ async fn main() -> std::process::ExitCode {
         ])
         .serve_stdio()
         .await;
-    common::exit(served)
+    served.map_or_else(mcp_toolkit::Error::report, |()| std::process::ExitCode::SUCCESS)
 }

@@ -1,7 +1,9 @@
 //! What the integration tests share: the official schemas of every protocol revision, and
 //! a client that drives a server binary over real pipes.
-
-#![allow(dead_code)] // each test file uses its own part
+//!
+//! `fixture.rs` and `oauth_fixture.rs` beside this file are not modules of it: they are the
+//! roots of the fixture binaries (`[[bin]]` in Cargo.toml), which reach `tools.rs` and
+//! `oauth_as.rs` as their own modules, so the binaries and the tests serve the same tools.
 
 pub mod oauth_as;
 pub mod tools;

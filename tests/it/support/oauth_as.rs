@@ -2,7 +2,6 @@
 //! its metadata (RFC 8414), its key set (JWKS) and an introspection endpoint (RFC 7662),
 //! mints Ed25519-signed JWT access tokens with keys made from fixed seeds, and counts how
 //! often its key set is fetched.
-#![allow(dead_code)] // each user of the module takes part of it
 
 use axum::Router;
 use axum::body::Bytes;
@@ -64,7 +63,6 @@ struct AsState {
     published: Mutex<Vec<SigningKey>>,
     jwks_fetches: AtomicUsize,
     introspection_calls: AtomicUsize,
-    tokens_issued: AtomicUsize,
     /// Opaque tokens and what introspection answers for them.
     opaque: Mutex<HashMap<String, Value>>,
 }
@@ -85,7 +83,6 @@ impl AuthServer {
             published: Mutex::new(keys.to_vec()),
             jwks_fetches: AtomicUsize::new(0),
             introspection_calls: AtomicUsize::new(0),
-            tokens_issued: AtomicUsize::new(0),
             opaque: Mutex::new(HashMap::new()),
         });
         let router = Router::new()
@@ -145,11 +142,6 @@ impl AuthServer {
         let signature = ed25519_dalek::SigningKey::from_bytes(&key.seed).sign(signed.as_bytes());
         format!("{signed}.{}", base64url(&signature.to_bytes()))
     }
-
-    /// How many tokens the token endpoint issued.
-    pub fn tokens_issued(&self) -> usize {
-        self.state.tokens_issued.load(Ordering::SeqCst)
-    }
 }
 
 fn mint(key: &SigningKey, claims: &Value) -> String {
@@ -185,7 +177,6 @@ async fn token(State(state): State<Arc<AsState>>, headers: HeaderMap, body: Byte
         "iss": state.issuer, "aud": field("resource").unwrap_or_default(), "sub": TOKEN_CLIENT_ID,
         "client_id": TOKEN_CLIENT_ID, "scope": scope, "iat": now, "exp": now + 3600
     });
-    state.tokens_issued.fetch_add(1, Ordering::SeqCst);
     json_response(&json!({
         "access_token": mint(&key, &claims), "token_type": "Bearer", "expires_in": 3600, "scope": scope
     }))

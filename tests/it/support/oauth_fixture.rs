@@ -5,8 +5,9 @@
 //! credentials grant), then serves until killed. Tools: `whoami` (any token) and
 //! `delete_note` (scope `notes:write`).
 
-#[path = "oauth_as.rs"]
-mod oauth_as;
+// Public, so that what only the tests use of it (key rotation, counters, opaque tokens) is
+// not dead code here: the test binary, where it is private, checks that all of it is used.
+pub mod oauth_as;
 
 use mcp_toolkit::oauth::ResourceServer;
 use mcp_toolkit::{Server, tools};

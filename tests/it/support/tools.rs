@@ -1,5 +1,5 @@
-//! Tools several test servers serve: the stdio fixture (which includes this file by path),
-//! and the in-process servers of the test files (as `support::tools`).
+//! Tools both the stdio fixture (`fixture.rs` beside this file, whose module `tools` this is)
+//! and the tests' in-process servers (as `support::tools`) serve.
 
 use mcp_toolkit::protocol::LoggingLevel;
 use mcp_toolkit::{Context, tool};
@@ -99,7 +99,9 @@ pub struct Shipping {
 pub async fn order_book(ctx: Context, title: String) -> Result<String, mcp_toolkit::ToolError> {
     let shipping = match ctx.elicit::<Shipping>("Where should the book go?").await? {
         mcp_toolkit::Elicitation::Accept(shipping) => shipping,
-        mcp_toolkit::Elicitation::Decline | mcp_toolkit::Elicitation::Cancel => return Ok("not ordered".into()),
+        mcp_toolkit::Elicitation::Decline | mcp_toolkit::Elicitation::Cancel => {
+            return Ok("not ordered".into());
+        }
     };
     let blurb = ctx
         .sample(format!("One line about {title}"))
@@ -135,19 +137,9 @@ pub async fn ask_two(ctx: Context) -> Result<String, mcp_toolkit::ToolError> {
 pub async fn roots_if_any(ctx: Context) -> Result<String, mcp_toolkit::ToolError> {
     match ctx.list_roots().await {
         Ok(roots) => Ok(format!("{} roots", roots.len())),
-        Err(mcp_toolkit::AskError::MissingCapability(capability)) => Ok(format!("no `{capability}`: no roots")),
+        Err(mcp_toolkit::AskError::MissingCapability(capability)) => {
+            Ok(format!("no `{capability}`: no roots"))
+        }
         Err(error) => Err(error.into()),
     }
-}
-
-/// Needs the user to sign in at a URL first.
-#[tool]
-pub async fn needs_sign_in(ctx: Context) -> Result<String, mcp_toolkit::ToolError> {
-    // A real tool would check its own record of the sign-in here (in revision 2026-07-28
-    // it runs again once the user has been to the URL).
-    let _asker = ctx;
-    Err(mcp_toolkit::ToolError::url_required(
-        "https://calendar.example/authorize?state=7",
-        "Sign in to your calendar",
-    ))
 }
