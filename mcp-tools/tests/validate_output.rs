@@ -1,6 +1,10 @@
 //! With the `validate-output` feature, structured content that breaks a tool's output schema
 //! never reaches the client: it is an internal error, and the mismatch goes to the log.
 //! Run with `cargo test -p mcp-toolkit --features validate-output --test validate_output`.
+//!
+//! The runtime crate's one integration test: it needs the feature, which the suite's test
+//! binary (`tests/it`) does not turn on, and `#[tool]` expands to `::mcp_toolkit` paths,
+//! which only a crate outside the runtime can name.
 
 use mcp_toolkit::protocol::ProtocolVersion;
 use mcp_toolkit::{ClientError, Context, Json, Server, Tool, tool, tools};

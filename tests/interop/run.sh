@@ -2,7 +2,7 @@
 # The official MCP clients, the MCP Inspector and the conformance suite against our example
 # servers, over stdio and Streamable HTTP, in both protocol eras. Every message the servers
 # send is recorded (--wire-log / MCP_TOOLS_WIRE_LOG) and then checked against the official
-# schema of its revision (tests/wire_log.rs).
+# schema of its revision (tests/it/wire_log.rs).
 #
 #   tests/interop/run.sh [BIN_DIR]     # BIN_DIR holds calculator, text_analyzer, notes, conformance
 #                                      # (default target/debug, as `cargo test` builds them) and
@@ -188,7 +188,7 @@ if [ ${#servers[@]} -gt 0 ]; then
   kill -TERM "${servers[@]}" 2>/dev/null
   wait "${servers[@]}" 2>/dev/null
   run wire-log env MCP_WIRE_LOGS="$(ls "$logs"/*.jsonl | paste -sd,)" \
-    cargo test --quiet --manifest-path "$root/Cargo.toml" --test wire_log -- --ignored --nocapture
+    cargo test --quiet --manifest-path "$root/Cargo.toml" --test it -- --ignored --nocapture wire_log::
 fi
 
 sort "$work/verdicts"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Interop of our OAuth resource server with the official Python SDK (mcp 1.x).
 
-    oauth_client.py FIXTURE     # FIXTURE: the oauth_fixture binary (tests/support/oauth_fixture.rs)
+    oauth_client.py FIXTURE     # FIXTURE: the oauth_fixture binary (tests/it/support/oauth_fixture.rs)
 
 The fixture runs a loopback authorization server and an MCP server with OAuth, and prints
 its URL, two tokens and a client's credentials. Checks:

@@ -1,0 +1,87 @@
+//! A server whose tools exercise what the example servers cannot: slow and blocking work,
+//! progress, logging, cancellation, panics and a tool list that changes while serving.
+//! The integration tests drive it over real pipes.
+//!
+//! The tools the tests also serve in process are in `tools.rs` beside this file; the ones
+//! only this server has are here.
+
+mod tools;
+
+use mcp_toolkit::{Context, Server, ToolError, ToolRegistry, tool, tools};
+use std::time::Duration;
+use tools::{ask_roots, ask_two, block, echo, explode, log, order_book, progress, roots_if_any, sleep};
+
+/// Enables or disables a tool.
+#[tool]
+fn toggle(
+    /// The tool
+    name: String,
+    /// Whether clients may see and call it
+    enabled: bool,
+    registry: ToolRegistry,
+) -> Result<String, ToolError> {
+    if registry.set_enabled(&name, enabled) {
+        Ok(format!(
+            "{name} is {}",
+            if enabled { "enabled" } else { "disabled" }
+        ))
+    } else {
+        Err(ToolError::new(format!("no tool is named `{name}`")))
+    }
+}
+
+/// Reads a file that is not there: its `?`-converted error is an internal detail.
+#[tool]
+fn read_config() -> Result<String, ToolError> {
+    Ok(std::fs::read_to_string("/nonexistent/secret-dir/app.toml")?)
+}
+
+/// Never answers: the server's time limit for it ends the call.
+#[tool]
+async fn hang() -> String {
+    std::future::pending::<()>().await;
+    unreachable!("a pending future never resolves")
+}
+
+/// Needs the user to sign in at a URL first.
+#[tool]
+async fn needs_sign_in(ctx: Context) -> Result<String, mcp_toolkit::ToolError> {
+    // A real tool would check its own record of the sign-in here (in revision 2026-07-28
+    // it runs again once the user has been to the URL).
+    let _asker = ctx;
+    Err(mcp_toolkit::ToolError::url_required(
+        "https://calendar.example/authorize?state=7",
+        "Sign in to your calendar",
+    ))
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> std::process::ExitCode {
+    // Served without `run`, so it installs the log itself, as such a server would.
+    mcp_toolkit::log_to_stderr();
+    let served = Server::new("fixture", "1.0.0")
+        .max_message_size(64 * 1024)
+        .tool_timeout("hang", Duration::from_millis(300))
+        .tool_timeout("ask_roots", Duration::from_secs(2))
+        .tool_timeout("order_book", Duration::from_secs(2))
+        .max_concurrent_calls(20_000)
+        .tools(tools![
+            echo,
+            sleep,
+            block,
+            progress,
+            log,
+            toggle,
+            explode,
+            read_config,
+            hang,
+            ask_roots,
+            order_book,
+            ask_two,
+            roots_if_any,
+            needs_sign_in
+        ])
+        .serve_stdio()
+        .await;
+    served.map_or_else(mcp_toolkit::Error::report, |()| std::process::ExitCode::SUCCESS)
+}

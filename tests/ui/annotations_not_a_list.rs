@@ -1,9 +1,0 @@
-use mcp_toolkit::tool;
-
-/// Reads a file.
-#[tool(annotations = read_only)]
-fn read(path: String) -> String {
-    path
-}
-
-fn main() {}

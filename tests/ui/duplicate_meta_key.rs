@@ -1,9 +1,0 @@
-use mcp_toolkit::tool;
-
-/// Adds two numbers.
-#[tool(meta(cost = 1, "cost" = 2))]
-fn add(a: i32, b: i32) -> i32 {
-    a + b
-}
-
-fn main() {}

@@ -1,8 +1,0 @@
-use mcp_toolkit::tool;
-
-#[tool]
-fn add(a: i32, b: i32) -> i32 {
-    a + b
-}
-
-fn main() {}

@@ -1,7 +1,0 @@
-use mcp_toolkit::tools;
-
-struct Calculator;
-
-fn main() {
-    let _ = tools![Calculator];
-}

@@ -1,8 +1,0 @@
-use mcp_toolkit::resource;
-
-#[resource(uri = "docs://readme")]
-fn readme() -> String {
-    String::new()
-}
-
-fn main() {}

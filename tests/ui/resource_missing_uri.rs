@@ -1,9 +1,0 @@
-use mcp_toolkit::resource;
-
-/// The README.
-#[resource(mime_type = "text/markdown")]
-fn readme() -> String {
-    String::new()
-}
-
-fn main() {}
