@@ -10,7 +10,9 @@
 mod support;
 
 use mcp_toolkit::protocol::ProtocolVersion;
-use mcp_toolkit::{ClientError, Server, TestClient, prompt, prompts, resource, resources, tool, tools};
+use mcp_toolkit::{
+    Server, prompt, prompts, resource, resources, testing::ClientError, testing::TestClient, tool, tools,
+};
 use serde_json::{Map, Value, json};
 use support::Spec;
 

@@ -126,7 +126,7 @@
 //! Parameters whose type implements [`FromContext`] are filled by the framework and are not
 //! in the schema: [`Context`] (the request's id, the client, the protocol revision,
 //! progress, logging, cancellation), [`State<T>`] (shared state given with
-//! [`Server::state`]; a server without it refuses to start) and [`ToolRegistry`] (the
+//! [`Server::state`]; a server without it refuses to start) and [`ToolRegistry`](crate::registry::ToolRegistry) (the
 //! server's tools, to change while serving).
 //!
 //! ```
@@ -149,7 +149,7 @@
 //! }
 //!
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+//! # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
 //! let server = Server::new("notes", "1.0.0").tools(tools![remember]).state(Notes::default());
 //! let client = server.test_client()?;
 //! assert_eq!(client.list_tools().await?[0]["inputSchema"]["required"], json!(["text"]));
@@ -187,8 +187,8 @@
 //! | any byte stream pair (a socket, a pipe) | [`Server::serve_io`] |
 //! | Streamable HTTP on `/mcp` (legacy revisions from 2025-03-26) | [`Server::serve_http`]; [`Server::bind_http`] to learn the port first; [`Server::into_router`] to merge into an axum application |
 //!
-//! Over HTTP, `Host` and `Origin` must be loopback names unless [`Server::allowed_hosts`] and
-//! [`Server::allowed_origins`] say otherwise; [`Server::bearer_auth`] checks a token on every
+//! Over HTTP, `Host` and `Origin` must be loopback names unless [`HttpSettings::allowed_hosts`](crate::server::HttpSettings::allowed_hosts) and
+//! [`HttpSettings::allowed_origins`](crate::server::HttpSettings::allowed_origins) say otherwise; [`Server::bearer_auth`] checks a token on every
 //! request, and [`Server::tool_visibility`] makes the tool list depend on the caller.
 //!
 //! # Limits
@@ -200,16 +200,16 @@
 //!
 //! | limit | default | set with |
 //! |---|---|---|
-//! | message size | 16 MiB | [`Server::max_message_size`] |
-//! | result size | 16 MiB | [`Server::max_result_size`] |
-//! | calls in progress | 1024 | [`Server::max_concurrent_calls`] |
-//! | call time | 60 s | [`Server::call_timeout`], [`Server::tool_timeout`] |
-//! | notifications one stream holds for a slow client | 256 messages, 256 KiB | [`Server::stream_backlog`] |
-//! | time a stream with a full backlog may take nothing | 30 s | [`Server::stream_stall_timeout`] |
+//! | message size | 16 MiB | [`Limits::max_message_size`](crate::server::Limits::max_message_size) |
+//! | result size | 16 MiB | [`Limits::max_result_size`](crate::server::Limits::max_result_size) |
+//! | calls in progress | 1024 | [`Limits::max_concurrent_calls`](crate::server::Limits::max_concurrent_calls) |
+//! | call time | 60 s | [`Limits::call_timeout`](crate::server::Limits::call_timeout), [`Limits::tool_timeout`](crate::server::Limits::tool_timeout) |
+//! | notifications one stream holds for a slow client | 256 messages, 256 KiB | [`Limits::stream_backlog`](crate::server::Limits::stream_backlog) |
+//! | time a stream with a full backlog may take nothing | 30 s | [`Limits::stream_stall_timeout`](crate::server::Limits::stream_stall_timeout) |
 //!
 //! # Testing
 //!
-//! [`Server::test_client`] gives a [`TestClient`] that talks to the server inside the test
+//! [`Server::test_client`] gives a [`TestClient`](crate::testing::TestClient) that talks to the server inside the test
 //! process: no binary to spawn, no transport, but every message goes through the real
 //! engine as JSON, so a test sees what a client would receive. [`Server::test_client_legacy`]
 //! opens a legacy session instead.
@@ -225,7 +225,7 @@
 //! }
 //!
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+//! # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
 //! let client = Server::new("calc", "1.0.0").tools(tools![add]).test_client()?;
 //! assert_eq!(client.list_tools().await?.len(), 1);
 //! let sum = client.call("add", json!({"a": 2, "b": 3})).await?;
@@ -241,7 +241,7 @@
 //! A program that calls a model API itself, and runs the tools the model asks for, needs no
 //! MCP client: [`Server::openai_tools`] and [`Server::anthropic_tools`] give the definitions
 //! in each API's format, [`Server::execute`] runs a tool call in any shape models write
-//! ([`ToolCall`]), and [`CallToolResult::to_openai_message`] and
+//! ([`ToolCall`](crate::export::ToolCall)), and [`CallToolResult::to_openai_message`] and
 //! [`CallToolResult::to_anthropic_block`] turn the result into what the API expects back.
 //!
 //! ```
@@ -253,7 +253,7 @@
 //! fn add(a: i64, b: i64) -> i64 { a + b }
 //!
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), mcp_toolkit::ExportError> {
+//! # async fn main() -> Result<(), mcp_toolkit::export::ExportError> {
 //! let server = Server::new("calc", "1.0.0").tools(tools![add]);
 //! let definitions = server.openai_tools()?; // the request's `tools`
 //! assert_eq!(definitions[0]["function"]["name"], "add");
@@ -301,9 +301,15 @@
 //! | `oauth` | off | `Server::oauth`: an OAuth 2.1 resource server (Protected Resource Metadata, JWT access tokens checked against the issuer's JWKS, introspection, per-tool scopes); see the `oauth` module |
 //! | `otel` | off | a request's `traceparent` and `tracestate` in `_meta` become the remote parent of its span (tracing-opentelemetry); see [Telemetry](#telemetry) |
 //!
-//! stdio, [`TestClient`] and the macros are always there.
+//! stdio, [`TestClient`](crate::testing::TestClient) and the macros are always there.
 
-#![warn(missing_docs, unreachable_pub)]
+#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+#![forbid(unsafe_code)]
+
+// The crate's root holds what a tool author touches on the first day; everything else
+// lives in exactly one public module named for its concept. An item shown at the root is
+// defined in a private module (or hidden where its module is public), so it has one
+// documented path.
 
 // The layers, bottom up; a module names only those above it in this list (see the
 // README's architecture section).
@@ -321,51 +327,56 @@ mod uri_template {
     include!("uri_template.rs");
 }
 mod form;
-mod prompt;
+pub mod prompt;
 pub mod protocol;
 // W3C trace context from `_meta`, made the parent of a request's span.
 #[cfg(feature = "otel")]
 mod otel;
 mod rate;
-mod registry;
-mod resource;
+pub mod registry;
+pub mod resource;
 mod result;
-mod seal;
-mod server;
-mod tool;
+pub mod seal;
+pub mod server;
+pub mod tool;
 mod transport;
 mod wire_log;
 
 #[doc(inline)]
-pub use ask::{Elicitation, Root, SamplingMessage, SamplingRequest, SamplingResponse, UrlElicitation};
-#[doc(inline)]
 pub use content::Content;
 #[doc(inline)]
-pub use context::{Context, FromContext, Principal, State};
+pub use context::{Context, FromContext, State};
 #[doc(inline)]
-pub use error::{AskError, ClientCapability, ClientRequestError, DefinitionError, ExportError, ToolError};
-#[doc(inline)]
-pub use prompt::{GetPromptResult, IntoPromptResult, Prompt, PromptArgument, PromptMessage};
-#[doc(inline)]
-pub use rate::RateLimit;
-#[doc(inline)]
-pub use registry::{PromptRegistry, Registry, ResourceRegistry, ToolRegistry};
-#[doc(inline)]
-pub use resource::{CacheScope, IntoReadResult, Resource};
+pub use error::ToolError;
 #[doc(inline)]
 pub use result::{CallToolResult, IntoCallToolResult, Json};
 #[doc(inline)]
-pub use seal::{KeyRing, SealKey, SealKeyError};
-#[cfg(feature = "cli")]
+pub use server::builder::Server;
 #[doc(inline)]
-pub use server::CliError;
-#[cfg(feature = "http")]
+pub use server::error::Error;
 #[doc(inline)]
-pub use server::HttpServer;
-#[doc(inline)]
-pub use server::{CallResponse, ClientError, Error, Server, TestClient, ToolCall};
-#[doc(inline)]
-pub use tool::{Icon, IconTheme, ScopePolicy, Tool, ToolAnnotations, validate_tool_name};
+pub use tool::Tool;
+
+/// Who is calling: the authenticated caller of a request, as an authorization layer
+/// (the `oauth` feature's resource server, or your own) vouches for it.
+pub mod auth {
+    pub use crate::context::Principal;
+}
+
+/// Tools in the formats of model APIs (OpenAI's function calling, Anthropic's tool use) and
+/// tool calls from outside the protocol: [`Server::execute`](crate::Server::execute) runs a
+/// [`ToolCall`](crate::export::ToolCall) in any shape models write.
+pub mod export {
+    pub use crate::error::ExportError;
+    pub use crate::server::export::ToolCall;
+}
+
+/// Testing a server without a transport: [`Server::test_client`](crate::Server::test_client)
+/// gives a [`TestClient`](crate::testing::TestClient) that talks to the server inside the test process, through the
+/// same engine every transport drives.
+pub mod testing {
+    pub use crate::server::testing::{CallResponse, ClientError, Completion, TestClient};
+}
 
 /// Turns a documented fn into an MCP tool.
 ///
@@ -441,8 +452,8 @@ pub use mcp_toolkit_macros::tool;
 /// }
 ///
 /// let cache = Arc::new(Cache { entries: Mutex::new(Vec::new()) });
-/// let server = Server::new("cache", "1.0.0").tools(tools![cache => remember]);
-/// assert_eq!(server.registry().tools()[0].name(), "remember");
+/// let mut server = Server::new("cache", "1.0.0").tools(tools![cache => remember]);
+/// assert_eq!(server.tool_registry().tools()[0].name(), "remember");
 /// ```
 ///
 /// Two tools with one name are a compile error:
@@ -478,7 +489,7 @@ macro_rules! tools {
 ///
 /// ```
 /// use mcp_toolkit::protocol::ProtocolVersion;
-/// use mcp_toolkit::{prompt, prompts, PromptMessage};
+/// use mcp_toolkit::{prompt, prompts, prompt::PromptMessage};
 /// use serde_json::json;
 ///
 /// /// Asks the model to review code.
@@ -571,7 +582,7 @@ macro_rules! tools {
 /// }
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+/// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
 /// let client = Server::new("trips", "1.0.0").prompts(prompts![city_break]).test_client()?;
 /// let completed = client.request("completion/complete", json!({
 ///     "ref": {"type": "ref/prompt", "name": "city_break"},
@@ -585,9 +596,9 @@ macro_rules! tools {
 ///
 /// # Returns
 ///
-/// Anything that implements [`IntoPromptResult`]: text (`String`, `&'static str`) for one
-/// user message, a [`PromptMessage`] (a role, and text, an image, audio or an embedded
-/// resource), a `Vec<PromptMessage>`, a whole [`GetPromptResult`], or a `Result` of these,
+/// Anything that implements [`IntoPromptResult`](crate::prompt::IntoPromptResult): text (`String`, `&'static str`) for one
+/// user message, a [`PromptMessage`](crate::prompt::PromptMessage) (a role, and text, an image, audio or an embedded
+/// resource), a `Vec<PromptMessage>`, a whole [`GetPromptResult`](crate::prompt::GetPromptResult), or a `Result` of these,
 /// whose `Err` answers the request with an error. A sync fn runs at once, on the task that
 /// answers the request: prompts assemble text; an `async fn` may await.
 ///
@@ -632,7 +643,7 @@ macro_rules! prompts {
     ($($prompt:path),* $(,)?) => {{
         const ENTRIES: &[$crate::__private::PromptEntry] = &[$( $crate::__private::prompt_entry::<$prompt>() ),*];
         const _: () = $crate::__private::assert_unique_names::<{ ENTRIES.len() }>(&$crate::__private::names(ENTRIES), "prompt");
-        ENTRIES.iter().map(|(_, prompt)| prompt()).collect::<::std::vec::Vec<$crate::Prompt>>()
+        ENTRIES.iter().map(|(_, prompt)| prompt()).collect::<::std::vec::Vec<$crate::prompt::Prompt>>()
     }};
 }
 
@@ -664,13 +675,13 @@ macro_rules! prompts {
 /// `description` (default: the doc comment), `mime_type`, `icons(...)` and `meta(...)`, as
 /// [`macro@tool`] does; and, for clients to judge a resource before reading it:
 ///
-/// - `size = 4096`: the contents' length in bytes ([`Resource::size`]), for a fixed URI
+/// - `size = 4096`: the contents' length in bytes ([`Resource::size`](crate::resource::Resource::size)), for a fixed URI
 ///   only, as a template's resources differ;
 /// - `annotations(audience = ["user", "assistant"], priority = 0.5, last_modified =
 ///   "2025-01-12T15:00:58Z")`: who the contents are for, how much they matter (0 to 1),
-///   when they changed (RFC 3339) ([`Resource::annotations`]);
+///   when they changed (RFC 3339) ([`Resource::annotations`](crate::resource::Resource::annotations));
 /// - `cache(ttl_ms = 60000, scope = "public")`: the `ttlMs` and `cacheScope` of its reads
-///   in revision 2026-07-28 ([`Resource::ttl_ms`], [`Resource::cache_scope`]). Without
+///   in revision 2026-07-28 ([`Resource::ttl_ms`](crate::resource::Resource::ttl_ms), [`Resource::cache_scope`](crate::resource::Resource::cache_scope)). Without
 ///   it, reads say `ttlMs: 0`, read again; an authenticated caller's reads are always
 ///   `private`.
 ///
@@ -685,7 +696,7 @@ macro_rules! prompts {
 /// parameters are injected: [`Context`], [`State<T>`](State), any [`FromContext`] type. A
 /// fixed URI's fn takes no arguments.
 ///
-/// The return type is anything [`IntoReadResult`]: text, JSON, bytes, or a `Result` of
+/// The return type is anything [`IntoReadResult`](crate::resource::IntoReadResult): text, JSON, bytes, or a `Result` of
 /// these, whose `Err` answers the read with an error. A sync fn runs at once, on the task
 /// that reads the request; an `async fn` is awaited.
 ///
@@ -723,17 +734,14 @@ macro_rules! prompts {
 /// }
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+/// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
 /// let client = Server::new("library", "1.0.0").resources(resources![book]).test_client()?;
-/// let complete = |name: &str, value: &str| json!({
-///     "ref": {"type": "ref/resource", "uri": "library://{shelf}/{title}"},
-///     "argument": {"name": name, "value": value},
-///     "context": {"arguments": {"shelf": "poetry"}}
-/// });
-/// let shelves = client.request("completion/complete", complete("shelf", "")).await?;
-/// assert_eq!(shelves["completion"]["values"], json!(["fiction", "history", "poetry"]));
-/// let books = client.request("completion/complete", complete("title", "s")).await?;
-/// assert_eq!(books["completion"], json!({"values": ["Sonnets", "Odes"], "total": 2, "hasMore": false}));
+/// let (template, given) = ("library://{shelf}/{title}", json!({"shelf": "poetry"}));
+/// let shelves = client.complete_resource(template, "shelf", "", given.clone()).await?;
+/// assert_eq!(shelves.values, ["fiction", "history", "poetry"]);
+/// let books = client.complete_resource(template, "title", "s", given).await?;
+/// assert_eq!(books.values, ["Sonnets", "Odes"]);
+/// assert_eq!((books.total, books.has_more), (Some(2), false));
 /// # Ok(())
 /// # }
 /// ```
@@ -763,7 +771,7 @@ macro_rules! resources {
     ($($resource:path),* $(,)?) => {{
         const ENTRIES: &[$crate::__private::ResourceEntry] = &[$( $crate::__private::resource_entry::<$resource>() ),*];
         const _: () = $crate::__private::assert_unique_uris::<{ ENTRIES.len() }>(&$crate::__private::names(ENTRIES));
-        ENTRIES.iter().map(|(_, resource)| resource()).collect::<::std::vec::Vec<$crate::Resource>>()
+        ENTRIES.iter().map(|(_, resource)| resource()).collect::<::std::vec::Vec<$crate::resource::Resource>>()
     }};
 }
 
@@ -775,6 +783,7 @@ pub mod __bench {
     use std::sync::Arc;
 
     /// Feeds messages to the engine as a transport would, one connection.
+    #[allow(missing_debug_implementations)] // support for generated code, not public API
     pub struct LineEngine {
         engine: Arc<Engine>,
         conn: Arc<Connection>,
@@ -830,7 +839,9 @@ pub mod __private {
         resource_ret,
     };
 
-    use crate::{Prompt, Resource, Tool};
+    use crate::Tool;
+    use crate::prompt::Prompt;
+    use crate::resource::Resource;
 
     /// A tool of `tools![...]`: its name, for the duplicate check, and its constructor.
     pub type Entry = (&'static str, fn() -> Tool);

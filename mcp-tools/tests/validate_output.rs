@@ -3,7 +3,7 @@
 //! Run with `cargo test -p mcp-toolkit --features validate-output --test validate_output`.
 
 use mcp_toolkit::protocol::ProtocolVersion;
-use mcp_toolkit::{ClientError, Context, Json, Server, Tool, tool, tools};
+use mcp_toolkit::{Context, Json, Server, Tool, testing::ClientError, tool, tools};
 use serde_json::json;
 
 #[derive(serde::Serialize, schemars::JsonSchema)]

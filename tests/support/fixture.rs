@@ -2,7 +2,8 @@
 //! progress, logging, cancellation, panics and a tool list that changes while serving.
 //! The integration tests drive it over real pipes.
 
-use mcp_toolkit::{Server, ToolError, ToolRegistry, tool, tools};
+use mcp_toolkit::server::Limits;
+use mcp_toolkit::{Server, ToolError, registry::ToolRegistry, tool, tools};
 use std::time::Duration;
 
 #[path = "../../examples/common/mod.rs"]
@@ -50,11 +51,14 @@ async fn hang() -> String {
 async fn main() -> std::process::ExitCode {
     common::log_to_stderr();
     let served = Server::new("fixture", "1.0.0")
-        .max_message_size(64 * 1024)
-        .tool_timeout("hang", Duration::from_millis(300))
-        .tool_timeout("ask_roots", Duration::from_secs(2))
-        .tool_timeout("order_book", Duration::from_secs(2))
-        .max_concurrent_calls(20_000)
+        .limits(
+            Limits::default()
+                .max_message_size(64 * 1024)
+                .tool_timeout("hang", Duration::from_millis(300))
+                .tool_timeout("ask_roots", Duration::from_secs(2))
+                .tool_timeout("order_book", Duration::from_secs(2))
+                .max_concurrent_calls(20_000),
+        )
         .tools(tools![
             echo,
             sleep,

@@ -10,6 +10,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use std::fmt;
 use std::future::{Future, IntoFuture};
 use std::marker::PhantomData;
 use std::pin::Pin;
@@ -216,7 +217,7 @@ impl Context {
     /// again from the top once the user has answered.
     ///
     /// ```
-    /// use mcp_toolkit::{tool, tools, Context, Elicitation, Server, ToolError};
+    /// use mcp_toolkit::{tool, tools, Context, ask::Elicitation, Server, ToolError};
     /// use serde_json::json;
     ///
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -235,7 +236,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("drafts", "1.0.0")
     ///     .tools(tools![clear_drafts])
     ///     .test_client()?
@@ -264,7 +265,7 @@ impl Context {
     /// `elicitation.url` capability (revision 2025-11-25 on).
     ///
     /// ```
-    /// use mcp_toolkit::{tool, tools, Context, Server, ToolError, UrlElicitation};
+    /// use mcp_toolkit::{tool, tools, Context, Server, ToolError, ask::UrlElicitation};
     /// use serde_json::json;
     ///
     /// /// Connects the user's calendar.
@@ -275,7 +276,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("calendar", "1.0.0")
     ///     .tools(tools![connect_calendar])
     ///     .test_client()?
@@ -294,5 +295,25 @@ impl Context {
             message: message.into(),
             key: None,
         }
+    }
+}
+
+impl<T> fmt::Debug for Elicit<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Elicit")
+            .field("message", &self.message)
+            .field("key", &self.key)
+            .field("form", &std::any::type_name::<T>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Debug for ElicitUrl<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ElicitUrl")
+            .field("url", &self.url)
+            .field("message", &self.message)
+            .field("key", &self.key)
+            .finish_non_exhaustive()
     }
 }
