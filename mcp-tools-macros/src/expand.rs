@@ -373,7 +373,15 @@ fn build(f: &CapabilityFn) -> TokenStream {
         let src = icon.src.get()?;
         let mime = icon.mime_type.get().into_iter();
         let sizes = icon.sizes.get().into_iter().flatten();
-        let theme = icon.theme.get().into_iter();
+        // Checked already: `"light"` or `"dark"`.
+        let theme = icon
+            .theme
+            .get()
+            .into_iter()
+            .map(|theme| match theme.value().as_str() {
+                "dark" => quote!(::mcp_toolkit::tool::IconTheme::Dark),
+                _ => quote!(::mcp_toolkit::tool::IconTheme::Light),
+            });
         Some(quote! {
             .icon(::mcp_toolkit::tool::Icon::new(#src)
                 #( .with_mime_type(#mime) )*

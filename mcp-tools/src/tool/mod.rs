@@ -695,16 +695,16 @@ impl Icon {
         self
     }
 
-    /// Sets the theme; `"light"` and `"dark"` convert.
+    /// Sets the theme.
     ///
     /// ```
     /// use mcp_toolkit::{tool::Icon, tool::IconTheme};
     ///
-    /// let icon = Icon::new("https://example.com/calc-dark.png").with_theme("dark");
+    /// let icon = Icon::new("https://example.com/calc-dark.png").with_theme(IconTheme::Dark);
     /// assert_eq!(icon.theme, Some(IconTheme::Dark));
     /// ```
-    pub fn with_theme(mut self, theme: impl Into<IconTheme>) -> Icon {
-        self.theme = Some(theme.into());
+    pub fn with_theme(mut self, theme: IconTheme) -> Icon {
+        self.theme = Some(theme);
         self
     }
 }
@@ -714,7 +714,8 @@ impl Icon {
 /// ```
 /// use mcp_toolkit::tool::IconTheme;
 ///
-/// assert_eq!(IconTheme::from("dark"), IconTheme::Dark);
+/// assert_eq!("dark".parse::<IconTheme>(), Ok(IconTheme::Dark));
+/// assert_eq!("dim".parse::<IconTheme>().unwrap_err().to_string(), "unknown icon theme `dim`; expected `light` or `dark`");
 /// assert_eq!(serde_json::to_value(IconTheme::Light).unwrap(), "light");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -727,17 +728,23 @@ pub enum IconTheme {
     Dark,
 }
 
-impl From<&str> for IconTheme {
-    /// `"dark"` is [`IconTheme::Dark`]; anything else is [`IconTheme::Light`] (the macro
-    /// accepts only those two).
-    fn from(s: &str) -> IconTheme {
-        if s == "dark" {
-            IconTheme::Dark
-        } else {
-            IconTheme::Light
+impl std::str::FromStr for IconTheme {
+    type Err = UnknownIconTheme;
+
+    /// `"light"` or `"dark"`, as the protocol spells them.
+    fn from_str(s: &str) -> Result<IconTheme, UnknownIconTheme> {
+        match s {
+            "light" => Ok(IconTheme::Light),
+            "dark" => Ok(IconTheme::Dark),
+            _ => Err(UnknownIconTheme(s.to_owned())),
         }
     }
 }
+
+/// A text that names no [`IconTheme`]: it holds the text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown icon theme `{0}`; expected `light` or `dark`")]
+pub struct UnknownIconTheme(pub String);
 
 /// Checks a tool name against the specification: 1 to 128 characters, each of
 /// `A-Z a-z 0-9 _ - .`. `#[tool]` applies the same rule at compile time.
