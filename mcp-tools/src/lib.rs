@@ -373,7 +373,10 @@ pub mod export {
 
 /// Testing a server without a transport: [`Server::test_client`](crate::Server::test_client)
 /// gives a [`TestClient`](crate::testing::TestClient) that talks to the server inside the test process, through the
-/// same engine every transport drives.
+/// same engine every transport drives; both test clients fail with the one [`ClientError`](crate::testing::ClientError).
+///
+/// No feature gates it: it brings no dependency the engine does not have, and a binary
+/// that never calls `test_client` links none of it.
 pub mod testing {
     pub use crate::server::testing::{CallResponse, ClientError, Completion, TestClient};
 }
