@@ -16,8 +16,9 @@ use mcp_toolkit::Json;
 use mcp_toolkit::content::{ResourceContents, Role};
 use mcp_toolkit::protocol::LoggingLevel;
 use mcp_toolkit::{
-    AskError, CallToolResult, Content, Context, Elicitation, PromptMessage, PromptRegistry, ResourceRegistry,
-    Server, Tool, ToolError, ToolRegistry, prompt, prompts, resource, resources, tool, tools,
+    CallToolResult, Content, Context, Server, Tool, ToolError, ask::AskError, ask::Elicitation, prompt,
+    prompt::PromptMessage, prompts, registry::PromptRegistry, registry::ResourceRegistry,
+    registry::ToolRegistry, resource, resources, tool, tools,
 };
 use serde::{Deserialize, Serialize};
 use std::future::IntoFuture;

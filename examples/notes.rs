@@ -36,8 +36,8 @@ mod common;
 
 use mcp_toolkit::ask::RootError;
 use mcp_toolkit::{
-    Context, Json, PromptMessage, ResourceRegistry, Server, State, ToolError, ToolRegistry, prompt, prompts,
-    resource, resources, tool, tools,
+    Context, Json, Server, State, ToolError, prompt, prompt::PromptMessage, prompts,
+    registry::ResourceRegistry, registry::ToolRegistry, resource, resources, tool, tools,
 };
 use std::collections::BTreeMap;
 use std::sync::Mutex;

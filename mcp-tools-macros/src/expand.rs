@@ -373,9 +373,17 @@ fn build(f: &CapabilityFn) -> TokenStream {
         let src = icon.src.get()?;
         let mime = icon.mime_type.get().into_iter();
         let sizes = icon.sizes.get().into_iter().flatten();
-        let theme = icon.theme.get().into_iter();
+        // Checked already: `"light"` or `"dark"`.
+        let theme = icon
+            .theme
+            .get()
+            .into_iter()
+            .map(|theme| match theme.value().as_str() {
+                "dark" => quote!(::mcp_toolkit::tool::IconTheme::Dark),
+                _ => quote!(::mcp_toolkit::tool::IconTheme::Light),
+            });
         Some(quote! {
-            .icon(::mcp_toolkit::Icon::new(#src)
+            .icon(::mcp_toolkit::tool::Icon::new(#src)
                 #( .with_mime_type(#mime) )*
                 #( .with_size(#sizes) )*
                 #( .with_theme(#theme) )*)
@@ -475,12 +483,15 @@ fn annotations(tool: &CapabilityFn) -> Option<TokenStream> {
         flag(a.open_world.get()),
     );
     Some(quote! {
-        .annotations(::mcp_toolkit::ToolAnnotations {
-            title: #title,
-            read_only_hint: #read_only,
-            destructive_hint: #destructive,
-            idempotent_hint: #idempotent,
-            open_world_hint: #open_world,
+        .annotations({
+            // Field by field: the type is `#[non_exhaustive]`, so no struct literal.
+            let mut annotations = <::mcp_toolkit::tool::ToolAnnotations as ::core::default::Default>::default();
+            annotations.title = #title;
+            annotations.read_only_hint = #read_only;
+            annotations.destructive_hint = #destructive;
+            annotations.idempotent_hint = #idempotent;
+            annotations.open_world_hint = #open_world;
+            annotations
         })
     })
 }
@@ -518,10 +529,12 @@ fn resource_hints(resource: &CapabilityFn) -> TokenStream {
         let [audience, priority, last_modified] =
             [audience, priority, last_modified].map(|field| field.unwrap_or_else(|| none.clone()));
         Some(quote! {
-            .annotations(::mcp_toolkit::content::Annotations {
-                audience: #audience,
-                priority: #priority,
-                last_modified: #last_modified,
+            .annotations({
+                let mut annotations = <::mcp_toolkit::content::Annotations as ::core::default::Default>::default();
+                annotations.audience = #audience;
+                annotations.priority = #priority;
+                annotations.last_modified = #last_modified;
+                annotations
             })
         })
     });
@@ -532,8 +545,8 @@ fn resource_hints(resource: &CapabilityFn) -> TokenStream {
             .and_then(|lit| lit.base10_parse::<u64>().ok())
             .unwrap_or(0);
         let scope = match cache.scope.get().map(LitStr::value).as_deref() {
-            Some("private") => quote!(::mcp_toolkit::CacheScope::Private),
-            _ => quote!(::mcp_toolkit::CacheScope::Public),
+            Some("private") => quote!(::mcp_toolkit::resource::CacheScope::Private),
+            _ => quote!(::mcp_toolkit::resource::CacheScope::Public),
         };
         quote!(.cache(#ttl_ms, #scope))
     });

@@ -167,8 +167,8 @@ impl Kind {
     pub(crate) fn product(self) -> TokenStream {
         match self {
             Kind::Tool => quote!(::mcp_toolkit::Tool),
-            Kind::Prompt => quote!(::mcp_toolkit::Prompt),
-            Kind::Resource => quote!(::mcp_toolkit::Resource),
+            Kind::Prompt => quote!(::mcp_toolkit::prompt::Prompt),
+            Kind::Resource => quote!(::mcp_toolkit::resource::Resource),
         }
     }
 

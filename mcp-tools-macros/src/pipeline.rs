@@ -141,7 +141,7 @@ mod tests {
             r#"const NAME : & 'static str = "add" ;"#,
             r#"ToolBuilder :: new ("add" , "Adds two numbers.")"#,
             r#". title ("Add")"#,
-            r#"read_only_hint : :: core :: option :: Option :: Some (true)"#,
+            r#"annotations . read_only_hint = :: core :: option :: Option :: Some (true) ;"#,
             r#". meta ("cost" , & 3)"#,
             r#". param ("a" , :: core :: option :: Option :: Some ("The first") , __mcp_param_0)"#,
             r#". param ("b" , :: core :: option :: Option :: Some ("The second") , __mcp_param_1)"#,
@@ -482,7 +482,7 @@ mod tests {
             r#"PromptBuilder :: new ("review_code" , :: core :: option :: Option :: Some ("Asks the model to review code."))"#,
             r#". title ("Code review")"#,
             r#". meta ("cost" , & 3)"#,
-            r#". icon (:: mcp_toolkit :: Icon :: new ("https://x/a.png"))"#,
+            r#". icon (:: mcp_toolkit :: tool :: Icon :: new ("https://x/a.png"))"#,
             r#". param ("code" , :: core :: option :: Option :: Some ("The code to review") , __mcp_param_0)"#,
             r#". param ("depth" , :: core :: option :: Option :: None , __mcp_param_1)"#,
             r#"Slot :: < u8 > :: new ()) . __mcp_param () . with_default"#,
@@ -602,7 +602,7 @@ mod tests {
             );
             assert_eq!(shape(&expansion.code), ["fn greet", "fn __mcp_prompt_greet"]);
             let code = expansion.code.to_string();
-            assert!(code.contains("-> :: mcp_toolkit :: Prompt"), "{code}");
+            assert!(code.contains("-> :: mcp_toolkit :: prompt :: Prompt"), "{code}");
             assert!(code.contains("unreachable_stub ()"), "{code}");
         }
     }
@@ -837,8 +837,11 @@ mod tests {
         let code = expansion.code.to_string();
         for expected in [
             ". size (1024u64)",
-            ". annotations (:: mcp_toolkit :: content :: Annotations { audience : :: core :: option :: Option :: Some (:: std :: vec :: Vec :: from ([:: mcp_toolkit :: content :: Role :: User , :: mcp_toolkit :: content :: Role :: Assistant])) , priority : :: core :: option :: Option :: Some (1f64) , last_modified : :: core :: option :: Option :: Some (:: std :: string :: String :: from (\"2025-01-12T15:00:58Z\")) , })",
-            ". cache (60000u64 , :: mcp_toolkit :: CacheScope :: Private)",
+            "< :: mcp_toolkit :: content :: Annotations as :: core :: default :: Default > :: default ()",
+            "annotations . audience = :: core :: option :: Option :: Some (:: std :: vec :: Vec :: from ([:: mcp_toolkit :: content :: Role :: User , :: mcp_toolkit :: content :: Role :: Assistant])) ;",
+            "annotations . priority = :: core :: option :: Option :: Some (1f64) ;",
+            "annotations . last_modified = :: core :: option :: Option :: Some (:: std :: string :: String :: from (\"2025-01-12T15:00:58Z\")) ;",
+            ". cache (60000u64 , :: mcp_toolkit :: resource :: CacheScope :: Private)",
         ] {
             assert!(code.contains(expected), "missing `{expected}` in\n{code}");
         }
@@ -851,8 +854,8 @@ mod tests {
         assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
         let code = expansion.code.to_string();
         for expected in [
-            "audience : :: core :: option :: Option :: None , priority : :: core :: option :: Option :: Some (0.25f64) , last_modified : :: core :: option :: Option :: None",
-            ". cache (0u64 , :: mcp_toolkit :: CacheScope :: Public)",
+            "annotations . audience = :: core :: option :: Option :: None ; annotations . priority = :: core :: option :: Option :: Some (0.25f64) ; annotations . last_modified = :: core :: option :: Option :: None ;",
+            ". cache (0u64 , :: mcp_toolkit :: resource :: CacheScope :: Public)",
         ] {
             assert!(code.contains(expected), "missing `{expected}` in\n{code}");
         }
@@ -1008,7 +1011,7 @@ mod tests {
             expansion
                 .code
                 .to_string()
-                .contains("-> :: mcp_toolkit :: Resource")
+                .contains("-> :: mcp_toolkit :: resource :: Resource")
         );
     }
 

@@ -7,7 +7,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mcp_toolkit::__bench::LineEngine;
-use mcp_toolkit::{Context, Elicitation, Json, Server, Tool, ToolError, tool, tools};
+use mcp_toolkit::{Context, Json, Server, Tool, ToolError, ask::Elicitation, tool, tools};
 use serde_json::json;
 use std::hint::black_box;
 

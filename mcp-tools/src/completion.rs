@@ -196,7 +196,7 @@ macro_rules! complete_with_injected {
                 $(
                     let $injected = match $injected::from_context(_cx) {
                         Ok(value) => value,
-                        Err(error) => return Box::pin(std::future::ready(Err(error))),
+                        Err(rejection) => return Box::pin(std::future::ready(Err(rejection.into()))),
                     };
                 )*
                 Box::pin(std::future::ready(self($($injected,)* typed).into_completions()))
@@ -220,7 +220,7 @@ macro_rules! complete_with_injected {
                 $(
                     let $injected = match $injected::from_context(_cx) {
                         Ok(value) => value,
-                        Err(error) => return Box::pin(std::future::ready(Err(error))),
+                        Err(rejection) => return Box::pin(std::future::ready(Err(rejection.into()))),
                     };
                 )*
                 let running = self($($injected,)* typed);

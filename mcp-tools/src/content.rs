@@ -22,6 +22,8 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
+// Shown at the crate's root, its one documented path.
+#[doc(hidden)]
 pub enum Content {
     /// Text for the model.
     Text(TextContent),
@@ -230,16 +232,16 @@ impl Content {
 /// ```
 /// use mcp_toolkit::content::{Annotations, Content, Role, TextContent};
 ///
-/// let note = TextContent {
-///     text: "The build failed; see the log.".into(),
-///     annotations: Some(Annotations { audience: Some(vec![Role::User]), ..Annotations::default() }),
-///     meta: None,
-/// };
+/// let mut note = TextContent::new("The build failed; see the log.");
+/// let mut hints = Annotations::default();
+/// hints.audience = Some(vec![Role::User]);
+/// note.annotations = Some(hints);
 /// let block = Content::from(note);
 /// assert_eq!(block.as_text(), Some("The build failed; see the log."));
 /// assert_eq!(serde_json::to_value(&block).unwrap()["annotations"]["audience"], serde_json::json!(["user"]));
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct TextContent {
     /// The text.
     pub text: String,
@@ -249,6 +251,17 @@ pub struct TextContent {
     /// Extra metadata.
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<Map<String, Value>>,
+}
+
+impl TextContent {
+    /// The text, with no annotations and no metadata (set the public fields for those).
+    pub fn new(text: impl Into<String>) -> TextContent {
+        TextContent {
+            text: text.into(),
+            annotations: None,
+            meta: None,
+        }
+    }
 }
 
 /// A base64-encoded image: the block [`Content::image`] makes.
@@ -262,6 +275,7 @@ pub struct TextContent {
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ImageContent {
     /// The base64-encoded bytes.
     pub data: String,
@@ -280,11 +294,13 @@ pub struct ImageContent {
 /// ```
 /// use mcp_toolkit::content::{AudioContent, Content};
 ///
-/// let clip = AudioContent { data: "UklGRg==".into(), mime_type: "audio/wav".into(), annotations: None, meta: None };
-/// assert_eq!(Content::from(clip), Content::audio(b"RIFF", "audio/wav"));
+/// let Content::Audio(clip) = Content::audio(b"RIFF", "audio/wav") else { unreachable!() };
+/// assert_eq!(clip.data, "UklGRg==");
+/// assert_eq!(clip.mime_type, "audio/wav");
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct AudioContent {
     /// The base64-encoded bytes.
     pub data: String,
@@ -304,16 +320,10 @@ pub struct AudioContent {
 /// ```
 /// use mcp_toolkit::content::{Content, ResourceLink};
 ///
-/// let link = ResourceLink {
-///     uri: "file:///reports/q3.csv".into(),
-///     name: "q3.csv".into(),
-///     title: Some("Third-quarter sales".into()),
-///     description: None,
-///     mime_type: Some("text/csv".into()),
-///     size: Some(48_213),
-///     annotations: None,
-///     meta: None,
-/// };
+/// let mut link = ResourceLink::new("file:///reports/q3.csv", "q3.csv");
+/// link.title = Some("Third-quarter sales".into());
+/// link.mime_type = Some("text/csv".into());
+/// link.size = Some(48_213);
 /// assert_eq!(
 ///     serde_json::to_value(Content::from(link)).unwrap(),
 ///     serde_json::json!({
@@ -324,6 +334,7 @@ pub struct AudioContent {
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ResourceLink {
     /// The resource's URI.
     pub uri: String,
@@ -349,27 +360,44 @@ pub struct ResourceLink {
     pub meta: Option<Map<String, Value>>,
 }
 
+impl ResourceLink {
+    /// A link to the resource at `uri`, called `name`; the other fields are `None` (set
+    /// them for a title, a description, a MIME type, a size, annotations or metadata).
+    pub fn new(uri: impl Into<String>, name: impl Into<String>) -> ResourceLink {
+        ResourceLink {
+            uri: uri.into(),
+            name: name.into(),
+            title: None,
+            description: None,
+            mime_type: None,
+            size: None,
+            annotations: None,
+            meta: None,
+        }
+    }
+}
+
 /// A resource's contents, embedded in a result: the block [`Content::embedded_text`] and
 /// [`Content::embedded_blob`] make.
 ///
 /// ```
 /// use mcp_toolkit::content::{Annotations, Content, EmbeddedResource, ResourceContents};
 ///
-/// let page = EmbeddedResource {
-///     resource: ResourceContents::Text {
-///         uri: "https://example.com/".into(),
-///         mime_type: Some("text/html".into()),
-///         text: "<h1>Example</h1>".into(),
-///     },
-///     annotations: Some(Annotations { priority: Some(0.2), ..Annotations::default() }),
-///     meta: None,
-/// };
+/// let mut page = EmbeddedResource::new(ResourceContents::Text {
+///     uri: "https://example.com/".into(),
+///     mime_type: Some("text/html".into()),
+///     text: "<h1>Example</h1>".into(),
+/// });
+/// let mut annotations = Annotations::default();
+/// annotations.priority = Some(0.2);
+/// page.annotations = Some(annotations);
 /// let json = serde_json::to_value(Content::from(page)).unwrap();
 /// assert_eq!(json["type"], "resource");
 /// assert_eq!(json["resource"]["text"], "<h1>Example</h1>");
 /// assert_eq!(json["annotations"]["priority"], 0.2);
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct EmbeddedResource {
     /// The contents.
     pub resource: ResourceContents,
@@ -379,6 +407,17 @@ pub struct EmbeddedResource {
     /// Extra metadata.
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<Map<String, Value>>,
+}
+
+impl EmbeddedResource {
+    /// The contents, with no annotations and no metadata (set the public fields for those).
+    pub fn new(resource: ResourceContents) -> EmbeddedResource {
+        EmbeddedResource {
+            resource,
+            annotations: None,
+            meta: None,
+        }
+    }
 }
 
 /// The contents of a resource: text or a base64-encoded blob. On the wire the two are told
@@ -429,11 +468,10 @@ pub enum ResourceContents {
 /// ```
 /// use mcp_toolkit::content::{Annotations, Role};
 ///
-/// let hints = Annotations {
-///     audience: Some(vec![Role::User, Role::Assistant]),
-///     priority: Some(1.0),
-///     last_modified: Some("2025-06-18T12:00:00Z".into()),
-/// };
+/// let mut hints = Annotations::default();
+/// hints.audience = Some(vec![Role::User, Role::Assistant]);
+/// hints.priority = Some(1.0);
+/// hints.last_modified = Some("2025-06-18T12:00:00Z".into());
 /// assert_eq!(
 ///     serde_json::to_value(&hints).unwrap(),
 ///     serde_json::json!({"audience": ["user", "assistant"], "priority": 1.0, "lastModified": "2025-06-18T12:00:00Z"})
@@ -442,6 +480,7 @@ pub enum ResourceContents {
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Annotations {
     /// Who the content is for: `"user"`, `"assistant"` or both.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -32,7 +32,7 @@ use tokio_util::sync::CancellationToken;
 /// }
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+/// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
 /// let server = || Server::new("who", "1.0.0").tools(tools![whoami]);
 /// let modern = server().test_client()?;
 /// assert_eq!(modern.list_tools().await?[0]["inputSchema"], json!({"type": "object", "additionalProperties": false}));
@@ -123,10 +123,10 @@ impl Context {
 
     /// Who is calling, when the transport checks a bearer token (HTTP with
     /// [`Server::bearer_auth`](crate::Server::bearer_auth)); `None` on stdio, in a
-    /// [`TestClient`](crate::TestClient), or without a check.
+    /// [`TestClient`](crate::testing::TestClient), or without a check.
     ///
     /// ```
-    /// use mcp_toolkit::{tool, tools, Context, Principal, Server};
+    /// use mcp_toolkit::{tool, tools, Context, auth::Principal, Server};
     /// use serde_json::json;
     ///
     /// /// Says who is calling.
@@ -215,7 +215,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("ids", "1.0.0").tools(tools![my_id]).test_client()?;
     /// assert_eq!(client.call("my_id", json!({})).await?.text(), Some("1"));
     /// assert_eq!(client.call("my_id", json!({})).await?.text(), Some("2"));
@@ -241,7 +241,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let server = || Server::new("versions", "1.0.0").tools(tools![structured]);
     /// let modern = server().test_client()?;
     /// assert_eq!(modern.call("structured", json!({})).await?.text(), Some("true"));
@@ -271,7 +271,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("greeter", "1.0.0").tools(tools![greet]).test_client()?;
     /// let greeting = client.call("greet", json!({})).await?;
     /// assert!(greeting.text().unwrap().starts_with("hello, mcp-toolkit-test-client "));
@@ -296,7 +296,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("caps", "1.0.0").tools(tools![can_sample]).test_client()?;
     /// assert_eq!(client.call("can_sample", json!({})).await?.text(), Some("false")); // it declares `{}`
     /// assert!(Context::default().client_capabilities().is_none());
@@ -321,7 +321,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("progress", "1.0.0").tools(tools![asked]).test_client()?;
     /// assert_eq!(client.call("asked", json!({})).await?.text(), Some("false"));
     /// assert_eq!(client.call_with_progress("asked", json!({})).await?.text(), Some("true"));
@@ -351,7 +351,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("copier", "1.0.0").tools(tools![copy]).test_client()?;
     /// let result = client.call_with_progress("copy", json!({"files": ["a.txt", "b.txt"]})).await?;
     /// let last = &result.notifications()[1];
@@ -396,7 +396,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("logs", "1.0.0").tools(tools![debugging]).test_client()?;
     /// assert_eq!(client.call("debugging", json!({})).await?.text(), Some("false")); // no level asked for
     /// client.set_log_level(LoggingLevel::Info).await?;
@@ -431,7 +431,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("importer", "1.0.0").tools(tools![import]).test_client()?;
     /// client.set_log_level(LoggingLevel::Info).await?; // info and more severe
     /// let result = client.call("import", json!({})).await?;
@@ -502,7 +502,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let (report, mut reports) = tokio::sync::mpsc::unbounded_channel();
     /// let client = Server::new("scanner", "1.0.0").tools(tools![scan]).state(report).test_client()?;
     /// let call = tokio::spawn(async move { client.call("scan", json!({})).await });
@@ -536,7 +536,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let (report, mut reports) = tokio::sync::mpsc::unbounded_channel();
     /// let client = Server::new("watcher", "1.0.0").tools(tools![watch]).state(report).test_client()?;
     /// let call = tokio::spawn(async move { client.call("watch", json!({})).await });
@@ -565,7 +565,7 @@ impl Context {
     /// late answer is dropped.
     ///
     /// ```
-    /// use mcp_toolkit::{tool, tools, ClientRequestError, Context, Server};
+    /// use mcp_toolkit::{tool, tools, ask::ClientRequestError, Context, Server};
     /// use serde_json::json;
     ///
     /// /// Counts the client's roots.
@@ -576,7 +576,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("roots", "1.0.0")
     ///     .tools(tools![count_roots])
     ///     .test_client()?
@@ -627,7 +627,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let plain = Server::new("greeter", "1.0.0").tools(tools![greet]).test_client()?;
     /// assert_eq!(plain.call("greet", json!({})).await?.text(), Some("hello"));
     ///
@@ -659,11 +659,12 @@ impl fmt::Debug for Context {
 /// read it with [`Context::principal`].
 ///
 /// ```
-/// use mcp_toolkit::Principal;
+/// use mcp_toolkit::auth::Principal;
 /// let ada = Principal::new("ada").with_scopes(["notes:read"]);
 /// assert!(ada.has_scope("notes:read") && !ada.has_scope("notes:write"));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Principal {
     /// Who the token was issued to.
     pub subject: String,
@@ -677,7 +678,7 @@ impl Principal {
     /// A principal with no scopes or claims.
     ///
     /// ```
-    /// use mcp_toolkit::Principal;
+    /// use mcp_toolkit::auth::Principal;
     ///
     /// let ada = Principal::new("ada");
     /// assert_eq!(ada.subject, "ada");
@@ -694,7 +695,7 @@ impl Principal {
     /// Sets the scopes, replacing any set before.
     ///
     /// ```
-    /// use mcp_toolkit::Principal;
+    /// use mcp_toolkit::auth::Principal;
     ///
     /// let ada = Principal::new("ada").with_scopes(["notes:read", "notes:write"]);
     /// assert_eq!(ada.scopes, ["notes:read", "notes:write"]);
@@ -707,7 +708,7 @@ impl Principal {
     /// Sets the claims: anything else the token check found that tools should see.
     ///
     /// ```
-    /// use mcp_toolkit::Principal;
+    /// use mcp_toolkit::auth::Principal;
     /// use serde_json::json;
     ///
     /// let ada = Principal::new("ada").with_claims(json!({"org": "analytical-engines"}));
@@ -721,7 +722,7 @@ impl Principal {
     /// Whether the token allows `scope`, compared exactly.
     ///
     /// ```
-    /// use mcp_toolkit::Principal;
+    /// use mcp_toolkit::auth::Principal;
     ///
     /// let ada = Principal::new("ada").with_scopes(["notes:read"]);
     /// assert!(ada.has_scope("notes:read"));
@@ -775,13 +776,16 @@ impl<T: ?Sized + fmt::Debug> fmt::Debug for State<T> {
 /// inject them too. Injected parameters never appear in a tool's input schema.
 ///
 /// ```
-/// use mcp_toolkit::{tool, Context, FromContext, ToolError};
+/// use mcp_toolkit::{tool, Context, FromContext};
+/// use std::convert::Infallible;
 ///
 /// /// The name of the calling client.
 /// struct ClientName(String);
 ///
 /// impl FromContext for ClientName {
-///     fn from_context(cx: &Context) -> Result<Self, ToolError> {
+///     type Rejection = Infallible;
+///
+///     fn from_context(cx: &Context) -> Result<Self, Infallible> {
 ///         Ok(ClientName(cx.client_info().map_or("unknown".into(), |c| c.name.clone())))
 ///     }
 /// }
@@ -793,8 +797,12 @@ impl<T: ?Sized + fmt::Debug> fmt::Debug for State<T> {
 /// }
 /// ```
 pub trait FromContext: Sized + Send + 'static {
-    /// Extracts the value; an error fails the call with its message.
-    fn from_context(cx: &Context) -> Result<Self, ToolError>;
+    /// Why the value could not be extracted: it fails the call as the [`ToolError`] it
+    /// becomes. [`Infallible`](std::convert::Infallible) for a value that is always there.
+    type Rejection: Into<ToolError>;
+
+    /// Extracts the value; an error fails the call.
+    fn from_context(cx: &Context) -> Result<Self, Self::Rejection>;
 
     /// The shared state this type needs, so a server can refuse to start without it.
     #[doc(hidden)]
@@ -804,13 +812,17 @@ pub trait FromContext: Sized + Send + 'static {
 }
 
 impl FromContext for Context {
-    fn from_context(cx: &Context) -> Result<Self, ToolError> {
+    type Rejection = std::convert::Infallible;
+
+    fn from_context(cx: &Context) -> Result<Self, Self::Rejection> {
         Ok(cx.clone())
     }
 }
 
 impl<T: Send + Sync + 'static> FromContext for State<T> {
-    fn from_context(cx: &Context) -> Result<Self, ToolError> {
+    type Rejection = ToolError;
+
+    fn from_context(cx: &Context) -> Result<Self, Self::Rejection> {
         cx.state::<T>().ok_or_else(|| {
             tracing::error!(
                 state = std::any::type_name::<T>(),

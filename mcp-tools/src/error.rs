@@ -4,6 +4,13 @@ use std::fmt;
 
 /// The error a tool returns to say "this call failed".
 ///
+/// **Failing a call has one way: return `Err(ToolError)`** from a tool whose return type is
+/// a `Result<_, ToolError>`. The rest is layered on it: `?` on any other error makes a
+/// [`ToolError::internal`]; [`CallToolResult::error`](crate::CallToolResult::error) and
+/// [`CallToolResult::internal`](crate::CallToolResult::internal) are the results these two
+/// become, for a tool that builds its whole result itself; a JSON-RPC error instead of a
+/// result comes only from the framework (an unknown tool, bad arguments), never from a tool.
+///
 /// A tool that returns `Err(ToolError)` answers the call with `isError: true`. What the
 /// client reads depends on where the error came from:
 ///
@@ -136,7 +143,7 @@ impl ToolError {
     ///
     /// ```
     /// use mcp_toolkit::protocol::ErrorCode;
-    /// use mcp_toolkit::{resource, resources, ClientError, Server, ToolError};
+    /// use mcp_toolkit::{resource, resources, testing::ClientError, Server, ToolError};
     /// use serde_json::json;
     ///
     /// /// A user's name.
@@ -149,7 +156,7 @@ impl ToolError {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("users", "1.0.0").resources(resources![user_name]).test_client()?;
     /// match client.read_resource("users://8/name").await {
     ///     Err(ClientError::Rpc { code, message, data }) => {
@@ -210,7 +217,7 @@ impl ToolError {
     /// naming the capability in earlier ones.
     ///
     /// ```
-    /// use mcp_toolkit::{AskError, ClientCapability, ToolError};
+    /// use mcp_toolkit::{ask::AskError, ask::ClientCapability, ToolError};
     ///
     /// let error = ToolError::from(AskError::MissingCapability(ClientCapability::Sampling));
     /// assert_eq!(error.missing_capability(), Some(ClientCapability::Sampling));
@@ -250,7 +257,7 @@ impl ToolError {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// // A client that cannot open URLs reads the URL in the error result.
     /// let client = Server::new("calendar", "1.0.0").tools(tools![events]).test_client()?;
     /// let result = client.call("events", json!({})).await?;
@@ -299,7 +306,7 @@ impl ToolError {
 /// [`Context`](crate::Context) each need one.
 ///
 /// ```
-/// use mcp_toolkit::ClientCapability;
+/// use mcp_toolkit::ask::ClientCapability;
 /// use serde_json::json;
 ///
 /// assert_eq!(ClientCapability::ElicitationForm.to_string(), "elicitation.form");
@@ -349,7 +356,7 @@ impl ClientCapability {
     /// Whether `capabilities` (a client's declared `ClientCapabilities`) include this one.
     ///
     /// ```
-    /// use mcp_toolkit::ClientCapability;
+    /// use mcp_toolkit::ask::ClientCapability;
     /// use serde_json::json;
     ///
     /// assert!(ClientCapability::ElicitationForm.declared_in(&json!({"elicitation": {}})));
@@ -394,7 +401,7 @@ impl fmt::Display for ClientCapability {
 /// `ToolError`, it does not implement `std::error::Error`, which is what lets it convert.
 ///
 /// ```
-/// use mcp_toolkit::{AskError, ClientCapability, ToolError};
+/// use mcp_toolkit::{ask::AskError, ask::ClientCapability, ToolError};
 ///
 /// let missing = AskError::MissingCapability(ClientCapability::Roots);
 /// assert_eq!(missing.to_string(), "this request needs the client capability `roots`, which the client did not declare");
@@ -524,7 +531,8 @@ impl<E: std::error::Error> From<E> for ToolError {
 /// two tools with one name refuses to start with it ([`Error::Definition`](crate::Error::Definition)).
 ///
 /// ```
-/// use mcp_toolkit::{tool, tools, validate_tool_name, DefinitionError, Error, Server, Tool};
+/// use mcp_toolkit::{tool, tools, tool::validate_tool_name, registry::DefinitionError, Error, Server, Tool};
+/// use mcp_toolkit::testing::ClientError;
 /// use serde_json::json;
 ///
 /// assert!(matches!(validate_tool_name("add numbers"), Err(DefinitionError::InvalidName(_))));
@@ -538,7 +546,7 @@ impl<E: std::error::Error> From<E> for ToolError {
 ///
 /// let twice = Server::new("greeter", "1.0.0").tools(tools![hello]).tools(tools![hello]);
 /// match twice.test_client() {
-///     Err(Error::Definition(DefinitionError::DuplicateName(name))) => assert_eq!(name, "hello"),
+///     Err(ClientError::Server(Error::Definition(DefinitionError::DuplicateName(name)))) => assert_eq!(name, "hello"),
 ///     other => panic!("expected a duplicate name, got {other:?}"),
 /// }
 /// ```
@@ -607,9 +615,9 @@ pub enum ClientRequestError {
 }
 
 /// Why a tool or a tool call cannot cross to or from a model API
-/// ([`Tool::to_openai`](crate::Tool::to_openai), [`ToolCall::from_json`](crate::ToolCall::from_json)).
+/// ([`Tool::to_openai`](crate::Tool::to_openai), [`ToolCall::from_json`](crate::export::ToolCall::from_json)).
 /// The messages are worded to pass back to the model.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum ExportError {
     /// The tool's name breaks the model APIs' rule (1 to 64 of `A-Z a-z 0-9 _ -`).
@@ -632,7 +640,8 @@ pub enum ExportError {
         /// The tool called.
         tool: String,
         /// What the parser said.
-        error: String,
+        #[source]
+        error: std::sync::Arc<serde_json::Error>,
         /// The text as sent.
         text: String,
     },
@@ -670,8 +679,8 @@ pub enum ExportError {
     },
     /// The server's own definitions keep it from running anything (what
     /// [`Server::test_client`](crate::Server::test_client) would report).
-    #[error("the server cannot run: {0}")]
-    NotRunnable(String),
+    #[error("the server cannot run")]
+    NotRunnable(#[source] std::sync::Arc<crate::Error>),
 }
 
 /// `the prompts are `a`, `b``, or that there are none.

@@ -1,7 +1,13 @@
 #![doc = include_str!("../README.md")]
-#![warn(missing_docs, unreachable_pub)]
+#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
+#![forbid(unsafe_code)]
 // On docs.rs (`--cfg docsrs`, see Cargo.toml), each item gated by a feature is badged with it.
 #![cfg_attr(docsrs, feature(doc_cfg))]
+
+// The crate's root holds what a tool author touches on the first day; everything else
+// lives in exactly one public module named for its concept. An item shown at the root is
+// defined in a private module (or hidden where its module is public), so it has one
+// documented path.
 
 #[doc = include_str!("docs/guide.md")]
 pub mod guide {
@@ -49,51 +55,62 @@ mod error;
 mod form;
 #[cfg(feature = "oauth")]
 pub mod oauth;
-mod prompt;
+pub mod prompt;
 pub mod protocol;
 // W3C trace context from `_meta`, made the parent of a request's span.
 #[cfg(feature = "otel")]
 mod otel;
 mod rate;
-mod registry;
-mod resource;
+pub mod registry;
+pub mod resource;
 mod result;
-mod seal;
-mod server;
-mod tool;
+pub mod seal;
+pub mod server;
+pub mod tool;
 mod transport;
 mod wire_log;
 
 #[doc(inline)]
-pub use ask::{Elicitation, Root, SamplingMessage, SamplingRequest, SamplingResponse, UrlElicitation};
-#[doc(inline)]
 pub use content::Content;
 #[doc(inline)]
-pub use context::{Context, FromContext, Principal, State};
+pub use context::{Context, FromContext, State};
 #[doc(inline)]
-pub use error::{AskError, ClientCapability, ClientRequestError, DefinitionError, ExportError, ToolError};
-#[doc(inline)]
-pub use prompt::{GetPromptResult, IntoPromptResult, Prompt, PromptArgument, PromptMessage};
-#[doc(inline)]
-pub use rate::RateLimit;
-#[doc(inline)]
-pub use registry::{PromptRegistry, Registry, ResourceRegistry, ToolRegistry};
-#[doc(inline)]
-pub use resource::{CacheScope, IntoReadResult, Resource};
+pub use error::ToolError;
 #[doc(inline)]
 pub use result::{CallToolResult, IntoCallToolResult, Json};
 #[doc(inline)]
-pub use seal::{KeyRing, SealKey, SealKeyError};
-#[cfg(feature = "http")]
+pub use server::builder::Server;
 #[doc(inline)]
-pub use server::HttpServer;
+pub use server::error::Error;
 #[doc(inline)]
-pub use server::{CallResponse, ClientError, Error, Server, TestClient, ToolCall};
+pub use tool::Tool;
+
+/// Who is calling: the authenticated caller of a request, as an authorization layer
+/// (the `oauth` feature's resource server, or your own) vouches for it.
+pub mod auth {
+    pub use crate::context::Principal;
+}
+
+/// Tools in the formats of model APIs (OpenAI's function calling, Anthropic's tool use) and
+/// tool calls from outside the protocol: [`Server::execute`](crate::Server::execute) runs a
+/// [`ToolCall`](crate::export::ToolCall) in any shape models write.
+pub mod export {
+    pub use crate::error::ExportError;
+    pub use crate::server::export::ToolCall;
+}
+
+/// Testing a server without a transport: [`Server::test_client`](crate::Server::test_client)
+/// gives a [`TestClient`](crate::testing::TestClient) that talks to the server inside the test process, through the
+/// same engine every transport drives; both test clients fail with the one [`ClientError`](crate::testing::ClientError).
+///
+/// No feature gates it: it brings no dependency the engine does not have, and a binary
+/// that never calls `test_client` links none of it.
+pub mod testing {
+    pub use crate::server::testing::{CallResponse, ClientError, Completion, TestClient};
+}
 #[cfg(feature = "cli")]
 #[doc(inline)]
-pub use server::{CliError, log_to_stderr};
-#[doc(inline)]
-pub use tool::{Icon, IconTheme, ScopePolicy, Tool, ToolAnnotations, validate_tool_name};
+pub use server::log::log_to_stderr;
 
 /// Turns a documented fn into an MCP tool.
 ///
@@ -169,8 +186,8 @@ pub use mcp_toolkit_macros::tool;
 /// }
 ///
 /// let cache = Arc::new(Cache { entries: Mutex::new(Vec::new()) });
-/// let server = Server::new("cache", "1.0.0").tools(tools![cache => remember]);
-/// assert_eq!(server.registry().tools()[0].name(), "remember");
+/// let mut server = Server::new("cache", "1.0.0").tools(tools![cache => remember]);
+/// assert_eq!(server.tool_registry().tools()[0].name(), "remember");
 /// ```
 ///
 /// Two tools with one name are a compile error:
@@ -206,7 +223,7 @@ macro_rules! tools {
 ///
 /// ```
 /// use mcp_toolkit::protocol::ProtocolVersion;
-/// use mcp_toolkit::{prompt, prompts, PromptMessage};
+/// use mcp_toolkit::{prompt, prompts, prompt::PromptMessage};
 /// use serde_json::json;
 ///
 /// /// Asks the model to review code.
@@ -303,7 +320,7 @@ macro_rules! tools {
 /// }
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+/// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
 /// let client = Server::new("trips", "1.0.0").prompts(prompts![city_break]).test_client()?;
 /// let completed = client.request("completion/complete", json!({
 ///     "ref": {"type": "ref/prompt", "name": "city_break"},
@@ -317,9 +334,9 @@ macro_rules! tools {
 ///
 /// # Returns
 ///
-/// Anything that implements [`IntoPromptResult`]: text (`String`, `&'static str`) for one
-/// user message, a [`PromptMessage`] (a role, and text, an image, audio or an embedded
-/// resource), a `Vec<PromptMessage>`, a whole [`GetPromptResult`], or a `Result` of these,
+/// Anything that implements [`IntoPromptResult`](crate::prompt::IntoPromptResult): text (`String`, `&'static str`) for one
+/// user message, a [`PromptMessage`](crate::prompt::PromptMessage) (a role, and text, an image, audio or an embedded
+/// resource), a `Vec<PromptMessage>`, a whole [`GetPromptResult`](crate::prompt::GetPromptResult), or a `Result` of these,
 /// whose `Err` answers the request with an error. A sync fn runs at once, on the task that
 /// answers the request: prompts assemble text; an `async fn` may await.
 ///
@@ -364,7 +381,7 @@ macro_rules! prompts {
     ($($prompt:path),* $(,)?) => {{
         const ENTRIES: &[$crate::__private::PromptEntry] = &[$( $crate::__private::prompt_entry::<$prompt>() ),*];
         const _: () = $crate::__private::assert_unique_names::<{ ENTRIES.len() }>(&$crate::__private::names(ENTRIES), "prompt");
-        ENTRIES.iter().map(|(_, prompt)| prompt()).collect::<::std::vec::Vec<$crate::Prompt>>()
+        ENTRIES.iter().map(|(_, prompt)| prompt()).collect::<::std::vec::Vec<$crate::prompt::Prompt>>()
     }};
 }
 
@@ -396,13 +413,13 @@ macro_rules! prompts {
 /// `description` (default: the doc comment), `mime_type`, `icons(...)` and `meta(...)`, as
 /// [`macro@tool`] does; and, for clients to judge a resource before reading it:
 ///
-/// - `size = 4096`: the contents' length in bytes ([`Resource::size`]), for a fixed URI
+/// - `size = 4096`: the contents' length in bytes ([`Resource::size`](crate::resource::Resource::size)), for a fixed URI
 ///   only, as a template's resources differ;
 /// - `annotations(audience = ["user", "assistant"], priority = 0.5, last_modified =
 ///   "2025-01-12T15:00:58Z")`: who the contents are for, how much they matter (0 to 1),
-///   when they changed (RFC 3339) ([`Resource::annotations`]);
+///   when they changed (RFC 3339) ([`Resource::annotations`](crate::resource::Resource::annotations));
 /// - `cache(ttl_ms = 60000, scope = "public")`: the `ttlMs` and `cacheScope` of its reads
-///   in revision 2026-07-28 ([`Resource::ttl_ms`], [`Resource::cache_scope`]). Without
+///   in revision 2026-07-28 ([`Resource::ttl_ms`](crate::resource::Resource::ttl_ms), [`Resource::cache_scope`](crate::resource::Resource::cache_scope)). Without
 ///   it, reads say `ttlMs: 0`, read again; an authenticated caller's reads are always
 ///   `private`.
 ///
@@ -417,7 +434,7 @@ macro_rules! prompts {
 /// parameters are injected: [`Context`], [`State<T>`](State), any [`FromContext`] type. A
 /// fixed URI's fn takes no arguments.
 ///
-/// The return type is anything [`IntoReadResult`]: text, JSON, bytes, or a `Result` of
+/// The return type is anything [`IntoReadResult`](crate::resource::IntoReadResult): text, JSON, bytes, or a `Result` of
 /// these, whose `Err` answers the read with an error. A sync fn runs at once, on the task
 /// that reads the request; an `async fn` is awaited.
 ///
@@ -456,17 +473,14 @@ macro_rules! prompts {
 /// }
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+/// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
 /// let client = Server::new("library", "1.0.0").resources(resources![book]).test_client()?;
-/// let complete = |name: &str, value: &str| json!({
-///     "ref": {"type": "ref/resource", "uri": "library://{shelf}/{title}"},
-///     "argument": {"name": name, "value": value},
-///     "context": {"arguments": {"shelf": "poetry"}}
-/// });
-/// let shelves = client.request("completion/complete", complete("shelf", "")).await?;
-/// assert_eq!(shelves["completion"]["values"], json!(["fiction", "history", "poetry"]));
-/// let books = client.request("completion/complete", complete("title", "s")).await?;
-/// assert_eq!(books["completion"], json!({"values": ["Sonnets", "Odes"], "total": 2, "hasMore": false}));
+/// let (template, given) = ("library://{shelf}/{title}", json!({"shelf": "poetry"}));
+/// let shelves = client.complete_resource(template, "shelf", "", given.clone()).await?;
+/// assert_eq!(shelves.values, ["fiction", "history", "poetry"]);
+/// let books = client.complete_resource(template, "title", "s", given).await?;
+/// assert_eq!(books.values, ["Sonnets", "Odes"]);
+/// assert_eq!((books.total, books.has_more), (Some(2), false));
 /// # Ok(())
 /// # }
 /// ```
@@ -496,7 +510,7 @@ macro_rules! resources {
     ($($resource:path),* $(,)?) => {{
         const ENTRIES: &[$crate::__private::ResourceEntry] = &[$( $crate::__private::resource_entry::<$resource>() ),*];
         const _: () = $crate::__private::assert_unique_uris::<{ ENTRIES.len() }>(&$crate::__private::names(ENTRIES));
-        ENTRIES.iter().map(|(_, resource)| resource()).collect::<::std::vec::Vec<$crate::Resource>>()
+        ENTRIES.iter().map(|(_, resource)| resource()).collect::<::std::vec::Vec<$crate::resource::Resource>>()
     }};
 }
 
@@ -508,6 +522,7 @@ pub mod __bench {
     use std::sync::Arc;
 
     /// Feeds messages to the engine as a transport would, one connection.
+    #[allow(missing_debug_implementations)] // support for generated code, not public API
     pub struct LineEngine {
         engine: Arc<Engine>,
         conn: Arc<Connection>,
@@ -563,7 +578,9 @@ pub mod __private {
         resource_ret,
     };
 
-    use crate::{Prompt, Resource, Tool};
+    use crate::Tool;
+    use crate::prompt::Prompt;
+    use crate::resource::Resource;
 
     /// A tool of `tools![...]`: its name, for the duplicate check, and its constructor.
     pub type Entry = (&'static str, fn() -> Tool);

@@ -11,11 +11,11 @@ use std::time::Duration;
 ///
 /// A call over the limit is answered at once with an `isError` result that says the limit
 /// and how long to wait, so a model can back off; nothing is queued. Set it with
-/// [`Server::rate_limit`](crate::Server::rate_limit) (all callers together) and
-/// [`Server::client_rate_limit`](crate::Server::client_rate_limit) (each client on its own).
+/// [`Limits::rate_limit`](crate::server::Limits::rate_limit) (all callers together) and
+/// [`Limits::client_rate_limit`](crate::server::Limits::client_rate_limit) (each client on its own).
 ///
 /// ```
-/// use mcp_toolkit::RateLimit;
+/// use mcp_toolkit::server::RateLimit;
 ///
 /// let steady = RateLimit::per_second(20);
 /// assert_eq!(steady.to_string(), "20 calls per second");
@@ -40,7 +40,7 @@ impl RateLimit {
     /// `calls` per second, all of which may come at once (0 is taken as 1).
     ///
     /// ```
-    /// use mcp_toolkit::RateLimit;
+    /// use mcp_toolkit::server::RateLimit;
     ///
     /// assert_eq!(RateLimit::per_second(5).to_string(), "5 calls per second");
     /// assert_eq!(RateLimit::per_second(1).to_string(), "1 call per second");
@@ -52,7 +52,7 @@ impl RateLimit {
     /// `calls` per minute, all of which may come at once (0 is taken as 1).
     ///
     /// ```
-    /// use mcp_toolkit::RateLimit;
+    /// use mcp_toolkit::server::RateLimit;
     ///
     /// assert_eq!(RateLimit::per_minute(90).to_string(), "90 calls per minute");
     /// ```
@@ -64,7 +64,7 @@ impl RateLimit {
     /// By default, one period's worth: all of them (0 is taken as 1).
     ///
     /// ```
-    /// use mcp_toolkit::RateLimit;
+    /// use mcp_toolkit::server::RateLimit;
     ///
     /// // On average 10 a second, but never more than 2 in a row.
     /// let smooth = RateLimit::per_second(10).burst(2);

@@ -77,7 +77,9 @@ impl CallToolResult {
     }
 
     /// A failed result (`isError: true`) whose text tells the model what went wrong, so it
-    /// can correct itself.
+    /// can correct itself: what a tool's `Err(ToolError::new(message))` becomes. A tool
+    /// fails with [`ToolError`] (see there); build this only for a tool that returns a
+    /// whole `CallToolResult`.
     ///
     /// ```
     /// use mcp_toolkit::CallToolResult;
@@ -115,19 +117,12 @@ impl CallToolResult {
 
     /// The result the client sees when a tool fails in a way that is not its message to give
     /// (a panic, a bug): `internal error`, with the details left to the server's log.
-    ///
-    /// ```
-    /// use mcp_toolkit::CallToolResult;
-    ///
-    /// let result = CallToolResult::internal_error();
-    /// assert!(result.is_error());
-    /// assert_eq!(result.content()[0].as_text(), Some("internal error"));
-    /// ```
-    pub fn internal_error() -> CallToolResult {
+    pub(crate) fn internal_error() -> CallToolResult {
         CallToolResult::error(INTERNAL_ERROR)
     }
 
-    /// An internal error with its detail: the client reads `internal error`, and the server
+    /// An internal error with its detail: what a tool's `Err(ToolError::internal(detail))`
+    /// (or `?` on any other error) becomes. The client reads `internal error`, and the server
     /// logs the detail with the tool's name (or sends it, when it
     /// [exposes internal errors](crate::Server::expose_internal_errors)).
     ///
@@ -186,7 +181,8 @@ impl CallToolResult {
         }
     }
 
-    /// Marks the result as failed or not, keeping its content.
+    /// Marks the result as failed or not, keeping its content: for a failure that carries
+    /// more than text (an image of what went wrong). Text alone is [`ToolError::new`].
     ///
     /// ```
     /// use mcp_toolkit::{CallToolResult, Content};

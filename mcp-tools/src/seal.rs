@@ -27,12 +27,12 @@ const TAG_BYTES: usize = 16;
 /// them the same [`KeyRing`]. A key's bytes are never printed.
 ///
 /// ```
-/// use mcp_toolkit::SealKey;
+/// use mcp_toolkit::seal::SealKey;
 ///
 /// let key = SealKey::from_base64("q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=")?;
 /// assert_eq!(format!("{key:?}"), "SealKey(..)");
 /// assert!(SealKey::from_base64("c2hvcnQ=").is_err()); // 5 bytes, not 32
-/// # Ok::<(), mcp_toolkit::SealKeyError>(())
+/// # Ok::<(), mcp_toolkit::seal::SealKeyError>(())
 /// ```
 #[derive(Clone)]
 pub struct SealKey {
@@ -69,7 +69,7 @@ impl SealKey {
     /// A key from 32 bytes (from a secret store, say).
     ///
     /// ```
-    /// let key = mcp_toolkit::SealKey::from_bytes([7; 32]);
+    /// let key = mcp_toolkit::seal::SealKey::from_bytes([7; 32]);
     /// # let _ = key;
     /// ```
     pub fn from_bytes(bytes: [u8; 32]) -> SealKey {
@@ -82,7 +82,7 @@ impl SealKey {
     /// in an environment variable (`openssl rand -base64 32` makes one).
     ///
     /// ```
-    /// use mcp_toolkit::{SealKey, SealKeyError};
+    /// use mcp_toolkit::{seal::SealKey, seal::SealKeyError};
     ///
     /// assert!(SealKey::from_base64("q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA").is_ok());
     /// assert_eq!(SealKey::from_base64("AAAA").unwrap_err(), SealKeyError::WrongLength(3));
@@ -103,9 +103,9 @@ impl SealKey {
     /// one of these at start: its sealed state opens only in that process.
     ///
     /// ```
-    /// let key = mcp_toolkit::SealKey::generate()?;
+    /// let key = mcp_toolkit::seal::SealKey::generate()?;
     /// # let _ = key;
-    /// # Ok::<(), mcp_toolkit::SealKeyError>(())
+    /// # Ok::<(), mcp_toolkit::seal::SealKeyError>(())
     /// ```
     pub fn generate() -> Result<SealKey, SealKeyError> {
         let mut bytes = [0_u8; 32];
@@ -124,7 +124,7 @@ impl fmt::Debug for SealKey {
 /// the new key first and keep the old one until state sealed with it has expired.
 ///
 /// ```
-/// use mcp_toolkit::{KeyRing, SealKey};
+/// use mcp_toolkit::{seal::KeyRing, seal::SealKey};
 ///
 /// let old = SealKey::from_bytes([1; 32]);
 /// let new = SealKey::from_bytes([2; 32]);
@@ -152,7 +152,7 @@ impl KeyRing {
     /// bytes).
     ///
     /// ```
-    /// use mcp_toolkit::{KeyRing, SealKeyError};
+    /// use mcp_toolkit::{seal::KeyRing, seal::SealKeyError};
     ///
     /// // To rotate: the new key first, the old one kept until its states have expired.
     /// let new = "q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=";

@@ -7,7 +7,7 @@
 //! which only a crate outside the runtime can name.
 
 use mcp_toolkit::protocol::ProtocolVersion;
-use mcp_toolkit::{ClientError, Context, Json, Server, Tool, tool, tools};
+use mcp_toolkit::{Context, Json, Server, Tool, testing::ClientError, tool, tools};
 use serde_json::json;
 
 #[derive(serde::Serialize, schemars::JsonSchema)]

@@ -7,7 +7,7 @@
 
 use crate::support;
 
-use mcp_toolkit::{KeyRing, Principal, SealKey, Server, tools};
+use mcp_toolkit::{Server, auth::Principal, seal::KeyRing, seal::SealKey, tools};
 use serde_json::{Value, json};
 use std::time::Duration;
 use support::tools::{ask_two, order_book, roots_if_any};
@@ -819,7 +819,7 @@ async fn a_state_expires() {
 #[tokio::test]
 async fn the_test_client_answers_asks_in_both_eras() {
     let server = || Server::new("books", "1.0.0").tools(tools![order_book, ask_two]);
-    let answer_all = |client: mcp_toolkit::TestClient| {
+    let answer_all = |client: mcp_toolkit::testing::TestClient| {
         client
             .on_elicit(|request| async move {
                 assert_eq!(request["message"], "Where should the book go?");

@@ -10,6 +10,7 @@
 
 use crate::support;
 
+use mcp_toolkit::server::Limits;
 use mcp_toolkit::{Server, tools};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -726,7 +727,7 @@ struct Endpoint {
 impl Endpoint {
     async fn start() -> Endpoint {
         let server = Server::new("fixture", "1.0.0")
-            .max_message_size(LIMIT)
+            .limits(Limits::default().max_message_size(LIMIT))
             .tools(tools![echo, sleep]);
         let http = server.bind_http("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}/mcp", http.local_addr());

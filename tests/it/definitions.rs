@@ -500,7 +500,7 @@ async fn non_object_structured_output_keeps_its_schema() {
 
 #[test]
 fn runtime_tools_check_their_definition() {
-    use mcp_toolkit::{DefinitionError, Tool};
+    use mcp_toolkit::{Tool, registry::DefinitionError};
     let bad_name = Tool::from_json("a b", "x", json!({"type": "object"}), |_, _| async { "" });
     assert!(matches!(bad_name, Err(DefinitionError::InvalidName(_))));
     let bad_schema = Tool::from_json("ab", "x", json!({"type": "string"}), |_, _| async { "" });

@@ -4,8 +4,10 @@
 //! with an internal error is masked and logged like every other internal error, and every
 //! duplicate tool name is reported at once.
 
+use mcp_toolkit::server::Limits;
 use mcp_toolkit::{
-    Context, DefinitionError, Error, FromContext, RateLimit, Server, State, ToolCall, ToolError, tool, tools,
+    Context, Error, FromContext, Server, State, ToolError, export::ToolCall, registry::DefinitionError,
+    server::RateLimit, tool, tools,
 };
 use serde_json::json;
 use std::time::Duration;
@@ -47,6 +49,8 @@ fn count_rows(_db: State<Database>) -> u64 {
 struct Config(String);
 
 impl FromContext for Config {
+    type Rejection = ToolError;
+
     fn from_context(_: &Context) -> Result<Self, ToolError> {
         // `?` on an io error makes an internal error: its detail names a path.
         Ok(Config(std::fs::read_to_string(
@@ -90,7 +94,7 @@ async fn execute_sees_only_what_an_anonymous_caller_may_see() {
 async fn execute_keeps_the_rate_limit_across_calls() {
     let server = Server::new("exec", "1.0.0")
         .tools(tools![add])
-        .rate_limit(RateLimit::per_minute(2));
+        .limits(Limits::default().rate_limit(RateLimit::per_minute(2)));
     for _ in 0..2 {
         assert!(
             !server
@@ -108,7 +112,7 @@ async fn execute_keeps_the_rate_limit_across_calls() {
     );
 
     // A change of configuration starts afresh, with the new limit.
-    let server = server.rate_limit(RateLimit::per_minute(3));
+    let server = server.limits(Limits::default().rate_limit(RateLimit::per_minute(3)));
     for _ in 0..3 {
         assert!(
             !server
@@ -128,10 +132,11 @@ async fn execute_keeps_the_rate_limit_across_calls() {
 #[tokio::test]
 async fn execute_keeps_the_time_limit_and_the_limit_on_calls_in_progress() {
     let server = std::sync::Arc::new(
-        Server::new("exec", "1.0.0")
-            .tools(tools![nap, quick])
-            .tool_timeout("nap", Duration::from_millis(300))
-            .max_concurrent_calls(1),
+        Server::new("exec", "1.0.0").tools(tools![nap, quick]).limits(
+            Limits::default()
+                .tool_timeout("nap", Duration::from_millis(300))
+                .max_concurrent_calls(1),
+        ),
     );
     let slow = {
         let server = std::sync::Arc::clone(&server);
@@ -219,7 +224,7 @@ fn every_duplicate_tool_name_is_reported_at_once() {
     assert!(
         matches!(
             &error,
-            Error::Definitions(problems) if problems == &[
+            mcp_toolkit::testing::ClientError::Server(Error::Definitions(problems)) if problems == &[
                 DefinitionError::DuplicateName("add".into()),
                 DefinitionError::DuplicateName("nap".into()),
             ]

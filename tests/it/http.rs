@@ -4,7 +4,10 @@
 
 use crate::support;
 
-use mcp_toolkit::{Context, Json, Principal, RateLimit, Server, ToolRegistry, tool, tools};
+use mcp_toolkit::server::{HttpSettings, Limits};
+use mcp_toolkit::{
+    Context, Json, Server, auth::Principal, registry::ToolRegistry, server::RateLimit, tool, tools,
+};
 use reqwest::StatusCode;
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
@@ -674,8 +677,8 @@ async fn a_session_accepts_any_revision_of_its_era_in_the_header() {
 
 #[tokio::test]
 async fn legacy_list_changes_arrive_on_the_get_stream() {
-    let server = server();
-    let registry = server.registry();
+    let mut server = server();
+    let registry = server.tool_registry();
     let endpoint = Endpoint::start(server).await;
     let revision = "2025-06-18";
     let session = endpoint.initialize(revision).await;
@@ -919,9 +922,11 @@ async fn bearer_tokens_and_tool_visibility() {
 
 #[tokio::test]
 async fn each_client_has_its_own_rate_limit_within_the_servers() {
-    let server = server()
-        .client_rate_limit(RateLimit::per_minute(2))
-        .rate_limit(RateLimit::per_minute(5));
+    let server = server().limits(
+        Limits::default()
+            .client_rate_limit(RateLimit::per_minute(2))
+            .rate_limit(RateLimit::per_minute(5)),
+    );
     let endpoint = Endpoint::start(server).await;
     // Loopback addresses other than 127.0.0.1 stand in for other machines.
     let from = |last: u8| {
@@ -994,7 +999,10 @@ async fn each_client_has_its_own_rate_limit_within_the_servers() {
 
 #[tokio::test]
 async fn idle_sessions_end_on_their_own_and_listening_ones_do_not() {
-    let endpoint = Endpoint::start(server().session_idle_timeout(Duration::from_millis(200))).await;
+    let endpoint = Endpoint::start(
+        server().http(HttpSettings::default().session_idle_timeout(Duration::from_millis(200))),
+    )
+    .await;
     let revision = "2025-11-25";
     let idle = endpoint.initialize(revision).await;
     let listening = endpoint.initialize(revision).await;
@@ -1218,7 +1226,7 @@ async fn an_http_1_1_request_without_host_is_refused() {
 async fn connections_slow_to_send_a_head_or_left_idle_are_closed() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let limit = Duration::from_millis(300);
-    let endpoint = Endpoint::start(server().request_head_timeout(limit)).await;
+    let endpoint = Endpoint::start(server().http(HttpSettings::default().request_head_timeout(limit))).await;
     let authority = endpoint
         .url
         .trim_start_matches("http://")
@@ -1260,7 +1268,7 @@ async fn connections_slow_to_send_a_head_or_left_idle_are_closed() {
 
 #[tokio::test]
 async fn sessions_beyond_the_limit_are_refused_with_503_and_the_others_go_on() {
-    let endpoint = Endpoint::start(server().max_sessions(2)).await;
+    let endpoint = Endpoint::start(server().http(HttpSettings::default().max_sessions(2))).await;
     let first = endpoint.initialize("2025-11-25").await;
     let second = endpoint.initialize("2025-06-18").await;
     let refused = endpoint
@@ -1314,7 +1322,7 @@ async fn sessions_beyond_the_limit_are_refused_with_503_and_the_others_go_on() {
 
 #[tokio::test]
 async fn listen_streams_beyond_the_limit_are_refused_until_one_ends() {
-    let endpoint = Endpoint::start(server().max_listen_streams(1)).await;
+    let endpoint = Endpoint::start(server().limits(Limits::default().max_listen_streams(1))).await;
     let listen = |id: &str| {
         endpoint.modern(
             json!(id),

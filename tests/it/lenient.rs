@@ -2,7 +2,7 @@
 //! string of JSON is decoded when the server opts in, never otherwise, and a parameter that
 //! takes a string always gets the string.
 
-use mcp_toolkit::{ClientError, Json, Server, TestClient, tool, tools};
+use mcp_toolkit::{Json, Server, testing::ClientError, testing::TestClient, tool, tools};
 use serde_json::json;
 
 #[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
@@ -30,7 +30,7 @@ async fn find(filter: Filter, ids: Vec<u32>, note: String) -> Json<Seen> {
     })
 }
 
-fn client(lenient: bool) -> Result<TestClient, mcp_toolkit::Error> {
+fn client(lenient: bool) -> Result<TestClient, mcp_toolkit::testing::ClientError> {
     Server::new("lenient", "1.0.0")
         .lenient_arguments(lenient)
         .tools(tools![find])

@@ -4,7 +4,8 @@
 
 use crate::support;
 
-use mcp_toolkit::{ClientError, Server, TestClient, tool, tools};
+use mcp_toolkit::server::Limits;
+use mcp_toolkit::{Server, testing::ClientError, testing::TestClient, tool, tools};
 use serde_json::json;
 use std::time::Duration;
 
@@ -67,8 +68,11 @@ async fn still_serving(client: &TestClient) -> Result<(), ClientError> {
 #[tokio::test]
 async fn a_call_that_runs_too_long_is_stopped_with_an_error_result() -> Result<(), ClientError> {
     let client = server()
-        .call_timeout(Duration::from_millis(150))
-        .tool_timeout("nap", Duration::from_secs(5))
+        .limits(
+            Limits::default()
+                .call_timeout(Duration::from_millis(150))
+                .tool_timeout("nap", Duration::from_secs(5)),
+        )
         .test_client()?;
 
     let hung = client.call("hang", json!({})).await?;
@@ -89,7 +93,7 @@ async fn a_call_that_runs_too_long_is_stopped_with_an_error_result() -> Result<(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sync_tool_that_runs_too_long_is_answered_on_time() -> Result<(), ClientError> {
     let client = server()
-        .tool_timeout("grind", Duration::from_millis(100))
+        .limits(Limits::default().tool_timeout("grind", Duration::from_millis(100)))
         .test_client()?;
     let ground = client.call("grind", json!({"ms": 600})).await?;
     assert!(ground.is_error());
@@ -103,8 +107,11 @@ async fn a_sync_tool_that_runs_too_long_is_answered_on_time() -> Result<(), Clie
 #[tokio::test]
 async fn calls_over_the_concurrency_limit_are_refused_until_one_ends() -> Result<(), ClientError> {
     let client = server()
-        .max_concurrent_calls(2)
-        .call_timeout(Duration::from_millis(300))
+        .limits(
+            Limits::default()
+                .max_concurrent_calls(2)
+                .call_timeout(Duration::from_millis(300)),
+        )
         .test_client()?;
 
     // Two calls that wait take both permits; the third is refused at once.
@@ -135,7 +142,9 @@ async fn calls_over_the_concurrency_limit_are_refused_until_one_ends() -> Result
 
 #[tokio::test]
 async fn a_result_too_large_to_send_becomes_an_error_result() -> Result<(), ClientError> {
-    let client = server().max_result_size(4096).test_client()?;
+    let client = server()
+        .limits(Limits::default().max_result_size(4096))
+        .test_client()?;
 
     let fits = client.call("blob", json!({"bytes": 3000})).await?;
     assert!(!fits.is_error());
@@ -157,7 +166,7 @@ async fn a_result_too_large_to_send_becomes_an_error_result() -> Result<(), Clie
 /// that reads nothing for the stall time is ended.
 mod streams {
     use super::support::{self, HttpProcess, Spec, modern_meta};
-    use mcp_toolkit::{ResourceRegistry, Server, resource, resources, tool, tools};
+    use mcp_toolkit::{Server, registry::ResourceRegistry, resource, resources, tool, tools};
     use serde_json::{Value, json};
     use std::collections::BTreeSet;
     use std::io::{BufRead, BufReader, Read, Write};
@@ -551,9 +560,12 @@ mod streams {
         let server = Server::new("streams", "1.0.0")
             .tools(tools![bump])
             .resources(resources![value])
-            .max_listen_streams(1)
-            .stream_backlog(16, 4096)
-            .stream_stall_timeout(Duration::from_millis(500));
+            .limits(
+                mcp_toolkit::server::Limits::default()
+                    .max_listen_streams(1)
+                    .stream_backlog(16, 4096)
+                    .stream_stall_timeout(Duration::from_millis(500)),
+            );
         let http = server.bind_http("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}/mcp", http.local_addr());
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

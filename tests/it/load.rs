@@ -12,6 +12,7 @@ use crate::support;
 
 use support::tools::sleep;
 
+use mcp_toolkit::server::Limits;
 use mcp_toolkit::{Server, tools};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -64,7 +65,7 @@ fn ten_thousand_calls_in_flight_on_one_stdio_connection_are_each_answered_once()
 async fn ten_thousand_calls_over_http_are_each_answered_once() {
     const IN_FLIGHT: usize = 400;
     let server = Server::new("load", "1.0.0")
-        .max_concurrent_calls(CALLS)
+        .limits(Limits::default().max_concurrent_calls(CALLS))
         .tools(tools![sleep]);
     let http = server.bind_http("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", http.local_addr());

@@ -1,7 +1,7 @@
 //! `#[tool]` on `&self` methods: tools built from an instance that owns what they share (a
 //! pool, a cache), registered with `tools![instance => method, ...]`.
 
-use mcp_toolkit::{ClientError, Context, Json, Server, tool, tools};
+use mcp_toolkit::{Context, Json, Server, testing::ClientError, tool, tools};
 use serde_json::json;
 use std::sync::{Arc, Mutex};
 

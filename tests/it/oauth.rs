@@ -8,7 +8,9 @@ use crate::support::{self, oauth_as};
 
 use base64::Engine as _;
 use mcp_toolkit::oauth::{ConfigError, ResourceServer};
-use mcp_toolkit::{Context, Elicitation, Error, ScopePolicy, Server, Tool, ToolError, tool, tools};
+use mcp_toolkit::{
+    Context, Error, Server, Tool, ToolError, ask::Elicitation, tool, tool::ScopePolicy, tools,
+};
 use oauth_as::tools::{delete_note, whoami};
 use oauth_as::{AuthServer, CLIENT_ID, CLIENT_SECRET, SigningKey, now};
 use reqwest::StatusCode;
@@ -491,7 +493,7 @@ async fn confirm(cx: Context) -> Result<&'static str, ToolError> {
 fn disable(
     /// The tool
     name: String,
-    registry: mcp_toolkit::ToolRegistry,
+    registry: mcp_toolkit::registry::ToolRegistry,
 ) -> bool {
     registry.set_enabled(&name, false)
 }

@@ -8,8 +8,8 @@ use crate::support;
 use mcp_toolkit::content::Role;
 use mcp_toolkit::protocol::{ErrorCode, ProtocolVersion};
 use mcp_toolkit::{
-    ClientError, Content, Context, Elicitation, GetPromptResult, PromptMessage, Server, State, TestClient,
-    ToolError, prompt, prompts,
+    Content, Context, Server, State, ToolError, ask::Elicitation, prompt, prompt::GetPromptResult,
+    prompt::PromptMessage, prompts, testing::ClientError, testing::TestClient,
 };
 use serde_json::{Value, json};
 use support::Spec;

@@ -14,7 +14,9 @@ use crate::support;
 
 use mcp_toolkit::content::ResourceContents;
 use mcp_toolkit::protocol::{ErrorCode, ProtocolVersion};
-use mcp_toolkit::{ClientError, Json, Principal, Server, TestClient, ToolError, resource, resources};
+use mcp_toolkit::{
+    Json, Server, ToolError, auth::Principal, resource, resources, testing::ClientError, testing::TestClient,
+};
 use serde_json::{Value, json};
 use std::time::Duration;
 use support::{Peer, Spec, initialize, modern_meta};

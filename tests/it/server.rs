@@ -3,6 +3,7 @@
 
 use crate::support;
 
+use mcp_toolkit::server::Limits;
 use mcp_toolkit::{Error, Server, State, Tool, tool, tools};
 use serde_json::{Value, json};
 use support::Spec;
@@ -89,7 +90,7 @@ fn names(result: &Value) -> Vec<String> {
 #[tokio::test]
 async fn tools_list_pages_follow_the_cursor() {
     let server = Server::new("pages", "1")
-        .page_size(2)
+        .limits(Limits::default().page_size(2))
         .tools(tools![one, two, three, four, five]);
     let (mut client, _task) = Client::serve(server);
     let meta = support::modern_meta(json!({}));
@@ -115,8 +116,8 @@ async fn tools_list_pages_follow_the_cursor() {
 
 #[tokio::test]
 async fn tools_added_and_removed_while_serving_are_announced() {
-    let server = Server::new("live", "1").tools(tools![one]);
-    let registry = server.registry();
+    let mut server = Server::new("live", "1").tools(tools![one]);
+    let registry = server.tool_registry();
     let (mut client, _task) = Client::serve(server);
     let init = client
         .request(json!({

@@ -5,8 +5,10 @@
 use crate::support;
 
 use mcp_toolkit::protocol::{ErrorCode, LoggingLevel, ProtocolVersion};
+use mcp_toolkit::server::Limits;
 use mcp_toolkit::{
-    CallToolResult, ClientError, Error, Json, Server, State, TestClient, Tool, ToolError, tool, tools,
+    CallToolResult, Error, Json, Server, State, Tool, ToolError, testing::ClientError, testing::TestClient,
+    tool, tools,
 };
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -93,7 +95,7 @@ fn server() -> Server {
 }
 
 fn every_tool() -> Vec<Tool> {
-    server().registry().tools()
+    server().tool_registry().tools()
 }
 
 /// Asserts that a call's result is valid in the client's revision.
@@ -196,7 +198,7 @@ async fn list_tools_walks_every_page() -> Result<(), ClientError> {
     let all: Vec<String> = every_tool().iter().map(|t| t.name().to_owned()).collect();
     assert_eq!(all.len(), 8);
 
-    let modern = server().page_size(3).test_client()?;
+    let modern = server().limits(Limits::default().page_size(3)).test_client()?;
     assert_eq!(names(&modern.list_tools().await?), all);
     // The last page ends the list; one page alone has a cursor to the next.
     let last = modern.last_response().unwrap();
@@ -210,7 +212,7 @@ async fn list_tools_walks_every_page() -> Result<(), ClientError> {
     assert_eq!(names(second["tools"].as_array().unwrap()), all[3..6]);
 
     let legacy = server()
-        .page_size(3)
+        .limits(Limits::default().page_size(3))
         .test_client_legacy(ProtocolVersion::V2025_11_25)
         .await?;
     assert_eq!(names(&legacy.list_tools().await?), all);
@@ -466,7 +468,7 @@ async fn tools_share_the_servers_state() -> Result<(), ClientError> {
     assert_eq!(client.call("visit", json!({})).await?.text(), Some("2"));
 
     match server().test_client() {
-        Err(Error::MissingState { tool, state, held }) => {
+        Err(ClientError::Server(Error::MissingState { tool, state, held })) => {
             assert_eq!(tool, "visit");
             assert!(state.ends_with("Visits"), "{state}");
             assert!(held.is_empty(), "{held:?}");

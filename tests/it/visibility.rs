@@ -4,7 +4,7 @@
 
 use crate::support;
 
-use mcp_toolkit::{Principal, Server, prompt, prompts, resource, resources};
+use mcp_toolkit::{Server, auth::Principal, prompt, prompts, resource, resources};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use support::{Spec, modern_meta};

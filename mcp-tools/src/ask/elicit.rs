@@ -10,6 +10,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use std::fmt;
 use std::future::{Future, IntoFuture};
 use std::marker::PhantomData;
 use std::pin::Pin;
@@ -266,7 +267,7 @@ impl Context {
     /// again from the top once the user has answered.
     ///
     /// ```
-    /// use mcp_toolkit::{tool, tools, Context, Elicitation, Server, ToolError};
+    /// use mcp_toolkit::{tool, tools, Context, ask::Elicitation, Server, ToolError};
     /// use serde_json::json;
     ///
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -285,7 +286,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("drafts", "1.0.0")
     ///     .tools(tools![clear_drafts])
     ///     .test_client()?
@@ -355,7 +356,7 @@ impl Context {
     /// `elicitation.url` capability (revision 2025-11-25 on).
     ///
     /// ```
-    /// use mcp_toolkit::{tool, tools, Context, Server, ToolError, UrlElicitation};
+    /// use mcp_toolkit::{tool, tools, Context, Server, ToolError, ask::UrlElicitation};
     /// use serde_json::json;
     ///
     /// /// Connects the user's calendar.
@@ -366,7 +367,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("calendar", "1.0.0")
     ///     .tools(tools![connect_calendar])
     ///     .test_client()?
@@ -385,5 +386,25 @@ impl Context {
             message: message.into(),
             key: None,
         }
+    }
+}
+
+impl<T> fmt::Debug for Elicit<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Elicit")
+            .field("message", &self.message)
+            .field("key", &self.key)
+            .field("form", &std::any::type_name::<T>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Debug for ElicitUrl<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ElicitUrl")
+            .field("url", &self.url)
+            .field("message", &self.message)
+            .field("key", &self.key)
+            .finish_non_exhaustive()
     }
 }

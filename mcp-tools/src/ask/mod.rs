@@ -34,13 +34,13 @@ mod elicit;
 mod roots;
 mod sampling;
 
+pub use crate::error::{AskError, ClientCapability, ClientRequestError};
 pub(crate) use elicit::elicitation_id;
 pub use elicit::{Confirm, Elicit, ElicitUrl, Elicitation, UrlElicitation};
 pub use roots::{ListRoots, Root, RootError};
 pub use sampling::{ModelPreferences, Sample, SamplingMessage, SamplingRequest, SamplingResponse};
 
 use crate::context::{Check, Context};
-use crate::error::{AskError, ClientCapability};
 use crate::protocol::ProtocolVersion;
 use crate::protocol::arguments::cut;
 use serde::de::DeserializeOwned;

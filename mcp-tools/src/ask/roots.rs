@@ -5,6 +5,7 @@ use crate::context::Context;
 use crate::error::{AskError, ClientCapability};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use std::fmt;
 use std::future::{Future, IntoFuture};
 use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
@@ -12,6 +13,7 @@ use std::pin::Pin;
 
 /// A root the client shares: a directory or file the server may work on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Root {
     /// The root's URI, `file://` for now.
     pub uri: String,
@@ -24,6 +26,16 @@ pub struct Root {
 }
 
 impl Root {
+    /// A root at this URI, with no name and no `_meta` (a client sends roots; a test
+    /// makes its own with this).
+    pub fn new(uri: impl Into<String>) -> Root {
+        Root {
+            uri: uri.into(),
+            name: None,
+            meta: None,
+        }
+    }
+
     /// The local folder (or file) of a `file://` root: `file:///home/ada/src` is
     /// `/home/ada/src`, with percent-escapes decoded.
     ///
@@ -39,10 +51,10 @@ impl Root {
     /// `path()?.join(..)` with a path from outside.
     ///
     /// ```
-    /// use mcp_toolkit::Root;
+    /// use mcp_toolkit::ask::Root;
     /// use mcp_toolkit::ask::RootError;
     ///
-    /// let root = |uri: &str| Root { uri: uri.into(), name: None, meta: None };
+    /// let root = |uri: &str| Root::new(uri);
     /// assert_eq!(root("file:///home/ada/my%20src").path().unwrap(), std::path::Path::new("/home/ada/my src"));
     /// assert!(matches!(root("https://example.com/").path(), Err(RootError::NotAFileUri)));
     /// // One segment named `src/../etc`: data, not a way up.
@@ -99,11 +111,11 @@ impl Root {
     /// out of it. To write a file, [`Root::write_file`] also checks the disk.
     ///
     /// ```
-    /// use mcp_toolkit::Root;
+    /// use mcp_toolkit::ask::Root;
     /// use mcp_toolkit::ask::RootError;
     /// use std::path::Path;
     ///
-    /// let root = Root { uri: "file:///home/ada/notes".into(), name: None, meta: None };
+    /// let root = Root::new("file:///home/ada/notes");
     /// assert_eq!(root.join("2025/june.md").unwrap(), Path::new("/home/ada/notes/2025/june.md"));
     /// assert!(matches!(root.join("../.ssh/id_ed25519"), Err(RootError::Climbs)));
     /// assert!(matches!(root.join("/etc/passwd"), Err(RootError::Absolute)));
@@ -154,11 +166,11 @@ impl Root {
     /// writes; for large contents call it from `tokio::task::spawn_blocking`.
     ///
     /// ```
-    /// use mcp_toolkit::Root;
+    /// use mcp_toolkit::ask::Root;
     ///
     /// let folder = std::env::temp_dir().join(format!("root-doc-{}", std::process::id()));
     /// std::fs::create_dir_all(&folder).unwrap();
-    /// let root = Root { uri: format!("file://{}", folder.display()), name: None, meta: None };
+    /// let root = Root::new(format!("file://{}", folder.display()));
     /// let written = root.write_file("notes.md", "# Notes\n").unwrap();
     /// assert_eq!(std::fs::read_to_string(&written).unwrap(), "# Notes\n");
     /// assert!(root.write_file("../notes.md", "# Notes\n").is_err());
@@ -227,10 +239,10 @@ impl Root {
 /// the model why, make it a message: `.map_err(|e| ToolError::new(e.to_string()))`.
 ///
 /// ```
-/// use mcp_toolkit::Root;
+/// use mcp_toolkit::ask::Root;
 /// use mcp_toolkit::ask::RootError;
 ///
-/// let root = Root { uri: "file:///srv/share/%2E%2E".into(), name: None, meta: None };
+/// let root = Root::new("file:///srv/share/%2E%2E");
 /// assert!(matches!(root.path(), Err(RootError::DotSegment(".."))));
 /// ```
 #[derive(Debug, thiserror::Error)]
@@ -383,7 +395,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("search", "1.0.0")
     ///     .tools(tools![search_scope])
     ///     .test_client()?
@@ -394,6 +406,14 @@ impl Context {
     /// ```
     pub fn list_roots(&self) -> ListRoots<'_> {
         ListRoots { cx: self, key: None }
+    }
+}
+
+impl fmt::Debug for ListRoots<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ListRoots")
+            .field("key", &self.key)
+            .finish_non_exhaustive()
     }
 }
 

@@ -9,6 +9,7 @@ use crate::protocol::arguments::{QUOTED_CHARS, cut};
 use crate::tool::Tool;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
+use std::fmt;
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
@@ -17,6 +18,7 @@ const DEFAULT_MAX_TOKENS: u32 = 1000;
 
 /// A message of a sampling conversation: who said it, and what.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SamplingMessage {
     /// Who said it.
     pub role: Role,
@@ -44,6 +46,7 @@ impl SamplingMessage {
 
 /// Which model the server would like the client to pick; the client may ignore it.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct ModelPreferences {
     /// Model names or families, best first (`"claude-3-5-sonnet"`, `"sonnet"`).
     pub hints: Vec<String>,
@@ -78,6 +81,7 @@ impl ModelPreferences {
 /// What to ask the client's model: the conversation and how to sample it. A `&str` or a
 /// `String` is one user message; [`Context::sample`]'s builder sets the rest.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct SamplingRequest {
     /// The conversation so far.
     pub messages: Vec<SamplingMessage>,
@@ -153,6 +157,7 @@ impl SamplingRequest {
 
 /// What the client's model answered.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[non_exhaustive]
 pub struct SamplingResponse {
     /// Who said it: the model.
     pub role: Role,
@@ -170,7 +175,7 @@ impl SamplingResponse {
     /// The answer's text: its text blocks joined; `None` when it has none.
     ///
     /// ```
-    /// use mcp_toolkit::SamplingResponse;
+    /// use mcp_toolkit::ask::SamplingResponse;
     /// use serde_json::json;
     ///
     /// let response: SamplingResponse = serde_json::from_value(json!({
@@ -361,7 +366,7 @@ impl Context {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("titles", "1.0.0")
     ///     .tools(tools![suggest_title])
     ///     .test_client()?
@@ -380,5 +385,14 @@ impl Context {
             request: request.into(),
             key: None,
         }
+    }
+}
+
+impl fmt::Debug for Sample<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sample")
+            .field("request", &self.request)
+            .field("key", &self.key)
+            .finish_non_exhaustive()
     }
 }

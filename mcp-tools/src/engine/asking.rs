@@ -304,7 +304,7 @@ impl Engine {
         let conn2 = Arc::clone(conn);
         let out = out.clone();
         let key = request_id.clone();
-        let limit = self.options.call_timeout;
+        let limit = self.options.limits.call_timeout;
         let method = handler.method;
         let answer = async move {
             let finished = match tokio::time::timeout(limit, work).await {
@@ -413,7 +413,7 @@ impl Engine {
         name: &str,
         what: &str,
     ) -> Result<T, PromptError> {
-        let limit = self.options.call_timeout;
+        let limit = self.options.limits.call_timeout;
         let done = match tokio::time::timeout(limit, work.run()).await {
             Ok(done) => done,
             Err(_) => {

@@ -124,7 +124,7 @@ impl Engine {
         let conn2 = Arc::clone(conn);
         let out = out.clone();
         let key = request_id.clone();
-        let limit = self.options.call_timeout;
+        let limit = self.options.limits.call_timeout;
         let answer = async move {
             let completed = match tokio::time::timeout(limit, completing).await {
                 Ok(completed) => completed,

@@ -3,11 +3,11 @@
 
 use super::connection::Connection;
 use super::era::Client;
-use super::outbox::Backlog;
+use super::limits::Limits;
 use crate::context::{ClientChannel, Context, ContextParts, Principal, RequestInfo, StateMap};
 use crate::prompt::Prompt;
 use crate::protocol::{Implementation, ProgressToken, ProtocolVersion, RequestId};
-use crate::rate::{ClientKey, RateLimit, RateLimiters};
+use crate::rate::{ClientKey, RateLimiters};
 use crate::registry::{PromptRegistry, ResourceRegistry, ToolRegistry};
 use crate::resource::Resource;
 use crate::result::CallToolResult;
@@ -15,7 +15,6 @@ use crate::seal::{KeyRing, SealKey};
 use crate::tool::{Icon, Tool};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
@@ -94,36 +93,14 @@ impl ServerInfo {
 /// Tunables, set through `Server`.
 #[derive(Debug, Clone)]
 pub(crate) struct Options {
-    /// Items per list page; `None` lists all in one page.
-    pub(crate) page_size: Option<usize>,
+    /// How much the server takes on.
+    pub(crate) limits: Limits,
     /// The `ttlMs` of list results and `server/discover`.
     pub(crate) list_ttl_ms: u64,
-    /// The longest message a transport accepts, in bytes.
-    pub(crate) max_message_bytes: usize,
-    /// The longest result sent, in bytes of its encoded message.
-    pub(crate) max_result_bytes: usize,
-    /// How many calls may be in progress at once (calls answered without waiting do not
-    /// count).
-    pub(crate) max_concurrent_calls: usize,
-    /// How many `subscriptions/listen` streams may be open at once.
-    pub(crate) max_listen_streams: usize,
-    /// The most notifications one stream holds for a client that does not read them yet.
-    pub(crate) stream_backlog: Backlog,
-    /// How long a stream that fell behind may go without its client taking anything
-    /// before the server ends it.
-    pub(crate) stream_stall_timeout: Duration,
-    /// How long a call may take unless its tool has a time of its own.
-    pub(crate) call_timeout: Duration,
-    /// Times of their own, by tool name.
-    pub(crate) tool_timeouts: HashMap<String, Duration>,
     /// Whether object and array arguments may arrive as JSON text.
     pub(crate) lenient_arguments: bool,
     /// Whether clients read the details of internal errors.
     pub(crate) expose_internal_errors: bool,
-    /// Calls all clients together may make.
-    pub(crate) rate_limit: Option<RateLimit>,
-    /// Calls each client may make.
-    pub(crate) client_rate_limit: Option<RateLimit>,
     /// The keys that seal `requestState`; `None` makes one for this process.
     pub(crate) request_state_keys: Option<KeyRing>,
     /// How long a `requestState` stays good.
@@ -133,20 +110,10 @@ pub(crate) struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            page_size: None,
             list_ttl_ms: 60_000,
-            max_message_bytes: 16 * 1024 * 1024,
-            max_result_bytes: 16 * 1024 * 1024,
-            max_concurrent_calls: 1024,
-            max_listen_streams: 10_000,
-            stream_backlog: Backlog::DEFAULT,
-            stream_stall_timeout: Duration::from_secs(30),
-            call_timeout: Duration::from_secs(60),
-            tool_timeouts: HashMap::new(),
+            limits: Limits::default(),
             lenient_arguments: false,
             expose_internal_errors: false,
-            rate_limit: None,
-            client_rate_limit: None,
             request_state_keys: None,
             request_state_ttl: Duration::from_secs(600),
         }
@@ -156,7 +123,7 @@ impl Default for Options {
 impl Options {
     /// How long a call of `tool` may take.
     pub(crate) fn timeout_of(&self, tool: &str) -> Duration {
-        self.tool_timeouts.get(tool).copied().unwrap_or(self.call_timeout)
+        self.limits.timeout_of(tool)
     }
 
     /// A tool's result as it may be sent: with `validate-output`, structured content that
@@ -241,8 +208,8 @@ impl Engine {
     ) -> Engine {
         let identity = serde_json::value::to_raw_value(&info.implementation(ProtocolVersion::LATEST))
             .unwrap_or_default();
-        let permits = options.max_concurrent_calls.min(Semaphore::MAX_PERMITS);
-        let listen_permits = options.max_listen_streams.min(Semaphore::MAX_PERMITS);
+        let permits = options.limits.max_concurrent_calls.min(Semaphore::MAX_PERMITS);
+        let listen_permits = options.limits.max_listen_streams.min(Semaphore::MAX_PERMITS);
         let Offers {
             tools,
             prompts,
@@ -268,7 +235,7 @@ impl Engine {
             });
         Engine {
             keys,
-            limiters: RateLimiters::new(options.rate_limit, options.client_rate_limit),
+            limiters: RateLimiters::new(options.limits.rate_limit, options.limits.client_rate_limit),
             info,
             tools,
             prompts,

@@ -53,7 +53,7 @@ impl Engine {
             version,
             self.capabilities(),
         ));
-        let stall = self.options.stream_stall_timeout;
+        let stall = self.options.limits.stream_stall_timeout;
         tokio::spawn(subscriptions::notify_legacy(
             Arc::clone(conn),
             feeds,

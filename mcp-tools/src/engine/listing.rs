@@ -84,7 +84,7 @@ impl Engine {
             version: era.version(),
             modern: era.is_modern(),
             cursor,
-            page_size: self.options.page_size,
+            page_size: self.options.limits.page_size,
             ttl_ms: self.options.list_ttl_ms,
             identity: &self.identity,
         }

@@ -27,6 +27,7 @@ mod encode;
 mod era;
 mod failure;
 mod lifecycle;
+pub(crate) mod limits;
 mod listing;
 mod outbox;
 mod prompts;
@@ -43,4 +44,4 @@ pub(crate) use dispatch::Incoming;
 pub(crate) use encode::error as encode_error;
 #[cfg(feature = "http")]
 pub(crate) use outbox::Settled;
-pub(crate) use outbox::{Backlog, ErrorInfo, Outbox, Outgoing, Queue, Sink};
+pub(crate) use outbox::{ErrorInfo, Outbox, Outgoing, Queue, Sink};

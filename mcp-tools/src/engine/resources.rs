@@ -165,7 +165,7 @@ impl Engine {
             channel: None,
         });
         let work = resource.invoke(&cx, arguments);
-        let limit = self.options.call_timeout;
+        let limit = self.options.limits.call_timeout;
         let uri = uri.to_owned();
         Box::pin(async move {
             match tokio::time::timeout(limit, work.run()).await {
@@ -208,7 +208,7 @@ impl Engine {
         if !waiting {
             return Watchable::Now(checks.into_iter().map(|(uri, _)| uri).collect());
         }
-        let deadline = tokio::time::Instant::now() + self.options.call_timeout;
+        let deadline = tokio::time::Instant::now() + self.options.limits.call_timeout;
         Watchable::Later(Box::pin(async move {
             let mut known = Vec::with_capacity(checks.len());
             for (uri, check) in checks {

@@ -152,14 +152,14 @@ impl Engine {
         }
         let Ok(slot) = Arc::clone(&self.listens).try_acquire_owned() else {
             tracing::warn!(
-                max = self.options.max_listen_streams,
+                max = self.options.limits.max_listen_streams,
                 "refused a listen stream: as many are open as allowed"
             );
             return Err(Failure::new(
                 ErrorCode::SERVER_BUSY,
                 format!(
                     "this server has {} listen streams open, as many as it keeps; try again later",
-                    self.options.max_listen_streams
+                    self.options.limits.max_listen_streams
                 ),
             ));
         };
@@ -200,7 +200,7 @@ impl Engine {
         let engine = Arc::clone(self);
         let out = out.clone();
         let lists: Vec<&'static str> = feeds.iter().map(|feed| feed.kind.changed).collect();
-        let stall = self.options.stream_stall_timeout;
+        let stall = self.options.limits.stream_stall_timeout;
         // The stream is the request: its span lasts until the stream closes.
         tokio::spawn(tracing::Instrument::in_current_span(async move {
             if let Some((known, agreed)) = pending {

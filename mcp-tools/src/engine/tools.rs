@@ -115,7 +115,7 @@ impl Engine {
             return Err(CallToolResult::error(refusal.to_string()));
         }
         Arc::clone(&self.calls).try_acquire_owned().map_err(|_| {
-            let limit = self.options.max_concurrent_calls;
+            let limit = self.options.limits.max_concurrent_calls;
             tracing::warn!(tool, limit, "refused a call: too many in progress");
             CallToolResult::error(format!(
                 "the server is busy: {limit} calls are in progress, its limit; try again shortly"
@@ -283,7 +283,7 @@ impl Engine {
     ) -> Vec<u8> {
         let identity = modern.then_some(&*self.identity);
         let encoded = encode::call_result(id, result, version, wraps, identity);
-        let limit = self.options.max_result_bytes;
+        let limit = self.options.limits.max_result_bytes;
         if encoded.len() <= limit {
             return encoded;
         }
@@ -354,16 +354,14 @@ impl Engine {
 
 impl Engine {
     /// The tools `execute` can run, in words: `` `add`, `divide` ``.
-    pub(crate) fn executable_tools(&self) -> String {
-        let names: Vec<String> = self
-            .tools
+    pub(crate) fn executable_tools(&self) -> Vec<String> {
+        self.tools
             .snapshot()
             .items()
             .iter()
             .filter(|tool| self.tool_visible(tool, None))
-            .map(|tool| format!("`{}`", tool.name()))
-            .collect();
-        names.join(", ")
+            .map(|tool| tool.name().to_owned())
+            .collect()
     }
 }
 

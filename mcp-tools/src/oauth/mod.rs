@@ -26,7 +26,7 @@
 //!   7662) when [`ResourceServer::introspection`] is configured;
 //! - makes the token's subject and scopes (`scope`, space-separated, or `scp`) the
 //!   [`Principal`] tools see, and enforces each tool's scopes
-//!   (`#[tool(scopes("notes:write"))]`) as the [`ScopePolicy`](crate::ScopePolicy) says:
+//!   (`#[tool(scopes("notes:write"))]`) as the [`ScopePolicy`](crate::tool::ScopePolicy) says:
 //!   **403** with `error="insufficient_scope"` (step-up), or the tool hidden;
 //! - binds each legacy session (2025-03-26 to 2025-11-25) to the subject whose token opened
 //!   it: a request naming it with another subject's token gets the 404 of an unknown
@@ -38,6 +38,7 @@
 //!
 //! ```no_run
 //! use mcp_toolkit::oauth::ResourceServer;
+//! use mcp_toolkit::server::HttpSettings;
 //! use mcp_toolkit::{tool, tools, Context, Server};
 //!
 //! /// Deletes a note.
@@ -55,7 +56,7 @@
 //!     Server::new("notes", "1.0.0")
 //!         .tools(tools![delete_note])
 //!         .oauth(resource)
-//!         .allowed_hosts(["mcp.example.com"])
+//!         .http(HttpSettings::default().allowed_hosts(["mcp.example.com"]))
 //!         .serve_http("0.0.0.0:8080")
 //!         .await
 //! }

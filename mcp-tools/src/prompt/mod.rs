@@ -75,6 +75,7 @@ type HandlerFn = fn(&Context, RawArguments<'_>) -> PromptInvocation;
 
 /// An argument of a prompt, as `prompts/list` shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct PromptArgument {
     /// The argument's name.
     pub name: String,
@@ -188,6 +189,7 @@ pub enum PromptError {
 /// The work of one request a handler answers (`prompts/get`, `resources/read`): its
 /// result `T`, or why there is none. Not public API.
 #[doc(hidden)]
+#[allow(missing_debug_implementations)] // support for generated code, not public API
 pub enum Work<T> {
     /// Answered already (bad arguments, a sync fn).
     Ready(Result<T, PromptError>),
@@ -244,9 +246,12 @@ fn panicked(panic: &(dyn std::any::Any + Send)) -> PromptError {
 
 /// A request's arguments (a prompt's, a resource template's variables), all strings on
 /// the wire, split by parameter: a tool's [`Arguments`], reading strings. Not public API.
+#[doc(hidden)]
+#[allow(missing_debug_implementations)] // support for generated code, not public API
 pub struct RequestArguments<'a, T>(Arguments<'a>, std::marker::PhantomData<fn() -> T>);
 
 /// A prompt's arguments. Not public API.
+#[doc(hidden)]
 pub type PromptArguments<'a> = RequestArguments<'a, GetPromptResult>;
 
 impl<'a, T> RequestArguments<'a, T> {
@@ -282,14 +287,18 @@ impl<'a, T> RequestArguments<'a, T> {
 /// How a handler's return type `R` converts into its result `T` (a prompt's, a
 /// resource's). Generated code builds it in one place, spanned at the return type, so a
 /// type that does not convert is reported once, there. Not public API.
+#[doc(hidden)]
+#[allow(missing_debug_implementations)] // support for generated code, not public API
 pub struct Converter<R, T> {
     convert: fn(R) -> Result<T, PromptError>,
 }
 
 /// How a prompt's return type converts. Not public API.
+#[doc(hidden)]
 pub type PromptRet<R> = Converter<R, GetPromptResult>;
 
 /// The conversion of return type `R`.
+#[doc(hidden)]
 pub const fn prompt_ret<R: IntoPromptResult>() -> PromptRet<R> {
     Converter::new(|value| value.into_prompt_result().map_err(PromptError::Failed))
 }
@@ -320,6 +329,7 @@ impl<R, T> Copy for Converter<R, T> {}
     label = "not a `#[prompt]` fn",
     note = "`prompts![...]` takes the names of fns marked with `#[prompt]`"
 )]
+#[doc(hidden)]
 pub trait PromptFn {
     /// The prompt's name, checked at compile time.
     const NAME: &'static str;
@@ -328,6 +338,8 @@ pub trait PromptFn {
 }
 
 /// Assembles a prompt from what the macro read. Not public API.
+#[doc(hidden)]
+#[allow(missing_debug_implementations)] // support for generated code, not public API
 pub struct PromptBuilder {
     name: &'static str,
     description: Option<&'static str>,

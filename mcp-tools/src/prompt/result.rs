@@ -11,7 +11,7 @@ use std::fmt::Display;
 /// A message of a filled-in prompt: who says it, and what.
 ///
 /// ```
-/// use mcp_toolkit::{Content, PromptMessage, content::Role};
+/// use mcp_toolkit::{Content, prompt::PromptMessage, content::Role};
 ///
 /// let ask = PromptMessage::user("Review this code.");
 /// assert_eq!(ask.role, Role::User);
@@ -19,6 +19,7 @@ use std::fmt::Display;
 /// assert!(shown.content.as_text().is_none());
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct PromptMessage {
     /// Who says it.
     pub role: Role,
@@ -49,12 +50,13 @@ impl PromptMessage {
 /// A filled-in prompt, as `prompts/get` answers it.
 ///
 /// ```
-/// use mcp_toolkit::{GetPromptResult, PromptMessage};
+/// use mcp_toolkit::{prompt::GetPromptResult, prompt::PromptMessage};
 ///
 /// let result = GetPromptResult::new(vec![PromptMessage::user("Hello")]).with_description("A greeting");
 /// assert_eq!(result.messages.len(), 1);
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct GetPromptResult {
     /// What this filled-in prompt is, if it says more than the prompt's description.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -88,7 +90,7 @@ impl GetPromptResult {
     /// assistant, a resource link) goes as a note in words.
     ///
     /// ```
-    /// use mcp_toolkit::{Content, GetPromptResult, PromptMessage, content::Role};
+    /// use mcp_toolkit::{Content, prompt::GetPromptResult, prompt::PromptMessage, content::Role};
     /// use serde_json::json;
     ///
     /// let filled = GetPromptResult::new(vec![
@@ -123,7 +125,7 @@ impl GetPromptResult {
     /// what a message of its role cannot carry goes as a note in words.
     ///
     /// ```
-    /// use mcp_toolkit::{GetPromptResult, PromptMessage};
+    /// use mcp_toolkit::{prompt::GetPromptResult, prompt::PromptMessage};
     /// use serde_json::json;
     ///
     /// let filled = GetPromptResult::new(vec![
@@ -171,7 +173,7 @@ fn role_name(role: Role) -> &'static str {
 /// internal error whose detail goes to the server's log, as for tools.
 ///
 /// ```
-/// use mcp_toolkit::{IntoPromptResult, PromptMessage};
+/// use mcp_toolkit::{prompt::IntoPromptResult, prompt::PromptMessage};
 ///
 /// let one = "Summarize the notes.".into_prompt_result().unwrap();
 /// assert_eq!(one.messages, [PromptMessage::user("Summarize the notes.")]);

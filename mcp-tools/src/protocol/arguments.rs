@@ -14,6 +14,7 @@ use std::fmt;
 /// It is read in the same pass as the rest of the request, so a large argument is scanned
 /// once before its parameter decodes it.
 #[derive(Clone)]
+#[allow(missing_debug_implementations)] // support for generated code, not public API
 pub struct RawArguments<'a>(Received<'a>);
 
 /// What a call's `arguments` were.

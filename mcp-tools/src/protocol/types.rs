@@ -98,6 +98,7 @@ pub enum LoggingLevel {
 /// assert_eq!(serde_json::to_value(&client).unwrap(), json!({"name": "claude-ai", "version": "0.1.0"}));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Implementation {
     /// The programmatic name.
     pub name: String,

@@ -10,8 +10,8 @@ use std::borrow::Cow;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use tokio::sync::watch;
 
-/// Something a catalog lists: a [`Tool`](crate::Tool) or a [`Prompt`](crate::Prompt).
-/// Implemented by this crate only: what a [`Registry`](crate::Registry) can hold.
+/// Something a catalog lists: a [`Tool`](crate::Tool) or a [`Prompt`](crate::prompt::Prompt).
+/// Implemented by this crate only: what a [`Registry`](crate::registry::Registry) can hold.
 pub trait Item: Clone + Send + Sync + 'static {
     /// What tells items of this kind apart: a tool's or a prompt's name, a resource's URI.
     fn key(&self) -> &str;

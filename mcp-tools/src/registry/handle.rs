@@ -5,6 +5,7 @@
 use super::catalog::{Catalog, Item, Snapshot};
 use crate::context::{Context, FromContext};
 use crate::error::ToolError;
+use std::fmt;
 use std::sync::Arc;
 use tokio::sync::{broadcast, watch};
 
@@ -28,6 +29,19 @@ impl<T: Item> Clone for Registry<T> {
             catalog: self.catalog.clone(),
             updates: self.updates.clone(),
         }
+    }
+}
+
+impl<T: Item> fmt::Debug for Registry<T> {
+    /// The keys (names, URIs) of the items enabled now.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let snapshot = self.catalog.snapshot();
+        f.debug_struct("Registry")
+            .field(
+                "enabled",
+                &snapshot.items().iter().map(Item::key).collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
     }
 }
 
@@ -60,7 +74,7 @@ impl<T: Item> Registry<T> {
     /// #[tool]
     /// fn hello() -> &'static str { "hello" }
     ///
-    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello]).registry();
+    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello]).tool_registry();
     /// let removed = registry.remove("hello").unwrap();
     /// assert_eq!(removed.name(), "hello");
     /// assert!(registry.remove("hello").is_none());
@@ -80,7 +94,7 @@ impl<T: Item> Registry<T> {
     /// #[tool]
     /// fn hello() -> &'static str { "hello" }
     ///
-    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello]).registry();
+    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello]).tool_registry();
     /// assert!(registry.set_enabled("hello", false));
     /// assert!(registry.get("hello").is_none());
     /// assert!(registry.set_enabled("hello", true));
@@ -100,7 +114,7 @@ impl<T: Item> Registry<T> {
     /// #[tool]
     /// fn hello() -> &'static str { "hello" }
     ///
-    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello]).registry();
+    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello]).tool_registry();
     /// assert_eq!(registry.get("hello").unwrap().description(), Some("Says hello."));
     /// assert!(registry.get("goodbye").is_none());
     /// ```
@@ -136,7 +150,9 @@ impl<T: Item> Registry<T> {
 }
 
 impl<T: Item> FromContext for Registry<T> {
-    fn from_context(cx: &Context) -> Result<Self, ToolError> {
+    type Rejection = ToolError;
+
+    fn from_context(cx: &Context) -> Result<Self, Self::Rejection> {
         cx.service::<Registry<T>>()
             .map(|registry| (*registry).clone())
             .ok_or_else(|| ToolError::new("this call is not served by a server with this registry"))

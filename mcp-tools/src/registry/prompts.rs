@@ -21,7 +21,7 @@ impl Item for Prompt {
 
 /// A handle on a server's prompts, for changing them while it serves; from
 /// [`Server::prompt_registry`](crate::Server::prompt_registry). It works as the
-/// [`ToolRegistry`](crate::ToolRegistry) does, for prompts; clients are told of changes with
+/// [`ToolRegistry`](crate::registry::ToolRegistry) does, for prompts; clients are told of changes with
 /// `notifications/prompts/list_changed`.
 pub type PromptRegistry = Registry<Prompt>;
 

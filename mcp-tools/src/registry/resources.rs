@@ -21,7 +21,7 @@ impl Item for Resource {
 
 /// A handle on a server's resources and resource templates, for changing them while it
 /// serves; from [`Server::resource_registry`](crate::Server::resource_registry). It works
-/// as the [`ToolRegistry`](crate::ToolRegistry) does; items are known by their URI (or
+/// as the [`ToolRegistry`](crate::registry::ToolRegistry) does; items are known by their URI (or
 /// URI template), and clients are told of changes with
 /// `notifications/resources/list_changed`.
 pub type ResourceRegistry = Registry<Resource>;
@@ -48,7 +48,7 @@ impl Registry<Resource> {
     /// A tool that changes what a resource reads takes the registry as a parameter:
     ///
     /// ```
-    /// use mcp_toolkit::{resource, resources, tool, tools, ResourceRegistry, Server, State};
+    /// use mcp_toolkit::{resource, resources, tool, tools, registry::ResourceRegistry, Server, State};
     /// use std::sync::Mutex;
     ///
     /// /// The motto of the day.

@@ -21,7 +21,7 @@ impl Item for Tool {
 }
 
 /// A handle on a server's tools, for changing them while it serves; from
-/// [`Server::registry`](crate::Server::registry). Cheap to clone; a tool can take one as a
+/// [`Server::tool_registry`](crate::Server::tool_registry). Cheap to clone; a tool can take one as a
 /// parameter, since it implements [`FromContext`](crate::FromContext).
 ///
 /// Every change that alters the list reaches connected clients as
@@ -29,7 +29,7 @@ impl Item for Tool {
 /// streams).
 ///
 /// ```
-/// use mcp_toolkit::{tool, tools, Server, ToolRegistry};
+/// use mcp_toolkit::{tool, tools, Server, registry::ToolRegistry};
 /// use serde_json::json;
 ///
 /// /// Deletes everything in the trash.
@@ -44,9 +44,9 @@ impl Item for Tool {
 /// }
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
-/// let server = Server::new("files", "1.0.0").tools(tools![unlock, empty_trash]);
-/// server.registry().set_enabled("empty_trash", false);
+/// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+/// let mut server = Server::new("files", "1.0.0").tools(tools![unlock, empty_trash]);
+/// server.tool_registry().set_enabled("empty_trash", false);
 /// let client = server.test_client()?;
 /// assert_eq!(client.list_tools().await?.len(), 1);
 ///
@@ -61,13 +61,13 @@ impl Registry<Tool> {
     /// Adds a tool, enabled; its name must be new.
     ///
     /// ```
-    /// use mcp_toolkit::{tool, tools, DefinitionError, Server};
+    /// use mcp_toolkit::{tool, tools, registry::DefinitionError, Server};
     ///
     /// /// Says hello.
     /// #[tool]
     /// fn hello() -> &'static str { "hello" }
     ///
-    /// let registry = Server::new("greeter", "1.0.0").registry();
+    /// let registry = Server::new("greeter", "1.0.0").tool_registry();
     /// registry.add(tools![hello].remove(0)).unwrap();
     /// assert_eq!(registry.tools()[0].name(), "hello");
     ///
@@ -92,7 +92,7 @@ impl Registry<Tool> {
     /// #[tool]
     /// fn goodbye() -> &'static str { "goodbye" }
     ///
-    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello, goodbye]).registry();
+    /// let registry = Server::new("greeter", "1.0.0").tools(tools![hello, goodbye]).tool_registry();
     /// registry.set_enabled("hello", false);
     /// let tools = registry.tools();
     /// let names: Vec<&str> = tools.iter().map(|t| t.name()).collect();

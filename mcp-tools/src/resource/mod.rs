@@ -129,7 +129,7 @@ impl Resource {
     /// revision 2026-07-28. Undeclared, reads say `0`: read again each time.
     ///
     /// ```
-    /// use mcp_toolkit::{resource, resources, CacheScope};
+    /// use mcp_toolkit::{resource, resources, resource::CacheScope};
     ///
     /// /// The license, which never changes.
     /// #[resource(uri = "docs://license", cache(ttl_ms = 86_400_000))]
@@ -157,7 +157,7 @@ impl Resource {
     /// authenticated, whose reads are always `private`.
     ///
     /// ```
-    /// use mcp_toolkit::{resource, resources, CacheScope};
+    /// use mcp_toolkit::{resource, resources, resource::CacheScope};
     ///
     /// /// The caller's inbox.
     /// #[resource(uri = "mail://inbox", cache(ttl_ms = 5_000, scope = "private"))]
@@ -310,13 +310,14 @@ impl fmt::Debug for Resource {
 /// `Cache-Control: public` and `private`: declared with `#[resource(cache(scope = ".."))]`.
 ///
 /// ```
-/// use mcp_toolkit::CacheScope;
+/// use mcp_toolkit::resource::CacheScope;
 ///
 /// assert_eq!(serde_json::to_value(CacheScope::Private).unwrap(), "private");
 /// assert_eq!(CacheScope::Public.as_str(), "public");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum CacheScope {
     /// Holds nothing of the caller's: any client or shared cache may keep it and serve it
     /// to anyone.
@@ -329,7 +330,7 @@ impl CacheScope {
     /// The scope as the protocol writes it: `"public"` or `"private"`.
     ///
     /// ```
-    /// assert_eq!(mcp_toolkit::CacheScope::Private.as_str(), "private");
+    /// assert_eq!(mcp_toolkit::resource::CacheScope::Private.as_str(), "private");
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {
@@ -416,9 +417,11 @@ impl<T: IntoReadResult, E: fmt::Display + 'static> IntoReadResult for Result<T, 
 }
 
 /// How a resource's return type converts. Not public API.
+#[doc(hidden)]
 pub type ResourceRet<R> = Converter<R, ReadOutput>;
 
 /// The conversion of return type `R`.
+#[doc(hidden)]
 pub const fn resource_ret<R: IntoReadResult>() -> ResourceRet<R> {
     Converter::new(|value| value.into_read_result().map_err(PromptError::Failed))
 }
@@ -429,6 +432,7 @@ pub const fn resource_ret<R: IntoReadResult>() -> ResourceRet<R> {
     label = "not a `#[resource]` fn",
     note = "`resources![...]` takes the names of fns marked with `#[resource]`"
 )]
+#[doc(hidden)]
 pub trait ResourceFn {
     /// The resource's URI or URI template, checked at compile time.
     const URI: &'static str;
@@ -437,6 +441,8 @@ pub trait ResourceFn {
 }
 
 /// Assembles a resource from what the macro read. Not public API.
+#[doc(hidden)]
+#[allow(missing_debug_implementations)] // support for generated code, not public API
 pub struct ResourceBuilder {
     uri: &'static str,
     name: &'static str,
@@ -550,7 +556,7 @@ impl ResourceBuilder {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("docs", "1.0.0").resources(resources![license]).test_client()?;
     /// let read = client.read_resource("docs://license").await?;
     /// assert_eq!((&read["ttlMs"], &read["cacheScope"]), (&86_400_000.into(), &"public".into()));
@@ -614,7 +620,7 @@ impl ResourceBuilder {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("code", "1.0.0").resources(resources![readme]).test_client()?;
     /// let completed = client.request("completion/complete", json!({
     ///     "ref": {"type": "ref/resource", "uri": "repo://{owner}/{repo}/readme"},

@@ -5,10 +5,10 @@
 
 use super::error::Error;
 use crate::context::{Principal, StateMap};
+use crate::engine::limits::Limits;
 use crate::engine::{Engine, Offers, Options, ServerInfo, Visibilities};
 use crate::error::DefinitionError;
 use crate::prompt::Prompt;
-use crate::rate::RateLimit;
 use crate::registry::{PromptRegistry, ResourceRegistry, ToolRegistry};
 use crate::resource::Resource;
 use crate::seal::KeyRing;
@@ -22,6 +22,34 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 /// An MCP server: its name and version, its tools, and how it serves them.
+///
+/// # Starting a server
+///
+/// **A server binary starts with `Server::run`** (feature `cli`, which
+/// `mcp-toolkit`'s README turns on): it serves stdio, or Streamable HTTP with
+/// `--http ADDR`, and answers `tools`, `call`, `read` and `--version` on the command line.
+/// Every other way is a layer under it, for a program that decides the transport itself:
+///
+/// | call | what it is |
+/// |---|---|
+/// | `Server::run` | the command line; serves stdio or HTTP with the two below |
+/// | [`Server::serve_stdio`] | one client on standard input and output: `serve_io` on them |
+/// | [`Server::serve_io`] | one client on any byte stream (a pipe, a socket, a test's duplex) |
+/// | `Server::serve_http` | Streamable HTTP on an address until Ctrl-C: `bind_http`, then `HttpServer::run` |
+/// | `Server::bind_http` | binds first, to learn the port (`127.0.0.1:0`) or stop on a signal of your own (`HttpServer::run_until`) |
+/// | `Server::into_router` | the same HTTP endpoint as an axum `Router`, to mount in an application that serves it |
+/// | [`Server::test_client`] | no transport: a client in the test process ([`testing`](crate::testing)) |
+///
+/// Each checks the definitions first and fails with [`Error`] as the others do. The HTTP
+/// ones (feature `http`, on by default) take their settings from
+/// `Server::http`; every transport keeps the [`Limits`](crate::server::Limits)
+/// given to [`Server::limits`].
+///
+/// # Failing a call
+///
+/// A tool fails a call by returning `Err(ToolError)`; see [`ToolError`](crate::ToolError)
+/// for what the client reads and how `?` and `CallToolResult`'s error results are layered
+/// on it.
 ///
 /// ```no_run
 /// use mcp_toolkit::{tool, tools, Server};
@@ -60,6 +88,17 @@ pub struct Server {
     pub(super) executor: OnceLock<Arc<Engine>>,
 }
 
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("info", &self.info)
+            .field("tools", &self.registry)
+            .field("prompts", &self.prompts)
+            .field("resources", &self.resources)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Server {
     /// A server with this name and version (clients see them as `serverInfo`), with no
     /// tools yet.
@@ -69,7 +108,7 @@ impl Server {
     /// use serde_json::json;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("calculator", "1.2.0").test_client()?;
     /// let discover = client.request("server/discover", json!(null)).await?;
     /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"], json!({"name": "calculator", "version": "1.2.0"}));
@@ -108,8 +147,8 @@ impl Server {
     /// #[tool]
     /// fn words(text: String) -> usize { text.split_whitespace().count() }
     ///
-    /// let server = Server::new("utilities", "1.0.0").tools(tools![add]).tools(tools![words]);
-    /// assert_eq!(server.registry().tools().len(), 2);
+    /// let mut server = Server::new("utilities", "1.0.0").tools(tools![add]).tools(tools![words]);
+    /// assert_eq!(server.tool_registry().tools().len(), 2);
     /// ```
     pub fn tools(mut self, tools: impl IntoIterator<Item = Tool>) -> Server {
         self.executor.take();
@@ -139,7 +178,7 @@ impl Server {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("writer", "1.0.0").prompts(prompts![summarize]).test_client()?;
     /// assert_eq!(client.list_prompts().await?[0]["name"], "summarize");
     /// let filled = client.get_prompt("summarize", json!({"text": "MCP servers offer tools."})).await?;
@@ -172,7 +211,7 @@ impl Server {
     }
 
     /// A handle for adding, removing, enabling and disabling resources while serving, as
-    /// [`Server::registry`] is for tools; clients are told with
+    /// [`Server::tool_registry`] is for tools; clients are told with
     /// `notifications/resources/list_changed`. The server serves resources from then on.
     pub fn resource_registry(&mut self) -> ResourceRegistry {
         self.executor.take();
@@ -180,7 +219,7 @@ impl Server {
     }
 
     /// A handle for adding, removing, enabling and disabling prompts while serving, as
-    /// [`Server::registry`] is for tools; clients are told with
+    /// [`Server::tool_registry`] is for tools; clients are told with
     /// `notifications/prompts/list_changed`. The server serves prompts from then on.
     pub fn prompt_registry(&mut self) -> PromptRegistry {
         self.executor.take();
@@ -207,7 +246,7 @@ impl Server {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let server = Server::new("counter", "1.0.0").tools(tools![visit]).state(Visits { count: AtomicU64::new(0) });
     /// let client = server.test_client()?;
     /// client.call("visit", json!({})).await?;
@@ -228,7 +267,7 @@ impl Server {
     /// use serde_json::json;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("calc", "1.0.0").title("Calculator").test_client()?;
     /// let discover = client.request("server/discover", json!(null)).await?;
     /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["title"], "Calculator");
@@ -248,7 +287,7 @@ impl Server {
     /// use serde_json::json;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let server = Server::new("calc", "1.0.0").description("Arithmetic on two numbers.");
     /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
     /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["description"], "Arithmetic on two numbers.");
@@ -268,7 +307,7 @@ impl Server {
     /// use serde_json::json;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let server = Server::new("calc", "1.0.0").website_url("https://example.com/calc");
     /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
     /// assert_eq!(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["websiteUrl"], "https://example.com/calc");
@@ -285,11 +324,11 @@ impl Server {
     /// or theme.
     ///
     /// ```
-    /// use mcp_toolkit::{Icon, Server};
+    /// use mcp_toolkit::{tool::Icon, Server};
     /// use serde_json::json;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let server = Server::new("calc", "1.0.0")
     ///     .icon(Icon::new("https://example.com/calc.svg").with_mime_type("image/svg+xml"));
     /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
@@ -314,7 +353,7 @@ impl Server {
     /// use serde_json::json;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let server = Server::new("notes", "1.0.0").instructions("Search before creating a note.");
     /// let discover = server.test_client()?.request("server/discover", json!(null)).await?;
     /// assert_eq!(discover["instructions"], "Search before creating a note.");
@@ -327,39 +366,6 @@ impl Server {
         self
     }
 
-    /// Splits `tools/list` into pages of this many tools (default: one page, since many
-    /// clients never ask for a next page). A page that is not the last has a `nextCursor`.
-    ///
-    /// ```
-    /// use mcp_toolkit::{tool, tools, Server};
-    /// use serde_json::json;
-    ///
-    /// /// Says hello.
-    /// #[tool]
-    /// fn hello() -> &'static str { "hello" }
-    ///
-    /// /// Says goodbye.
-    /// #[tool]
-    /// fn goodbye() -> &'static str { "goodbye" }
-    ///
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
-    /// let server = Server::new("greeter", "1.0.0").tools(tools![hello, goodbye]).page_size(1);
-    /// let client = server.test_client()?;
-    /// let first = client.request("tools/list", json!(null)).await?;
-    /// assert_eq!(first["tools"].as_array().unwrap().len(), 1);
-    /// let second = client.request("tools/list", json!({"cursor": first["nextCursor"]})).await?;
-    /// assert_eq!(second["tools"][0]["name"], "goodbye");
-    /// assert!(second.get("nextCursor").is_none());
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn page_size(mut self, tools_per_page: usize) -> Server {
-        self.executor.take();
-        self.options.page_size = Some(tools_per_page.max(1));
-        self
-    }
-
     /// How long clients may cache the tool list (`ttlMs`, revision 2026-07-28; default one
     /// minute). A change is announced with `notifications/tools/list_changed` regardless.
     ///
@@ -369,7 +375,7 @@ impl Server {
     /// use std::time::Duration;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let server = Server::new("notes", "1.0.0").list_ttl(Duration::from_secs(5));
     /// let list = server.test_client()?.request("tools/list", json!(null)).await?;
     /// assert_eq!(list["ttlMs"], 5000);
@@ -382,144 +388,21 @@ impl Server {
         self
     }
 
-    /// The longest message accepted, in bytes (default 16 MiB; at least 1024). A longer one
-    /// is refused without being read into memory: on stdio with error `-32600` and the
-    /// connection goes on; on HTTP with status 413.
+    /// How much the server takes on: message and result sizes, calls at once and their
+    /// time, open streams, call rates, list pages ([`Limits`] has the defaults and a setter
+    /// for each). Replaces the limits given before.
     ///
     /// ```
     /// use mcp_toolkit::Server;
-    /// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-    ///
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// let server = Server::new("small", "1.0.0").max_message_size(1024);
-    /// let (client, served) = tokio::io::duplex(64 * 1024);
-    /// let (reader, writer) = tokio::io::split(served);
-    /// let serving = tokio::spawn(server.serve_io(reader, writer));
-    ///
-    /// let (from_server, mut to_server) = tokio::io::split(client);
-    /// let padding = "x".repeat(2000);
-    /// let line = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"padding":"{padding}"}}}}"#);
-    /// to_server.write_all(format!("{line}\n").as_bytes()).await?;
-    /// to_server.shutdown().await?; // end of input
-    ///
-    /// let answer = BufReader::new(from_server).lines().next_line().await?.unwrap();
-    /// let answer: serde_json::Value = serde_json::from_str(&answer)?;
-    /// assert_eq!(answer["error"]["code"], -32600);
-    /// assert_eq!(
-    ///     answer["error"]["message"],
-    ///     "the message is 2064 bytes long; this server accepts messages of up to 1024 bytes"
-    /// );
-    /// serving.await??;
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn max_message_size(mut self, bytes: usize) -> Server {
-        self.executor.take();
-        self.options.max_message_bytes = bytes.max(1024);
-        self
-    }
-
-    /// The longest result sent, in bytes of its encoded message (default 16 MiB). A larger
-    /// result is not sent: the client gets an error result that gives its size, so a tool
-    /// that returns too much fails one call rather than the connection.
-    ///
-    /// ```
-    /// let server = mcp_toolkit::Server::new("files", "1.0.0").max_result_size(1024 * 1024);
-    /// ```
-    pub fn max_result_size(mut self, bytes: usize) -> Server {
-        self.executor.take();
-        self.options.max_result_bytes = bytes.max(1024);
-        self
-    }
-
-    /// How many calls may be in progress at once (default 1024). A call over the limit is
-    /// answered at once with an error result asking the client to try again; calls that
-    /// finish without waiting are answered as they arrive and never count.
-    ///
-    /// ```
-    /// let server = mcp_toolkit::Server::new("search", "1.0.0").max_concurrent_calls(64);
-    /// ```
-    pub fn max_concurrent_calls(mut self, calls: usize) -> Server {
-        self.executor.take();
-        self.options.max_concurrent_calls = calls.max(1);
-        self
-    }
-
-    /// How many 2026-07-28 `subscriptions/listen` streams may be open at once, over every
-    /// transport (default 10,000). One more is refused with error `-32000` (HTTP 503 with
-    /// `Retry-After`) until another ends; streams already open are not disturbed.
-    ///
-    /// ```
-    /// let server = mcp_toolkit::Server::new("notes", "1.0.0").max_listen_streams(1_000);
-    /// ```
-    pub fn max_listen_streams(mut self, streams: usize) -> Server {
-        self.executor.take();
-        self.options.max_listen_streams = streams.max(1);
-        self
-    }
-
-    /// The most notifications one stream holds for a client that reads it more slowly than
-    /// it fills (default 256 messages and 256 KiB): a `subscriptions/listen` stream, a
-    /// legacy session's GET stream, the event stream of a call, the output of
-    /// [`Server::serve_io`]. Past it, a stream of subscriptions notes that it fell behind
-    /// and, once its client has caught up, tells it that everything it listens to changed;
-    /// a call's progress and log notifications are left out. Responses, and requests of the
-    /// server's own, always go. One message larger than `bytes` goes when nothing waits.
-    ///
-    /// ```
-    /// let server = mcp_toolkit::Server::new("importer", "1.0.0").stream_backlog(4096, 4 * 1024 * 1024);
-    /// ```
-    pub fn stream_backlog(mut self, messages: usize, bytes: usize) -> Server {
-        self.executor.take();
-        self.options.stream_backlog = crate::engine::Backlog {
-            messages: messages.max(1),
-            bytes: bytes.max(1),
-        };
-        self
-    }
-
-    /// How long a stream of subscriptions whose backlog is full may go without its client
-    /// taking anything from it (default 30 s). Then the server ends it: over HTTP the
-    /// connection is closed; on a byte stream ([`Server::serve_io`]) a `subscriptions/listen`
-    /// gets its closing result. A client that reads, however slowly, is never cut off.
-    ///
-    /// ```
+    /// use mcp_toolkit::server::Limits;
     /// use std::time::Duration;
-    /// let server = mcp_toolkit::Server::new("notes", "1.0.0").stream_stall_timeout(Duration::from_secs(120));
-    /// ```
-    pub fn stream_stall_timeout(mut self, timeout: Duration) -> Server {
-        self.executor.take();
-        self.options.stream_stall_timeout = timeout;
-        self
-    }
-
-    /// How long a call may run (default 60 s, what the official clients wait for an
-    /// answer). A call that runs longer is stopped (its future is dropped) and answered with
-    /// an error result saying it timed out. A sync tool's thread cannot be stopped: its
-    /// answer is sent on time and its result dropped when it ends.
     ///
+    /// let server = Server::new("search", "1.0.0")
+    ///     .limits(Limits::default().max_concurrent_calls(64).call_timeout(Duration::from_secs(20)));
     /// ```
-    /// use std::time::Duration;
-    /// let server = mcp_toolkit::Server::new("web", "1.0.0").call_timeout(Duration::from_secs(20));
-    /// ```
-    pub fn call_timeout(mut self, timeout: Duration) -> Server {
+    pub fn limits(mut self, limits: Limits) -> Server {
         self.executor.take();
-        self.options.call_timeout = timeout;
-        self
-    }
-
-    /// A time limit for one tool, instead of [`Server::call_timeout`]'s; the tool may also
-    /// be added later through the [`ToolRegistry`].
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// let server = mcp_toolkit::Server::new("builds", "1.0.0")
-    ///     .tool_timeout("run_build", Duration::from_secs(15 * 60));
-    /// ```
-    pub fn tool_timeout(mut self, tool: impl Into<String>, timeout: Duration) -> Server {
-        self.executor.take();
-        self.options.tool_timeouts.insert(tool.into(), timeout);
+        self.options.limits = limits;
         self
     }
 
@@ -552,7 +435,7 @@ impl Server {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let masked = Server::new("app", "1.0.0").tools(tools![config]).test_client()?;
     /// assert_eq!(masked.call("config", serde_json::json!({})).await?.text(), Some("internal error"));
     ///
@@ -569,64 +452,6 @@ impl Server {
         self
     }
 
-    /// Limits the tool calls all clients together may make, with a token bucket: a call over
-    /// the limit gets an `isError` result at once that gives the limit and how long to wait.
-    /// Calls of unknown tools and other requests are not counted. No limit by default.
-    ///
-    /// ```
-    /// use mcp_toolkit::{tool, tools, RateLimit, Server};
-    /// use serde_json::json;
-    ///
-    /// /// Looks a word up in a paid dictionary API.
-    /// #[tool]
-    /// fn define(word: String) -> String { format!("{word}: …") }
-    ///
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
-    /// let server = Server::new("dictionary", "1.0.0")
-    ///     .tools(tools![define])
-    ///     .rate_limit(RateLimit::per_minute(2));
-    /// let client = server.test_client()?;
-    /// assert!(!client.call("define", json!({"word": "a"})).await?.is_error());
-    /// assert!(!client.call("define", json!({"word": "b"})).await?.is_error());
-    /// let refused = client.call("define", json!({"word": "c"})).await?;
-    /// assert!(refused.is_error());
-    /// assert!(refused.text().unwrap().starts_with("too many calls: this server takes 2 calls per minute; try again in "));
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn rate_limit(mut self, limit: RateLimit) -> Server {
-        self.executor.take();
-        self.options.rate_limit = Some(limit);
-        self
-    }
-
-    /// Limits the tool calls each client may make, with a token bucket of its own, so one
-    /// busy client cannot take every call the server allows. No limit by default.
-    ///
-    /// Over HTTP a client is the subject of its bearer token (see
-    /// [`bearer_auth`](Server::bearer_auth)), or else its IP address. Behind a reverse proxy
-    /// every client has the proxy's address; authenticate clients to tell them apart. An
-    /// application serving [`into_router`](Server::into_router) itself must serve it with
-    /// `into_make_service_with_connect_info::<SocketAddr>()` for addresses to be known;
-    /// without, unauthenticated clients share one bucket. Over stdio there is one client.
-    ///
-    /// When both limits are set, a call counts against its client's bucket first, so a
-    /// client over its own limit takes nothing from the server's.
-    ///
-    /// ```
-    /// use mcp_toolkit::{RateLimit, Server};
-    ///
-    /// let server = Server::new("search", "1.0.0")
-    ///     .rate_limit(RateLimit::per_second(200))
-    ///     .client_rate_limit(RateLimit::per_second(10).burst(30));
-    /// ```
-    pub fn client_rate_limit(mut self, limit: RateLimit) -> Server {
-        self.executor.take();
-        self.options.client_rate_limit = Some(limit);
-        self
-    }
-
     /// The keys that seal `requestState`, the state a call that asks hands the client
     /// between rounds in revision 2026-07-28 (see [the asks](crate::ask)): the first key
     /// seals, every key opens. Instances that serve the same clients (behind a load
@@ -634,12 +459,12 @@ impl Server {
     /// Without it, the server makes a random key at start, good for one process.
     ///
     /// ```
-    /// use mcp_toolkit::{KeyRing, SealKey, Server};
+    /// use mcp_toolkit::{seal::KeyRing, seal::SealKey, Server};
     ///
     /// // In production, from a secret: `SealKey::from_base64(&std::env::var("STATE_KEY")?)?`.
     /// let key = SealKey::from_base64("q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=")?;
     /// let server = Server::new("shop", "1.0.0").request_state_keys(KeyRing::new(key));
-    /// # Ok::<(), mcp_toolkit::SealKeyError>(())
+    /// # Ok::<(), mcp_toolkit::seal::SealKeyError>(())
     /// ```
     pub fn request_state_keys(mut self, keys: KeyRing) -> Server {
         self.executor.take();
@@ -730,9 +555,9 @@ impl Server {
     /// fn hello() -> &'static str { "hello" }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
-    /// let server = Server::new("greeter", "1.0.0").tools(tools![hello]);
-    /// let registry = server.registry();
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+    /// let mut server = Server::new("greeter", "1.0.0").tools(tools![hello]);
+    /// let registry = server.tool_registry();
     /// let client = server.test_client()?; // the server is serving now
     /// assert_eq!(client.list_tools().await?.len(), 1);
     /// registry.set_enabled("hello", false);
@@ -740,7 +565,11 @@ impl Server {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn registry(&self) -> ToolRegistry {
+    ///
+    /// The three registries are taken alike: [`Server::tool_registry`],
+    /// [`Server::prompt_registry`] and [`Server::resource_registry`] each borrow the server
+    /// mutably and give a handle that shares its catalog.
+    pub fn tool_registry(&mut self) -> ToolRegistry {
         self.registry.clone()
     }
 

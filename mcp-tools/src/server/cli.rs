@@ -41,13 +41,13 @@ impl Server {
     /// - `MCP_TOOLS_REQUEST_STATE_KEYS`: the keys that seal `requestState` (the state a call
     ///   that asks hands the client between rounds in 2026-07-28), in base64, separated by
     ///   commas, the key that seals first and every key opening
-    ///   ([`KeyRing::from_base64_list`](crate::KeyRing::from_base64_list)); `openssl rand
+    ///   ([`KeyRing::from_base64_list`](crate::seal::KeyRing::from_base64_list)); `openssl rand
     ///   -base64 32` makes a key. Give every instance behind one load balancer the same
     ///   value, so a round answered by another instance goes on. Read only when the server
     ///   was given no ring in code ([`Server::request_state_keys`]); unset, each process
     ///   makes a random key of its own;
     /// - `MCP_TOOLS_INSTANCE`: this instance's name, which starts the legacy session ids it
-    ///   issues (`<name>.<32 hex digits>`; see [`Server::instance_name`]) so a load balancer
+    ///   issues (`<name>.<32 hex digits>`; see [`HttpSettings::instance_name`](crate::server::HttpSettings::instance_name)) so a load balancer
     ///   can send a session's requests back to it. Read only when no name was given in code;
     ///   unset, ids are the 32 hex digits alone.
     ///
@@ -65,7 +65,7 @@ impl Server {
     ///   terminals (prompts go to standard error; standard output carries only the result).
     ///   An empty line takes a field's default, or leaves an optional field out; Ctrl-D
     ///   cancels. Otherwise `elicitation` is not declared, and the ask fails with
-    ///   [`AskError::MissingCapability`](crate::AskError::MissingCapability);
+    ///   [`AskError::MissingCapability`](crate::ask::AskError::MissingCapability);
     /// - the roots ([`Context::list_roots`](crate::Context::list_roots)) are the current
     ///   directory, as one `file://` root (percent-encoded) named after it;
     /// - sampling ([`Context::sample`](crate::Context::sample)) is never declared: the command
@@ -142,7 +142,7 @@ impl Server {
         compiled_here(self.run_command(args))
     }
 
-    async fn run_command(self, args: Vec<OsString>) -> Result<(), Error> {
+    async fn run_command(mut self, args: Vec<OsString>) -> Result<(), Error> {
         super::log::log_to_stderr();
         let (name, version) = (self.info.name.clone(), self.info.version.clone());
         let invocation = parse(args).map_err(CliError::Usage)?;
@@ -160,7 +160,7 @@ impl Server {
             }
             Command::Tools => {
                 let tools: Vec<Value> = self
-                    .registry()
+                    .tool_registry()
                     .tools()
                     .iter()
                     .map(|t| t.definition(ProtocolVersion::LATEST))
@@ -169,7 +169,7 @@ impl Server {
             }
             Command::Call { name, arguments } => {
                 let arguments: Value = serde_json::from_str(arguments.as_deref().unwrap_or("{}"))
-                    .map_err(|e| CliError::ArgumentsNotJson(e.to_string()))?;
+                    .map_err(|e| CliError::ArgumentsNotJson(Arc::new(e)))?;
                 let engine = self.into_engine()?;
                 let terminal = Arc::new(Terminal::detect());
                 let local = Some(terminal.local_client());
@@ -197,7 +197,7 @@ impl Server {
             }
             Command::Prompt { name, arguments } => {
                 let arguments: Value = serde_json::from_str(arguments.as_deref().unwrap_or("{}"))
-                    .map_err(|e| CliError::ArgumentsNotJson(e.to_string()))?;
+                    .map_err(|e| CliError::ArgumentsNotJson(Arc::new(e)))?;
                 let engine = self.into_engine()?;
                 let terminal = Arc::new(Terminal::detect());
                 let local = Some(terminal.local_client());
@@ -288,7 +288,7 @@ impl Server {
             }
             (None, _) => {}
         }
-        match (text(INSTANCE_VAR)?, &self.http.instance) {
+        match (text(INSTANCE_VAR)?, &self.http.settings.instance) {
             (Some(_), Some(_)) => {
                 tracing::warn!("`{INSTANCE_VAR}` is ignored: the server was given its name in code");
             }
@@ -296,7 +296,7 @@ impl Server {
                 if let Some(problem) = super::http::instance_name_problem(&name) {
                     return Err(CliError::Usage(format!("`{INSTANCE_VAR}`: {problem}")));
                 }
-                self.http.instance = Some(name);
+                self.http.settings.instance = Some(name);
             }
             (None, _) => {}
         }
@@ -509,6 +509,7 @@ mod tests {
     use crate::prompt::Work;
     use crate::protocol::arguments::RawArguments;
     use crate::resource::{ReadOutput, ResourceBuilder};
+    use crate::server::HttpSettings;
 
     fn parsed(args: &[&str]) -> Result<Invocation, String> {
         parse(args.iter().map(OsString::from))
@@ -609,7 +610,7 @@ mod tests {
         use base64::Engine as _;
         let key = |byte: u8| base64::engine::general_purpose::STANDARD.encode([byte; 32]);
         let plain = configured(&[]).unwrap();
-        assert!(plain.options.request_state_keys.is_none() && plain.http.instance.is_none());
+        assert!(plain.options.request_state_keys.is_none() && plain.http.settings.instance.is_none());
 
         let keys = format!("{}, {}", key(1), key(2));
         let server = configured(&[(KEYS_VAR, &keys), (INSTANCE_VAR, "mcp-1")]).unwrap();
@@ -617,23 +618,23 @@ mod tests {
             server.options.request_state_keys.as_ref().map(|r| r.len()),
             Some(2)
         );
-        assert_eq!(server.http.instance.as_deref(), Some("mcp-1"));
+        assert_eq!(server.http.settings.instance.as_deref(), Some("mcp-1"));
 
         // What the code gave wins.
-        let given = crate::KeyRing::new(crate::SealKey::from_bytes([9; 32]));
+        let given = crate::seal::KeyRing::new(crate::seal::SealKey::from_bytes([9; 32]));
         let var = |name: &str| (name == KEYS_VAR).then(|| OsString::from("not a key"));
         let coded = Server::new("s", "1.0.0")
             .request_state_keys(given)
-            .instance_name("a");
+            .http(HttpSettings::default().instance_name("a"));
         let coded = coded.configured_by(var).unwrap();
         assert_eq!(coded.options.request_state_keys.map(|r| r.len()), Some(1));
-        assert_eq!(coded.http.instance.as_deref(), Some("a"));
+        assert_eq!(coded.http.settings.instance.as_deref(), Some("a"));
     }
 
     #[test]
     fn a_malformed_variable_stops_the_server_and_says_why() {
         let key = "q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=";
-        let error = |vars: &[(&str, &str)]| configured(vars).err().expect("refused");
+        let error = |vars: &[(&str, &str)]| configured(vars).expect_err("refused");
         let expected = "expected base64 keys of 32 bytes separated by commas, the key that seals \
                         first (`openssl rand -base64 32` makes one)";
         assert_eq!(

@@ -8,6 +8,7 @@ use crate::error::DefinitionError;
 ///
 /// ```
 /// use mcp_toolkit::{tool, tools, Error, Server, State};
+/// use mcp_toolkit::testing::ClientError;
 ///
 /// struct Database;
 ///
@@ -16,7 +17,7 @@ use crate::error::DefinitionError;
 /// fn count_rows(db: State<Database>) -> u64 { 0 }
 ///
 /// let error = Server::new("db", "1.0.0").tools(tools![count_rows]).test_client().unwrap_err();
-/// assert!(matches!(&error, Error::MissingState { tool, .. } if tool == "count_rows"));
+/// assert!(matches!(&error, ClientError::Server(Error::MissingState { tool, .. }) if tool == "count_rows"));
 /// assert!(error.to_string().ends_with("but the server has no such state (it holds none); give it with `Server::state`"));
 ///
 /// assert!(Server::new("db", "1.0.0").tools(tools![count_rows]).state(Database).test_client().is_ok());
@@ -92,23 +93,23 @@ impl Error {
 #[cfg(feature = "cli")]
 /// Why the command line did not do what it was asked; [`Error::report`] prints it and gives
 /// the exit status.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum CliError {
     /// The arguments could not be read: the message says what was wrong.
     #[error("{0}")]
     Usage(String),
     /// `call` named no tool the server has.
-    #[error("no tool is named `{name}`; the tools are {known}")]
+    #[error("no tool is named `{name}`; the tools are {}", quoted(.known))]
     UnknownTool {
         /// The name given.
         name: String,
-        /// The tools there are, in words.
-        known: String,
+        /// The names of the tools there are.
+        known: Vec<String>,
     },
     /// `call`'s arguments are not JSON.
     #[error("the arguments are not JSON: {0}")]
-    ArgumentsNotJson(String),
+    ArgumentsNotJson(#[source] std::sync::Arc<serde_json::Error>),
     /// The tool ran and its result is an error result (printed already, as every result is).
     #[error("the tool `{0}` returned an error result")]
     ToolFailed(String),
@@ -159,4 +160,10 @@ fn held_states(held: &[&'static str]) -> String {
         [one] => format!("it holds {one}"),
         [init @ .., last] => format!("it holds {} and {last}", init.join(", ")),
     }
+}
+
+/// The names in backticks, comma-separated: `` `a`, `b` ``.
+pub(crate) fn quoted(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+    quoted.join(", ")
 }

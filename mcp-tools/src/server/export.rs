@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 /// built by hand; [`Server::execute_call`] runs it.
 ///
 /// ```
-/// use mcp_toolkit::ToolCall;
+/// use mcp_toolkit::export::ToolCall;
 /// use serde_json::json;
 ///
 /// let anthropic = json!({"type": "tool_use", "id": "toolu_1", "name": "add", "input": {"a": 2, "b": 3}});
@@ -45,7 +45,7 @@ impl ToolCall {
     /// `Err` says what is missing or wrong, in words to pass back to the model.
     ///
     /// ```
-    /// use mcp_toolkit::ToolCall;
+    /// use mcp_toolkit::export::ToolCall;
     /// use serde_json::json;
     ///
     /// let openai = json!({"id": "call_1", "type": "function",
@@ -86,7 +86,7 @@ impl ToolCall {
                 Err(error) => {
                     return Err(ExportError::ArgumentsNotJson {
                         tool: name,
-                        error: error.to_string(),
+                        error: std::sync::Arc::new(error),
                         text,
                     });
                 }
@@ -119,7 +119,7 @@ impl Server {
     /// assert_eq!(server.openai_tools().unwrap()[0]["function"]["name"], "add");
     /// ```
     pub fn openai_tools(&self) -> Result<Vec<Value>, ExportError> {
-        self.registry().tools().iter().map(Tool::to_openai).collect()
+        self.registry.tools().iter().map(Tool::to_openai).collect()
     }
 
     /// The server's tools as Anthropic tool definitions, in registration order, for the
@@ -136,7 +136,7 @@ impl Server {
     /// assert_eq!(server.anthropic_tools().unwrap()[0]["input_schema"]["type"], "object");
     /// ```
     pub fn anthropic_tools(&self) -> Result<Vec<Value>, ExportError> {
-        self.registry().tools().iter().map(Tool::to_anthropic).collect()
+        self.registry.tools().iter().map(Tool::to_anthropic).collect()
     }
 
     /// Runs a tool call a model asked for (any shape [`ToolCall::from_json`] reads) against
@@ -169,7 +169,7 @@ impl Server {
     /// unknown tool is an error result naming the tools there are.
     ///
     /// ```
-    /// use mcp_toolkit::{tool, tools, Server, ToolCall};
+    /// use mcp_toolkit::{tool, tools, Server, export::ToolCall};
     /// use serde_json::json;
     ///
     /// /// Adds two numbers.
@@ -197,7 +197,7 @@ impl Server {
             None => CallToolResult::error(format!(
                 "there is no tool `{}`; the tools are {}",
                 call.name,
-                engine.executable_tools()
+                super::error::quoted(&engine.executable_tools())
             )),
         }
     }
@@ -212,7 +212,7 @@ impl Server {
     /// since there is no client to answer.
     ///
     /// ```
-    /// use mcp_toolkit::{prompt, prompts, ExportError, Server};
+    /// use mcp_toolkit::{prompt, prompts, export::ExportError, Server};
     /// use serde_json::json;
     ///
     /// /// Asks the model to review code.
@@ -241,7 +241,7 @@ impl Server {
     pub async fn get_prompt(&self, name: &str, arguments: &Value) -> Result<GetPromptResult, ExportError> {
         let engine = self
             .executor()
-            .map_err(|error| ExportError::NotRunnable(error.to_string()))?;
+            .map_err(|error| ExportError::NotRunnable(std::sync::Arc::new(error)))?;
         let Some(filled) = engine.execute_prompt(name, arguments, None).await else {
             return Err(ExportError::UnknownPrompt {
                 name: name.to_owned(),

@@ -5,9 +5,9 @@ use super::builder::{Server, compiled_here};
 use super::error::Error;
 use crate::context::Principal;
 use crate::tool::{ScopePolicy, Tool};
+use crate::transport::http::HttpSettings;
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The token checker of `oauth`, kept to fetch the keys when serving starts.
 #[cfg(feature = "oauth")]
@@ -19,7 +19,7 @@ type Guard = std::convert::Infallible;
 impl Server {
     /// Serves Streamable HTTP on `addr` (say `"127.0.0.1:8080"`) until Ctrl-C or SIGTERM,
     /// then finishes the requests in flight and returns. The endpoint is `/mcp`
-    /// ([`Server::http_path`]). Use [`Server::bind_http`] to learn the address or choose
+    /// ([`HttpSettings::path`](crate::server::HttpSettings::path)). Use [`Server::bind_http`] to learn the address or choose
     /// when to stop.
     ///
     /// ```no_run
@@ -61,7 +61,7 @@ impl Server {
     #[cfg(feature = "http")]
     fn serving_on(self, listener: tokio::net::TcpListener) -> Result<HttpServer, Error> {
         let local_addr = listener.local_addr()?;
-        let any_host = !local_addr.ip().is_loopback() && self.http.allowed_hosts.is_none();
+        let any_host = !local_addr.ip().is_loopback() && self.http.settings.allowed_hosts.is_none();
         if any_host {
             tracing::warn!(%local_addr, "serving a non-loopback address with no Host allow-list: set `Server::allowed_hosts`");
         }
@@ -81,8 +81,8 @@ impl Server {
     }
 
     /// The MCP endpoint as an axum `Router`, to merge into an application of your own. It
-    /// answers on the path set with [`Server::http_path`] (default `/mcp`) and, unless told
-    /// otherwise with [`Server::allowed_hosts`], only to loopback `Host`s.
+    /// answers on the path set with [`HttpSettings::path`](crate::server::HttpSettings::path) (default `/mcp`) and, unless told
+    /// otherwise with [`HttpSettings::allowed_hosts`](crate::server::HttpSettings::allowed_hosts), only to loopback `Host`s.
     ///
     /// ```
     /// let mcp = mcp_toolkit::Server::new("demo", "1.0.0").into_router().unwrap();
@@ -95,321 +95,24 @@ impl Server {
         Ok(crate::transport::http::router(engine, http, false).0)
     }
 
-    /// The path of the HTTP endpoint (default `/mcp`). Other paths get 404.
-    ///
-    /// ```
-    /// use mcp_toolkit::Server;
-    ///
-    /// # async fn status(addr: std::net::SocketAddr, path: &str, host: &str, origin: Option<&str>) -> u16 {
-    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    /// #     let body = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
-    /// #     let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
-    /// #     let request = format!(
-    /// #         "POST {path} HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-    /// #         body.len()
-    /// #     );
-    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    /// #     stream.write_all(request.as_bytes()).await.unwrap();
-    /// #     let mut response = String::new();
-    /// #     stream.read_to_string(&mut response).await.unwrap();
-    /// #     response[9..12].parse().unwrap()
-    /// # }
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// let http = Server::new("demo", "1.0.0").http_path("/rpc").bind_http("127.0.0.1:0").await?;
-    /// let addr = http.local_addr();
-    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
-    ///
-    /// // `status` posts a `server/discover` request and returns the HTTP status.
-    /// assert_eq!(status(addr, "/rpc", "localhost", None).await, 200);
-    /// assert_eq!(status(addr, "/mcp", "localhost", None).await, 404);
-    ///
-    /// stop.send(()).ok();
-    /// serving.await??;
-    /// # Ok(())
-    /// # }
-    /// ```
-    #[cfg(feature = "http")]
-    pub fn http_path(mut self, path: impl Into<String>) -> Server {
-        self.http.path = path.into();
-        self
-    }
-
-    /// The `Host` header values the HTTP endpoint answers (with or without a port; `"*"`
-    /// for any). Default: `localhost`, `127.0.0.1`, `[::1]` when listening on loopback.
-    /// Requests for other hosts get 403, which defeats DNS rebinding.
-    ///
-    /// ```
-    /// use mcp_toolkit::Server;
-    ///
-    /// # async fn status(addr: std::net::SocketAddr, path: &str, host: &str, origin: Option<&str>) -> u16 {
-    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    /// #     let body = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
-    /// #     let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
-    /// #     let request = format!(
-    /// #         "POST {path} HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-    /// #         body.len()
-    /// #     );
-    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    /// #     stream.write_all(request.as_bytes()).await.unwrap();
-    /// #     let mut response = String::new();
-    /// #     stream.read_to_string(&mut response).await.unwrap();
-    /// #     response[9..12].parse().unwrap()
-    /// # }
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// let http = Server::new("demo", "1.0.0")
-    ///     .allowed_hosts(["mcp.example.com"])
-    ///     .bind_http("127.0.0.1:0")
-    ///     .await?;
-    /// let addr = http.local_addr();
-    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
-    ///
-    /// // `status` posts a `server/discover` request with this `Host` and returns the HTTP status.
-    /// assert_eq!(status(addr, "/mcp", "mcp.example.com", None).await, 200);
-    /// assert_eq!(status(addr, "/mcp", "mcp.example.com:443", None).await, 200);
-    /// assert_eq!(status(addr, "/mcp", "localhost", None).await, 403); // no longer in the list
-    ///
-    /// stop.send(()).ok();
-    /// serving.await??;
-    /// # Ok(())
-    /// # }
-    /// ```
-    #[cfg(feature = "http")]
-    pub fn allowed_hosts<S: Into<String>>(mut self, hosts: impl IntoIterator<Item = S>) -> Server {
-        self.http.allowed_hosts = Some(hosts.into_iter().map(Into::into).collect());
-        self
-    }
-
-    /// The `Origin` header values the HTTP endpoint answers (such as
-    /// `"https://app.example.com"`; `"*"` for any). Default: loopback origins. Requests
-    /// without an `Origin` (not from a browser) are always let through; others get 403.
-    ///
-    /// ```
-    /// use mcp_toolkit::Server;
-    ///
-    /// # async fn status(addr: std::net::SocketAddr, path: &str, host: &str, origin: Option<&str>) -> u16 {
-    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    /// #     let body = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
-    /// #     let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
-    /// #     let request = format!(
-    /// #         "POST {path} HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-    /// #         body.len()
-    /// #     );
-    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    /// #     stream.write_all(request.as_bytes()).await.unwrap();
-    /// #     let mut response = String::new();
-    /// #     stream.read_to_string(&mut response).await.unwrap();
-    /// #     response[9..12].parse().unwrap()
-    /// # }
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// let http = Server::new("demo", "1.0.0")
-    ///     .allowed_origins(["https://app.example.com"])
-    ///     .bind_http("127.0.0.1:0")
-    ///     .await?;
-    /// let addr = http.local_addr();
-    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
-    ///
-    /// // `status` posts a `server/discover` request with this `Origin` and returns the HTTP status.
-    /// assert_eq!(status(addr, "/mcp", "localhost", Some("https://app.example.com")).await, 200);
-    /// assert_eq!(status(addr, "/mcp", "localhost", Some("https://elsewhere.example")).await, 403);
-    /// assert_eq!(status(addr, "/mcp", "localhost", None).await, 200);
-    ///
-    /// stop.send(()).ok();
-    /// serving.await??;
-    /// # Ok(())
-    /// # }
-    /// ```
-    #[cfg(feature = "http")]
-    pub fn allowed_origins<S: Into<String>>(mut self, origins: impl IntoIterator<Item = S>) -> Server {
-        self.http.allowed_origins = Some(origins.into_iter().map(Into::into).collect());
-        self
-    }
-
-    /// How long a legacy HTTP session (2025-03-26 to 2025-11-25) may go unused before the
-    /// server ends it (default 30 minutes). A session is in use while its client listens on
-    /// its GET stream or has calls in flight. Sessions are looked at every quarter of this
-    /// time (at least every minute), and whenever one opens. A request in an ended session
-    /// gets 404, and the client starts a new one with `initialize`.
-    ///
-    /// ```
-    /// use mcp_toolkit::Server;
-    /// use std::time::Duration;
-    ///
-    /// # async fn post(addr: std::net::SocketAddr, session: Option<&str>, body: &str) -> String {
-    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    /// #     let session = session.map_or(String::new(), |id| format!("Mcp-Session-Id: {id}\r\nMCP-Protocol-Version: 2025-06-18\r\n"));
-    /// #     let request = format!(
-    /// #         "POST /mcp HTTP/1.1\r\nHost: localhost\r\n{session}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-    /// #         body.len()
-    /// #     );
-    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    /// #     stream.write_all(request.as_bytes()).await.unwrap();
-    /// #     let mut response = String::new();
-    /// #     stream.read_to_string(&mut response).await.unwrap();
-    /// #     response
-    /// # }
-    /// # async fn open_session(addr: std::net::SocketAddr) -> String {
-    /// #     let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"example","version":"1.0.0"}}}"#;
-    /// #     let response = post(addr, None, initialize).await;
-    /// #     response.lines().find_map(|line| line.strip_prefix("mcp-session-id: ")).unwrap().trim().to_owned()
-    /// # }
-    /// # async fn ping(addr: std::net::SocketAddr, session: &str) -> u16 {
-    /// #     let response = post(addr, Some(session), r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#).await;
-    /// #     response[9..12].parse().unwrap()
-    /// # }
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// let http = Server::new("demo", "1.0.0")
-    ///     .session_idle_timeout(Duration::from_millis(100))
-    ///     .bind_http("127.0.0.1:0")
-    ///     .await?;
-    /// let addr = http.local_addr();
-    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
-    ///
-    /// // `open_session` sends `initialize` and returns the `Mcp-Session-Id`; `ping` sends
-    /// // `ping` in a session and returns the HTTP status.
-    /// let first = open_session(addr).await;
-    /// assert_eq!(ping(addr, &first).await, 200);
-    /// tokio::time::sleep(Duration::from_millis(200)).await;
-    /// assert_eq!(ping(addr, &first).await, 404); // ended while idle
-    /// let second = open_session(addr).await;
-    /// assert_eq!(ping(addr, &second).await, 200);
-    ///
-    /// stop.send(()).ok();
-    /// serving.await??;
-    /// # Ok(())
-    /// # }
-    /// ```
-    #[cfg(feature = "http")]
-    pub fn session_idle_timeout(mut self, idle: Duration) -> Server {
-        self.http.session_idle = idle;
-        self
-    }
-
-    /// How long an HTTP connection may take to send a request's head (its request line and
-    /// headers), counted from when the server is ready to read it (default 30 s). The clock
-    /// also runs while a kept-alive connection waits for its next request, so this is how
-    /// long an idle connection stays open too. A connection over the limit is closed: a
-    /// client that sends its headers a byte at a time, or opens connections and sends
-    /// nothing, cannot hold them. A body, and a response being streamed, are not timed by
-    /// it. It applies to [`Server::serve_http`] and [`Server::bind_http`]; a router from
-    /// [`Server::into_router`] is served by whoever serves it.
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    ///
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// let http = mcp_toolkit::Server::new("demo", "1.0.0")
-    ///     .request_head_timeout(Duration::from_millis(100))
-    ///     .bind_http("127.0.0.1:0")
-    ///     .await?;
-    /// let addr = http.local_addr();
-    /// tokio::spawn(http.run());
-    ///
-    /// // Half a request, then nothing: the server closes the connection.
-    /// let mut slow = tokio::net::TcpStream::connect(addr).await?;
-    /// slow.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n").await?;
-    /// let mut rest = Vec::new();
-    /// slow.read_to_end(&mut rest).await?;
-    /// # Ok(())
-    /// # }
-    /// ```
-    #[cfg(feature = "http")]
-    pub fn request_head_timeout(mut self, timeout: Duration) -> Server {
-        self.http.request_head_timeout = timeout;
-        self
-    }
-
-    /// How many legacy sessions (revisions up to 2025-11-25, opened by `initialize`) may be
-    /// open at once (default 10,000). An `initialize` beyond it is refused with 503 and
-    /// `Retry-After`, naming the limit, after idle sessions are closed; sessions already
-    /// open, and 2026-07-28 requests, which hold no session, are not disturbed.
-    ///
-    /// ```
-    /// let server = mcp_toolkit::Server::new("notes", "1.0.0").max_sessions(1_000);
-    /// ```
-    #[cfg(feature = "http")]
-    pub fn max_sessions(mut self, sessions: usize) -> Server {
-        self.http.max_sessions = sessions.max(1);
-        self
-    }
-
-    /// Names this instance in the ids of the legacy sessions it opens (revisions up to
-    /// 2025-11-25), so a load balancer in front of several instances can send each
-    /// session's requests back to the instance that holds it, by the `Mcp-Session-Id` alone:
-    /// the id becomes `<name>.<32 hex digits>` instead of the 32 hex digits (128 random
-    /// bits either way, so ids stay unguessable). The name is 1 to 63 of `A-Z`, `a-z`, `0-9`,
-    /// `-` and `_` (a Kubernetes pod name of a StatefulSet fits); it is not secret. Without
-    /// it, ids are the hex digits alone. `Server::run` (feature `cli`) also takes it from the
-    /// environment variable `MCP_TOOLS_INSTANCE`.
-    ///
-    /// 2026-07-28 requests hold no session and need no such routing: any instance answers
-    /// any of them (instances that serve calls that ask share a key ring,
-    /// [`Server::request_state_keys`]).
-    ///
-    /// A name that breaks the rule makes serving HTTP fail with
-    /// [`Error::InvalidInstanceName`] (`Server::run` refuses a bad `MCP_TOOLS_INSTANCE` with
-    /// a usage error).
-    ///
-    /// ```
-    /// use mcp_toolkit::Server;
-    ///
-    /// # async fn open_session(addr: std::net::SocketAddr) -> String {
-    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    /// #     let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"example","version":"1.0.0"}}}"#;
-    /// #     let request = format!(
-    /// #         "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-    /// #         body.len()
-    /// #     );
-    /// #     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    /// #     stream.write_all(request.as_bytes()).await.unwrap();
-    /// #     let mut response = String::new();
-    /// #     stream.read_to_string(&mut response).await.unwrap();
-    /// #     response.lines().find_map(|line| line.strip_prefix("mcp-session-id: ")).unwrap().trim().to_owned()
-    /// # }
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// let http = Server::new("demo", "1.0.0").instance_name("mcp-0").bind_http("127.0.0.1:0").await?;
-    /// let addr = http.local_addr();
-    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    /// let serving = tokio::spawn(http.run_until(async { stopped.await.ok(); }));
-    ///
-    /// // `open_session` sends `initialize` and returns the `Mcp-Session-Id`.
-    /// let id = open_session(addr).await;
-    /// let random = id.strip_prefix("mcp-0.").unwrap();
-    /// assert!(random.len() == 32 && random.chars().all(|c| c.is_ascii_hexdigit()));
-    ///
-    /// stop.send(()).ok();
-    /// serving.await??;
-    /// # Ok(())
-    /// # }
-    /// ```
-    #[cfg(feature = "http")]
-    pub fn instance_name(mut self, name: impl Into<String>) -> Server {
-        self.http.instance = Some(name.into());
-        self
-    }
-
     /// The HTTP options, checked; with `oauth`, the token checker and the metadata in them,
     /// and the checker again, to fetch the keys ahead.
     #[cfg(feature = "http")]
     fn http_options(&self) -> Result<(crate::transport::http::HttpOptions, Option<Guard>), Error> {
-        if let Some(problem) = self.http.instance.as_deref().and_then(instance_name_problem) {
+        if let Some(problem) = self
+            .http
+            .settings
+            .instance
+            .as_deref()
+            .and_then(instance_name_problem)
+        {
             return Err(Error::InvalidInstanceName(problem));
         }
         #[allow(unused_mut)]
         let mut options = self.http.clone();
         #[cfg(feature = "oauth")]
         if let Some(resource) = &self.oauth {
-            let protection = resource.build(&options.path)?;
+            let protection = resource.build(&options.settings.path)?;
             let guard = Arc::clone(&protection.guard);
             let checker = Arc::clone(&guard);
             options.auth = Some(Arc::new(move |token: String| {
@@ -445,6 +148,25 @@ impl Server {
         self
     }
 
+    /// The HTTP endpoint's settings: its path, the hosts and origins it answers, its legacy
+    /// sessions and their idle time, how long a request's head may take, the instance's
+    /// name ([`HttpSettings`] has the defaults and a setter for each). Replaces the
+    /// settings given before; authorization ([`Server::bearer_auth`], `Server::oauth`,
+    /// [`Server::scope_policy`]) is set apart.
+    ///
+    /// ```
+    /// use mcp_toolkit::Server;
+    /// use mcp_toolkit::server::HttpSettings;
+    ///
+    /// let server = Server::new("notes", "1.0.0")
+    ///     .http(HttpSettings::default().path("/rpc").allowed_hosts(["mcp.example.com"]));
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn http(mut self, settings: HttpSettings) -> Server {
+        self.http.settings = settings;
+        self
+    }
+
     /// What a caller whose token lacks a tool's scopes (`#[tool(scopes(...))]`,
     /// [`Tool::with_scopes`]) gets over HTTP: with [`ScopePolicy::Challenge`] (the default)
     /// the tool is listed and a call answers 403 with a step-up challenge
@@ -454,7 +176,7 @@ impl Server {
     /// caller: with `Server::oauth` (feature `oauth`) or [`Server::bearer_auth`].
     ///
     /// ```
-    /// use mcp_toolkit::{tool, tools, Principal, ScopePolicy, Server};
+    /// use mcp_toolkit::{tool, tools, auth::Principal, tool::ScopePolicy, Server};
     ///
     /// /// Deletes a note.
     /// #[tool(scopes("notes:write"))]
@@ -533,7 +255,7 @@ impl Server {
     /// session, so give each user a subject of their own.
     ///
     /// ```
-    /// use mcp_toolkit::{Principal, Server};
+    /// use mcp_toolkit::{auth::Principal, Server};
     /// let server = Server::new("notes", "1.0.0").bearer_auth(|token| async move {
     ///     (token == "secret").then(|| Principal::new("ada").with_scopes(["notes:read"]))
     /// });
@@ -549,7 +271,7 @@ impl Server {
     }
 }
 
-/// What is wrong with `name` as an instance's name ([`Server::instance_name`]), if anything.
+/// What is wrong with `name` as an instance's name ([`HttpSettings::instance_name`](crate::server::HttpSettings::instance_name)), if anything.
 #[cfg(feature = "http")]
 pub(super) fn instance_name_problem(name: &str) -> Option<String> {
     let fits = (1..=63).contains(&name.len())
@@ -606,6 +328,15 @@ pub struct HttpServer {
     listener: tokio::net::TcpListener,
     local_addr: std::net::SocketAddr,
     app: Arc<crate::transport::http::HttpApp>,
+}
+
+#[cfg(feature = "http")]
+impl std::fmt::Debug for HttpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpServer")
+            .field("local_addr", &self.local_addr)
+            .finish_non_exhaustive()
+    }
 }
 
 #[cfg(feature = "http")]
@@ -672,6 +403,7 @@ impl HttpServer {
 #[cfg(all(test, feature = "http"))]
 mod tests {
     use super::*;
+    use crate::server::HttpSettings;
 
     #[test]
     fn an_instance_name_is_a_short_word() {
@@ -687,8 +419,9 @@ mod tests {
         );
         assert_eq!(
             Server::new("s", "1")
-                .instance_name("mcp-2")
+                .http(HttpSettings::default().instance_name("mcp-2"))
                 .http
+                .settings
                 .instance
                 .as_deref(),
             Some("mcp-2")
@@ -698,7 +431,7 @@ mod tests {
     #[test]
     fn a_bad_instance_name_in_code_fails_serving() {
         let error = Server::new("s", "1")
-            .instance_name("mcp.0")
+            .http(HttpSettings::default().instance_name("mcp.0"))
             .into_router()
             .unwrap_err();
         assert!(matches!(error, Error::InvalidInstanceName(_)));

@@ -12,7 +12,7 @@
 //! input and standard error are both terminals. Prompts go to standard error, so standard
 //! output carries the result's JSON alone. Otherwise (input from a pipe or a file, say)
 //! elicitation is not declared either: the tool's ask fails with
-//! [`AskError::MissingCapability`](crate::AskError::MissingCapability), and the tool's own
+//! [`AskError::MissingCapability`](crate::ask::AskError::MissingCapability), and the tool's own
 //! handling of that (or the error) applies. `call` then notes on standard error why
 //! ([`Terminal::missing_note`]).
 //!

@@ -33,8 +33,9 @@ impl Server {
     /// process: no transport, no spawned binary, but every message goes through the real
     /// engine as JSON, so results look exactly as a client would receive them.
     ///
-    /// Fails as serving would: a tool that needs state the server was not given, or two
-    /// tools with one name.
+    /// Fails as serving would ([`ClientError::Server`]): a tool that needs state the server
+    /// was not given, or two tools with one name. Both test clients fail with the one
+    /// [`ClientError`].
     ///
     /// ```
     /// use mcp_toolkit::{tool, tools, Server};
@@ -45,14 +46,14 @@ impl Server {
     /// fn add(a: i64, b: i64) -> i64 { a + b }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("calc", "1.0.0").tools(tools![add]).test_client()?;
     /// let result = client.call("add", json!({"a": 2, "b": 3})).await?;
     /// assert_eq!(result.text(), Some("5"));
     /// # Ok(())
     /// # }
     /// ```
-    pub fn test_client(self) -> Result<TestClient, Error> {
+    pub fn test_client(self) -> Result<TestClient, ClientError> {
         Ok(TestClient::new(self.into_engine()?, ProtocolVersion::V2026_07_28))
     }
 
@@ -73,7 +74,7 @@ impl Server {
     /// fn add(a: i64, b: i64) -> i64 { a + b }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let server = Server::new("calc", "1.0.0").tools(tools![add]);
     /// let client = server.test_client_legacy(ProtocolVersion::V2025_06_18).await?;
     /// assert_eq!(client.protocol_version(), ProtocolVersion::V2025_06_18);
@@ -115,7 +116,7 @@ impl Server {
 /// }
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+/// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
 /// let client = Server::new("calc", "1.0.0").tools(tools![divide]).test_client()?;
 ///
 /// let tools = client.list_tools().await?;
@@ -298,10 +299,11 @@ impl TestClient {
 
     /// The tool definitions, as `tools/list` sends them in the client's revision (each
     /// equal to [`Tool::definition`] for that revision). When the server pages the list
-    /// ([`Server::page_size`]), every page is fetched, following `nextCursor`.
+    /// ([`Limits::page_size`](crate::server::Limits::page_size)), every page is fetched, following `nextCursor`.
     ///
     /// ```
     /// use mcp_toolkit::{tool, tools, Server};
+    /// use mcp_toolkit::server::Limits;
     ///
     /// /// Says hello.
     /// #[tool]
@@ -312,8 +314,8 @@ impl TestClient {
     /// fn goodbye() -> &'static str { "goodbye" }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
-    /// let server = Server::new("greeter", "1.0.0").tools(tools![hello, goodbye]).page_size(1);
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+    /// let server = Server::new("greeter", "1.0.0").tools(tools![hello, goodbye]).limits(Limits::default().page_size(1));
     /// let tools = server.test_client()?.list_tools().await?;
     /// let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
     /// assert_eq!(names, ["hello", "goodbye"]);
@@ -408,7 +410,7 @@ impl TestClient {
     ///
     /// ```
     /// use mcp_toolkit::protocol::ErrorCode;
-    /// use mcp_toolkit::{tool, tools, ClientError, Server};
+    /// use mcp_toolkit::{tool, tools, testing::ClientError, Server};
     /// use serde_json::json;
     ///
     /// /// Adds two numbers.
@@ -450,7 +452,7 @@ impl TestClient {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("counter", "1.0.0").tools(tools![count]).test_client()?;
     /// let result = client.call_with_progress("count", json!({"n": 3})).await?;
     /// let progress: Vec<f64> = result
@@ -488,7 +490,7 @@ impl TestClient {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("chatty", "1.0.0").tools(tools![chatty]).test_client()?;
     /// client.set_log_level(LoggingLevel::Info).await?;
     /// let result = client.call("chatty", json!({})).await?;
@@ -521,7 +523,7 @@ impl TestClient {
     /// fn hello() -> &'static str { "hello" }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("greeter", "1.0.0").tools(tools![hello]).test_client()?;
     /// let discover = client.request("server/discover", json!(null)).await?;
     /// assert_eq!(discover["supportedVersions"][0], "2026-07-28");
@@ -548,7 +550,7 @@ impl TestClient {
     /// fn add(a: i64, b: i64) -> i64 { a + b }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("calc", "1.0.0").tools(tools![add]).test_client()?;
     /// assert_eq!(client.last_response(), None);
     /// client.call("add", json!({"a": 2, "b": 3})).await?;
@@ -563,6 +565,75 @@ impl TestClient {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
+    }
+
+    /// Asks `completion/complete` for values of a prompt's `argument` that go on from
+    /// `value`, with the arguments already `given` (an object, or `null`).
+    ///
+    /// ```
+    /// use mcp_toolkit::{prompt, prompts, Server};
+    /// use serde_json::json;
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// #[serde(rename_all = "lowercase")]
+    /// enum Tone { Formal, Friendly }
+    ///
+    /// /// Writes a greeting.
+    /// #[prompt]
+    /// fn greeting(tone: Tone) -> String {
+    ///     let _ = tone;
+    ///     "Write a greeting.".to_owned()
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+    /// let client = Server::new("mail", "1.0.0").prompts(prompts![greeting]).test_client()?;
+    /// let completion = client.complete_prompt("greeting", "tone", "f", json!(null)).await?;
+    /// assert_eq!(completion.values, ["formal", "friendly"]);
+    /// assert!(!completion.has_more);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn complete_prompt(
+        &self,
+        prompt: &str,
+        argument: &str,
+        value: &str,
+        given: Value,
+    ) -> Result<Completion, ClientError> {
+        let reference = json!({"type": "ref/prompt", "name": prompt});
+        self.complete(reference, argument, value, given).await
+    }
+
+    /// Asks `completion/complete` for values of a resource template's `variable` that go on
+    /// from `value`, with the variables already `given`; `template` is the URI template as
+    /// `resources/templates/list` shows it. The example on
+    /// [`#[resource]`](macro@crate::resource) completes so.
+    pub async fn complete_resource(
+        &self,
+        template: &str,
+        variable: &str,
+        value: &str,
+        given: Value,
+    ) -> Result<Completion, ClientError> {
+        let reference = json!({"type": "ref/resource", "uri": template});
+        self.complete(reference, variable, value, given).await
+    }
+
+    async fn complete(
+        &self,
+        reference: Value,
+        name: &str,
+        value: &str,
+        given: Value,
+    ) -> Result<Completion, ClientError> {
+        let mut params = json!({"ref": reference, "argument": {"name": name, "value": value}});
+        if !given.is_null() {
+            params["context"] = json!({ "arguments": given });
+        }
+        let mut result = self.request("completion/complete", params).await?;
+        serde_json::from_value(result["completion"].take())
+            .map_err(|error| ClientError::InvalidResponse(format!("`completion/complete`: {error}")))
     }
 
     async fn call_tool(
@@ -866,7 +937,7 @@ fn unwrap_structured(value: Value, version: ProtocolVersion, tool: Option<&Tool>
 /// }
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+/// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
 /// let client = Server::new("math", "1.0.0").tools(tools![primes]).test_client()?;
 /// let result = client.call("primes", json!({"n": 10})).await?;
 /// assert!(!result.is_error());
@@ -902,7 +973,7 @@ impl CallResponse {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("roots", "1.0.0")
     ///     .tools(tools![count_roots])
     ///     .test_client()?
@@ -929,7 +1000,7 @@ impl CallResponse {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("charts", "1.0.0").tools(tools![chart]).test_client()?;
     /// let result = client.call("chart", json!({})).await?;
     /// assert_eq!(result.content()[1], Content::image(&[0x89, b'P', b'N', b'G'], "image/png"));
@@ -951,7 +1022,7 @@ impl CallResponse {
     /// fn hello(name: String) -> String { format!("Hello, {name}!") }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("greeter", "1.0.0").tools(tools![hello]).test_client()?;
     /// let result = client.call("hello", json!({"name": "Ada"})).await?;
     /// assert_eq!(result.text(), Some("Hello, Ada!"));
@@ -973,7 +1044,7 @@ impl CallResponse {
     /// async fn explode() -> String { panic!("boom") }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("fragile", "1.0.0").tools(tools![explode]).test_client()?;
     /// let result = client.call("explode", json!({})).await?;
     /// assert!(result.is_error());
@@ -998,7 +1069,7 @@ impl CallResponse {
     /// fn primes() -> Json<Vec<u32>> { Json(vec![2, 3, 5, 7]) }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("math", "1.0.0").tools(tools![primes]).test_client()?;
     /// let result = client.call("primes", json!({})).await?;
     /// assert_eq!(result.structured_content(), Some(&json!([2, 3, 5, 7])));
@@ -1021,7 +1092,7 @@ impl CallResponse {
     /// fn primes() -> Json<Vec<u32>> { Json(vec![2, 3, 5, 7]) }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let server = Server::new("math", "1.0.0").tools(tools![primes]);
     /// let client = server.test_client_legacy(ProtocolVersion::V2025_06_18).await?;
     /// let result = client.call("primes", json!({})).await?;
@@ -1060,7 +1131,7 @@ impl CallResponse {
     /// fn hello() -> &'static str { "hello" }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("greeter", "1.0.0").tools(tools![hello]).test_client()?;
     /// let result = client.call("hello", json!({})).await?;
     /// let meta = result.meta().unwrap();
@@ -1090,7 +1161,7 @@ impl CallResponse {
     /// }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("worker", "1.0.0").tools(tools![work]).test_client()?;
     /// assert!(client.call("work", json!({})).await?.notifications().is_empty());
     ///
@@ -1117,7 +1188,7 @@ impl CallResponse {
     /// fn hello() -> &'static str { "hello" }
     ///
     /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcp_toolkit::ClientError> {
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let server = Server::new("greeter", "1.0.0").tools(tools![hello]);
     /// let client = server.test_client_legacy(ProtocolVersion::V2025_11_25).await?;
     /// let result = client.call("hello", json!({})).await?;
@@ -1133,11 +1204,27 @@ impl CallResponse {
     }
 }
 
+/// The values `completion/complete` offered, from [`TestClient::complete_prompt`] and
+/// [`TestClient::complete_resource`].
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Completion {
+    /// The values, best first (at most 100).
+    pub values: Vec<String>,
+    /// How many values there are in all, when the server said.
+    #[serde(default)]
+    pub total: Option<u64>,
+    /// Whether there are more values than `values` holds.
+    #[serde(default)]
+    pub has_more: bool,
+}
+
 /// Why a [`TestClient`] request did not give what was asked for.
 ///
 /// ```
 /// use mcp_toolkit::protocol::ErrorCode;
-/// use mcp_toolkit::{tool, tools, ClientError, Server};
+/// use mcp_toolkit::{tool, tools, testing::ClientError, Server};
 /// use serde_json::json;
 ///
 /// /// Says hello.

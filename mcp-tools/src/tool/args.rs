@@ -16,6 +16,7 @@ use serde_json::value::RawValue;
 use std::fmt::Write as _;
 
 /// The arguments of one call, split by parameter.
+#[allow(missing_debug_implementations)] // support for generated code, not public API
 pub struct Arguments<'a> {
     names: &'static [&'static str],
     /// By parameter: the value given for it, and whether it is an argument (not injected).

@@ -9,8 +9,12 @@ mod scopes;
 #[cfg(feature = "validate-output")]
 mod validate;
 
+// What generated code names, through `crate::__private`.
+#[doc(hidden)]
 pub use crate::protocol::arguments::RawArguments;
+#[doc(hidden)]
 pub use args::Arguments;
+#[doc(hidden)]
 pub use param::{FromArgument, InjectedProbe, OptionalProbe, Param, RequiredProbe, Slot};
 pub use scopes::ScopePolicy;
 
@@ -70,6 +74,8 @@ use std::task::Poll;
 /// assert_eq!(serde_json::to_value(&weather).unwrap()["name"], "weather");
 /// ```
 #[derive(Clone)]
+// Shown at the crate's root, its one documented path.
+#[doc(hidden)]
 pub struct Tool {
     def: Arc<Definition>,
     handler: Handler,
@@ -207,13 +213,14 @@ impl Tool {
     /// Sets the behaviour hints, replacing those the tool had.
     ///
     /// ```
-    /// use mcp_toolkit::ToolAnnotations;
+    /// use mcp_toolkit::tool::ToolAnnotations;
     /// # use mcp_toolkit::{tool, tools};
     /// # /// Adds two numbers.
     /// # #[tool]
     /// # fn add(a: i64, b: i64) -> i64 { a + b }
     ///
-    /// let hints = ToolAnnotations { read_only_hint: Some(true), ..ToolAnnotations::default() };
+    /// let mut hints = ToolAnnotations::default();
+    /// hints.read_only_hint = Some(true);
     /// let add = tools![add].remove(0).with_annotations(hints);
     /// assert_eq!(add.annotations().unwrap().read_only_hint, Some(true));
     /// ```
@@ -574,19 +581,17 @@ impl Serialize for Tool {
 /// assume the defaults below.
 ///
 /// ```
-/// use mcp_toolkit::{tool, tools, ToolAnnotations};
+/// use mcp_toolkit::{tool, tools, tool::ToolAnnotations};
 /// use serde_json::json;
 ///
 /// /// Fetches a web page.
 /// #[tool(annotations(read_only, open_world, title = "Fetch a page"))]
 /// fn fetch(url: String) -> String { url }
 ///
-/// let expected = ToolAnnotations {
-///     title: Some("Fetch a page".into()),
-///     read_only_hint: Some(true),
-///     open_world_hint: Some(true),
-///     ..ToolAnnotations::default()
-/// };
+/// let mut expected = ToolAnnotations::default();
+/// expected.title = Some("Fetch a page".into());
+/// expected.read_only_hint = Some(true);
+/// expected.open_world_hint = Some(true);
 /// assert_eq!(tools![fetch][0].annotations(), Some(&expected));
 /// assert_eq!(
 ///     serde_json::to_value(&expected).unwrap(),
@@ -595,6 +600,7 @@ impl Serialize for Tool {
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ToolAnnotations {
     /// A display title.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -618,7 +624,7 @@ pub struct ToolAnnotations {
 /// An icon a client may show for a tool.
 ///
 /// ```
-/// use mcp_toolkit::{Icon, IconTheme};
+/// use mcp_toolkit::{tool::Icon, tool::IconTheme};
 /// let icon = Icon::new("https://example.com/calc.svg")
 ///     .with_mime_type("image/svg+xml")
 ///     .with_size("any")
@@ -630,6 +636,7 @@ pub struct ToolAnnotations {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Icon {
     /// An `https:` URL or a `data:` URI.
     pub src: String,
@@ -648,7 +655,7 @@ impl Icon {
     /// An icon at this URL or `data:` URI, with nothing else said about it.
     ///
     /// ```
-    /// use mcp_toolkit::Icon;
+    /// use mcp_toolkit::tool::Icon;
     ///
     /// let icon = Icon::new("https://example.com/calc.png");
     /// assert_eq!(serde_json::to_value(&icon).unwrap(), serde_json::json!({"src": "https://example.com/calc.png"}));
@@ -665,7 +672,7 @@ impl Icon {
     /// Sets the MIME type.
     ///
     /// ```
-    /// use mcp_toolkit::Icon;
+    /// use mcp_toolkit::tool::Icon;
     ///
     /// let icon = Icon::new("data:image/svg+xml;base64,PHN2Zy8+").with_mime_type("image/svg+xml");
     /// assert_eq!(icon.mime_type.as_deref(), Some("image/svg+xml"));
@@ -678,7 +685,7 @@ impl Icon {
     /// Adds a size, such as `48x48`, or `any` for a scalable format.
     ///
     /// ```
-    /// use mcp_toolkit::Icon;
+    /// use mcp_toolkit::tool::Icon;
     ///
     /// let icon = Icon::new("https://example.com/calc.png").with_size("48x48").with_size("96x96");
     /// assert_eq!(icon.sizes, ["48x48", "96x96"]);
@@ -688,16 +695,16 @@ impl Icon {
         self
     }
 
-    /// Sets the theme; `"light"` and `"dark"` convert.
+    /// Sets the theme.
     ///
     /// ```
-    /// use mcp_toolkit::{Icon, IconTheme};
+    /// use mcp_toolkit::{tool::Icon, tool::IconTheme};
     ///
-    /// let icon = Icon::new("https://example.com/calc-dark.png").with_theme("dark");
+    /// let icon = Icon::new("https://example.com/calc-dark.png").with_theme(IconTheme::Dark);
     /// assert_eq!(icon.theme, Some(IconTheme::Dark));
     /// ```
-    pub fn with_theme(mut self, theme: impl Into<IconTheme>) -> Icon {
-        self.theme = Some(theme.into());
+    pub fn with_theme(mut self, theme: IconTheme) -> Icon {
+        self.theme = Some(theme);
         self
     }
 }
@@ -705,13 +712,15 @@ impl Icon {
 /// The background an icon is designed for.
 ///
 /// ```
-/// use mcp_toolkit::IconTheme;
+/// use mcp_toolkit::tool::IconTheme;
 ///
-/// assert_eq!(IconTheme::from("dark"), IconTheme::Dark);
+/// assert_eq!("dark".parse::<IconTheme>(), Ok(IconTheme::Dark));
+/// assert_eq!("dim".parse::<IconTheme>().unwrap_err().to_string(), "unknown icon theme `dim`; expected `light` or `dark`");
 /// assert_eq!(serde_json::to_value(IconTheme::Light).unwrap(), "light");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum IconTheme {
     /// A light background.
     Light,
@@ -719,24 +728,30 @@ pub enum IconTheme {
     Dark,
 }
 
-impl From<&str> for IconTheme {
-    /// `"dark"` is [`IconTheme::Dark`]; anything else is [`IconTheme::Light`] (the macro
-    /// accepts only those two).
-    fn from(s: &str) -> IconTheme {
-        if s == "dark" {
-            IconTheme::Dark
-        } else {
-            IconTheme::Light
+impl std::str::FromStr for IconTheme {
+    type Err = UnknownIconTheme;
+
+    /// `"light"` or `"dark"`, as the protocol spells them.
+    fn from_str(s: &str) -> Result<IconTheme, UnknownIconTheme> {
+        match s {
+            "light" => Ok(IconTheme::Light),
+            "dark" => Ok(IconTheme::Dark),
+            _ => Err(UnknownIconTheme(s.to_owned())),
         }
     }
 }
+
+/// A text that names no [`IconTheme`]: it holds the text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown icon theme `{0}`; expected `light` or `dark`")]
+pub struct UnknownIconTheme(pub String);
 
 /// Checks a tool name against the specification: 1 to 128 characters, each of
 /// `A-Z a-z 0-9 _ - .`. `#[tool]` applies the same rule at compile time, with the same
 /// message.
 ///
 /// ```
-/// use mcp_toolkit::validate_tool_name;
+/// use mcp_toolkit::tool::validate_tool_name;
 /// assert!(validate_tool_name("admin.tools.list").is_ok());
 /// let error = validate_tool_name("my tool").unwrap_err();
 /// assert_eq!(
@@ -749,6 +764,8 @@ pub fn validate_tool_name(name: &str) -> Result<(), DefinitionError> {
 }
 
 /// The work a call does once its arguments are decoded.
+#[doc(hidden)]
+#[allow(missing_debug_implementations)] // support for generated code, not public API
 pub enum Invocation {
     /// Already answered (bad arguments, say).
     Ready(CallToolResult),
@@ -816,6 +833,7 @@ fn panicked(panic: &(dyn std::any::Any + Send)) -> CallToolResult {
     label = "not a `#[tool]` fn",
     note = "`tools![...]` takes the names of fns marked with `#[tool]`"
 )]
+#[doc(hidden)]
 pub trait ToolFn {
     /// The tool's name, checked at compile time.
     const NAME: &'static str;
@@ -825,12 +843,15 @@ pub trait ToolFn {
 
 /// How a tool's return type converts. Generated code builds it in one place, spanned at
 /// the return type, so a type that does not convert is reported once, there.
+#[doc(hidden)]
+#[allow(missing_debug_implementations)] // support for generated code, not public API
 pub struct Ret<R> {
     convert: fn(R) -> CallToolResult,
     schema: fn(&mut SchemaGenerator) -> Option<Schema>,
 }
 
 /// The conversion of return type `R`.
+#[doc(hidden)]
 pub const fn ret<R: IntoCallToolResult>() -> Ret<R> {
     Ret {
         convert: R::into_call_tool_result,
@@ -882,6 +903,8 @@ struct FormCheck {
 }
 
 /// Assembles a tool from what the macro read. Not public API.
+#[doc(hidden)]
+#[allow(missing_debug_implementations)] // support for generated code, not public API
 pub struct ToolBuilder {
     name: &'static str,
     description: &'static str,

@@ -17,6 +17,7 @@ use serde_json::Value;
 use std::marker::PhantomData;
 
 /// The type of one parameter, to be probed.
+#[allow(missing_debug_implementations)] // support for generated code, not public API
 pub struct Slot<T>(PhantomData<fn() -> T>);
 
 impl<T> Slot<T> {
@@ -28,6 +29,7 @@ impl<T> Slot<T> {
 }
 
 /// What a parameter is, with the functions that fill it.
+#[allow(missing_debug_implementations)] // support for generated code, not public API
 pub struct Param<T> {
     pub(crate) kind: Kind<T>,
 }
@@ -106,6 +108,11 @@ pub trait FromArgument: DeserializeOwned + JsonSchema + Send + 'static {}
 #[diagnostic::do_not_recommend]
 impl<T: DeserializeOwned + JsonSchema + Send + 'static> FromArgument for T {}
 
+/// Extracts an injected parameter, its rejection made the call's error.
+fn extract<T: FromContext>(cx: &Context) -> Result<T, ToolError> {
+    T::from_context(cx).map_err(Into::into)
+}
+
 /// First choice: a type the framework injects.
 pub trait InjectedProbe<T> {
     /// Describes the parameter.
@@ -116,7 +123,7 @@ impl<T: FromContext> InjectedProbe<T> for &&Slot<T> {
     fn __mcp_param(&self) -> Param<T> {
         Param {
             kind: Kind::Injected {
-                extract: T::from_context,
+                extract: extract::<T>,
                 state: T::__required_state,
             },
         }

@@ -20,7 +20,7 @@ use crate::context::Principal;
 ///   an unknown tool, as [`Server::tool_visibility`](crate::Server::tool_visibility) does.
 ///
 /// ```
-/// use mcp_toolkit::{ScopePolicy, Server};
+/// use mcp_toolkit::{tool::ScopePolicy, Server};
 ///
 /// assert_eq!(ScopePolicy::default(), ScopePolicy::Challenge);
 /// let server = Server::new("notes", "1.0.0").scope_policy(ScopePolicy::Hide);
@@ -57,7 +57,7 @@ impl Tool {
     /// issues it; they are compared exactly.
     ///
     /// ```
-    /// use mcp_toolkit::{tool, tools, Principal};
+    /// use mcp_toolkit::{tool, tools, auth::Principal};
     ///
     /// /// Adds two numbers.
     /// #[tool]
@@ -82,7 +82,7 @@ impl Tool {
     /// Whether `caller`'s token holds every scope the tool needs.
     ///
     /// ```
-    /// use mcp_toolkit::{tool, tools, Principal};
+    /// use mcp_toolkit::{tool, tools, auth::Principal};
     ///
     /// /// Deletes a note.
     /// #[tool(scopes("notes:write"))]

@@ -72,7 +72,7 @@ fn read_stdin(
 ) -> io::Result<()> {
     let stdin = io::stdin();
     let mut input = io::BufReader::with_capacity(64 * 1024, stdin.lock());
-    let mut scanner = LineScanner::new(engine.options.max_message_bytes);
+    let mut scanner = LineScanner::new(engine.options.limits.max_message_bytes);
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -191,7 +191,7 @@ impl Sink for StdoutSink {
 fn too_long(engine: &Engine, bytes: usize, id: Option<&[u8]>, out: &Outbox) {
     let message = format!(
         "the message is {bytes} bytes long; this server accepts messages of up to {} bytes",
-        engine.options.max_message_bytes
+        engine.options.limits.max_message_bytes
     );
     let id: Option<Box<RawValue>> = id.and_then(|id| serde_json::from_slice(id).ok());
     tracing::warn!(
@@ -217,7 +217,7 @@ where
 {
     let conn = Arc::new(Connection::new());
     // Responses always go in; notifications past the backlog wait for the writer no more.
-    let (out, queue) = Outbox::bounded(engine.options.stream_backlog, None);
+    let (out, queue) = Outbox::bounded(engine.options.limits.stream_backlog, None);
     conn.set_unsolicited(Some(out.clone()));
     let finish = CancellationToken::new();
     let output_closed = CancellationToken::new();
@@ -229,7 +229,7 @@ where
         conn.id(),
     ));
     let mut input = BufReader::with_capacity(64 * 1024, reader);
-    let mut scanner = LineScanner::new(engine.options.max_message_bytes);
+    let mut scanner = LineScanner::new(engine.options.limits.max_message_bytes);
     let mut line = Vec::new();
     let result = loop {
         let next = tokio::select! {

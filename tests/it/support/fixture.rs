@@ -7,7 +7,8 @@
 
 mod tools;
 
-use mcp_toolkit::{Context, Server, ToolError, ToolRegistry, tool, tools};
+use mcp_toolkit::server::Limits;
+use mcp_toolkit::{Context, Server, ToolError, registry::ToolRegistry, tool, tools};
 use std::time::Duration;
 use tools::{ask_roots, ask_two, block, echo, explode, log, order_book, progress, roots_if_any, sleep};
 
@@ -60,11 +61,14 @@ async fn main() -> std::process::ExitCode {
     // Served without `run`, so it installs the log itself, as such a server would.
     mcp_toolkit::log_to_stderr();
     let served = Server::new("fixture", "1.0.0")
-        .max_message_size(64 * 1024)
-        .tool_timeout("hang", Duration::from_millis(300))
-        .tool_timeout("ask_roots", Duration::from_secs(2))
-        .tool_timeout("order_book", Duration::from_secs(2))
-        .max_concurrent_calls(20_000)
+        .limits(
+            Limits::default()
+                .max_message_size(64 * 1024)
+                .tool_timeout("hang", Duration::from_millis(300))
+                .tool_timeout("ask_roots", Duration::from_secs(2))
+                .tool_timeout("order_book", Duration::from_secs(2))
+                .max_concurrent_calls(20_000),
+        )
         .tools(tools![
             echo,
             sleep,

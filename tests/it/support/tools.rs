@@ -98,8 +98,8 @@ pub struct Shipping {
 #[tool]
 pub async fn order_book(ctx: Context, title: String) -> Result<String, mcp_toolkit::ToolError> {
     let shipping = match ctx.elicit::<Shipping>("Where should the book go?").await? {
-        mcp_toolkit::Elicitation::Accept(shipping) => shipping,
-        mcp_toolkit::Elicitation::Decline | mcp_toolkit::Elicitation::Cancel => {
+        mcp_toolkit::ask::Elicitation::Accept(shipping) => shipping,
+        mcp_toolkit::ask::Elicitation::Decline | mcp_toolkit::ask::Elicitation::Cancel => {
             return Ok("not ordered".into());
         }
     };
@@ -126,7 +126,7 @@ pub async fn ask_two(ctx: Context) -> Result<String, mcp_toolkit::ToolError> {
         ctx.list_roots().key("roots").into_future()
     );
     let street = match form? {
-        mcp_toolkit::Elicitation::Accept(shipping) => shipping.street,
+        mcp_toolkit::ask::Elicitation::Accept(shipping) => shipping.street,
         _ => "nowhere".into(),
     };
     Ok(format!("{street}, {} roots", roots?.len()))
@@ -137,7 +137,7 @@ pub async fn ask_two(ctx: Context) -> Result<String, mcp_toolkit::ToolError> {
 pub async fn roots_if_any(ctx: Context) -> Result<String, mcp_toolkit::ToolError> {
     match ctx.list_roots().await {
         Ok(roots) => Ok(format!("{} roots", roots.len())),
-        Err(mcp_toolkit::AskError::MissingCapability(capability)) => {
+        Err(mcp_toolkit::ask::AskError::MissingCapability(capability)) => {
             Ok(format!("no `{capability}`: no roots"))
         }
         Err(error) => Err(error.into()),

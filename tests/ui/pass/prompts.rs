@@ -2,7 +2,7 @@
 //! parameters, every return type, and the attribute's keys.
 use mcp_toolkit::content::Role;
 use mcp_toolkit::protocol::ProtocolVersion;
-use mcp_toolkit::{Content, Context, GetPromptResult, PromptMessage, State, ToolError, prompt, prompts};
+use mcp_toolkit::{Content, Context, prompt::GetPromptResult, prompt::PromptMessage, State, ToolError, prompt, prompts};
 use std::borrow::Cow;
 
 struct Style {

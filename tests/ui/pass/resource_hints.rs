@@ -1,6 +1,6 @@
 use mcp_toolkit::content::Role;
 use mcp_toolkit::protocol::ProtocolVersion;
-use mcp_toolkit::{CacheScope, resource, resources};
+use mcp_toolkit::{resource::CacheScope, resource, resources};
 use serde_json::json;
 
 /// The logo.

@@ -242,7 +242,7 @@ impl HttpApp {
         let Some(host) = heads.host.and_then(|h| h.to_str().ok()) else {
             return true; // HTTP/1.0 without Host: nothing to rebind
         };
-        match &self.options.allowed_hosts {
+        match &self.options.settings.allowed_hosts {
             Some(allowed) => allowed
                 .iter()
                 .any(|a| a == "*" || a.eq_ignore_ascii_case(host) || a.eq_ignore_ascii_case(hostname(host))),
@@ -254,7 +254,7 @@ impl HttpApp {
         let Some(origin) = heads.origin.and_then(|h| h.to_str().ok()) else {
             return true; // not a browser
         };
-        match &self.options.allowed_origins {
+        match &self.options.settings.allowed_origins {
             Some(allowed) => allowed.iter().any(|a| a == "*" || a.eq_ignore_ascii_case(origin)),
             None => origin.split_once("://").is_some_and(|(scheme, rest)| {
                 matches!(scheme, "http" | "https") && is_loopback_name(hostname(rest))

@@ -42,7 +42,7 @@ pub(crate) fn router(engine: Arc<Engine>, options: HttpOptions, any_host: bool) 
             handle(Arc::clone(&app), peer, None, request)
         }
     };
-    let mut router = Router::new().route(&app.options.path, axum::routing::any(endpoint.clone()));
+    let mut router = Router::new().route(&app.options.settings.path, axum::routing::any(endpoint.clone()));
     if let Some(metadata) = &app.options.resource_metadata {
         for path in &metadata.paths {
             router = router.route(path, axum::routing::any(endpoint.clone()));
@@ -67,7 +67,7 @@ pub(crate) async fn handle(
         return refusal;
     }
     let path = parts.uri.path();
-    if path == app.options.path {
+    if path == app.options.settings.path {
         return match parts.method {
             Method::POST => post(&app, peer, close, &heads, body).await,
             Method::GET => get(&app, close, &heads).await,
@@ -206,7 +206,7 @@ async fn post(
 /// over the limit is not read further; the refusal answers the request it was when its
 /// `id` is in what was read.
 async fn read_body(app: &HttpApp, heads: &Heads<'_>, body: axum::body::Body) -> Result<Bytes, Response> {
-    let limit = app.engine.options.max_message_bytes;
+    let limit = app.engine.options.limits.max_message_bytes;
     let mut frames = body.into_data_stream();
     // Most bodies come in one frame, kept as it is; more are gathered.
     let mut first: Option<Bytes> = None;
@@ -379,7 +379,7 @@ async fn initialize(
 /// The refusal of an `initialize` when as many sessions as allowed are open: 503, and when
 /// to try again.
 fn sessions_full(app: &HttpApp, id: Option<&RawValue>) -> Response {
-    let max = app.options.max_sessions;
+    let max = app.options.settings.max_sessions;
     tracing::warn!(max, "refused a session: the server has as many open as it keeps");
     let message = format!(
         "this server has {max} sessions open, as many as it keeps; try again later, or use protocol revision 2026-07-28, which needs no session"
@@ -410,7 +410,7 @@ async fn answer(
     // What ends the answer's stream if its client stalls: the connection, or the stream
     // alone when the connection is not ours to close.
     let ended = close.unwrap_or_default();
-    let (out, exchange) = Outbox::exchange(app.engine.options.stream_backlog, Some(ended.clone()));
+    let (out, exchange) = Outbox::exchange(app.engine.options.limits.stream_backlog, Some(ended.clone()));
     app.engine.serve(&conn, incoming, &out, principal);
     drop(out);
     let (first, mut queue) = match exchange.settle() {
@@ -470,7 +470,7 @@ async fn get(app: &HttpApp, close: Option<CancellationToken>, heads: &Heads<'_>)
         );
     }
     let ended = close.unwrap_or_default();
-    let (out, queue) = Outbox::bounded(app.engine.options.stream_backlog, Some(ended.clone()));
+    let (out, queue) = Outbox::bounded(app.engine.options.limits.stream_backlog, Some(ended.clone()));
     session.conn.set_unsolicited(Some(out));
     sse(
         session.conn.id(),

@@ -32,6 +32,7 @@ mod response;
 mod serve;
 mod sessions;
 
+pub use app::HttpSettings;
 #[cfg(feature = "oauth")]
 pub(crate) use app::ResourceMetadata;
 pub(crate) use app::{HttpApp, HttpOptions};

@@ -58,7 +58,7 @@ pub(crate) async fn serve(
             tracing::debug!(%error, "could not set TCP_NODELAY");
         }
         let app = Arc::clone(&app);
-        let head_timeout = app.options.request_head_timeout;
+        let head_timeout = app.options.settings.request_head_timeout;
         let closing = closing.clone();
         connections.spawn(async move {
             // Cancelled to drop the connection at once: an event stream whose client takes
