@@ -44,7 +44,7 @@ pub mod guide {
 }
 
 // The modules. Their layers, bottom up, are the `LAYERS` list of
-// `tests/architecture.rs` (a module names only its own layer or lower ones); ARCHITECTURE.md
+// `tests/it/architecture.rs` (a module names only its own layer or lower ones); ARCHITECTURE.md
 // draws them.
 pub mod ask;
 pub mod completion;

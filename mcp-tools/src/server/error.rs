@@ -44,7 +44,7 @@ pub enum Error {
         /// The types of the state the server holds, in the order given.
         held: Vec<&'static str>,
     },
-    /// The name given with `Server::instance_name` cannot prefix session ids.
+    /// The name given with `HttpSettings::instance_name` cannot prefix session ids.
     #[cfg(feature = "http")]
     #[error("{0}")]
     InvalidInstanceName(String),

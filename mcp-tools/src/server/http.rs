@@ -63,7 +63,7 @@ impl Server {
         let local_addr = listener.local_addr()?;
         let any_host = !local_addr.ip().is_loopback() && self.http.settings.allowed_hosts.is_none();
         if any_host {
-            tracing::warn!(%local_addr, "serving a non-loopback address with no Host allow-list: set `Server::allowed_hosts`");
+            tracing::warn!(%local_addr, "serving a non-loopback address with no Host allow-list: set `HttpSettings::allowed_hosts`");
         }
         let (http, _protection) = self.http_options()?;
         let engine = self.scoped().into_engine()?;

@@ -2,7 +2,7 @@
 //! `Mcp-Session-Id`, ended by DELETE or when idle too long.
 //!
 //! A session id is 128 random bits as 32 lowercase hex digits. An instance given a name
-//! (`Server::instance_name`) puts it first, `<name>.<32 hex digits>`, so a load balancer
+//! (`HttpSettings::instance_name`) puts it first, `<name>.<32 hex digits>`, so a load balancer
 //! can send a session's requests back to the instance that holds it by the id alone.
 //!
 //! A session is its opener's: the caller whose token opened it (its subject, as the
