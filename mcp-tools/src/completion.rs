@@ -183,6 +183,29 @@ where
     }
 }
 
+/// Binds each injected value from the request's context, or returns the completion's
+/// failure with the first rejection.
+macro_rules! extract {
+    ($cx:ident; $($injected:ident),*) => {
+        $(
+            let $injected = match $injected::from_context($cx) {
+                Ok(value) => value,
+                Err(rejection) => return Box::pin(std::future::ready(Err(rejection.into()))),
+            };
+        )*
+    };
+}
+
+/// The state the injected values need.
+macro_rules! required_state_of {
+    ($($injected:ident),*) => {
+        fn required_state(&self) -> Vec<StateKey> {
+            let keys: Vec<Option<StateKey>> = vec![$($injected::__required_state(),)*];
+            keys.into_iter().flatten().collect()
+        }
+    };
+}
+
 macro_rules! complete_with_injected {
     ($($injected:ident),*) => {
         impl<F, R, $($injected,)*> Complete<SyncForm<($($injected,)*)>> for F
@@ -193,19 +216,11 @@ macro_rules! complete_with_injected {
         {
             #[allow(non_snake_case)]
             fn complete(&self, _cx: &Context, typed: Partial) -> Candidates {
-                $(
-                    let $injected = match $injected::from_context(_cx) {
-                        Ok(value) => value,
-                        Err(rejection) => return Box::pin(std::future::ready(Err(rejection.into()))),
-                    };
-                )*
+                extract!(_cx; $($injected),*);
                 Box::pin(std::future::ready(self($($injected,)* typed).into_completions()))
             }
 
-            fn required_state(&self) -> Vec<StateKey> {
-                let keys: Vec<Option<StateKey>> = vec![$($injected::__required_state(),)*];
-                keys.into_iter().flatten().collect()
-            }
+            required_state_of!($($injected),*);
         }
 
         impl<F, Fut, $($injected,)*> Complete<AsyncForm<($($injected,)*)>> for F
@@ -217,20 +232,12 @@ macro_rules! complete_with_injected {
         {
             #[allow(non_snake_case)]
             fn complete(&self, _cx: &Context, typed: Partial) -> Candidates {
-                $(
-                    let $injected = match $injected::from_context(_cx) {
-                        Ok(value) => value,
-                        Err(rejection) => return Box::pin(std::future::ready(Err(rejection.into()))),
-                    };
-                )*
+                extract!(_cx; $($injected),*);
                 let running = self($($injected,)* typed);
                 Box::pin(async move { running.await.into_completions() })
             }
 
-            fn required_state(&self) -> Vec<StateKey> {
-                let keys: Vec<Option<StateKey>> = vec![$($injected::__required_state(),)*];
-                keys.into_iter().flatten().collect()
-            }
+            required_state_of!($($injected),*);
         }
     };
 }
