@@ -122,7 +122,7 @@ impl Context {
     }
 
     /// Who is calling, when the transport checks a bearer token (HTTP with
-    /// [`Server::bearer_auth`](crate::Server::bearer_auth)); `None` on stdio, in a
+    /// `Server::bearer_auth` (feature `http`)); `None` on stdio, in a
     /// [`TestClient`](crate::testing::TestClient), or without a check.
     ///
     /// ```
@@ -655,7 +655,7 @@ impl fmt::Debug for Context {
 }
 
 /// Who is calling: what a server's bearer-token check
-/// ([`Server::bearer_auth`](crate::Server::bearer_auth)) found the token to stand for. Tools
+/// (`Server::bearer_auth` (feature `http`)) found the token to stand for. Tools
 /// read it with [`Context::principal`].
 ///
 /// ```

@@ -488,7 +488,7 @@ impl Server {
     }
 
     /// Decides, per caller, which tools are listed and callable: the tool list may depend on
-    /// authorization (see [`Server::bearer_auth`]). Lists then go out with
+    /// authorization (see `Server::bearer_auth`, feature `http`). Lists then go out with
     /// `cacheScope: "private"`.
     ///
     /// ```

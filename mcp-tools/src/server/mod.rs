@@ -1,5 +1,5 @@
 //! Serving: the transports and the settings of [`Server`](crate::Server), and why serving
-//! fails ([`Error`](crate::Error) is at the crate's root). [`HttpServer`] is a Streamable
+//! fails ([`Error`](crate::Error) is at the crate's root). `HttpServer` (feature `http`) is a Streamable
 //! HTTP endpoint that is bound and listening; [`RateLimit`] bounds how often a client
 //! may call; with the `cli` feature, `CliError` says why the command line of
 //! `Server::run` was refused.

@@ -10,7 +10,7 @@ use super::Tool;
 use crate::context::Principal;
 
 /// What a caller whose token lacks a tool's scopes gets; set with
-/// [`Server::scope_policy`](crate::Server::scope_policy).
+/// `Server::scope_policy` (feature `http`).
 ///
 /// - [`Challenge`](ScopePolicy::Challenge) (the default): the tool is listed, and calling
 ///   it answers HTTP 403 with `WWW-Authenticate: Bearer error="insufficient_scope",
