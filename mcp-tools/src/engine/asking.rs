@@ -198,6 +198,34 @@ pub(crate) fn served<'a, T>(registry: Option<&'a T>, method: &str, what: &str) -
     })
 }
 
+/// Finishes a request's work on a task of its own, within `limit` (work that runs out of
+/// time ends as `timed_out` says), then answers it with `respond` unless the client
+/// cancelled it. The task holds the current span (the request's) until the answer is sent.
+pub(crate) fn answer_later<T: Send + 'static>(
+    conn: &Arc<Connection>,
+    request_id: &RequestId,
+    cancel: tokio_util::sync::CancellationToken,
+    limit: std::time::Duration,
+    work: impl Future<Output = T> + Send + 'static,
+    timed_out: impl FnOnce() -> T + Send + 'static,
+    respond: impl FnOnce(T) + Send + 'static,
+) {
+    let finishing = Arc::clone(conn);
+    let key = request_id.clone();
+    let answer = async move {
+        let finished = tokio::time::timeout(limit, work)
+            .await
+            .unwrap_or_else(|_| timed_out());
+        let cancelled = cancel.is_cancelled();
+        finishing.finish(&key);
+        if !cancelled {
+            respond(finished);
+        }
+    };
+    let task = conn.tasks().spawn(tracing::Instrument::in_current_span(answer));
+    conn.set_abort(request_id, task.abort_handle());
+}
+
 /// The missing-capability error of revision 2026-07-28 (`-32021`), for a handler that let
 /// an undeclared capability propagate.
 pub(crate) fn missing_capability(message: &str, capability: ClientCapability) -> Failure {
@@ -301,30 +329,26 @@ impl Engine {
             authenticated: answering.authenticated,
         };
         let engine = Arc::clone(self);
-        let conn2 = Arc::clone(conn);
         let out = out.clone();
-        let key = request_id.clone();
         let limit = self.options.limits.call_timeout;
         let method = handler.method;
-        let answer = async move {
-            let finished = match tokio::time::timeout(limit, work).await {
-                Ok(finished) => finished,
-                Err(_) => {
-                    let name = &answering.name;
-                    tracing::warn!(method, name, ?limit, "a request ran out of time and was stopped");
-                    let message = format!("`{method}` of `{name}` did not finish within its time limit");
-                    Finished::Complete(Err(PromptError::Failed(ToolError::new(message))))
-                }
-            };
-            let cancelled = cancel.is_cancelled();
-            conn2.finish(&key);
-            if !cancelled {
-                respond(&engine, &out, &raw_id, finished, &answering);
-            }
+        let name = answering.name.clone();
+        let timed_out = move || {
+            tracing::warn!(method, name, ?limit, "a request ran out of time and was stopped");
+            let message = format!("`{method}` of `{name}` did not finish within its time limit");
+            Finished::Complete(Err(PromptError::Failed(ToolError::new(message))))
         };
-        // The task holds the request's span until the response is sent.
-        let task = conn.tasks().spawn(tracing::Instrument::in_current_span(answer));
-        conn.set_abort(&request_id, task.abort_handle());
+        answer_later(
+            conn,
+            &request_id,
+            cancel,
+            limit,
+            work,
+            timed_out,
+            move |finished| {
+                respond(&engine, &out, &raw_id, finished, &answering);
+            },
+        );
         drop(cx);
         Ok(())
     }

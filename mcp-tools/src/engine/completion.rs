@@ -3,6 +3,7 @@
 //! shows it) as the user types it: an enum-typed one from its values, one with
 //! `#[complete(..)]` from its fn. A server with prompts or resources serves it.
 
+use super::asking::answer_later;
 use super::connection::Connection;
 use super::core::{Auth, CallParts, Engine, sees};
 use super::encode;
@@ -121,31 +122,26 @@ impl Engine {
             return Ok(());
         }
         let engine = Arc::clone(self);
-        let conn2 = Arc::clone(conn);
         let out = out.clone();
-        let key = request_id.clone();
         let limit = self.options.limits.call_timeout;
-        let answer = async move {
-            let completed = match tokio::time::timeout(limit, completing).await {
-                Ok(completed) => completed,
-                Err(_) => {
-                    tracing::warn!(
-                        name = what,
-                        ?limit,
-                        "a completion ran out of time and was stopped"
-                    );
-                    Err(ToolError::new(format!(
-                        "completing `{what}` did not finish within its time limit"
-                    )))
-                }
-            };
-            conn2.finish(&key);
-            if !cancel.is_cancelled() {
-                engine.respond_completion(&out, &raw_id, modern, &what, completed);
-            }
+        let name = what.clone();
+        let timed_out = move || {
+            tracing::warn!(name, ?limit, "a completion ran out of time and was stopped");
+            Err(ToolError::new(format!(
+                "completing `{name}` did not finish within its time limit"
+            )))
         };
-        let task = conn.tasks().spawn(tracing::Instrument::in_current_span(answer));
-        conn.set_abort(&request_id, task.abort_handle());
+        answer_later(
+            conn,
+            &request_id,
+            cancel,
+            limit,
+            completing,
+            timed_out,
+            move |completed| {
+                engine.respond_completion(&out, &raw_id, modern, &what, completed);
+            },
+        );
         Ok(())
     }
 
