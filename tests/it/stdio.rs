@@ -529,29 +529,47 @@ fn requests_written_together_are_each_answered_once_in_order_without_waiting_for
 
 #[test]
 fn cancelled_requests_stop_and_get_no_response() {
-    let mut peer = Peer::spawn(FIXTURE);
-    initialize(&mut peer, "2025-11-25");
-    peer.send(json!({ "jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": { "name": "sleep", "arguments": { "ms": 60000 } } }));
-    peer.send(json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": 7, "reason": "changed my mind" } }));
-    // The id is free again at once, and nothing ever comes for the cancelled call.
-    let reuse = peer.request(json!({ "jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": { "name": "echo", "arguments": { "text": "again" } } }));
-    assert_eq!(reuse["result"]["content"][0]["text"], "again");
-    let (status, rest) = peer.finish();
-    assert!(status.success());
-    assert!(rest.is_empty(), "nothing after a cancellation: {rest:?}");
+    // `sleep` takes a `Context` and watches its token; `hang` takes nothing from its
+    // context, so only its task's abort stops it (its 300 ms time limit would answer it).
+    for (tool, arguments) in [("sleep", json!({ "ms": 60000 })), ("hang", json!({}))] {
+        let mut peer = Peer::spawn(FIXTURE);
+        initialize(&mut peer, "2025-11-25");
+        peer.send(json!({ "jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": { "name": tool, "arguments": arguments } }));
+        peer.send(json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": 7, "reason": "changed my mind" } }));
+        // The id is free again at once, and nothing ever comes for the cancelled call.
+        let reuse = peer.request(json!({ "jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": { "name": "echo", "arguments": { "text": "again" } } }));
+        assert_eq!(reuse["result"]["content"][0]["text"], "again", "{tool}");
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let (status, rest) = peer.finish();
+        assert!(status.success(), "{tool}");
+        assert!(
+            rest.is_empty(),
+            "nothing after a cancellation of {tool}: {rest:?}"
+        );
+    }
 }
 
 #[test]
 fn duplicate_ids_in_flight_are_refused() {
-    let mut peer = Peer::spawn(FIXTURE);
-    initialize(&mut peer, "2025-11-25");
-    peer.send(json!({ "jsonrpc": "2.0", "id": "x", "method": "tools/call", "params": { "name": "sleep", "arguments": { "ms": 300 } } }));
-    let second = peer.request(json!({ "jsonrpc": "2.0", "id": "x", "method": "tools/call", "params": { "name": "echo", "arguments": { "text": "t" } } }));
-    assert_eq!(
-        second["error"],
-        json!({ "code": -32600, "message": "request id \"x\" is already in use by a request in flight; use a new id" })
-    );
-    assert_eq!(peer.recv()["result"]["content"][0]["text"], "slept 300 ms");
+    for (tool, arguments, answer) in [
+        ("sleep", json!({ "ms": 300 }), "slept 300 ms"),
+        (
+            "hang",
+            json!({}),
+            "the tool `hang` did not finish within 300 ms and was stopped",
+        ),
+    ] {
+        let mut peer = Peer::spawn(FIXTURE);
+        initialize(&mut peer, "2025-11-25");
+        peer.send(json!({ "jsonrpc": "2.0", "id": "x", "method": "tools/call", "params": { "name": tool, "arguments": arguments } }));
+        let second = peer.request(json!({ "jsonrpc": "2.0", "id": "x", "method": "tools/call", "params": { "name": "echo", "arguments": { "text": "t" } } }));
+        assert_eq!(
+            second["error"],
+            json!({ "code": -32600, "message": "request id \"x\" is already in use by a request in flight; use a new id" }),
+            "{tool}"
+        );
+        assert_eq!(peer.recv()["result"]["content"][0]["text"], answer);
+    }
 }
 
 #[test]

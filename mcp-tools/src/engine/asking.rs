@@ -204,7 +204,6 @@ pub(crate) fn served<'a, T>(registry: Option<&'a T>, method: &str, what: &str) -
 pub(crate) fn answer_later<T: Send + 'static>(
     conn: &Arc<Connection>,
     request_id: &RequestId,
-    cancel: tokio_util::sync::CancellationToken,
     limit: std::time::Duration,
     work: impl Future<Output = T> + Send + 'static,
     timed_out: impl FnOnce() -> T + Send + 'static,
@@ -216,9 +215,8 @@ pub(crate) fn answer_later<T: Send + 'static>(
         let finished = tokio::time::timeout(limit, work)
             .await
             .unwrap_or_else(|_| timed_out());
-        let cancelled = cancel.is_cancelled();
-        finishing.finish(&key);
-        if !cancelled {
+        // A cancelled request is no longer in flight, and gets no answer.
+        if finishing.finish(&key) {
             respond(finished);
         }
     };
@@ -295,11 +293,17 @@ impl Engine {
         } else {
             None
         };
-        let (request_id, cancel) = conn.begin_request(id)?;
-        let asks = round.as_ref().map(|(round, _)| Arc::clone(round));
-        let cx = self.request_context(conn, out, era, &request, auth, &request_id, &cancel, asks);
+        // As for a tool: a context of its own only for a handler that takes from it.
+        let (request_id, cx) = if handler.may_ask {
+            let (request_id, cancel) = conn.begin_request(id)?;
+            let asks = round.as_ref().map(|(round, _)| Arc::clone(round));
+            let cx = self.request_context(conn, out, era, &request, auth, &request_id, &cancel, asks);
+            (request_id, Some(cx))
+        } else {
+            (conn.begin_request_without_token(id)?, None)
+        };
         let target = request.name.clone().into_owned();
-        let work = start(&cx, request.arguments).run();
+        let work = start(cx.as_ref().unwrap_or(&self.bare), request.arguments).run();
         let mut work = Rounds {
             work: Box::pin(work) as Pin<Box<dyn Future<Output = Result<T, PromptError>> + Send>>,
             round: round.as_ref().map(|(round, _)| Arc::clone(round)),
@@ -338,17 +342,9 @@ impl Engine {
             let message = format!("`{method}` of `{name}` did not finish within its time limit");
             Finished::Complete(Err(PromptError::Failed(ToolError::new(message))))
         };
-        answer_later(
-            conn,
-            &request_id,
-            cancel,
-            limit,
-            work,
-            timed_out,
-            move |finished| {
-                respond(&engine, &out, &raw_id, finished, &answering);
-            },
-        );
+        answer_later(conn, &request_id, limit, work, timed_out, move |finished| {
+            respond(&engine, &out, &raw_id, finished, &answering);
+        });
         drop(cx);
         Ok(())
     }

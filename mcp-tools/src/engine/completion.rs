@@ -93,7 +93,7 @@ impl Engine {
             version: Some(version),
             client: era.into_client(),
             progress_token: None,
-            cancel: cancel.clone(),
+            cancel,
             principal: auth.cloned(),
             channel: None,
         });
@@ -134,7 +134,6 @@ impl Engine {
         answer_later(
             conn,
             &request_id,
-            cancel,
             limit,
             completing,
             timed_out,

@@ -55,13 +55,21 @@ pub(crate) enum Carrier {
 
 /// A request being served.
 struct InFlight {
-    cancel: CancellationToken,
+    /// The token its work watches; `None` for work that takes nothing from its context,
+    /// which only its task's abort stops.
+    cancel: Option<CancellationToken>,
     abort: Option<AbortHandle>,
 }
 
 impl InFlight {
-    fn new(cancel: CancellationToken) -> InFlight {
-        InFlight { cancel, abort: None }
+    /// Stops the request's work: cancels its token and aborts its task.
+    fn stop(self) {
+        if let Some(cancel) = self.cancel {
+            cancel.cancel();
+        }
+        if let Some(abort) = self.abort {
+            abort.abort();
+        }
     }
 }
 
@@ -189,15 +197,26 @@ impl Connection {
     /// Records a request in flight, refusing an id already in use; returns its id and the
     /// token that cancels it.
     pub(crate) fn begin_request(&self, id: Id<'_>) -> Result<(RequestId, CancellationToken), Failure> {
-        let request_id = id.value();
         let cancel = CancellationToken::new();
-        if !self.begin(request_id.clone(), InFlight::new(cancel.clone())) {
+        let request_id = self.record(id, Some(cancel.clone()))?;
+        Ok((request_id, cancel))
+    }
+
+    /// Records a request in flight whose work watches no token (its handler takes nothing
+    /// from its context), refusing an id already in use: cancelling it aborts its task.
+    pub(crate) fn begin_request_without_token(&self, id: Id<'_>) -> Result<RequestId, Failure> {
+        self.record(id, None)
+    }
+
+    fn record(&self, id: Id<'_>, cancel: Option<CancellationToken>) -> Result<RequestId, Failure> {
+        let request_id = id.value();
+        if !self.begin(request_id.clone(), InFlight { cancel, abort: None }) {
             return Err(Failure::new(
                 ErrorCode::INVALID_REQUEST,
                 format!("request id {request_id} is already in use by a request in flight; use a new id"),
             ));
         }
-        Ok((request_id, cancel))
+        Ok(request_id)
     }
 
     pub(crate) fn set_abort(&self, id: &RequestId, abort: AbortHandle) {
@@ -211,11 +230,13 @@ impl Connection {
         }
     }
 
-    pub(crate) fn finish(&self, id: &RequestId) {
+    /// Ends a request in flight; `false` when it had ended already (it was cancelled).
+    pub(crate) fn finish(&self, id: &RequestId) -> bool {
         self.in_flight
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .remove(id);
+            .remove(id)
+            .is_some()
     }
 
     /// `notifications/cancelled`: stops the request's work; no response goes out for it.
@@ -229,10 +250,7 @@ impl Connection {
             .remove(id);
         match request {
             Some(request) => {
-                request.cancel.cancel();
-                if let Some(abort) = request.abort {
-                    abort.abort();
-                }
+                request.stop();
                 tracing::debug!(%id, "cancelled a request");
                 self.withdraw_ended()
             }
@@ -336,10 +354,7 @@ impl Connection {
             .map(|(_, request)| request)
             .collect();
         for request in requests {
-            request.cancel.cancel();
-            if let Some(abort) = request.abort {
-                abort.abort();
-            }
+            request.stop();
         }
     }
 

@@ -176,6 +176,10 @@ pub(crate) struct Engine {
     /// The keys that seal `requestState`; `None` only if the system had no randomness for
     /// a key of the process's own (rounds then fail with an internal error).
     pub(crate) keys: Option<KeyRing>,
+    /// What a handler that takes nothing from its context is given in place of one: made
+    /// once, it holds only the server's options, so such a call allocates no context and
+    /// clones no cancellation token.
+    pub(crate) bare: Context,
 }
 
 /// What a server offers: its tools, and its prompts when it serves them.
@@ -233,7 +237,15 @@ impl Engine {
                     None
                 }
             });
+        let bare = Context::from_parts(ContextParts {
+            info: RequestInfo {
+                lenient_arguments: options.lenient_arguments,
+                ..RequestInfo::default()
+            },
+            ..ContextParts::default()
+        });
         Engine {
+            bare,
             keys,
             limiters: RateLimiters::new(options.limits.rate_limit, options.limits.client_rate_limit),
             info,

@@ -53,6 +53,14 @@ impl Era {
         matches!(self, Era::Modern(_))
     }
 
+    /// The capabilities the client declared, if it declared any.
+    pub(crate) fn client_capabilities(&self) -> Option<&Value> {
+        match self {
+            Era::Modern(meta) => meta.client_capabilities.as_deref(),
+            Era::Legacy(session) => session.client_capabilities.as_deref(),
+        }
+    }
+
     pub(crate) fn into_client(self) -> Client {
         match self {
             Era::Modern(m) => Client {

@@ -42,9 +42,21 @@ type Work = Rounds<Pin<Box<dyn Future<Output = CallToolResult> + Send>>>;
 /// Starts a call's work and polls it once, so a tool that finishes without waiting is
 /// answered at once, with no task spawned.
 fn start(invocation: Invocation, round: Option<Arc<Round>>) -> Started {
-    let mut work = Rounds {
+    let work = |invocation: Invocation, round| Rounds {
         work: Box::pin(invocation.run()) as Pin<Box<dyn Future<Output = CallToolResult> + Send>>,
         round,
+    };
+    let mut work = match invocation {
+        Invocation::Ready(result) => return Started::Done(Finished::Complete(result)),
+        // Without a round to ask in, an `async fn` tool's future is polled as it is: one
+        // that finishes at once (most do) costs no second box around it.
+        Invocation::Future(future) if round.is_none() => {
+            return match Invocation::poll_once(future) {
+                Ok(result) => Started::Done(Finished::Complete(result)),
+                Err(pending) => Started::Waiting(work(pending, None)),
+            };
+        }
+        invocation => work(invocation, round),
     };
     match Pin::new(&mut work).poll(&mut std::task::Context::from_waker(Waker::noop())) {
         Poll::Ready(finished) => Started::Done(finished),
@@ -220,14 +232,25 @@ impl Engine {
                 return Ok(());
             }
         };
-        let (request_id, cancel) = conn.begin_request(id)?;
-        let asks = || round.as_ref().map(|(round, _)| Arc::clone(round));
-        let cx = self.request_context(conn, out, era, &call, auth, &request_id, &cancel, asks());
         let wraps = tool.wraps_structured_output(version);
-        let url_mode = cx
+        let url_mode = era
             .client_capabilities()
             .is_some_and(|declared| ClientCapability::ElicitationUrl.declared_in(declared));
-        let work = start(tool.invoke(&cx, call.arguments), asks());
+        let asks = || round.as_ref().map(|(round, _)| Arc::clone(round));
+        // Only a tool that takes something from its context gets one of its own, with a
+        // token to watch; any other (the calculator's) is given the engine's bare one, and
+        // a cancellation stops it by aborting its task.
+        let (request_id, cx) = if tool.may_ask() {
+            let (request_id, cancel) = conn.begin_request(id)?;
+            let cx = self.request_context(conn, out, era, &call, auth, &request_id, &cancel, asks());
+            (request_id, Some(cx))
+        } else {
+            (conn.begin_request_without_token(id)?, None)
+        };
+        let work = start(
+            tool.invoke(cx.as_ref().unwrap_or(&self.bare), call.arguments),
+            asks(),
+        );
         let ending = Ending {
             tool,
             url_mode,
@@ -261,9 +284,8 @@ impl Engine {
         let task = conn.tasks().spawn(Instrument::in_current_span(async move {
             let finished = engine.within_limit(&ending.tool, work).await;
             drop(permit);
-            let cancelled = cancel.is_cancelled();
-            conn2.finish(&key);
-            if !cancelled {
+            // A cancelled request is no longer in flight, and gets no response.
+            if conn2.finish(&key) {
                 engine.respond_finished(&out, &raw_id, finished, &ending);
             }
         }));

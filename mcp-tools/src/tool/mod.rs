@@ -811,6 +811,22 @@ impl Invocation {
     }
 }
 
+impl Invocation {
+    /// Polls an `async fn` tool's future once, without a waker to call: its result if it
+    /// finished (a panic made an internal error, as [`run`](Invocation::run) makes it),
+    /// else the work, to run again where it can be woken.
+    pub(crate) fn poll_once(
+        mut future: Pin<Box<dyn Future<Output = CallToolResult> + Send>>,
+    ) -> Result<CallToolResult, Invocation> {
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(&mut cx))) {
+            Ok(Poll::Ready(result)) => Ok(result),
+            Ok(Poll::Pending) => Err(Invocation::Future(future)),
+            Err(panic) => Ok(panicked(&*panic)),
+        }
+    }
+}
+
 /// Work for the blocking pool that runs in the span of its caller (the request's).
 fn in_current_span<T>(work: impl FnOnce() -> T) -> impl FnOnce() -> T {
     let span = tracing::Span::current();
