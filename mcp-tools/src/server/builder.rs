@@ -62,7 +62,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 /// async fn main() -> Result<(), mcp_toolkit::Error> {
 ///     Server::new("calculator", env!("CARGO_PKG_VERSION"))
 ///         .tools(tools![add])
-///         .serve_stdio()
+///         .run()
 ///         .await
 /// }
 /// ```
