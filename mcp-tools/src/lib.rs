@@ -106,7 +106,10 @@ pub mod export {
 /// No feature gates it: it brings no dependency the engine does not have, and a binary
 /// that never calls `test_client` links none of it.
 pub mod testing {
-    pub use crate::server::testing::{CallResponse, ClientError, Completion, TestClient};
+    pub use crate::server::testing::{
+        CallResponse, ClientError, Completion, ListedPrompt, ListedResource, ListedResourceTemplate,
+        ListedTool, PromptResponse, ReadResponse, TestClient,
+    };
 }
 #[cfg(feature = "cli")]
 #[doc(inline)]

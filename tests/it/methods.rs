@@ -67,19 +67,20 @@ async fn methods_are_tools_of_the_instance_they_were_built_from() -> Result<(), 
         .list_tools()
         .await?
         .iter()
-        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .map(|t| t.name().to_owned())
         .collect();
     assert_eq!(names, ["add_book", "list_books", "library.about", "ping"]);
     let tools = client.list_tools().await?;
     assert_eq!(
-        tools[1]["inputSchema"],
+        tools[1].json()["inputSchema"],
         json!({
             "type": "object",
             "properties": { "limit": { "type": "integer", "minimum": 0, "description": "At most this many", "default": 10 } },
             "additionalProperties": false
         })
     );
-    assert_eq!(tools[1]["annotations"], json!({ "readOnlyHint": true }));
+    assert_eq!(tools[1].annotations().and_then(|a| a.read_only_hint), Some(true));
+    assert_eq!(tools[1].json()["annotations"], json!({ "readOnlyHint": true }));
 
     for (title, count) in [("Dune", "1"), ("Emma", "2")] {
         let added = client.call("add_book", json!({ "title": title })).await?;

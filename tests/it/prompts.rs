@@ -9,7 +9,7 @@ use mcp_toolkit::content::Role;
 use mcp_toolkit::protocol::{ErrorCode, ProtocolVersion};
 use mcp_toolkit::{
     Content, Context, Server, State, ToolError, ask::Elicitation, prompt, prompt::GetPromptResult,
-    prompt::PromptMessage, prompts, testing::ClientError, testing::TestClient,
+    prompt::PromptMessage, prompts, testing::ClientError, testing::ListedPrompt, testing::TestClient,
 };
 use serde_json::{Value, json};
 use support::Spec;
@@ -104,9 +104,15 @@ fn server() -> Server {
         .state("Ada".to_owned())
 }
 
+/// A client of every revision.
 async fn clients() -> Vec<TestClient> {
     let mut clients = vec![server().test_client().unwrap()];
-    for version in [ProtocolVersion::V2024_11_05, ProtocolVersion::V2025_11_25] {
+    for version in [
+        ProtocolVersion::V2024_11_05,
+        ProtocolVersion::V2025_03_26,
+        ProtocolVersion::V2025_06_18,
+        ProtocolVersion::V2025_11_25,
+    ] {
         clients.push(server().test_client_legacy(version).await.unwrap());
     }
     clients
@@ -124,7 +130,7 @@ async fn prompts_are_listed_with_their_arguments_in_every_revision() {
     for client in clients().await {
         let prompts = client.list_prompts().await.unwrap();
         valid(&client, "ListPromptsResult");
-        let names: Vec<&str> = prompts.iter().map(|p| p["name"].as_str().unwrap()).collect();
+        let names: Vec<&str> = prompts.iter().map(ListedPrompt::name).collect();
         assert_eq!(
             names,
             [
@@ -144,16 +150,29 @@ async fn prompts_are_listed_with_their_arguments_in_every_revision() {
                 { "name": "language", "description": "The language it is written in", "required": false }
             ]
         });
-        if client.protocol_version() >= ProtocolVersion::V2025_06_18 {
+        let titled = client.protocol_version() >= ProtocolVersion::V2025_06_18;
+        if titled {
             review["title"] = json!("Code review");
         }
-        assert_eq!(prompts[0], review, "{}", client.protocol_version());
+        assert_eq!(prompts[0].json(), &review, "{}", client.protocol_version());
+        assert_eq!(prompts[0].title(), titled.then_some("Code review"));
+        assert_eq!(prompts[0].description(), Some("Asks the model to review code."));
+        let museums = &prompts[1].arguments()[2];
         assert_eq!(
-            prompts[1]["arguments"][2],
+            (
+                museums.name.as_str(),
+                museums.description.as_deref(),
+                museums.required
+            ),
+            ("museums", Some("Whether to include museums"), false)
+        );
+        assert_eq!(
+            prompts[1].json()["arguments"][2],
             json!({ "name": "museums", "description": "Whether to include museums", "required": false })
         );
         // Injected parameters are not arguments.
-        assert!(prompts[3].get("arguments").is_none());
+        assert!(prompts[3].arguments().is_empty());
+        assert!(prompts[3].json().get("arguments").is_none());
     }
 }
 
@@ -169,26 +188,48 @@ async fn arguments_arrive_as_strings_and_are_parsed_into_the_parameters() {
             .unwrap();
         valid(&client, "GetPromptResult");
         assert_eq!(
-            filled["messages"],
+            filled.response()["result"]["messages"],
             json!([{ "role": "user", "content": { "type": "text", "text": "Review this Rust code:\n\nfn main() {}" } }])
+        );
+        assert_eq!(
+            filled.messages(),
+            [PromptMessage::user("Review this Rust code:\n\nfn main() {}")]
         );
         let trip = client
             .get_prompt("plan_trip", json!({ "city": "Lisbon", "days": "3" }))
             .await
             .unwrap();
         assert_eq!(
-            trip["messages"],
-            json!([
-                { "role": "user", "content": { "type": "text", "text": "Plan 3 days in Lisbon, with museums." } },
-                { "role": "assistant", "content": { "type": "text", "text": "Which season?" } }
-            ])
+            trip.messages(),
+            [
+                PromptMessage::user("Plan 3 days in Lisbon, with museums."),
+                PromptMessage::assistant("Which season?")
+            ]
         );
+        assert_eq!(trip.description(), None);
         let chart = client.get_prompt("show_chart", json!({})).await.unwrap();
         valid(&client, "GetPromptResult");
-        assert_eq!(chart["description"], "A chart to discuss");
-        assert_eq!(chart["messages"][0]["content"]["mimeType"], "image/png");
+        assert_eq!(chart.description(), Some("A chart to discuss"));
+        assert_eq!(
+            chart.messages(),
+            [PromptMessage::new(
+                Role::User,
+                Content::image_base64("iVBORw0KGgo=", "image/png")
+            )]
+        );
+        assert_eq!(chart.text(), None);
+        assert_eq!(
+            chart.response()["result"]["messages"][0]["content"]["mimeType"],
+            "image/png"
+        );
         let greeting = client.get_prompt("greet", json!({})).await.unwrap();
-        assert_eq!(greeting["messages"][0]["content"]["text"], "Say hello to Ada.");
+        assert_eq!(greeting.text(), Some("Say hello to Ada."));
+        // 2026-07-28 names the server in the result's `_meta`.
+        let named = greeting
+            .meta()
+            .map(|meta| meta["io.modelcontextprotocol/serverInfo"]["name"].clone());
+        let modern = client.protocol_version().is_modern();
+        assert_eq!(named, modern.then(|| json!("prompts")));
     }
 }
 
@@ -243,11 +284,8 @@ async fn a_prompt_asks_in_rounds_in_2026_07_28_and_with_requests_before() {
     };
     let modern = answer(server().test_client().unwrap());
     let post = modern.get_prompt("write_post", json!({})).await.unwrap();
-    assert_eq!(
-        post["messages"][0]["content"]["text"],
-        "Write a post about tide pools."
-    );
-    assert_eq!(post["resultType"], "complete");
+    assert_eq!(post.text(), Some("Write a post about tide pools."));
+    assert_eq!(post.response()["result"]["resultType"], "complete");
     valid(&modern, "GetPromptResult");
 
     let legacy = answer(
@@ -257,10 +295,7 @@ async fn a_prompt_asks_in_rounds_in_2026_07_28_and_with_requests_before() {
             .unwrap(),
     );
     let post = legacy.get_prompt("write_post", json!({})).await.unwrap();
-    assert_eq!(
-        post["messages"][0]["content"]["text"],
-        "Write a post about tide pools."
-    );
+    assert_eq!(post.text(), Some("Write a post about tide pools."));
 
     // A client that cannot answer: -32021 in 2026-07-28.
     let bare = server().test_client().unwrap();

@@ -12,11 +12,11 @@
 
 use crate::support;
 
-use mcp_toolkit::content::ResourceContents;
+use mcp_toolkit::content::{ResourceContents, Role};
 use mcp_toolkit::protocol::{ErrorCode, ProtocolVersion};
-use mcp_toolkit::{
-    Json, Server, ToolError, auth::Principal, resource, resources, testing::ClientError, testing::TestClient,
-};
+use mcp_toolkit::resource::CacheScope;
+use mcp_toolkit::testing::{ClientError, ListedResource, ListedResourceTemplate, TestClient};
+use mcp_toolkit::{Json, Server, ToolError, auth::Principal, resource, resources};
 use serde_json::{Value, json};
 use std::time::Duration;
 use support::{Peer, Spec, initialize, modern_meta};
@@ -93,9 +93,15 @@ fn server() -> Server {
     Server::new("docs", "1.0.0").resources(resources![readme, logo, profile, note, pinned])
 }
 
+/// A client of every revision.
 async fn clients() -> Vec<TestClient> {
     let mut clients = vec![server().test_client().unwrap()];
-    for version in [ProtocolVersion::V2024_11_05, ProtocolVersion::V2025_11_25] {
+    for version in [
+        ProtocolVersion::V2024_11_05,
+        ProtocolVersion::V2025_03_26,
+        ProtocolVersion::V2025_06_18,
+        ProtocolVersion::V2025_11_25,
+    ] {
         clients.push(server().test_client_legacy(version).await.unwrap());
     }
     clients
@@ -111,7 +117,7 @@ async fn fixed_resources_and_templates_are_listed_apart() {
     for client in clients().await {
         let resources = client.list_resources().await.unwrap();
         valid(&client, "ListResourcesResult");
-        let uris: Vec<&str> = resources.iter().map(|r| r["uri"].as_str().unwrap()).collect();
+        let uris: Vec<&str> = resources.iter().map(ListedResource::uri).collect();
         assert_eq!(uris, ["docs://readme", "docs://logo.png", "notes://pinned"]);
         // Titles are derived from the names, in the revisions that have them.
         let titled = client.protocol_version() >= ProtocolVersion::V2025_06_18;
@@ -127,8 +133,8 @@ async fn fixed_resources_and_templates_are_listed_apart() {
             annotations["lastModified"] = json!("2025-01-12T15:00:58Z");
         }
         assert_eq!(
-            resources[0],
-            with_title(
+            resources[0].json(),
+            &with_title(
                 json!({
                     "uri": "docs://readme", "name": "readme", "description": "The project's README.",
                     "mimeType": "text/markdown", "size": 22, "annotations": annotations
@@ -136,20 +142,47 @@ async fn fixed_resources_and_templates_are_listed_apart() {
                 "Readme"
             )
         );
-        assert_eq!(resources[0]["size"], README.len());
+        let readme = &resources[0];
+        assert_eq!(readme.size(), Some(README.len() as u64));
+        assert_eq!(readme.title(), titled.then_some("Readme"));
+        assert_eq!(
+            (readme.name(), readme.mime_type()),
+            ("readme", Some("text/markdown"))
+        );
+        let hints = readme.annotations().expect("the README's annotations");
+        assert_eq!(hints.audience, Some(vec![Role::User, Role::Assistant]));
+        assert_eq!(hints.priority, Some(0.8));
+        assert_eq!(
+            hints.last_modified.as_deref(),
+            titled.then_some("2025-01-12T15:00:58Z")
+        );
         let templates = client.list_resource_templates().await.unwrap();
         valid(&client, "ListResourceTemplatesResult");
+        let uri_templates: Vec<&str> = templates
+            .iter()
+            .map(ListedResourceTemplate::uri_template)
+            .collect();
+        assert_eq!(uri_templates, ["users://{user_id}/profile", "notes://{title}"]);
+        assert_eq!(templates[0].mime_type(), Some("application/json"));
         assert_eq!(
-            templates,
+            templates[0].annotations().and_then(|a| a.audience.clone()),
+            Some(vec![Role::Assistant])
+        );
+        assert_eq!(templates[1].description(), Some("A note by its title."));
+        assert_eq!(
+            templates
+                .iter()
+                .map(ListedResourceTemplate::json)
+                .collect::<Vec<_>>(),
             [
-                with_title(
+                &with_title(
                     json!({
                         "uriTemplate": "users://{user_id}/profile", "name": "profile", "description": "A user's profile.",
                         "mimeType": "application/json", "annotations": { "audience": ["assistant"], "priority": 0.5 }
                     }),
                     "Profile"
                 ),
-                with_title(
+                &with_title(
                     json!({ "uriTemplate": "notes://{title}", "name": "note", "description": "A note by its title." }),
                     "Note"
                 ),
@@ -164,25 +197,39 @@ async fn reads_give_each_kind_of_contents() {
         let readme = client.read_resource("docs://readme").await.unwrap();
         valid(&client, "ReadResourceResult");
         assert_eq!(
-            readme["contents"],
+            readme.response()["result"]["contents"],
             json!([{ "uri": "docs://readme", "mimeType": "text/markdown", "text": "# Demo\n\nA demo server." }])
+        );
+        assert_eq!(
+            readme.contents(),
+            [ResourceContents::Text {
+                uri: "docs://readme".into(),
+                mime_type: Some("text/markdown".into()),
+                text: README.into()
+            }]
         );
         let logo = client.read_resource("docs://logo.png").await.unwrap();
         assert_eq!(
-            logo["contents"],
-            json!([{ "uri": "docs://logo.png", "mimeType": "image/png", "blob": "iVBORw==" }])
+            logo.contents(),
+            [ResourceContents::Blob {
+                uri: "docs://logo.png".into(),
+                mime_type: Some("image/png".into()),
+                blob: "iVBORw==".into()
+            }]
         );
+        assert_eq!(logo.text(), None);
         let profile = client.read_resource("users://7/profile").await.unwrap();
         valid(&client, "ReadResourceResult");
         assert_eq!(
-            profile["contents"],
+            profile.response()["result"]["contents"],
             json!([{ "uri": "users://7/profile", "mimeType": "application/json", "text": r#"{"id":7,"name":"Ada"}"# }])
         );
+        assert_eq!(profile.text(), Some(r#"{"id":7,"name":"Ada"}"#));
         // Percent-escapes are decoded; a fixed URI wins over a template that matches it.
         let note = client.read_resource("notes://tide%20pools").await.unwrap();
-        assert_eq!(note["contents"][0]["text"], "the note titled tide pools");
+        assert_eq!(note.text(), Some("the note titled tide pools"));
         let pinned = client.read_resource("notes://pinned").await.unwrap();
-        assert_eq!(pinned["contents"][0]["text"], "pinned");
+        assert_eq!(pinned.text(), Some("pinned"));
     }
 }
 
@@ -193,16 +240,22 @@ async fn reads_give_each_kind_of_contents() {
 async fn reads_carry_the_cache_hints_their_resource_declares() {
     let modern = server().test_client().unwrap();
     for (uri, ttl_ms, scope) in [
-        ("docs://readme", 0, "public"),
-        ("docs://logo.png", 86_400_000, "public"),
-        ("users://7/profile", 5_000, "private"),
-        ("notes://tide", 0, "public"),
+        ("docs://readme", 0, CacheScope::Public),
+        ("docs://logo.png", 86_400_000, CacheScope::Public),
+        ("users://7/profile", 5_000, CacheScope::Private),
+        ("notes://tide", 0, CacheScope::Public),
     ] {
         let read = modern.read_resource(uri).await.unwrap();
         valid(&modern, "ReadResourceResult");
         assert_eq!(
-            (&read["resultType"], &read["ttlMs"], &read["cacheScope"]),
-            (&json!("complete"), &json!(ttl_ms), &json!(scope)),
+            (read.ttl_ms(), read.cache_scope()),
+            (Some(ttl_ms), Some(scope)),
+            "{uri}"
+        );
+        let result = &read.response()["result"];
+        assert_eq!(
+            (&result["resultType"], &result["ttlMs"], &result["cacheScope"]),
+            (&json!("complete"), &json!(ttl_ms), &json!(scope.as_str())),
             "{uri}"
         );
     }
@@ -210,7 +263,11 @@ async fn reads_carry_the_cache_hints_their_resource_declares() {
         let legacy = server().test_client_legacy(version).await.unwrap();
         let read = legacy.read_resource("docs://logo.png").await.unwrap();
         valid(&legacy, "ReadResourceResult");
-        let keys: Vec<&String> = read.as_object().unwrap().keys().collect();
+        assert_eq!(
+            (read.ttl_ms(), read.cache_scope(), read.meta()),
+            (None, None, None)
+        );
+        let keys: Vec<&String> = read.response()["result"].as_object().unwrap().keys().collect();
         assert_eq!(keys, ["contents"], "{version:?}");
     }
 }

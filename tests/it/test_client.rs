@@ -7,8 +7,8 @@ use crate::support;
 use mcp_toolkit::protocol::{ErrorCode, LoggingLevel, ProtocolVersion};
 use mcp_toolkit::server::Limits;
 use mcp_toolkit::{
-    CallToolResult, Error, Json, Server, State, Tool, ToolError, testing::ClientError, testing::TestClient,
-    tool, tools,
+    CallToolResult, Error, Json, Server, State, Tool, ToolError, testing::ClientError, testing::ListedTool,
+    testing::TestClient, tool, tools,
 };
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -117,7 +117,38 @@ async fn a_modern_client_lists_and_calls_the_tools_as_sent() -> Result<(), Clien
         .iter()
         .map(|t| t.definition(ProtocolVersion::V2026_07_28))
         .collect();
-    assert_eq!(listed, defined);
+    assert_eq!(
+        listed.iter().map(ListedTool::json).collect::<Vec<_>>(),
+        defined.iter().collect::<Vec<_>>()
+    );
+    let calculator = &listed[0];
+    assert_eq!(
+        (calculator.name(), calculator.title(), calculator.description()),
+        (
+            "calculator",
+            Some("Calculator"),
+            Some("Perform basic arithmetic on two numbers.")
+        )
+    );
+    assert_eq!(
+        calculator.input_schema()["required"],
+        json!(["operation", "a", "b"])
+    );
+    let hints = calculator.annotations().expect("the calculator's hints");
+    assert_eq!(
+        (
+            hints.read_only_hint,
+            hints.idempotent_hint,
+            hints.destructive_hint
+        ),
+        (Some(true), Some(true), None)
+    );
+    assert_eq!(calculator.output_schema(), None);
+    let analyzer = listed.iter().find(|t| t.name() == "text_analyzer").unwrap();
+    assert_eq!(
+        analyzer.output_schema().unwrap()["required"],
+        json!(["characters", "words"])
+    );
     let list = client.last_response().unwrap();
     Spec::of("2026-07-28").assert_valid("ListToolsResultResponse", &list);
     assert_eq!(list["result"]["cacheScope"], "public");
@@ -153,7 +184,26 @@ async fn a_legacy_client_opens_a_session_in_every_revision() -> Result<(), Clien
 
         let listed = client.list_tools().await?;
         let defined: Vec<Value> = every_tool().iter().map(|t| t.definition(version)).collect();
-        assert_eq!(listed, defined, "{version}");
+        let sent: Vec<&Value> = listed.iter().map(ListedTool::json).collect();
+        assert_eq!(sent, defined.iter().collect::<Vec<_>>(), "{version}");
+        // Each field as the revision has it: annotations from 2025-03-26, titles and
+        // output schemas (wrapped when not an object's) from 2025-06-18.
+        let primes = listed.iter().find(|t| t.name() == "primes").unwrap();
+        let hints = listed[0].annotations().map(|a| a.read_only_hint);
+        assert_eq!(
+            hints,
+            (version >= ProtocolVersion::V2025_03_26).then_some(Some(true)),
+            "{version}"
+        );
+        let modern_fields = version >= ProtocolVersion::V2025_06_18;
+        assert_eq!(primes.title().is_some(), modern_fields, "{version}");
+        assert_eq!(
+            primes
+                .output_schema()
+                .map(|s| s["properties"]["result"]["type"].clone()),
+            modern_fields.then(|| json!("array")),
+            "{version}"
+        );
         let list = client.last_response().unwrap();
         Spec::of(version.as_str()).assert_valid("ListToolsResult", &list["result"]);
         assert!(list["result"].get("resultType").is_none(), "{version}");
@@ -189,7 +239,8 @@ async fn a_legacy_client_refuses_a_revision_it_did_not_ask_for() {
 
 #[tokio::test]
 async fn list_tools_walks_every_page() -> Result<(), ClientError> {
-    let names = |tools: &[Value]| -> Vec<String> {
+    let names = |tools: &[ListedTool]| -> Vec<String> { tools.iter().map(|t| t.name().to_owned()).collect() };
+    let names_sent = |tools: &[Value]| -> Vec<String> {
         tools
             .iter()
             .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
@@ -202,14 +253,14 @@ async fn list_tools_walks_every_page() -> Result<(), ClientError> {
     assert_eq!(names(&modern.list_tools().await?), all);
     // The last page ends the list; one page alone has a cursor to the next.
     let last = modern.last_response().unwrap();
-    assert_eq!(names(last["result"]["tools"].as_array().unwrap()), all[6..]);
+    assert_eq!(names_sent(last["result"]["tools"].as_array().unwrap()), all[6..]);
     assert!(last["result"].get("nextCursor").is_none());
     let first = modern.request("tools/list", json!({})).await?;
-    assert_eq!(names(first["tools"].as_array().unwrap()), all[..3]);
+    assert_eq!(names_sent(first["tools"].as_array().unwrap()), all[..3]);
     let cursor = first["nextCursor"].clone();
     assert!(cursor.is_string());
     let second = modern.request("tools/list", json!({ "cursor": cursor })).await?;
-    assert_eq!(names(second["tools"].as_array().unwrap()), all[3..6]);
+    assert_eq!(names_sent(second["tools"].as_array().unwrap()), all[3..6]);
 
     let legacy = server()
         .limits(Limits::default().page_size(3))

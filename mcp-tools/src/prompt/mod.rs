@@ -14,7 +14,7 @@ use crate::protocol::arguments::RawArguments;
 use crate::tool::args::{Arguments, Of, Refusal};
 use crate::tool::param::{Kind, Param};
 use crate::tool::{Icon, validate_tool_name};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::fmt;
 use std::future::Future;
@@ -73,16 +73,18 @@ struct Definition {
 
 type HandlerFn = fn(&Context, RawArguments<'_>) -> PromptInvocation;
 
-/// An argument of a prompt, as `prompts/list` shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// An argument of a prompt, as `prompts/list` shows it (and a
+/// [`ListedPrompt`](crate::testing::ListedPrompt) reads it: `required` left out is `false`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PromptArgument {
     /// The argument's name.
     pub name: String,
     /// What to pass, from the parameter's doc comment.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Whether the argument must be given (not an `Option`, no default).
+    #[serde(default)]
     pub required: bool,
 }
 

@@ -3,7 +3,7 @@
 
 use crate::content::{Content, Role};
 use crate::error::ToolError;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::fmt::Display;
@@ -18,7 +18,7 @@ use std::fmt::Display;
 /// let shown = PromptMessage::new(Role::User, Content::image_base64("iVBORw==", "image/png"));
 /// assert!(shown.content.as_text().is_none());
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct PromptMessage {
     /// Who says it.
@@ -55,16 +55,16 @@ impl PromptMessage {
 /// let result = GetPromptResult::new(vec![PromptMessage::user("Hello")]).with_description("A greeting");
 /// assert_eq!(result.messages.len(), 1);
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct GetPromptResult {
     /// What this filled-in prompt is, if it says more than the prompt's description.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The messages.
     pub messages: Vec<PromptMessage>,
     /// The result's `_meta`.
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<Map<String, Value>>,
 }
 

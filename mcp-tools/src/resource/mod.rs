@@ -547,7 +547,7 @@ impl ResourceBuilder {
     /// `#[resource]` calls it; a read in revision 2026-07-28 then carries them:
     ///
     /// ```
-    /// use mcp_toolkit::{resource, resources, Server};
+    /// use mcp_toolkit::{resource, resources, resource::CacheScope, Server};
     ///
     /// /// The license, which never changes.
     /// #[resource(uri = "docs://license", cache(ttl_ms = 86_400_000))]
@@ -559,7 +559,7 @@ impl ResourceBuilder {
     /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("docs", "1.0.0").resources(resources![license]).test_client()?;
     /// let read = client.read_resource("docs://license").await?;
-    /// assert_eq!((&read["ttlMs"], &read["cacheScope"]), (&86_400_000.into(), &"public".into()));
+    /// assert_eq!((read.ttl_ms(), read.cache_scope()), (Some(86_400_000), Some(CacheScope::Public)));
     /// # Ok(())
     /// # }
     /// ```

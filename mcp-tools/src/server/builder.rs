@@ -180,9 +180,9 @@ impl Server {
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("writer", "1.0.0").prompts(prompts![summarize]).test_client()?;
-    /// assert_eq!(client.list_prompts().await?[0]["name"], "summarize");
+    /// assert_eq!(client.list_prompts().await?[0].name(), "summarize");
     /// let filled = client.get_prompt("summarize", json!({"text": "MCP servers offer tools."})).await?;
-    /// assert_eq!(filled["messages"][0]["content"]["text"], "Summarize this in one sentence:\n\nMCP servers offer tools.");
+    /// assert_eq!(filled.text(), Some("Summarize this in one sentence:\n\nMCP servers offer tools."));
     /// # Ok(())
     /// # }
     /// ```

@@ -4,17 +4,27 @@
 //! Every request is encoded as JSON-RPC, handed to the engine with the client's connection
 //! and an outbox of its own (as HTTP gives each request its own stream), and whatever the
 //! engine answers is decoded from the bytes it wrote: notifications sent while the request
-//! ran, then the response.
+//! ran, then the response. What the answers hold is read into typed results
+//! ([`CallResponse`], [`ListedTool`], [`PromptResponse`], [`ReadResponse`] and the rest);
+//! [`TestClient::request`] sends anything else and gives its `result` as JSON.
+
+mod results;
+
+pub use results::{
+    ListedPrompt, ListedResource, ListedResourceTemplate, ListedTool, PromptResponse, ReadResponse,
+};
 
 use super::builder::Server;
 use super::error::Error;
 use crate::content::Content;
 use crate::engine::{Connection, Engine, Outbox};
+use crate::prompt::GetPromptResult;
 use crate::protocol::messages::{
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
 };
 use crate::protocol::{ErrorCode, LoggingLevel, ProtocolVersion};
 use crate::tool::Tool;
+use results::{Listed, WireRead};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
@@ -120,7 +130,7 @@ impl Server {
 /// let client = Server::new("calc", "1.0.0").tools(tools![divide]).test_client()?;
 ///
 /// let tools = client.list_tools().await?;
-/// assert_eq!(tools[0]["name"], "divide");
+/// assert_eq!(tools[0].name(), "divide");
 ///
 /// let half = client.call("divide", json!({"a": 1, "b": 2})).await?;
 /// assert_eq!(half.structured::<Quotient>()?, Quotient { value: 0.5 });
@@ -297,9 +307,12 @@ impl TestClient {
         self.version
     }
 
-    /// The tool definitions, as `tools/list` sends them in the client's revision (each
-    /// equal to [`Tool::definition`] for that revision). When the server pages the list
-    /// ([`Limits::page_size`](crate::server::Limits::page_size)), every page is fetched, following `nextCursor`.
+    /// The tool definitions, as `tools/list` sends them in the client's revision (the JSON
+    /// of each, [`ListedTool::json`], equal to [`Tool::definition`] for that revision).
+    /// When the server pages the list
+    /// ([`Limits::page_size`](crate::server::Limits::page_size)), every page is fetched,
+    /// following `nextCursor`. A definition that does not read as the protocol's `Tool` is
+    /// [`ClientError::ResultMismatch`].
     ///
     /// ```
     /// use mcp_toolkit::{tool, tools, Server};
@@ -317,59 +330,69 @@ impl TestClient {
     /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let server = Server::new("greeter", "1.0.0").tools(tools![hello, goodbye]).limits(Limits::default().page_size(1));
     /// let tools = server.test_client()?.list_tools().await?;
-    /// let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    /// let names: Vec<&str> = tools.iter().map(|t| t.name()).collect();
     /// assert_eq!(names, ["hello", "goodbye"]);
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn list_tools(&self) -> Result<Vec<Value>, ClientError> {
-        self.list("tools/list", "tools").await
+    pub async fn list_tools(&self) -> Result<Vec<ListedTool>, ClientError> {
+        self.list().await
     }
 
-    /// Lists every prompt, following `nextCursor` page by page.
+    /// Lists every prompt with its arguments, following `nextCursor` page by page.
     ///
-    /// The example on [`Server::prompts`](crate::Server::prompts) uses it.
-    pub async fn list_prompts(&self) -> Result<Vec<Value>, ClientError> {
-        self.list("prompts/list", "prompts").await
+    /// The example on [`ListedPrompt`] uses it.
+    pub async fn list_prompts(&self) -> Result<Vec<ListedPrompt>, ClientError> {
+        self.list().await
     }
 
-    /// Gets a prompt filled in with `arguments` (strings, as the protocol carries them): the
-    /// `GetPromptResult`, with `messages`. Asks the prompt makes are answered as for calls
-    /// ([`on_elicit`](TestClient::on_elicit) and the rest), in both eras.
+    /// Gets a prompt filled in with `arguments` (strings, as the protocol carries them): its
+    /// messages, read as [`PromptMessage`](crate::prompt::PromptMessage)s. Asks the prompt
+    /// makes are answered as for calls ([`on_elicit`](TestClient::on_elicit) and the rest),
+    /// in both eras. A prompt that fails, or arguments it refuses, are
+    /// [`ClientError::Rpc`].
     ///
-    /// The example on [`Server::prompts`](crate::Server::prompts) uses it.
-    pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<Value, ClientError> {
+    /// The example on [`PromptResponse`] uses it.
+    pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<PromptResponse, ClientError> {
         let params = json!({ "name": name, "arguments": arguments });
-        let (mut answer, _) = self
+        let (answer, _) = self
             .in_rounds(self.next_id(), "prompts/get", params, None)
             .await?;
-        self.read_result::<Value>("prompts/get", &answer)?;
-        Ok(answer.response["result"].take())
+        let result: GetPromptResult = self.read_result("prompts/get", "a `GetPromptResult`", &answer)?;
+        Ok(PromptResponse::new(result, answer.response))
     }
 
     /// Lists every resource with a fixed URI, following `nextCursor` page by page.
-    pub async fn list_resources(&self) -> Result<Vec<Value>, ClientError> {
-        self.list("resources/list", "resources").await
+    ///
+    /// The example on [`ListedResource`] uses it.
+    pub async fn list_resources(&self) -> Result<Vec<ListedResource>, ClientError> {
+        self.list().await
     }
 
     /// Lists every resource template, following `nextCursor` page by page.
-    pub async fn list_resource_templates(&self) -> Result<Vec<Value>, ClientError> {
-        self.list("resources/templates/list", "resourceTemplates").await
+    ///
+    /// The example on [`ListedResourceTemplate`] uses it.
+    pub async fn list_resource_templates(&self) -> Result<Vec<ListedResourceTemplate>, ClientError> {
+        self.list().await
     }
 
-    /// Reads a resource: the `ReadResourceResult`, with `contents`. Asks the resource makes
-    /// are answered as for calls, in both eras.
-    pub async fn read_resource(&self, uri: &str) -> Result<Value, ClientError> {
+    /// Reads a resource: its contents, text or blobs, with the cache hints of revision
+    /// 2026-07-28. Asks the resource makes are answered as for calls, in both eras. A URI
+    /// that names nothing, or a read that fails, is [`ClientError::Rpc`].
+    ///
+    /// The example on [`ReadResponse`] uses it.
+    pub async fn read_resource(&self, uri: &str) -> Result<ReadResponse, ClientError> {
         let params = json!({ "uri": uri });
-        let (mut answer, _) = self
+        let (answer, _) = self
             .in_rounds(self.next_id(), "resources/read", params, None)
             .await?;
-        self.read_result::<Value>("resources/read", &answer)?;
-        Ok(answer.response["result"].take())
+        let wire: WireRead = self.read_result("resources/read", "a `ReadResourceResult`", &answer)?;
+        Ok(ReadResponse::new(wire, answer.response))
     }
 
-    /// Every item of a list, following `nextCursor` page by page; the items are under `key`.
-    async fn list(&self, method: &str, key: &str) -> Result<Vec<Value>, ClientError> {
+    /// Every item of a list, following `nextCursor` page by page, each read as a `T`.
+    async fn list<T: Listed>(&self) -> Result<Vec<T>, ClientError> {
+        let (method, key) = (T::METHOD, T::KEY);
         let mut items = Vec::new();
         let mut cursor: Option<String> = None;
         let mut seen = HashSet::new();
@@ -381,9 +404,13 @@ impl TestClient {
             let answer = self
                 .exchange(self.next_id(), method, self.params(params, None))
                 .await?;
-            let mut page: Value = self.read_result(method, &answer)?;
+            let mut page: Value = self.read_result(method, "a result", &answer)?;
             match page.get_mut(key).map(Value::take) {
-                Some(Value::Array(page_items)) => items.extend(page_items),
+                Some(Value::Array(page_items)) => {
+                    for item in page_items {
+                        items.push(results::read_item(items.len(), item)?);
+                    }
+                }
                 _ => {
                     return Err(ClientError::InvalidResponse(format!(
                         "the `{method}` result has no `{key}` array"
@@ -632,8 +659,11 @@ impl TestClient {
             params["context"] = json!({ "arguments": given });
         }
         let mut result = self.request("completion/complete", params).await?;
-        serde_json::from_value(result["completion"].take())
-            .map_err(|error| ClientError::InvalidResponse(format!("`completion/complete`: {error}")))
+        serde_json::from_value(result["completion"].take()).map_err(|source| ClientError::ResultMismatch {
+            method: "completion/complete".to_owned(),
+            expected: "a `CompleteResult`".to_owned(),
+            source,
+        })
     }
 
     async fn call_tool(
@@ -650,7 +680,7 @@ impl TestClient {
         let token = progress.then_some(id);
         let params = json!({ "name": name, "arguments": arguments });
         let (answer, rounds) = self.in_rounds(id, "tools/call", params, token).await?;
-        let wire: WireCallResult = self.read_result("tools/call", &answer)?;
+        let wire: WireCallResult = self.read_result("tools/call", "a `CallToolResult`", &answer)?;
         Ok(CallResponse {
             content: wire.content,
             structured: wire
@@ -856,10 +886,15 @@ impl TestClient {
         self.engine.handle(&self.conn, &bytes, out, None);
     }
 
-    /// The result of `method`'s answer, read as `T`. A 2026-07-28 result must be `complete`:
-    /// the client answers no input requests. A missing `resultType` reads as `complete`, as
-    /// the specification says.
-    fn read_result<T: DeserializeOwned>(&self, method: &str, answer: &Answer) -> Result<T, ClientError> {
+    /// The result of `method`'s answer, read as `T`, the protocol type named `expected`. A
+    /// 2026-07-28 result must be `complete`: the client answers no input requests. A missing
+    /// `resultType` reads as `complete`, as the specification says.
+    fn read_result<T: DeserializeOwned>(
+        &self,
+        method: &str,
+        expected: &str,
+        answer: &Answer,
+    ) -> Result<T, ClientError> {
         let result = &answer.response["result"];
         match result.get("resultType") {
             Some(kind) if self.version.is_modern() && *kind != "complete" => {
@@ -869,8 +904,10 @@ impl TestClient {
             }
             _ => {}
         }
-        T::deserialize(result).map_err(|e| {
-            ClientError::InvalidResponse(format!("the `{method}` result does not read as one: {e}"))
+        T::deserialize(result).map_err(|source| ClientError::ResultMismatch {
+            method: method.to_owned(),
+            expected: expected.to_owned(),
+            source,
         })
     }
 }
@@ -1283,6 +1320,18 @@ pub enum ClientError {
     NoStructuredContent {
         /// Why there is none.
         reason: String,
+    },
+    /// A result does not match the protocol's type for it: a member is missing or is not
+    /// of its type (`completion/complete`'s `values` that are not strings, a listed tool
+    /// without `inputSchema`).
+    #[error("the `{method}` result does not read as {expected}: {source}")]
+    ResultMismatch {
+        /// The method whose result it is.
+        method: String,
+        /// What it should have been, such as ``a `Tool` (item 2 of `tools`)``.
+        expected: String,
+        /// What serde found wrong.
+        source: serde_json::Error,
     },
     /// The result's structured output is not a `T`.
     #[error("the result's `structuredContent` does not deserialize into `{type_name}`: {source}")]
