@@ -38,7 +38,7 @@ impl Server {
     /// When it serves (stdio or `--http`), two environment variables configure what a
     /// deployment of several instances needs, without code:
     ///
-    /// - `MCP_TOOLS_REQUEST_STATE_KEYS`: the keys that seal `requestState` (the state a call
+    /// - `MCP_TOOLKIT_REQUEST_STATE_KEYS`: the keys that seal `requestState` (the state a call
     ///   that asks hands the client between rounds in 2026-07-28), in base64, separated by
     ///   commas, the key that seals first and every key opening
     ///   ([`KeyRing::from_base64_list`](crate::seal::KeyRing::from_base64_list)); `openssl rand
@@ -46,7 +46,7 @@ impl Server {
     ///   value, so a round answered by another instance goes on. Read only when the server
     ///   was given no ring in code ([`Server::request_state_keys`]); unset, each process
     ///   makes a random key of its own;
-    /// - `MCP_TOOLS_INSTANCE`: this instance's name, which starts the legacy session ids it
+    /// - `MCP_TOOLKIT_INSTANCE`: this instance's name, which starts the legacy session ids it
     ///   issues (`<name>.<32 hex digits>`; see [`HttpSettings::instance_name`](crate::server::HttpSettings::instance_name)) so a load balancer
     ///   can send a session's requests back to it. Read only when no name was given in code;
     ///   unset, ids are the 32 hex digits alone.
@@ -255,9 +255,9 @@ impl Server {
 }
 
 /// The environment variable with the keys that seal `requestState`.
-const KEYS_VAR: &str = "MCP_TOOLS_REQUEST_STATE_KEYS";
+const KEYS_VAR: &str = "MCP_TOOLKIT_REQUEST_STATE_KEYS";
 /// The environment variable with the instance's name.
-const INSTANCE_VAR: &str = "MCP_TOOLS_INSTANCE";
+const INSTANCE_VAR: &str = "MCP_TOOLKIT_INSTANCE";
 
 impl Server {
     /// The server with what the environment (`var` reads a variable) configures for
@@ -442,11 +442,12 @@ Options:
   -V, --version          Print version
 
 Environment (read when serving):
-  MCP_TOOLS_REQUEST_STATE_KEYS  Base64 keys of 32 bytes, separated by commas, that seal the
-                                state of calls that ask (the first seals, every one opens);
-                                instances behind one load balancer share them
-  MCP_TOOLS_INSTANCE            This instance's name (1 to 63 of A-Z a-z 0-9 - _), put before
-                                the session ids it issues (NAME.HEX) for session stickiness
+  MCP_TOOLKIT_REQUEST_STATE_KEYS  Base64 keys of 32 bytes, separated by commas, that seal
+                                  the state of calls that ask (the first seals, every one
+                                  opens); instances behind one load balancer share them
+  MCP_TOOLKIT_INSTANCE            This instance's name (1 to 63 of A-Z a-z 0-9 - _), put
+                                  before the session ids it issues (NAME.HEX) for session
+                                  stickiness
 "
     )
 }
@@ -640,26 +641,26 @@ mod tests {
         assert_eq!(
             error(&[(KEYS_VAR, "")]),
             format!(
-                "`MCP_TOOLS_REQUEST_STATE_KEYS` is not a key ring: a key ring needs at least one \
+                "`MCP_TOOLKIT_REQUEST_STATE_KEYS` is not a key ring: a key ring needs at least one \
                  key; the list is empty; {expected}"
             )
         );
         assert_eq!(
             error(&[(KEYS_VAR, &format!("{key},c2hvcnQ="))]),
             format!(
-                "`MCP_TOOLS_REQUEST_STATE_KEYS` is not a key ring: key 2 of the list: a seal key \
+                "`MCP_TOOLKIT_REQUEST_STATE_KEYS` is not a key ring: key 2 of the list: a seal key \
                  is 32 bytes; this one is 5; {expected}"
             )
         );
         assert!(error(&[(KEYS_VAR, "%%%")]).starts_with(
-            "`MCP_TOOLS_REQUEST_STATE_KEYS` is not a key ring: key 1 of the list: a seal key must be base64"
+            "`MCP_TOOLKIT_REQUEST_STATE_KEYS` is not a key ring: key 1 of the list: a seal key must be base64"
         ));
         assert_eq!(
             error(&[(INSTANCE_VAR, "pod.1")]),
-            "`MCP_TOOLS_INSTANCE`: the instance name `pod.1` cannot start session ids; a name is \
+            "`MCP_TOOLKIT_INSTANCE`: the instance name `pod.1` cannot start session ids; a name is \
              1 to 63 of `A-Z`, `a-z`, `0-9`, `-` and `_`"
         );
-        assert!(error(&[(INSTANCE_VAR, "")]).starts_with("`MCP_TOOLS_INSTANCE`: the instance name ``"));
+        assert!(error(&[(INSTANCE_VAR, "")]).starts_with("`MCP_TOOLKIT_INSTANCE`: the instance name ``"));
         let usage = Server::new("s", "1.0.0")
             .configured_by(|name| (name == INSTANCE_VAR).then(|| OsString::from("a b")))
             .err()
@@ -678,7 +679,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             refused.to_string(),
-            "`MCP_TOOLS_REQUEST_STATE_KEYS` is not valid UTF-8"
+            "`MCP_TOOLKIT_REQUEST_STATE_KEYS` is not valid UTF-8"
         );
     }
 
