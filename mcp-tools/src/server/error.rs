@@ -33,7 +33,7 @@ pub enum Error {
     Definitions(Vec<DefinitionError>),
     /// A tool, prompt or resource needs shared state the server was not given.
     #[error(
-        "tool `{tool}` takes `State<{state}>`, but the server has no such state ({}); give it with `Server::state`",
+        "tool `{tool}` needs `State<{state}>`, but the server has no such state ({}); give it with `Server::state`",
         held_states(.held)
     )]
     MissingState {

@@ -981,7 +981,7 @@ impl ToolBuilder {
         match param.kind {
             Kind::Injected { state, .. } => {
                 self.may_ask = true;
-                self.required_state.extend(state());
+                self.required_state.extend(state().into_keys());
             }
             Kind::Argument(argument) => {
                 let mut schema = (argument.schema)(&mut self.input).to_value();
