@@ -1,6 +1,6 @@
 //! The name rule of the MCP specification (its tool names, from revision 2025-11-25 on): a
 //! name has 1 to 128 characters, each of `A-Z a-z 0-9 _ - .`. `#[tool]` and `#[prompt]` check it
-//! at compile time; `mcp_toolkit::validate_tool_name` checks tools built from data.
+//! at compile time; `mcp_toolkit::tool::validate_tool_name` checks tools built from data.
 
 use std::fmt;
 

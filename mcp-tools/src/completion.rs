@@ -200,8 +200,9 @@ macro_rules! extract {
 macro_rules! required_state_of {
     ($($injected:ident),*) => {
         fn required_state(&self) -> Vec<StateKey> {
-            let keys: Vec<Option<StateKey>> = vec![$($injected::__required_state(),)*];
-            keys.into_iter().flatten().collect()
+            crate::context::RequiredState::default()
+                $(.and($injected::required_state()))*
+                .into_keys()
         }
     };
 }

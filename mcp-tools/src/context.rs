@@ -796,6 +796,52 @@ impl<T: ?Sized + fmt::Debug> fmt::Debug for State<T> {
 ///     format!("hello, {}", client.0)
 /// }
 /// ```
+///
+/// A type that reads shared state says which in [`required_state`](FromContext::required_state),
+/// so that a server lacking it refuses to start, as it does for a `State<T>` parameter:
+///
+/// ```
+/// use mcp_toolkit::{tool, tools, Context, Error, FromContext, RequiredState, Server, State, ToolError};
+/// use mcp_toolkit::testing::ClientError;
+/// use std::collections::HashMap;
+///
+/// /// The signed-in users' names, by the subject their token was issued to.
+/// struct Sessions {
+///     users: HashMap<String, String>,
+/// }
+///
+/// /// The user who called, from the sessions the server holds.
+/// struct User(String);
+///
+/// impl FromContext for User {
+///     type Rejection = ToolError;
+///
+///     fn from_context(cx: &Context) -> Result<Self, ToolError> {
+///         let sessions = State::<Sessions>::from_context(cx)?;
+///         let subject = cx.principal().map_or("", |caller| caller.subject.as_str());
+///         match sessions.users.get(subject) {
+///             Some(name) => Ok(User(name.clone())),
+///             None => Err(ToolError::new("sign in first")),
+///         }
+///     }
+///
+///     fn required_state() -> RequiredState {
+///         RequiredState::of::<Sessions>()
+///     }
+/// }
+///
+/// /// Says who you are.
+/// #[tool]
+/// fn whoami(user: User) -> String {
+///     user.0
+/// }
+///
+/// let error = Server::new("users", "1.0.0").tools(tools![whoami]).test_client().unwrap_err();
+/// assert!(matches!(error, ClientError::Server(Error::MissingState { .. })));
+///
+/// let sessions = Sessions { users: HashMap::new() };
+/// assert!(Server::new("users", "1.0.0").tools(tools![whoami]).state(sessions).test_client().is_ok());
+/// ```
 pub trait FromContext: Sized + Send + 'static {
     /// Why the value could not be extracted: it fails the call as the [`ToolError`] it
     /// becomes. [`Infallible`](std::convert::Infallible) for a value that is always there.
@@ -804,10 +850,14 @@ pub trait FromContext: Sized + Send + 'static {
     /// Extracts the value; an error fails the call.
     fn from_context(cx: &Context) -> Result<Self, Self::Rejection>;
 
-    /// The shared state this type needs, so a server can refuse to start without it.
-    #[doc(hidden)]
-    fn __required_state() -> Option<StateKey> {
-        None
+    /// The shared state [`from_context`](FromContext::from_context) reads: a server given a
+    /// tool, prompt, resource or completion fn that takes this type, but not this state,
+    /// refuses to start with [`Error::MissingState`](crate::Error::MissingState) rather than
+    /// fail every call. `State<T>` says `T`; the default says none. A type that reads state
+    /// returns it, [`RequiredState::of`] each type, or the `required_state` of the types it
+    /// is made of.
+    fn required_state() -> RequiredState {
+        RequiredState::default()
     }
 }
 
@@ -832,8 +882,61 @@ impl<T: Send + Sync + 'static> FromContext for State<T> {
         })
     }
 
-    fn __required_state() -> Option<StateKey> {
-        Some(StateKey::of::<T>())
+    /// `T`.
+    fn required_state() -> RequiredState {
+        RequiredState::of::<T>()
+    }
+}
+
+/// The types of shared state an injected parameter reads, which the server must hold
+/// (given with `Server::state`) to start: what [`FromContext::required_state`] returns.
+///
+/// ```
+/// use mcp_toolkit::{FromContext, RequiredState, State};
+///
+/// struct Pool;
+/// struct Cache;
+///
+/// let both = RequiredState::of::<Pool>().and(State::<Cache>::required_state());
+/// assert_eq!(both, RequiredState::of::<Pool>().and(RequiredState::of::<Cache>()).and(RequiredState::of::<Pool>()));
+/// assert!(format!("{both:?}").ends_with("Cache\"])"));
+/// assert_ne!(both, RequiredState::default());
+/// ```
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct RequiredState {
+    /// Each type once, in the order named.
+    keys: Vec<StateKey>,
+}
+
+impl RequiredState {
+    /// State of type `T`: the `T` of a `State<T>`.
+    pub fn of<T: Send + Sync + 'static>() -> RequiredState {
+        RequiredState {
+            keys: vec![StateKey::of::<T>()],
+        }
+    }
+
+    /// This state and `other`'s, each type once.
+    pub fn and(mut self, other: RequiredState) -> RequiredState {
+        for key in other.keys {
+            if !self.keys.contains(&key) {
+                self.keys.push(key);
+            }
+        }
+        self
+    }
+
+    /// The types, in the order named.
+    pub(crate) fn into_keys(self) -> Vec<StateKey> {
+        self.keys
+    }
+}
+
+impl fmt::Debug for RequiredState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("RequiredState")
+            .field(&self.keys.iter().map(StateKey::type_name).collect::<Vec<_>>())
+            .finish()
     }
 }
 

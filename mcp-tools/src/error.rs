@@ -1,5 +1,6 @@
 //! Errors: [`ToolError`] is what a tool fails with; [`Error`] is what the framework fails with.
 
+use mcp_toolkit_core::name::NameError;
 use std::fmt;
 
 /// The error a tool returns to say "this call failed".
@@ -440,11 +441,15 @@ pub enum AskError {
         reason: String,
     },
     /// The type asked for is not a form the protocol can carry (a nested struct, a map):
-    /// a mistake in the tool, also reported when the server starts.
+    /// a mistake in the tool, also reported when the server starts
+    /// ([`DefinitionError::NotAForm`]).
     NotAForm {
         /// The Rust type.
         type_name: &'static str,
-        /// Why, naming the field.
+        /// The field that cannot be a form field, by its name on the wire; `None` when the
+        /// type as a whole cannot be a form (it is not a struct with named fields).
+        field: Option<String>,
+        /// Why, and what a form accepts.
         reason: String,
     },
 }
@@ -460,17 +465,23 @@ impl fmt::Display for AskError {
             AskError::InvalidAnswer { method, reason } => {
                 write!(f, "the client's answer to `{method}` is not valid: {reason}")
             }
-            AskError::InvalidContent {
-                field: Some(field),
+            AskError::InvalidContent { field, reason } => {
+                write!(
+                    f,
+                    "the form's answer does not fit: {}",
+                    field_reason(field, reason)
+                )
+            }
+            AskError::NotAForm {
+                type_name,
+                field,
                 reason,
             } => {
-                write!(f, "the form's answer does not fit: field `{field}`: {reason}")
-            }
-            AskError::InvalidContent { field: None, reason } => {
-                write!(f, "the form's answer does not fit: {reason}")
-            }
-            AskError::NotAForm { type_name, reason } => {
-                write!(f, "`{type_name}` cannot be asked for as a form: {reason}")
+                write!(
+                    f,
+                    "`{type_name}` cannot be asked for as a form: {}",
+                    field_reason(field, reason)
+                )
             }
         }
     }
@@ -531,14 +542,17 @@ impl<E: std::error::Error> From<E> for ToolError {
 /// two tools with one name refuses to start with it ([`Error::Definition`](crate::Error::Definition)).
 ///
 /// ```
-/// use mcp_toolkit::{tool, tools, tool::validate_tool_name, registry::DefinitionError, Error, Server, Tool};
+/// use mcp_toolkit::{tool, tools, tool::validate_tool_name, Error, Server, Tool};
+/// use mcp_toolkit::registry::{DefinitionError, NameError};
 /// use mcp_toolkit::testing::ClientError;
 /// use serde_json::json;
 ///
-/// assert!(matches!(validate_tool_name("add numbers"), Err(DefinitionError::InvalidName(_))));
+/// let Err(DefinitionError::InvalidName { name, error }) = validate_tool_name("add numbers") else { panic!() };
+/// assert_eq!(name, "add numbers");
+/// assert_eq!(error, NameError::Characters { name: "add numbers".into(), characters: vec![' '] });
 ///
 /// let not_an_object = Tool::from_json("add", "Adds.", json!({"type": "array"}), |_, _| async { "" });
-/// assert!(matches!(not_an_object, Err(DefinitionError::InvalidInputSchema { .. })));
+/// assert!(matches!(not_an_object, Err(DefinitionError::InvalidInputSchema { schema, .. }) if schema == json!({"type": "array"})));
 ///
 /// /// Says hello.
 /// #[tool]
@@ -555,15 +569,23 @@ impl<E: std::error::Error> From<E> for ToolError {
 pub enum DefinitionError {
     /// The name is empty, longer than 128 characters, or has a character other than
     /// `A-Z a-z 0-9 _ - .`.
-    #[error("tool {0}")]
-    InvalidName(String),
+    #[error("tool {error}")]
+    InvalidName {
+        /// The name as given.
+        name: String,
+        /// Which part of the rule it breaks.
+        #[source]
+        error: NameError,
+    },
     /// The input schema is not a JSON object schema (`{"type": "object", ...}`).
-    #[error("invalid input schema for tool `{tool}`: {reason}")]
+    #[error(
+        "invalid input schema for tool `{tool}`: it must be an object schema with `\"type\": \"object\"`, not `{schema}`"
+    )]
     InvalidInputSchema {
         /// The tool's name.
         tool: String,
-        /// What is wrong.
-        reason: String,
+        /// The schema as given.
+        schema: serde_json::Value,
     },
     /// Two tools have one name.
     #[error("duplicate tool name `{0}`: every tool of a server needs its own name")]
@@ -576,11 +598,19 @@ pub enum DefinitionError {
     DuplicateResourceUri(String),
     /// A tool asks for a form ([`Context::elicit`](crate::Context::elicit)) with a type the
     /// protocol cannot carry as one.
-    #[error("tool `{tool}` asks for a form it cannot send: {reason}")]
+    #[error(
+        "tool `{tool}` asks for a form it cannot send: `{type_name}` cannot be asked for as a form: {}",
+        field_reason(.field, .reason)
+    )]
     NotAForm {
         /// The tool.
         tool: String,
-        /// Which type and field, and why.
+        /// The Rust type asked for.
+        type_name: &'static str,
+        /// The field that cannot be a form field, by its name on the wire; `None` when the
+        /// type as a whole cannot be a form (it is not a struct with named fields).
+        field: Option<String>,
+        /// Why, and what a form accepts.
         reason: String,
     },
 }
@@ -669,13 +699,14 @@ pub enum ExportError {
         /// Every problem, each naming its argument.
         problem: String,
     },
-    /// The prompt's fn failed; an internal error's detail is masked as an answer masks it.
-    #[error("the prompt `{prompt}` failed: {message}")]
+    /// The prompt's fn failed; an internal error's detail is masked as an answer masks it
+    /// (the error reads `internal error`).
+    #[error("the prompt `{prompt}` failed: {error}")]
     PromptFailed {
         /// The prompt.
         prompt: String,
-        /// What the error says.
-        message: String,
+        /// The error, as a client would read it.
+        error: ToolError,
     },
     /// The server's own definitions keep it from running anything (what
     /// [`Server::test_client`](crate::Server::test_client) would report).
@@ -683,8 +714,16 @@ pub enum ExportError {
     NotRunnable(#[source] std::sync::Arc<crate::Error>),
 }
 
+/// `field `a`: reason`, or the reason alone when no field is to blame.
+fn field_reason(field: &Option<String>, reason: &str) -> String {
+    match field {
+        Some(field) => format!("field `{field}`: {reason}"),
+        None => reason.to_owned(),
+    }
+}
+
 /// `the prompts are `a`, `b``, or that there are none.
-fn name_list(kind: &str, names: &[String]) -> String {
+pub(crate) fn name_list(kind: &str, names: &[String]) -> String {
     if names.is_empty() {
         return format!("this server has no {kind}");
     }

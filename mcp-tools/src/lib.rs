@@ -73,7 +73,7 @@ mod wire_log;
 #[doc(inline)]
 pub use content::Content;
 #[doc(inline)]
-pub use context::{Context, FromContext, State};
+pub use context::{Context, FromContext, RequiredState, State};
 #[doc(inline)]
 pub use error::ToolError;
 #[doc(inline)]

@@ -146,7 +146,7 @@ impl KeyRing {
 
     /// A ring from the base64 text of its keys separated by commas, the key that seals
     /// first: the form to keep in one environment variable or secret (a server's command
-    /// line reads `MCP_TOOLS_REQUEST_STATE_KEYS` so). Each key is read as
+    /// line reads `MCP_TOOLKIT_REQUEST_STATE_KEYS` so). Each key is read as
     /// [`SealKey::from_base64`] reads it; spaces and line breaks around a key are ignored. An
     /// empty list, or an empty or malformed key, is an error that says which key (never its
     /// bytes).

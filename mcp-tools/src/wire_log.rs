@@ -1,7 +1,7 @@
 //! An optional record of every message a server receives and sends, for debugging clients
 //! and for checking a server's traffic against the specification.
 //!
-//! Set `MCP_TOOLS_WIRE_LOG=/path/to/file.jsonl` (or pass `--wire-log PATH` to a server
+//! Set `MCP_TOOLKIT_WIRE_LOG=/path/to/file.jsonl` (or pass `--wire-log PATH` to a server
 //! that uses `Server::run`) and each message is appended to that file
 //! as one line: `{"conn":3,"dir":"in","msg":{...}}`. `conn` tells connections apart (a
 //! stdio process has one; each HTTP session, and each stateless HTTP request, has its own);
@@ -13,7 +13,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 static LOG: OnceLock<Option<Mutex<File>>> = OnceLock::new();
 
-/// Records to `path` instead of where `MCP_TOOLS_WIRE_LOG` says (the `--wire-log` flag);
+/// Records to `path` instead of where `MCP_TOOLKIT_WIRE_LOG` says (the `--wire-log` flag);
 /// takes effect only before the first message.
 #[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) fn record_to(path: &std::path::Path) {
@@ -21,7 +21,7 @@ pub(crate) fn record_to(path: &std::path::Path) {
 }
 
 fn log() -> Option<&'static Mutex<File>> {
-    LOG.get_or_init(|| open(&std::env::var_os("MCP_TOOLS_WIRE_LOG")?))
+    LOG.get_or_init(|| open(&std::env::var_os("MCP_TOOLKIT_WIRE_LOG")?))
         .as_ref()
 }
 

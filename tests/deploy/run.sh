@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Scaling out behind a real nginx (Debian's package): three instances of the conformance
-# example on loopback ports, sharing one requestState key ring (MCP_TOOLS_REQUEST_STATE_KEYS)
-# and each named (MCP_TOOLS_INSTANCE), behind nginx run with tests/deploy/nginx.conf. Then
+# example on loopback ports, sharing one requestState key ring (MCP_TOOLKIT_REQUEST_STATE_KEYS)
+# and each named (MCP_TOOLKIT_INSTANCE), behind nginx run with tests/deploy/nginx.conf. Then
 # client.py checks, through nginx:
 #   (a) 2026-07-28 requests spread round-robin over the three instances;
 #   (b) a call that asks (input_required) completes with its rounds on different instances;
@@ -88,7 +88,7 @@ instances=()
 ports=()
 for i in 0 1 2; do
   port=$(free_port)
-  MCP_TOOLS_REQUEST_STATE_KEYS="$keys" MCP_TOOLS_INSTANCE="mcp-$i" \
+  MCP_TOOLKIT_REQUEST_STATE_KEYS="$keys" MCP_TOOLKIT_INSTANCE="mcp-$i" \
     "$server" --http "127.0.0.1:$port" </dev/null >/dev/null 2>"$work/mcp-$i.stderr" &
   started $!
   ports+=("$port")

@@ -47,7 +47,7 @@ for transport in stdio http; do
   if [ $transport = stdio ]; then
     # The Inspector gives a stdio server a minimal environment: pass the wire log on.
     target=(-- "$bin")
-    [ -n "${MCP_TOOLS_WIRE_LOG:-}" ] && target=(-e "MCP_TOOLS_WIRE_LOG=$MCP_TOOLS_WIRE_LOG" "${target[@]}")
+    [ -n "${MCP_TOOLKIT_WIRE_LOG:-}" ] && target=(-e "MCP_TOOLKIT_WIRE_LOG=$MCP_TOOLKIT_WIRE_LOG" "${target[@]}")
   else
     target=(--transport http --server-url "$url")
   fi

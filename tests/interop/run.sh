@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The official MCP clients, the MCP Inspector and the conformance suite against our example
 # servers, over stdio and Streamable HTTP, in both protocol eras. Every message the servers
-# send is recorded (--wire-log / MCP_TOOLS_WIRE_LOG) and then checked against the official
+# send is recorded (--wire-log / MCP_TOOLKIT_WIRE_LOG) and then checked against the official
 # schema of its revision (tests/it/wire_log.rs).
 #
 #   tests/interop/run.sh [BIN_DIR]     # BIN_DIR holds calculator, text_analyzer, notes, conformance
@@ -148,7 +148,7 @@ node_lane() {
 conformance_020="$here/node/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 conformance_0116="$here/node/node_modules/conformance-0116/dist/index.js"
 conformance_lane() {
-  MCP_TOOLS_WIRE_LOG="$logs/inspector.jsonl" run inspector "$here/inspector.sh" "$bin/calculator"
+  MCP_TOOLKIT_WIRE_LOG="$logs/inspector.jsonl" run inspector "$here/inspector.sh" "$bin/calculator"
   run conformance-2025-11-25 node "$conformance_020" server --url "$conformance_url" \
     --expected-failures "$here/conformance/expected-failures-2025-11-25.yml"
   run conformance-2026-07-28 node "$conformance_020" server --url "$conformance_url" --requirements 2026-07-28 \

@@ -891,6 +891,21 @@ fn a_server_whose_tool_asks_for_a_form_it_cannot_send_does_not_start() {
         message.starts_with("tool `bad_form` asks for a form it cannot send: `it::asks::Nested` cannot be asked for as a form: field `address`"),
         "{message}"
     );
+    let mcp_toolkit::testing::ClientError::Server(mcp_toolkit::Error::Definition(
+        mcp_toolkit::registry::DefinitionError::NotAForm {
+            tool,
+            type_name,
+            field,
+            ..
+        },
+    )) = error
+    else {
+        panic!("not a form error: {error:?}");
+    };
+    assert_eq!(
+        (tool.as_str(), type_name, field.as_deref()),
+        ("bad_form", "it::asks::Nested", Some("address"))
+    );
 }
 
 /// Looks a word up.

@@ -500,9 +500,30 @@ async fn non_object_structured_output_keeps_its_schema() {
 
 #[test]
 fn runtime_tools_check_their_definition() {
-    use mcp_toolkit::{Tool, registry::DefinitionError};
+    use mcp_toolkit::{
+        Tool,
+        registry::{DefinitionError, NameError},
+    };
     let bad_name = Tool::from_json("a b", "x", json!({"type": "object"}), |_, _| async { "" });
-    assert!(matches!(bad_name, Err(DefinitionError::InvalidName(_))));
+    let Err(DefinitionError::InvalidName { name, error }) = &bad_name else {
+        panic!("not a name error: {bad_name:?}");
+    };
+    assert_eq!(name, "a b");
+    assert!(matches!(error, NameError::Characters { characters, .. } if characters == &[' ']));
+    let error = bad_name.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "tool name `a b` contains the character ` ` (a space); a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`"
+    );
+    assert!(std::error::Error::source(&error).is_some());
+    let empty = Tool::from_json("", "x", json!({"type": "object"}), |_, _| async { "" });
+    assert!(matches!(
+        empty,
+        Err(DefinitionError::InvalidName {
+            error: NameError::Empty,
+            ..
+        })
+    ));
     let bad_schema = Tool::from_json("ab", "x", json!({"type": "string"}), |_, _| async { "" });
     assert_eq!(
         bad_schema.unwrap_err().to_string(),

@@ -349,7 +349,7 @@ async fn a_prompt_that_cannot_be_filled_says_why() {
     // An internal error's detail stays in the server's log, as it would over the protocol.
     let failed = server.get_prompt("broken", &json!({})).await.unwrap_err();
     assert!(
-        matches!(&failed, ExportError::PromptFailed { prompt, message } if prompt == "broken" && message == "internal error"),
+        matches!(&failed, ExportError::PromptFailed { prompt, error } if prompt == "broken" && error.message() == "internal error"),
         "{failed:?}"
     );
     assert!(!failed.to_string().contains("secret"));

@@ -1383,8 +1383,8 @@ impl Instance {
             .port();
         let child = std::process::Command::new(binary)
             .args(["--http", &format!("127.0.0.1:{port}")])
-            .env_remove("MCP_TOOLS_REQUEST_STATE_KEYS")
-            .env_remove("MCP_TOOLS_INSTANCE")
+            .env_remove("MCP_TOOLKIT_REQUEST_STATE_KEYS")
+            .env_remove("MCP_TOOLKIT_INSTANCE")
             .envs(vars.iter().copied())
             .stdin(std::process::Stdio::null())
             .spawn()
@@ -1441,8 +1441,8 @@ async fn call_at(client: &reqwest::Client, url: &str, name: &str, extra: Value) 
 async fn processes_given_one_key_ring_by_the_environment_share_the_rounds_of_a_call() {
     // Two keys, the first sealing: what a deployment in the middle of a rotation runs with.
     let keys = "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKio=, KSkpKSkpKSkpKSkpKSkpKSkpKSkpKSkpKSkpKSkpKSk=";
-    let a = Instance::spawn(CONFORMANCE, &[("MCP_TOOLS_REQUEST_STATE_KEYS", keys)]);
-    let b = Instance::spawn(CONFORMANCE, &[("MCP_TOOLS_REQUEST_STATE_KEYS", keys)]);
+    let a = Instance::spawn(CONFORMANCE, &[("MCP_TOOLKIT_REQUEST_STATE_KEYS", keys)]);
+    let b = Instance::spawn(CONFORMANCE, &[("MCP_TOOLKIT_REQUEST_STATE_KEYS", keys)]);
     let stranger = Instance::spawn(CONFORMANCE, &[]); // a random key of its own
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
     let spec = Spec::of(MODERN);
@@ -1482,7 +1482,7 @@ async fn processes_given_one_key_ring_by_the_environment_share_the_rounds_of_a_c
 
 #[tokio::test]
 async fn a_process_named_by_the_environment_starts_its_session_ids_with_its_name() {
-    let named = Instance::spawn(CONFORMANCE, &[("MCP_TOOLS_INSTANCE", "mcp-7")]);
+    let named = Instance::spawn(CONFORMANCE, &[("MCP_TOOLKIT_INSTANCE", "mcp-7")]);
     let plain = Instance::spawn(CONFORMANCE, &[]);
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
     let initialize = |url: String| {
@@ -1525,21 +1525,21 @@ async fn a_process_named_by_the_environment_starts_its_session_ids_with_its_name
 fn a_malformed_key_ring_or_instance_name_in_the_environment_stops_the_server_before_it_serves() {
     let cases = [
         (
-            "MCP_TOOLS_REQUEST_STATE_KEYS",
+            "MCP_TOOLKIT_REQUEST_STATE_KEYS",
             "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKio=,c2hvcnQ=",
-            "error: `MCP_TOOLS_REQUEST_STATE_KEYS` is not a key ring: key 2 of the list: a seal key is 32 bytes; this one is 5; \
+            "error: `MCP_TOOLKIT_REQUEST_STATE_KEYS` is not a key ring: key 2 of the list: a seal key is 32 bytes; this one is 5; \
              expected base64 keys of 32 bytes separated by commas, the key that seals first (`openssl rand -base64 32` makes one)\n",
         ),
         (
-            "MCP_TOOLS_REQUEST_STATE_KEYS",
+            "MCP_TOOLKIT_REQUEST_STATE_KEYS",
             "",
-            "error: `MCP_TOOLS_REQUEST_STATE_KEYS` is not a key ring: a key ring needs at least one key; the list is empty; \
+            "error: `MCP_TOOLKIT_REQUEST_STATE_KEYS` is not a key ring: a key ring needs at least one key; the list is empty; \
              expected base64 keys of 32 bytes separated by commas, the key that seals first (`openssl rand -base64 32` makes one)\n",
         ),
         (
-            "MCP_TOOLS_INSTANCE",
+            "MCP_TOOLKIT_INSTANCE",
             "pod.7",
-            "error: `MCP_TOOLS_INSTANCE`: the instance name `pod.7` cannot start session ids; a name is 1 to 63 of `A-Z`, `a-z`, `0-9`, `-` and `_`\n",
+            "error: `MCP_TOOLKIT_INSTANCE`: the instance name `pod.7` cannot start session ids; a name is 1 to 63 of `A-Z`, `a-z`, `0-9`, `-` and `_`\n",
         ),
     ];
     for (var, value, said) in cases {

@@ -7,8 +7,8 @@ use crate::support;
 use mcp_toolkit::protocol::{ErrorCode, LoggingLevel, ProtocolVersion};
 use mcp_toolkit::server::Limits;
 use mcp_toolkit::{
-    CallToolResult, Error, Json, Server, State, Tool, ToolError, testing::ClientError, testing::ListedTool,
-    testing::TestClient, tool, tools,
+    CallToolResult, Context, Error, FromContext, Json, RequiredState, Server, State, Tool, ToolError,
+    testing::ClientError, testing::ListedTool, testing::TestClient, tool, tools,
 };
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -530,6 +530,69 @@ async fn tools_share_the_servers_state() -> Result<(), ClientError> {
     assert!(matches!(
         legacy,
         Err(ClientError::Server(Error::MissingState { .. }))
+    ));
+    Ok(())
+}
+
+/// The salutation the server greets with.
+struct Salutation(&'static str);
+
+/// A parameter type of the user's own that reads two states and says so.
+struct Greeter {
+    visits: State<Visits>,
+    salutation: State<Salutation>,
+}
+
+impl FromContext for Greeter {
+    type Rejection = ToolError;
+
+    fn from_context(cx: &Context) -> Result<Self, ToolError> {
+        Ok(Greeter {
+            visits: State::from_context(cx)?,
+            salutation: State::from_context(cx)?,
+        })
+    }
+
+    fn required_state() -> RequiredState {
+        State::<Visits>::required_state().and(RequiredState::of::<Salutation>())
+    }
+}
+
+/// Greets the visitor by number.
+#[tool]
+fn greet_visitor(greeter: Greeter) -> String {
+    let number = greeter.visits.count.fetch_add(1, Ordering::SeqCst) + 1;
+    format!("{}, visitor {number}", greeter.salutation.0.0)
+}
+
+#[tokio::test]
+async fn a_parameter_type_of_ones_own_declares_the_state_it_reads() -> Result<(), ClientError> {
+    let server = || Server::new("greeter", "1").tools(tools![greet_visitor]);
+    let visits = || Visits {
+        count: AtomicU32::new(0),
+    };
+    let client = server()
+        .state(Salutation("Hello"))
+        .state(visits())
+        .test_client()?;
+    assert_eq!(
+        client.call("greet_visitor", json!({})).await?.text(),
+        Some("Hello, visitor 1")
+    );
+
+    // Each state it declares is checked before the server serves, the first missing named.
+    match server().state(visits()).test_client() {
+        Err(ClientError::Server(Error::MissingState { tool, state, held })) => {
+            assert_eq!(tool, "greet_visitor");
+            assert!(state.ends_with("Salutation"), "{state}");
+            assert_eq!(held.len(), 1);
+            assert!(held[0].ends_with("Visits"), "{held:?}");
+        }
+        other => panic!("expected the missing state to be reported, got {other:?}"),
+    }
+    assert!(matches!(
+        server().state(Salutation("Hi")).test_client(),
+        Err(ClientError::Server(Error::MissingState { state, .. })) if state.ends_with("Visits")
     ));
     Ok(())
 }

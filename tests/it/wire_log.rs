@@ -1,4 +1,4 @@
-//! Checks recorded traffic (`MCP_TOOLS_WIRE_LOG` files) against the official schemas: every
+//! Checks recorded traffic (`MCP_TOOLKIT_WIRE_LOG` files) against the official schemas: every
 //! message a server sent while the official clients and the conformance suite talked to it.
 //!
 //! Ignored by default because it needs recordings; `.ci/run` produces them and runs it with

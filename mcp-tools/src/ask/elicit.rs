@@ -109,7 +109,8 @@ impl<'a, T: DeserializeOwned + JsonSchema + Send + 'static> IntoFuture for Elici
         Box::pin(async move {
             let requested = form::requested_schema_of::<T>().map_err(|error| AskError::NotAForm {
                 type_name: std::any::type_name::<T>(),
-                reason: error.to_string(),
+                field: error.field,
+                reason: error.reason,
             })?;
             let params = json!({ "message": self.message, "requestedSchema": *requested });
             let needs = [ClientCapability::ElicitationForm];

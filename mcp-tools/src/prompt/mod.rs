@@ -400,7 +400,7 @@ impl PromptBuilder {
         match param.kind {
             Kind::Injected { state, .. } => {
                 self.may_ask = true;
-                self.required_state.extend(state());
+                self.required_state.extend(state().into_keys());
             }
             Kind::Argument(argument) => {
                 self.arguments.push(PromptArgument {

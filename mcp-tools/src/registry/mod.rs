@@ -2,7 +2,8 @@
 //! handle, [`ToolRegistry`], [`PromptRegistry`] and [`ResourceRegistry`], taken from the
 //! server before it serves ([`Server::tool_registry`](crate::Server::tool_registry) and its
 //! siblings). Adding, removing, enabling and disabling an item tells the clients with the
-//! kind's `list_changed` notification. [`DefinitionError`] says why a definition was refused.
+//! kind's `list_changed` notification. [`DefinitionError`] says why a definition was refused
+//! (with [`NameError`] for a name that breaks the specification's rule).
 
 // One generic catalog (`catalog::Catalog`: registration order, enabling, lock-free
 // snapshots encoded once per revision, change notifications) under each kind's handle.
@@ -14,6 +15,19 @@ mod tools;
 
 pub use crate::error::DefinitionError;
 pub use handle::Registry;
+/// The part of the specification's name rule a tool or prompt name breaks, held by
+/// [`DefinitionError::InvalidName`]: 1 to 128 characters, each of `A-Z a-z 0-9 _ - .`.
+///
+/// ```
+/// use mcp_toolkit::registry::{DefinitionError, NameError};
+/// use mcp_toolkit::tool::validate_tool_name;
+///
+/// let Err(DefinitionError::InvalidName { error, .. }) = validate_tool_name(&"x".repeat(200)) else { panic!() };
+/// assert_eq!(error, NameError::TooLong { len: 200 });
+/// assert_eq!(error.to_string(), "name is 200 characters long; a name has at most 128 characters");
+/// ```
+#[doc(inline)]
+pub use mcp_toolkit_core::name::NameError;
 pub use prompts::PromptRegistry;
 pub use resources::ResourceRegistry;
 pub use tools::ToolRegistry;

@@ -591,7 +591,7 @@ impl ResourceBuilder {
         self.completions.param(name, &param);
         if let Kind::Injected { state, .. } = param.kind {
             self.may_ask = true;
-            self.required_state.extend(state());
+            self.required_state.extend(state().into_keys());
         }
         self
     }

@@ -577,14 +577,14 @@ impl Server {
     fn check(&self) -> Result<(), Error> {
         let mut problems = self.problems.clone();
         for tool in self.registry.tools() {
-            problems.extend(
-                tool.form_errors()
-                    .into_iter()
-                    .map(|reason| DefinitionError::NotAForm {
-                        tool: tool.name().to_owned(),
-                        reason,
-                    }),
-            );
+            problems.extend(tool.form_errors().into_iter().map(|(type_name, error)| {
+                DefinitionError::NotAForm {
+                    tool: tool.name().to_owned(),
+                    type_name,
+                    field: error.field,
+                    reason: error.reason,
+                }
+            }));
         }
         match problems.as_slice() {
             [] => {}

@@ -1,8 +1,9 @@
 //! The command line every server gets with the `cli` feature: [`Server::run`].
 
 use super::builder::{Server, compiled_here};
-use super::error::{CliError, Error};
+use super::error::{CliError, Error, INSTANCE_VAR, KEYS_VAR};
 use super::terminal::Terminal;
+use crate::ToolError;
 use crate::engine::Engine;
 use crate::prompt::PromptError;
 use crate::protocol::ProtocolVersion;
@@ -38,7 +39,7 @@ impl Server {
     /// When it serves (stdio or `--http`), two environment variables configure what a
     /// deployment of several instances needs, without code:
     ///
-    /// - `MCP_TOOLS_REQUEST_STATE_KEYS`: the keys that seal `requestState` (the state a call
+    /// - `MCP_TOOLKIT_REQUEST_STATE_KEYS`: the keys that seal `requestState` (the state a call
     ///   that asks hands the client between rounds in 2026-07-28), in base64, separated by
     ///   commas, the key that seals first and every key opening
     ///   ([`KeyRing::from_base64_list`](crate::seal::KeyRing::from_base64_list)); `openssl rand
@@ -46,7 +47,7 @@ impl Server {
     ///   value, so a round answered by another instance goes on. Read only when the server
     ///   was given no ring in code ([`Server::request_state_keys`]); unset, each process
     ///   makes a random key of its own;
-    /// - `MCP_TOOLS_INSTANCE`: this instance's name, which starts the legacy session ids it
+    /// - `MCP_TOOLKIT_INSTANCE`: this instance's name, which starts the legacy session ids it
     ///   issues (`<name>.<32 hex digits>`; see [`HttpSettings::instance_name`](crate::server::HttpSettings::instance_name)) so a load balancer
     ///   can send a session's requests back to it. Read only when no name was given in code;
     ///   unset, ids are the 32 hex digits alone.
@@ -145,7 +146,7 @@ impl Server {
     async fn run_command(mut self, args: Vec<OsString>) -> Result<(), Error> {
         super::log::log_to_stderr();
         let (name, version) = (self.info.name.clone(), self.info.version.clone());
-        let invocation = parse(args).map_err(CliError::Usage)?;
+        let invocation = parse(args)?;
         if let Some(path) = &invocation.wire_log {
             crate::wire_log::record_to(path);
         }
@@ -202,13 +203,14 @@ impl Server {
                 let terminal = Arc::new(Terminal::detect());
                 let local = Some(terminal.local_client());
                 let Some(filled) = engine.execute_prompt(&name, &arguments, local).await else {
-                    return Err(CliError::Usage(unknown_prompt(&name, &engine)).into());
+                    let known = engine.local_prompt_names();
+                    return Err(CliError::UnknownPrompt { name, known }.into());
                 };
                 match filled {
                     Ok(result) => print_json(&result),
                     Err(error) => {
-                        let message = say_failed(&error, &name, &terminal);
-                        Err(CliError::PromptFailed { name, message }.into())
+                        let error = say_failed(error, &name, &terminal);
+                        Err(CliError::PromptFailed { name, error }.into())
                     }
                 }
             }
@@ -233,13 +235,14 @@ impl Server {
                 let engine = self.into_engine()?;
                 let terminal = Arc::new(Terminal::detect());
                 let Some(read) = engine.execute_read(&uri, Some(terminal.local_client())).await else {
-                    return Err(CliError::Usage(unknown_resource(&uri, &engine)).into());
+                    let known = resource_uris(&engine);
+                    return Err(CliError::UnknownResource { uri, known }.into());
                 };
                 match read {
                     Ok(contents) => print_json(&json!({ "contents": contents })),
                     Err(error) => {
-                        let message = say_failed(&error, &uri, &terminal);
-                        Err(CliError::ReadFailed { uri, message }.into())
+                        let error = say_failed(error, &uri, &terminal);
+                        Err(CliError::ReadFailed { uri, error }.into())
                     }
                 }
             }
@@ -254,22 +257,13 @@ impl Server {
     }
 }
 
-/// The environment variable with the keys that seal `requestState`.
-const KEYS_VAR: &str = "MCP_TOOLS_REQUEST_STATE_KEYS";
-/// The environment variable with the instance's name.
-const INSTANCE_VAR: &str = "MCP_TOOLS_INSTANCE";
-
 impl Server {
     /// The server with what the environment (`var` reads a variable) configures for
     /// serving: its key ring and its instance name, where the code gave none.
     fn configured_by(mut self, var: impl Fn(&str) -> Option<OsString>) -> Result<Server, CliError> {
-        let text = |name: &str| -> Result<Option<String>, CliError> {
+        let text = |name: &'static str| -> Result<Option<String>, CliError> {
             var(name)
-                .map(|value| {
-                    value
-                        .into_string()
-                        .map_err(|_| CliError::Usage(format!("`{name}` is not valid UTF-8")))
-                })
+                .map(|value| value.into_string().map_err(|_| CliError::VariableNotUtf8(name)))
                 .transpose()
         };
         match (text(KEYS_VAR)?, &self.options.request_state_keys) {
@@ -277,13 +271,7 @@ impl Server {
                 tracing::warn!("`{KEYS_VAR}` is ignored: the server was given its keys in code");
             }
             (Some(keys), None) => {
-                let ring = crate::seal::KeyRing::from_base64_list(&keys).map_err(|error| {
-                    CliError::Usage(format!(
-                        "`{KEYS_VAR}` is not a key ring: {error}; expected base64 keys of 32 bytes \
-                         separated by commas, the key that seals first (`openssl rand -base64 32` \
-                         makes one)"
-                    ))
-                })?;
+                let ring = crate::seal::KeyRing::from_base64_list(&keys).map_err(CliError::InvalidKeyRing)?;
                 self = self.request_state_keys(ring);
             }
             (None, _) => {}
@@ -293,8 +281,8 @@ impl Server {
                 tracing::warn!("`{INSTANCE_VAR}` is ignored: the server was given its name in code");
             }
             (Some(name), None) => {
-                if let Some(problem) = super::http::instance_name_problem(&name) {
-                    return Err(CliError::Usage(format!("`{INSTANCE_VAR}`: {problem}")));
+                if !super::http::is_instance_name(&name) {
+                    return Err(CliError::InvalidInstanceName(name));
                 }
                 self.http.settings.instance = Some(name);
             }
@@ -324,19 +312,26 @@ struct Invocation {
     wire_log: Option<PathBuf>,
 }
 
-/// Reads the arguments (without the program's name). `Err` is the message for stderr.
-fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, String> {
+/// Reads the arguments (without the program's name).
+fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, CliError> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_args(args);
     let mut http = None;
     let mut wire_log = None;
     let mut words: Vec<String> = Vec::new();
-    let unexpected =
-        |arg: &str| format!("unexpected argument '{arg}' found\n\nFor more information, try '--help'.");
-    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
+    let unexpected = |arg: &str| CliError::UnexpectedArgument(arg.to_owned());
+    while let Some(arg) = parser.next().map_err(unexpected_value)? {
         match arg {
-            Long("http") => http = Some(text(parser.value().map_err(|e| e.to_string())?)?),
-            Long("wire-log") => wire_log = Some(PathBuf::from(parser.value().map_err(|e| e.to_string())?)),
+            Long("http") => {
+                let value = parser.value().map_err(|_| CliError::MissingOperand("--http"))?;
+                http = Some(text(value)?);
+            }
+            Long("wire-log") => {
+                let value = parser
+                    .value()
+                    .map_err(|_| CliError::MissingOperand("--wire-log"))?;
+                wire_log = Some(PathBuf::from(value));
+            }
             Short('h') | Long("help") => {
                 return Ok(Invocation {
                     command: Command::Help,
@@ -356,10 +351,7 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, String>
     }
     let command = match words.split_first() {
         None => Command::Serve { http },
-        Some((word, rest)) if http.is_some() => {
-            let _ = rest;
-            return Err(format!("`--http` serves, so it cannot come with `{word}`"));
-        }
+        Some((word, _)) if http.is_some() => return Err(CliError::CommandWithHttp(word.clone())),
         Some((word, [])) if word == "help" => Command::Help,
         Some((word, [])) if word == "tools" => Command::Tools,
         Some((word, [])) if word == "prompts" => Command::Prompts,
@@ -373,7 +365,7 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, String>
                 name: name.clone(),
                 arguments: Some(arguments.clone()),
             },
-            [] => return Err("`call` needs the tool's name: call <NAME> [ARGUMENTS]".into()),
+            [] => return Err(CliError::MissingOperand("call")),
             [_, _, extra, ..] => return Err(unexpected(extra)),
         },
         Some((word, rest)) if word == "prompt" => match rest {
@@ -385,12 +377,12 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, String>
                 name: name.clone(),
                 arguments: Some(arguments.clone()),
             },
-            [] => return Err("`prompt` needs the prompt's name: prompt <NAME> [ARGUMENTS]".into()),
+            [] => return Err(CliError::MissingOperand("prompt")),
             [_, _, extra, ..] => return Err(unexpected(extra)),
         },
         Some((word, rest)) if word == "read" => match rest {
             [uri] => Command::Read { uri: uri.clone() },
-            [] => return Err("`read` needs the resource's URI: read <URI>".into()),
+            [] => return Err(CliError::MissingOperand("read")),
             [_, extra, ..] => return Err(unexpected(extra)),
         },
         Some((word, rest)) if ["tools", "prompts", "resources", "help"].contains(&word.as_str()) => {
@@ -401,11 +393,19 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, String>
     Ok(Invocation { command, wire_log })
 }
 
-/// An argument as text, or the message saying it is not.
-fn text(value: OsString) -> Result<String, String> {
-    value
-        .into_string()
-        .map_err(|value| format!("the argument {value:?} is not valid UTF-8"))
+/// The error of an option given a value it does not take (`--flag=value`): the argument.
+fn unexpected_value(error: lexopt::Error) -> CliError {
+    CliError::UnexpectedArgument(match error {
+        lexopt::Error::UnexpectedValue { option, value } => {
+            format!("{option}={}", value.to_string_lossy())
+        }
+        other => other.to_string(),
+    })
+}
+
+/// An argument as text.
+fn text(value: OsString) -> Result<String, CliError> {
+    value.into_string().map_err(CliError::ArgumentNotUtf8)
 }
 
 /// What `--help` prints.
@@ -442,55 +442,39 @@ Options:
   -V, --version          Print version
 
 Environment (read when serving):
-  MCP_TOOLS_REQUEST_STATE_KEYS  Base64 keys of 32 bytes, separated by commas, that seal the
-                                state of calls that ask (the first seals, every one opens);
-                                instances behind one load balancer share them
-  MCP_TOOLS_INSTANCE            This instance's name (1 to 63 of A-Z a-z 0-9 - _), put before
-                                the session ids it issues (NAME.HEX) for session stickiness
+  MCP_TOOLKIT_REQUEST_STATE_KEYS  Base64 keys of 32 bytes, separated by commas, that seal
+                                  the state of calls that ask (the first seals, every one
+                                  opens); instances behind one load balancer share them
+  MCP_TOOLKIT_INSTANCE            This instance's name (1 to 63 of A-Z a-z 0-9 - _), put
+                                  before the session ids it issues (NAME.HEX) for session
+                                  stickiness
 "
     )
 }
 
-/// What `prompt` says of a name no prompt has.
-fn unknown_prompt(name: &str, engine: &Engine) -> String {
-    let unknown = crate::error::ExportError::UnknownPrompt {
-        name: name.to_owned(),
-        known: engine.local_prompt_names(),
-    };
-    unknown.to_string()
-}
-
 /// Says on standard error why a prompt or a read (of `name`) failed, and, when the command
-/// line lacked a capability, which: the message, for the [`CliError`] that `report` then
-/// does not repeat (it exits 1, as for a failed call).
-fn say_failed(error: &PromptError, name: &str, terminal: &Terminal) -> String {
-    let (message, capability) = match error {
-        PromptError::Arguments(problems) => (problems.as_str(), None),
-        PromptError::Failed(error) => (error.message(), error.missing_capability()),
+/// line lacked a capability, which: the error, for the [`CliError`] that `report` then does
+/// not repeat (it exits 1, as for a failed call).
+fn say_failed(error: PromptError, name: &str, terminal: &Terminal) -> ToolError {
+    let error = match error {
+        PromptError::Arguments(problems) => ToolError::new(problems),
+        PromptError::Failed(error) => error,
     };
-    eprintln!("error: {message}");
-    if let Some(capability) = capability {
+    eprintln!("error: {}", error.message());
+    if let Some(capability) = error.missing_capability() {
         eprintln!("{}", terminal.missing_note(name, capability));
     }
-    message.to_owned()
+    error
 }
 
-/// What `read` says of a URI no resource has, and no template matches.
-fn unknown_resource(uri: &str, engine: &Engine) -> String {
-    let uris: Vec<String> = engine
+/// The URIs (and URI templates) of the server's resources.
+fn resource_uris(engine: &Engine) -> Vec<String> {
+    engine
         .resources
         .iter()
         .flat_map(|registry| registry.resources())
-        .map(|resource| format!("`{}`", resource.uri()))
-        .collect();
-    if uris.is_empty() {
-        format!("no resource has the URI `{uri}`; this server has no resources")
-    } else {
-        format!(
-            "no resource has the URI `{uri}`, and no template matches it; the resources are {}",
-            uris.join(", ")
-        )
-    }
+        .map(|resource| resource.uri().to_owned())
+        .collect()
 }
 
 fn print_json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
@@ -511,7 +495,7 @@ mod tests {
     use crate::resource::{ReadOutput, ResourceBuilder};
     use crate::server::HttpSettings;
 
-    fn parsed(args: &[&str]) -> Result<Invocation, String> {
+    fn parsed(args: &[&str]) -> Result<Invocation, CliError> {
         parse(args.iter().map(OsString::from))
     }
 
@@ -566,7 +550,8 @@ mod tests {
 
     #[test]
     fn mistakes_are_named() {
-        let error = |args: &[&str]| parsed(args).unwrap_err();
+        let error = |args: &[&str]| parsed(args).unwrap_err().to_string();
+        assert!(matches!(parsed(&["--bogus"]), Err(CliError::UnexpectedArgument(arg)) if arg == "--bogus"));
         assert!(error(&["--bogus"]).starts_with("unexpected argument '--bogus' found"));
         assert!(error(&["-x"]).starts_with("unexpected argument '-x' found"));
         assert!(error(&["serve"]).starts_with("unexpected argument 'serve' found"));
@@ -593,7 +578,23 @@ mod tests {
             error(&["--http", "127.0.0.1:1", "tools"]),
             "`--http` serves, so it cannot come with `tools`"
         );
-        assert_eq!(error(&["--http"]), "missing argument for option '--http'");
+        assert_eq!(
+            error(&["--http"]),
+            "`--http` needs the address to serve on: --http <ADDR>"
+        );
+        assert_eq!(
+            error(&["tools", "--wire-log"]),
+            "`--wire-log` needs the file to append to: --wire-log <FILE>"
+        );
+        assert!(matches!(
+            parsed(&["--http"]),
+            Err(CliError::MissingOperand("--http"))
+        ));
+        assert!(matches!(parsed(&["read"]), Err(CliError::MissingOperand("read"))));
+        assert!(matches!(
+            parsed(&["--http", "127.0.0.1:1", "tools"]),
+            Err(CliError::CommandWithHttp(command)) if command == "tools"
+        ));
     }
 
     /// The server `configured_by` makes from these variables, or the usage error.
@@ -640,31 +641,41 @@ mod tests {
         assert_eq!(
             error(&[(KEYS_VAR, "")]),
             format!(
-                "`MCP_TOOLS_REQUEST_STATE_KEYS` is not a key ring: a key ring needs at least one \
+                "`MCP_TOOLKIT_REQUEST_STATE_KEYS` is not a key ring: a key ring needs at least one \
                  key; the list is empty; {expected}"
             )
         );
         assert_eq!(
             error(&[(KEYS_VAR, &format!("{key},c2hvcnQ="))]),
             format!(
-                "`MCP_TOOLS_REQUEST_STATE_KEYS` is not a key ring: key 2 of the list: a seal key \
+                "`MCP_TOOLKIT_REQUEST_STATE_KEYS` is not a key ring: key 2 of the list: a seal key \
                  is 32 bytes; this one is 5; {expected}"
             )
         );
         assert!(error(&[(KEYS_VAR, "%%%")]).starts_with(
-            "`MCP_TOOLS_REQUEST_STATE_KEYS` is not a key ring: key 1 of the list: a seal key must be base64"
+            "`MCP_TOOLKIT_REQUEST_STATE_KEYS` is not a key ring: key 1 of the list: a seal key must be base64"
         ));
         assert_eq!(
             error(&[(INSTANCE_VAR, "pod.1")]),
-            "`MCP_TOOLS_INSTANCE`: the instance name `pod.1` cannot start session ids; a name is \
+            "`MCP_TOOLKIT_INSTANCE`: the instance name `pod.1` cannot start session ids; a name is \
              1 to 63 of `A-Z`, `a-z`, `0-9`, `-` and `_`"
         );
-        assert!(error(&[(INSTANCE_VAR, "")]).starts_with("`MCP_TOOLS_INSTANCE`: the instance name ``"));
+        assert!(error(&[(INSTANCE_VAR, "")]).starts_with("`MCP_TOOLKIT_INSTANCE`: the instance name ``"));
         let usage = Server::new("s", "1.0.0")
             .configured_by(|name| (name == INSTANCE_VAR).then(|| OsString::from("a b")))
             .err()
             .unwrap();
+        assert!(matches!(&usage, CliError::InvalidInstanceName(name) if name == "a b"));
         assert_eq!(usage.exit_code(), 2);
+        let no_keys = Server::new("s", "1.0.0")
+            .configured_by(|name| (name == KEYS_VAR).then(OsString::new))
+            .err()
+            .unwrap();
+        assert!(matches!(
+            no_keys,
+            CliError::InvalidKeyRing(crate::seal::SealKeyError::NoKeys)
+        ));
+        assert!(std::error::Error::source(&no_keys).is_some());
     }
 
     #[cfg(unix)]
@@ -678,8 +689,9 @@ mod tests {
             .unwrap();
         assert_eq!(
             refused.to_string(),
-            "`MCP_TOOLS_REQUEST_STATE_KEYS` is not valid UTF-8"
+            "`MCP_TOOLKIT_REQUEST_STATE_KEYS` is not valid UTF-8"
         );
+        assert!(matches!(refused, CliError::VariableNotUtf8(KEYS_VAR)));
     }
 
     /// A resource that reads how many roots the client gave: the command line gives one.
@@ -759,15 +771,19 @@ mod tests {
 
     #[test]
     fn an_unknown_uri_is_named_with_the_resources_there_are() {
+        let unknown = |engine: &Engine| CliError::UnknownResource {
+            uri: "other://7".into(),
+            known: resource_uris(engine),
+        };
         let engine = items().into_engine().unwrap();
         assert_eq!(
-            unknown_resource("other://7", &engine),
+            unknown(&engine).to_string(),
             "no resource has the URI `other://7`, and no template matches it; the resources are \
              `items://{id}`, `items://all`, `roots://count`, `fire://now`"
         );
         let none = Server::new("none", "1.0.0").into_engine().unwrap();
         assert_eq!(
-            unknown_resource("other://7", &none),
+            unknown(&none).to_string(),
             "no resource has the URI `other://7`; this server has no resources"
         );
     }

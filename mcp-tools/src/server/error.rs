@@ -33,7 +33,7 @@ pub enum Error {
     Definitions(Vec<DefinitionError>),
     /// A tool, prompt or resource needs shared state the server was not given.
     #[error(
-        "tool `{tool}` takes `State<{state}>`, but the server has no such state ({}); give it with `Server::state`",
+        "tool `{tool}` needs `State<{state}>`, but the server has no such state ({}); give it with `Server::state`",
         held_states(.held)
     )]
     MissingState {
@@ -44,9 +44,10 @@ pub enum Error {
         /// The types of the state the server holds, in the order given.
         held: Vec<&'static str>,
     },
-    /// The name given with `HttpSettings::instance_name` cannot prefix session ids.
+    /// The name given with `HttpSettings::instance_name` cannot start session ids: it is not
+    /// 1 to 63 of `A-Z a-z 0-9 - _`. It holds the name.
     #[cfg(feature = "http")]
-    #[error("{0}")]
+    #[error("{}", instance_name_rule(.0))]
     InvalidInstanceName(String),
     /// The OAuth resource server given with `Server::oauth` cannot be served (feature
     /// `oauth`).
@@ -93,12 +94,40 @@ impl Error {
 #[cfg(feature = "cli")]
 /// Why the command line did not do what it was asked; [`Error::report`] prints it and gives
 /// the exit status.
+///
+/// ```
+/// use mcp_toolkit::{server::CliError, Error, Server};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let error = Server::new("notes", "1.0.0").run_with_args(["call"]).await.unwrap_err();
+/// assert!(matches!(error, Error::Cli(CliError::MissingOperand("call"))));
+/// assert_eq!(error.to_string(), "`call` needs the tool's name: call <NAME> [ARGUMENTS]");
+///
+/// let error = Server::new("notes", "1.0.0").run_with_args(["prompt", "summary"]).await.unwrap_err();
+/// let Error::Cli(CliError::UnknownPrompt { name, known }) = &error else { panic!("{error:?}") };
+/// assert_eq!((name.as_str(), known.len()), ("summary", 0));
+/// assert_eq!(error.to_string(), "there is no prompt `summary`; this server has no prompts");
+/// # }
+/// ```
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum CliError {
-    /// The arguments could not be read: the message says what was wrong.
-    #[error("{0}")]
-    Usage(String),
+    /// An argument the command line does not take: an unknown option or command, or a word
+    /// after the last one its command takes. It holds the argument.
+    #[error("unexpected argument '{0}' found\n\nFor more information, try '--help'.")]
+    UnexpectedArgument(String),
+    /// An argument that is not UTF-8 text. It holds the argument.
+    #[error("the argument {0:?} is not valid UTF-8")]
+    ArgumentNotUtf8(std::ffi::OsString),
+    /// An option or a command without the operand it needs. It holds the option or the
+    /// command as typed: `--http` (an address), `--wire-log` (a file), `call` and `prompt`
+    /// (a name), `read` (a URI).
+    #[error("{}", missing_operand(.0))]
+    MissingOperand(&'static str),
+    /// A command given with `--http`, which serves and so takes none. It holds the command.
+    #[error("`--http` serves, so it cannot come with `{0}`")]
+    CommandWithHttp(String),
     /// `call` named no tool the server has.
     #[error("no tool is named `{name}`; the tools are {}", quoted(.known))]
     UnknownTool {
@@ -107,27 +136,59 @@ pub enum CliError {
         /// The names of the tools there are.
         known: Vec<String>,
     },
-    /// `call`'s arguments are not JSON.
+    /// `prompt` named no prompt the server has.
+    #[error("there is no prompt `{name}`; {}", crate::error::name_list("prompts", .known))]
+    UnknownPrompt {
+        /// The name given.
+        name: String,
+        /// The names of the prompts there are.
+        known: Vec<String>,
+    },
+    /// `read` named a URI that no resource has and no resource template matches.
+    #[error("{}", unknown_resource(.uri, .known))]
+    UnknownResource {
+        /// The URI given.
+        uri: String,
+        /// The URIs (and URI templates) of the resources there are.
+        known: Vec<String>,
+    },
+    /// The arguments of `call` or `prompt` are not JSON.
     #[error("the arguments are not JSON: {0}")]
     ArgumentsNotJson(#[source] std::sync::Arc<serde_json::Error>),
+    /// A variable of the environment the server reads when it serves is not UTF-8 text. It
+    /// holds the variable's name.
+    #[error("`{0}` is not valid UTF-8")]
+    VariableNotUtf8(&'static str),
+    /// `MCP_TOOLKIT_REQUEST_STATE_KEYS` is not a key ring.
+    #[error(
+        "`{var}` is not a key ring: {0}; expected base64 keys of 32 bytes separated by commas, \
+         the key that seals first (`openssl rand -base64 32` makes one)",
+        var = KEYS_VAR
+    )]
+    InvalidKeyRing(#[source] crate::seal::SealKeyError),
+    /// `MCP_TOOLKIT_INSTANCE` cannot start session ids: it is not 1 to 63 of
+    /// `A-Z a-z 0-9 - _`. It holds the name.
+    #[error("`{var}`: {rule}", var = INSTANCE_VAR, rule = instance_name_rule(.0))]
+    InvalidInstanceName(String),
     /// The tool ran and its result is an error result (printed already, as every result is).
     #[error("the tool `{0}` returned an error result")]
     ToolFailed(String),
     /// The prompt could not be filled in (said already on standard error).
-    #[error("the prompt `{name}` could not be filled in: {message}")]
+    #[error("the prompt `{name}` could not be filled in: {error}")]
     PromptFailed {
         /// The prompt.
         name: String,
-        /// Why.
-        message: String,
+        /// Why: its arguments did not fit (a message for the caller), or its fn failed.
+        error: crate::ToolError,
     },
     /// The resource could not be read (said already on standard error).
-    #[error("the resource `{uri}` could not be read: {message}")]
+    #[error("the resource `{uri}` could not be read: {error}")]
     ReadFailed {
         /// The URI asked for.
         uri: String,
-        /// Why.
-        message: String,
+        /// Why: the template's variables did not fit (a message for the caller), or its fn
+        /// failed.
+        error: crate::ToolError,
     },
 }
 
@@ -160,6 +221,49 @@ fn held_states(held: &[&'static str]) -> String {
         [one] => format!("it holds {one}"),
         [init @ .., last] => format!("it holds {} and {last}", init.join(", ")),
     }
+}
+
+/// The environment variable with the keys that seal `requestState`.
+#[cfg(feature = "cli")]
+pub(super) const KEYS_VAR: &str = "MCP_TOOLKIT_REQUEST_STATE_KEYS";
+/// The environment variable with the instance's name.
+#[cfg(feature = "cli")]
+pub(super) const INSTANCE_VAR: &str = "MCP_TOOLKIT_INSTANCE";
+
+/// What [`CliError::MissingOperand`] says of the option or command.
+#[cfg(feature = "cli")]
+fn missing_operand(of: &str) -> String {
+    let (what, usage) = match of {
+        "--http" => ("the address to serve on", "--http <ADDR>"),
+        "--wire-log" => ("the file to append to", "--wire-log <FILE>"),
+        "call" => ("the tool's name", "call <NAME> [ARGUMENTS]"),
+        "prompt" => ("the prompt's name", "prompt <NAME> [ARGUMENTS]"),
+        "read" => ("the resource's URI", "read <URI>"),
+        _ => return format!("`{of}` needs a value"),
+    };
+    format!("`{of}` needs {what}: {usage}")
+}
+
+/// What [`CliError::UnknownResource`] says.
+#[cfg(feature = "cli")]
+fn unknown_resource(uri: &str, known: &[String]) -> String {
+    if known.is_empty() {
+        format!("no resource has the URI `{uri}`; this server has no resources")
+    } else {
+        format!(
+            "no resource has the URI `{uri}`, and no template matches it; the resources are {}",
+            quoted(known)
+        )
+    }
+}
+
+/// What is said of an instance name that cannot start session ids.
+#[cfg(feature = "http")]
+fn instance_name_rule(name: &str) -> String {
+    format!(
+        "the instance name `{}` cannot start session ids; a name is 1 to 63 of `A-Z`, `a-z`, `0-9`, `-` and `_`",
+        name.escape_debug()
+    )
 }
 
 /// The names in backticks, comma-separated: `` `a`, `b` ``.

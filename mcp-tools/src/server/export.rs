@@ -255,7 +255,7 @@ impl Server {
             },
             PromptError::Failed(error) => ExportError::PromptFailed {
                 prompt: name.to_owned(),
-                message: error.message().to_owned(),
+                error,
             },
         })
     }

@@ -99,14 +99,10 @@ impl Server {
     /// and the checker again, to fetch the keys ahead.
     #[cfg(feature = "http")]
     fn http_options(&self) -> Result<(crate::transport::http::HttpOptions, Option<Guard>), Error> {
-        if let Some(problem) = self
-            .http
-            .settings
-            .instance
-            .as_deref()
-            .and_then(instance_name_problem)
+        if let Some(name) = &self.http.settings.instance
+            && !is_instance_name(name)
         {
-            return Err(Error::InvalidInstanceName(problem));
+            return Err(Error::InvalidInstanceName(name.clone()));
         }
         #[allow(unused_mut)]
         let mut options = self.http.clone();
@@ -271,19 +267,14 @@ impl Server {
     }
 }
 
-/// What is wrong with `name` as an instance's name ([`HttpSettings::instance_name`](crate::server::HttpSettings::instance_name)), if anything.
+/// Whether `name` can be an instance's name ([`HttpSettings::instance_name`](crate::server::HttpSettings::instance_name)),
+/// which starts session ids: 1 to 63 of `A-Z a-z 0-9 - _`.
 #[cfg(feature = "http")]
-pub(super) fn instance_name_problem(name: &str) -> Option<String> {
-    let fits = (1..=63).contains(&name.len())
+pub(super) fn is_instance_name(name: &str) -> bool {
+    (1..=63).contains(&name.len())
         && name
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-    (!fits).then(|| {
-        format!(
-            "the instance name `{}` cannot start session ids; a name is 1 to 63 of `A-Z`, `a-z`, `0-9`, `-` and `_`",
-            name.escape_debug()
-        )
-    })
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 /// An HTTP endpoint bound to its address, ready to serve; from [`Server::bind_http`].
@@ -408,14 +399,14 @@ mod tests {
     #[test]
     fn an_instance_name_is_a_short_word() {
         for name in ["mcp-0", "a", "A_b-9", &"x".repeat(63)] {
-            assert_eq!(instance_name_problem(name), None, "{name}");
+            assert!(is_instance_name(name), "{name}");
         }
         for name in ["", "a.b", "a b", "é", "a/b", "a\n", &"x".repeat(64)] {
-            assert!(instance_name_problem(name).is_some(), "{name:?}");
+            assert!(!is_instance_name(name), "{name:?}");
         }
         assert_eq!(
-            instance_name_problem("a.b").unwrap(),
-            "the instance name `a.b` cannot start session ids; a name is 1 to 63 of `A-Z`, `a-z`, `0-9`, `-` and `_`"
+            Error::InvalidInstanceName("a\nb".into()).to_string(),
+            "the instance name `a\\nb` cannot start session ids; a name is 1 to 63 of `A-Z`, `a-z`, `0-9`, `-` and `_`"
         );
         assert_eq!(
             Server::new("s", "1")
@@ -434,7 +425,7 @@ mod tests {
             .http(HttpSettings::default().instance_name("mcp.0"))
             .into_router()
             .unwrap_err();
-        assert!(matches!(error, Error::InvalidInstanceName(_)));
+        assert!(matches!(&error, Error::InvalidInstanceName(name) if name == "mcp.0"));
         assert_eq!(
             error.to_string(),
             "the instance name `mcp.0` cannot start session ids; a name is 1 to 63 of `A-Z`, `a-z`, `0-9`, `-` and `_`"

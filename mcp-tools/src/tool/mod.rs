@@ -157,7 +157,7 @@ impl Tool {
             other => {
                 return Err(DefinitionError::InvalidInputSchema {
                     tool: name,
-                    reason: format!("it must be an object schema with `\"type\": \"object\"`, not `{other}`"),
+                    schema: other,
                 });
             }
         };
@@ -492,13 +492,13 @@ impl Tool {
         self.def.may_ask
     }
 
-    /// What is wrong with the forms the tool asks for: one message per type that is not a
-    /// form the protocol can carry, naming the field.
-    pub(crate) fn form_errors(&self) -> Vec<String> {
+    /// What is wrong with the forms the tool asks for: each type that is not a form the
+    /// protocol can carry, and why.
+    pub(crate) fn form_errors(&self) -> Vec<(&'static str, crate::form::FormError)> {
         self.def
             .forms
             .iter()
-            .filter_map(|form| (form.check)(form.type_name).err())
+            .filter_map(|form| (form.check)().err().map(|error| (form.type_name, error)))
             .collect()
     }
 
@@ -760,7 +760,10 @@ pub struct UnknownIconTheme(pub String);
 /// );
 /// ```
 pub fn validate_tool_name(name: &str) -> Result<(), DefinitionError> {
-    mcp_toolkit_core::name::check(name).map_err(|error| DefinitionError::InvalidName(error.to_string()))
+    mcp_toolkit_core::name::check(name).map_err(|error| DefinitionError::InvalidName {
+        name: name.to_owned(),
+        error,
+    })
 }
 
 /// The work a call does once its arguments are decoded.
@@ -915,7 +918,7 @@ pub(crate) fn insert_meta<V: Serialize + ?Sized>(
 #[derive(Clone, Copy)]
 struct FormCheck {
     type_name: &'static str,
-    check: fn(&str) -> Result<(), String>,
+    check: fn() -> Result<(), crate::form::FormError>,
 }
 
 /// Assembles a tool from what the macro read. Not public API.
@@ -997,7 +1000,7 @@ impl ToolBuilder {
         match param.kind {
             Kind::Injected { state, .. } => {
                 self.may_ask = true;
-                self.required_state.extend(state());
+                self.required_state.extend(state().into_keys());
             }
             Kind::Argument(argument) => {
                 let mut schema = (argument.schema)(&mut self.input).to_value();
@@ -1023,11 +1026,7 @@ impl ToolBuilder {
     pub fn asks_form<T: schemars::JsonSchema>(mut self) -> ToolBuilder {
         self.forms.push(FormCheck {
             type_name: std::any::type_name::<T>(),
-            check: |name| {
-                crate::form::requested_schema::<T>()
-                    .map(drop)
-                    .map_err(|error| format!("`{name}` cannot be asked for as a form: {error}"))
-            },
+            check: || crate::form::requested_schema::<T>().map(drop),
         });
         self
     }

@@ -9,7 +9,7 @@
 //! parameter can be, instead of every bound it lacks and every type that has them.
 
 use crate::ToolError;
-use crate::context::{Context, FromContext, StateKey};
+use crate::context::{Context, FromContext, RequiredState};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -37,7 +37,7 @@ pub struct Param<T> {
 pub(crate) enum Kind<T> {
     Injected {
         extract: fn(&Context) -> Result<T, ToolError>,
-        state: fn() -> Option<StateKey>,
+        state: fn() -> RequiredState,
     },
     Argument(Argument<T>),
 }
@@ -124,7 +124,7 @@ impl<T: FromContext> InjectedProbe<T> for &&Slot<T> {
         Param {
             kind: Kind::Injected {
                 extract: extract::<T>,
-                state: T::__required_state,
+                state: T::required_state,
             },
         }
     }

@@ -334,14 +334,14 @@ impl HttpSettings {
     /// bits either way, so ids stay unguessable). The name is 1 to 63 of `A-Z`, `a-z`, `0-9`,
     /// `-` and `_` (a Kubernetes pod name of a StatefulSet fits); it is not secret. Without
     /// it, ids are the hex digits alone. `Server::run` (feature `cli`) also takes it from the
-    /// environment variable `MCP_TOOLS_INSTANCE`.
+    /// environment variable `MCP_TOOLKIT_INSTANCE`.
     ///
     /// 2026-07-28 requests hold no session and need no such routing: any instance answers
     /// any of them (instances that serve calls that ask share a key ring,
     /// [`Server::request_state_keys`](crate::Server::request_state_keys)).
     ///
     /// A name that breaks the rule makes serving HTTP fail with
-    /// [`Error::InvalidInstanceName`](crate::Error::InvalidInstanceName) (`Server::run` refuses a bad `MCP_TOOLS_INSTANCE` with
+    /// [`Error::InvalidInstanceName`](crate::Error::InvalidInstanceName) (`Server::run` refuses a bad `MCP_TOOLKIT_INSTANCE` with
     /// a usage error).
     ///
     /// ```
