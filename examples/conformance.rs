@@ -568,7 +568,7 @@ struct PromptContext {
 /// A prompt that asks the user for its context first (2026-07-28: an `input_required`
 /// round of `prompts/get`).
 #[prompt]
-async fn test_input_required_result_prompt(cx: Context) -> Result<String, ToolError> {
+async fn test_input_required_result_prompt(cx: Context) -> Result<String, prompt::PromptError> {
     let asked = cx.elicit::<PromptContext>("What context should the prompt use?");
     match asked.key("user_context").await? {
         Elicitation::Accept(PromptContext { context }) => Ok(format!("Use this context: {context}")),

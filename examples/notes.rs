@@ -17,7 +17,7 @@
 //! - resources: `notes://all` reads every note as a Markdown list (as `export_notes`
 //!   writes it), for the user to read (`annotations(audience = ["user"])`), and the
 //!   template `notes://{id}` one note as JSON (an unknown id is "not found", as
-//!   `ToolError::not_found` says; so is `review_note` of an unknown id).
+//!   `ResourceError::not_found` says; so is `review_note` of an unknown id).
 //!   Every tool that changes notes announces the URIs whose contents changed
 //!   (`notes://all`, `notes://3`), so clients subscribed to them hear
 //!   `notifications/resources/updated` and read them again; as they change at any call,
@@ -36,8 +36,9 @@ mod common;
 
 use mcp_toolkit::ask::RootError;
 use mcp_toolkit::{
-    Context, Json, Server, State, ToolError, prompt, prompt::PromptMessage, prompts,
-    registry::ResourceRegistry, registry::ToolRegistry, resource, resources, tool, tools,
+    Context, Json, Server, State, ToolError, prompt, prompt::PromptError, prompt::PromptMessage, prompts,
+    registry::ResourceRegistry, registry::ToolRegistry, resource, resource::ResourceError, resources, tool,
+    tools,
 };
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -375,12 +376,12 @@ fn note(
     /// The note's id
     id: u64,
     notes: State<Notes>,
-) -> Result<Json<Note>, ToolError> {
+) -> Result<Json<Note>, ResourceError> {
     let store = notes.store();
     let note = store
         .notes
         .get(&id)
-        .ok_or_else(|| ToolError::not_found(format!("there is no note {id}")))?;
+        .ok_or_else(|| ResourceError::not_found(format!("there is no note {id}")))?;
     Ok(Json(note.clone()))
 }
 
@@ -392,10 +393,10 @@ fn review_note(
     /// What to look at: `clarity`, `brevity` or `tone`; everything when not given
     focus: Option<Focus>,
     notes: State<Notes>,
-) -> Result<String, ToolError> {
+) -> Result<String, PromptError> {
     let store = notes.store();
     let Some(note) = store.notes.get(&id) else {
-        return Err(ToolError::not_found(format!("there is no note {id}")));
+        return Err(PromptError::not_found(format!("there is no note {id}")));
     };
     let ask = match focus {
         None => "Review this note: say what works, and suggest what to change.",

@@ -572,8 +572,8 @@ pub mod __private {
     pub use crate::completion::completer;
 
     pub use crate::prompt::{
-        PromptArguments, PromptBuilder, PromptError, PromptFn, PromptInvocation, PromptRet, RequestArguments,
-        Work, prompt_ret,
+        HandlerError, PromptArguments, PromptBuilder, PromptFn, PromptInvocation, PromptRet,
+        RequestArguments, Work, prompt_ret,
     };
 
     pub use crate::resource::{

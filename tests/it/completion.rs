@@ -565,7 +565,7 @@ async fn a_complete_fn_may_be_async_and_take_the_servers_state() {
 fn a_server_without_the_state_a_complete_fn_takes_does_not_start() {
     let error = directory_server().test_client().unwrap_err();
     assert!(
-        matches!(&error, mcp_toolkit::testing::ClientError::Server(mcp_toolkit::Error::MissingState { tool, state, .. }) if tool == "message_member" && state.ends_with("Directory")),
+        matches!(&error, mcp_toolkit::testing::ClientError::Server(mcp_toolkit::Error::MissingState { needed_by, state, .. }) if needed_by == "message_member" && state.ends_with("Directory")),
         "{error}"
     );
 }

@@ -171,7 +171,7 @@ async fn execute_refuses_a_server_that_would_not_start() {
     assert_eq!(
         refused.internal_detail(),
         Some(
-            "the server cannot run calls: tool `count_rows` needs `State<it::execute::Database>`, but the server has no such state (it holds none); give it with `Server::state`"
+            "the server cannot run calls: `count_rows` needs `State<it::execute::Database>`, but the server has no such state (it holds none); give it with `Server::state`"
         )
     );
     let ready = server.state(Database);

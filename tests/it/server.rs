@@ -201,7 +201,7 @@ async fn a_tool_without_its_state_stops_the_server_before_it_serves() {
     assert!(matches!(error, Error::MissingState { .. }));
     assert_eq!(
         error.to_string(),
-        "tool `configured` needs `State<it::server::Config>`, but the server has no such state (it holds none); give it with `Server::state`"
+        "`configured` needs `State<it::server::Config>`, but the server has no such state (it holds none); give it with `Server::state`"
     );
     // The message names what the server does hold, so a wrong type is easy to see.
     let (_, server_end) = tokio::io::duplex(1024);
@@ -215,7 +215,7 @@ async fn a_tool_without_its_state_stops_the_server_before_it_serves() {
         .unwrap_err();
     assert_eq!(
         error.to_string(),
-        "tool `configured` needs `State<it::server::Config>`, but the server has no such state (it holds `State<u32>` and `State<alloc::string::String>`); give it with `Server::state`"
+        "`configured` needs `State<it::server::Config>`, but the server has no such state (it holds `State<u32>` and `State<alloc::string::String>`); give it with `Server::state`"
     );
 
     let server = Server::new("s", "1")

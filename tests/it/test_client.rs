@@ -519,8 +519,12 @@ async fn tools_share_the_servers_state() -> Result<(), ClientError> {
     assert_eq!(client.call("visit", json!({})).await?.text(), Some("2"));
 
     match server().test_client() {
-        Err(ClientError::Server(Error::MissingState { tool, state, held })) => {
-            assert_eq!(tool, "visit");
+        Err(ClientError::Server(Error::MissingState {
+            needed_by,
+            state,
+            held,
+        })) => {
+            assert_eq!(needed_by, "visit");
             assert!(state.ends_with("Visits"), "{state}");
             assert!(held.is_empty(), "{held:?}");
         }
@@ -582,8 +586,12 @@ async fn a_parameter_type_of_ones_own_declares_the_state_it_reads() -> Result<()
 
     // Each state it declares is checked before the server serves, the first missing named.
     match server().state(visits()).test_client() {
-        Err(ClientError::Server(Error::MissingState { tool, state, held })) => {
-            assert_eq!(tool, "greet_visitor");
+        Err(ClientError::Server(Error::MissingState {
+            needed_by,
+            state,
+            held,
+        })) => {
+            assert_eq!(needed_by, "greet_visitor");
             assert!(state.ends_with("Salutation"), "{state}");
             assert_eq!(held.len(), 1);
             assert!(held[0].ends_with("Visits"), "{held:?}");

@@ -12,7 +12,7 @@ use super::outbox::Outbox;
 use super::rounds::{self, Binding, Finished, InputRequest, Round, Rounds};
 use crate::context::{ClientChannel, Context};
 use crate::error::{ClientCapability, ToolError};
-use crate::prompt::{PromptError, Work};
+use crate::prompt::{HandlerError, Work};
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::CallToolParams;
 use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
@@ -185,7 +185,7 @@ impl Answering<'_> {
 
 /// How a request's finished work becomes its answer.
 pub(crate) type Respond<T> =
-    fn(&Engine, &Outbox, &RawValue, Finished<Result<T, PromptError>>, &Answering<'_>);
+    fn(&Engine, &Outbox, &RawValue, Finished<Result<T, HandlerError>>, &Answering<'_>);
 
 /// A kind of item the server serves only when given some (`prompts`, `resources`); the
 /// error for a server that serves none answers `method`.
@@ -305,7 +305,7 @@ impl Engine {
         let target = request.name.clone().into_owned();
         let work = start(cx.as_ref().unwrap_or(&self.bare), request.arguments).run();
         let mut work = Rounds {
-            work: Box::pin(work) as Pin<Box<dyn Future<Output = Result<T, PromptError>> + Send>>,
+            work: Box::pin(work) as Pin<Box<dyn Future<Output = Result<T, HandlerError>> + Send>>,
             round: round.as_ref().map(|(round, _)| Arc::clone(round)),
         };
         let raw_id: Box<RawValue> = id.raw.to_owned();
@@ -340,7 +340,7 @@ impl Engine {
         let timed_out = move || {
             tracing::warn!(method, name, ?limit, "a request ran out of time and was stopped");
             let message = format!("`{method}` of `{name}` did not finish within its time limit");
-            Finished::Complete(Err(PromptError::Failed(ToolError::new(message))))
+            Finished::Complete(Err(HandlerError::Failed(ToolError::new(message))))
         };
         answer_later(conn, &request_id, limit, work, timed_out, move |finished| {
             respond(&engine, &out, &raw_id, finished, &answering);
@@ -357,7 +357,7 @@ impl Engine {
         &self,
         out: &Outbox,
         id: &RawValue,
-        finished: Finished<Result<T, PromptError>>,
+        finished: Finished<Result<T, HandlerError>>,
         answering: &Answering<'_>,
     ) {
         let name = &answering.name;
@@ -373,8 +373,8 @@ impl Engine {
                 }
                 Failure::new(ErrorCode::INTERNAL_ERROR, "internal error")
             }
-            Finished::Complete(Err(PromptError::Arguments(problems))) => Failure::invalid_params(problems),
-            Finished::Complete(Err(PromptError::Failed(error))) => match error.missing_capability() {
+            Finished::Complete(Err(HandlerError::Arguments(problems))) => Failure::invalid_params(problems),
+            Finished::Complete(Err(HandlerError::Failed(error))) => match error.missing_capability() {
                 Some(capability) if answering.modern() => missing_capability(error.message(), capability),
                 _ if error.is_internal() => {
                     Failure::new(ErrorCode::INTERNAL_ERROR, self.masked(name, &error))
@@ -432,19 +432,19 @@ impl Engine {
         work: Work<T>,
         name: &str,
         what: &str,
-    ) -> Result<T, PromptError> {
+    ) -> Result<T, HandlerError> {
         let limit = self.options.limits.call_timeout;
         let done = match tokio::time::timeout(limit, work.run()).await {
             Ok(done) => done,
             Err(_) => {
                 tracing::warn!(name, ?limit, "ran out of time and was stopped");
                 let message = format!("{what} did not finish within its time limit");
-                Err(PromptError::Failed(ToolError::new(message)))
+                Err(HandlerError::Failed(ToolError::new(message)))
             }
         };
         done.map_err(|error| match error {
-            PromptError::Failed(error) if error.is_internal() => {
-                PromptError::Failed(ToolError::new(self.masked(name, &error)))
+            HandlerError::Failed(error) if error.is_internal() => {
+                HandlerError::Failed(ToolError::new(self.masked(name, &error)))
             }
             other => other,
         })

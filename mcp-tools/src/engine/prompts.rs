@@ -11,7 +11,7 @@ use super::failure::{Failure, Outcome, strip_position};
 use super::listing;
 use super::outbox::Outbox;
 use super::rounds::Finished;
-use crate::prompt::{GetPromptResult, Prompt, PromptError};
+use crate::prompt::{GetPromptResult, HandlerError, Prompt};
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::RawCall;
 use crate::registry::PromptRegistry;
@@ -120,12 +120,12 @@ impl Engine {
         name: &str,
         arguments: &serde_json::Value,
         local: Option<(Arc<dyn crate::context::ClientChannel>, serde_json::Value)>,
-    ) -> Option<Result<GetPromptResult, PromptError>> {
+    ) -> Option<Result<GetPromptResult, HandlerError>> {
         let prompt = self.visible_prompt(name, None)?;
         let cx = self.local_context(local);
         let text = arguments.to_string();
         let Ok(raw) = crate::protocol::arguments::RawArguments::from_json(&text) else {
-            return Some(Err(PromptError::Arguments(
+            return Some(Err(HandlerError::Arguments(
                 "the arguments are not valid JSON".into(),
             )));
         };
@@ -142,7 +142,7 @@ impl Engine {
         &self,
         out: &Outbox,
         id: &RawValue,
-        finished: Finished<Result<GetPromptResult, PromptError>>,
+        finished: Finished<Result<GetPromptResult, HandlerError>>,
         answering: &Answering<'_>,
     ) {
         match finished {
@@ -150,7 +150,7 @@ impl Engine {
                 let identity = answering.modern().then_some(&*self.identity);
                 out.respond(encode::prompt_result(id, &result, answering.version, identity));
             }
-            Finished::Complete(Err(PromptError::Failed(error))) if error.is_not_found() => {
+            Finished::Complete(Err(HandlerError::Failed(error))) if error.is_not_found() => {
                 encode::respond_failure(out, Some(id), Failure::invalid_params(error.message()));
             }
             unfinished => self.respond_unfinished(out, id, unfinished, answering),

@@ -12,7 +12,7 @@ use super::failure::{Failure, Outcome};
 use super::listing;
 use super::outbox::Outbox;
 use super::rounds::Finished;
-use crate::prompt::PromptError;
+use crate::prompt::HandlerError;
 use crate::protocol::ErrorCode;
 use crate::protocol::jsonrpc::{self, Id};
 use crate::protocol::messages::{CallToolParams, META_SERVER_INFO, RequestMeta};
@@ -169,10 +169,10 @@ impl Engine {
         let uri = uri.to_owned();
         Box::pin(async move {
             match tokio::time::timeout(limit, work.run()).await {
-                Ok(Err(PromptError::Failed(error))) if error.is_not_found() => {
+                Ok(Err(HandlerError::Failed(error))) if error.is_not_found() => {
                     Some(not_found_because(modern, &uri, error.message().to_owned()))
                 }
-                Ok(Err(PromptError::Arguments(problems))) => Some(Failure::invalid_params(problems)),
+                Ok(Err(HandlerError::Arguments(problems))) => Some(Failure::invalid_params(problems)),
                 _ => None,
             }
         })
@@ -356,11 +356,11 @@ impl Engine {
         &self,
         uri: &str,
         local: Option<(Arc<dyn crate::context::ClientChannel>, Value)>,
-    ) -> Option<Result<Vec<crate::content::ResourceContents>, PromptError>> {
+    ) -> Option<Result<Vec<crate::content::ResourceContents>, HandlerError>> {
         let (resource, variables) = self.resource_for(&self.resources.as_ref()?.snapshot(), uri, None)?;
         let Ok(raw) = RawArguments::from_json(&variables) else {
             let problem = "the URI's variables do not read as arguments";
-            return Some(Err(PromptError::Arguments(problem.into())));
+            return Some(Err(HandlerError::Arguments(problem.into())));
         };
         let cx = self.local_context(local);
         let what = format!("the resource `{uri}`");
@@ -374,12 +374,12 @@ impl Engine {
         &self,
         out: &Outbox,
         id: &RawValue,
-        finished: Finished<Result<ReadOutput, PromptError>>,
+        finished: Finished<Result<ReadOutput, HandlerError>>,
         answering: &Answering<'_>,
     ) {
         let output = match finished {
             Finished::Complete(Ok(output)) => output,
-            Finished::Complete(Err(PromptError::Failed(error))) if error.is_not_found() => {
+            Finished::Complete(Err(HandlerError::Failed(error))) if error.is_not_found() => {
                 let failure =
                     not_found_because(answering.modern(), &answering.target, error.message().to_owned());
                 return encode::respond_failure(out, Some(id), failure);

@@ -6,6 +6,39 @@ mod result;
 
 pub use result::{GetPromptResult, IntoPromptResult, PromptMessage};
 
+/// The error a [`#[prompt]`](macro@crate::prompt) fn fails with, named for where it is
+/// written: it is [`ToolError`], as every handler fails the same way. An `Err` answers
+/// `prompts/get` with a JSON-RPC error: `ToolError::new(message)` sends its message,
+/// [`ToolError::not_found`] is `-32602` (the arguments name nothing that is there), and
+/// anything else converted with `?` is `internal error`, its detail logged.
+///
+/// ```
+/// use mcp_toolkit::prompt::{PromptError, PromptMessage};
+/// use mcp_toolkit::{prompt, prompts, Server};
+/// use serde_json::json;
+///
+/// /// Asks the model to review a note.
+/// #[prompt]
+/// fn review(
+///     /// The note's number
+///     id: u32,
+/// ) -> Result<PromptMessage, PromptError> {
+///     match id {
+///         1 => Ok(PromptMessage::user("Review this note: buy milk")),
+///         _ => Err(PromptError::not_found(format!("there is no note {id}"))),
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let client = Server::new("notes", "1.0.0").prompts(prompts![review]).test_client()?;
+/// assert!(client.get_prompt("review", json!({"id": "2"})).await.is_err());
+/// assert_eq!(client.last_response().unwrap()["error"]["message"], "there is no note 2");
+/// # Ok(())
+/// # }
+/// ```
+pub type PromptError = ToolError;
+
 use crate::completion::{Complete, Completing, Completions, CompletionsBuilder};
 use crate::context::{Context, StateKey};
 use crate::error::ToolError;
@@ -181,7 +214,7 @@ impl fmt::Debug for Prompt {
 /// Why a `prompts/get` has no messages. Not public API.
 #[doc(hidden)]
 #[derive(Debug, Clone, PartialEq)]
-pub enum PromptError {
+pub enum HandlerError {
     /// The arguments do not fit the prompt's parameters: every problem (`-32602`).
     Arguments(String),
     /// The prompt's fn failed: its error, as a tool's would be.
@@ -194,9 +227,9 @@ pub enum PromptError {
 #[allow(missing_debug_implementations)] // support for generated code, not public API
 pub enum Work<T> {
     /// Answered already (bad arguments, a sync fn).
-    Ready(Result<T, PromptError>),
+    Ready(Result<T, HandlerError>),
     /// An `async fn`'s future.
-    Future(Pin<Box<dyn Future<Output = Result<T, PromptError>> + Send>>),
+    Future(Pin<Box<dyn Future<Output = Result<T, HandlerError>> + Send>>),
 }
 
 /// The work of one `prompts/get`. Not public API.
@@ -207,21 +240,21 @@ impl<T: Send + 'static> Work<T> {
     /// Boxes an async fn's work.
     pub fn future<F>(future: F) -> Work<T>
     where
-        F: Future<Output = Result<T, PromptError>> + Send + 'static,
+        F: Future<Output = Result<T, HandlerError>> + Send + 'static,
     {
         Work::Future(Box::pin(future))
     }
 
     /// A sync fn's result, made at once: prompts and resources are assembled, not
     /// scheduled. A panic is an internal error, as a tool's is.
-    pub fn now(fill: impl FnOnce() -> Result<T, PromptError>) -> Work<T> {
+    pub fn now(fill: impl FnOnce() -> Result<T, HandlerError>) -> Work<T> {
         Work::Ready(
             std::panic::catch_unwind(AssertUnwindSafe(fill)).unwrap_or_else(|panic| Err(panicked(&*panic))),
         )
     }
 
     /// Runs the work to its result; a panic becomes an internal error.
-    pub(crate) async fn run(self) -> Result<T, PromptError> {
+    pub(crate) async fn run(self) -> Result<T, HandlerError> {
         match self {
             Work::Ready(result) => result,
             Work::Future(mut future) => {
@@ -237,13 +270,13 @@ impl<T: Send + 'static> Work<T> {
     }
 }
 
-fn panicked(panic: &(dyn std::any::Any + Send)) -> PromptError {
+fn panicked(panic: &(dyn std::any::Any + Send)) -> HandlerError {
     let message = panic
         .downcast_ref::<&str>()
         .copied()
         .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("(a non-string panic payload)");
-    PromptError::Failed(ToolError::internal(format!("the handler panicked: {message}")))
+    HandlerError::Failed(ToolError::internal(format!("the handler panicked: {message}")))
 }
 
 /// A request's arguments (a prompt's, a resource template's variables), all strings on
@@ -264,7 +297,7 @@ impl<'a, T> RequestArguments<'a, T> {
     ) -> Result<RequestArguments<'a, T>, Work<T>> {
         Arguments::split(raw, names, Of::Prompt)
             .map(|args| RequestArguments(args, std::marker::PhantomData))
-            .map_err(|problem| Work::Ready(Err(PromptError::Arguments(problem))))
+            .map_err(|problem| Work::Ready(Err(HandlerError::Arguments(problem))))
     }
 
     /// Fills parameter `index`; `None` when that failed.
@@ -280,8 +313,8 @@ impl<'a, T> RequestArguments<'a, T> {
     /// The failed request's error.
     pub fn into_failure(self) -> Work<T> {
         Work::Ready(Err(match self.0.into_refusal() {
-            Refusal::Problems(problems) => PromptError::Arguments(problems),
-            Refusal::Internal(detail) => PromptError::Failed(ToolError::internal(detail)),
+            Refusal::Problems(problems) => HandlerError::Arguments(problems),
+            Refusal::Internal(detail) => HandlerError::Failed(ToolError::internal(detail)),
         }))
     }
 }
@@ -292,7 +325,7 @@ impl<'a, T> RequestArguments<'a, T> {
 #[doc(hidden)]
 #[allow(missing_debug_implementations)] // support for generated code, not public API
 pub struct Converter<R, T> {
-    convert: fn(R) -> Result<T, PromptError>,
+    convert: fn(R) -> Result<T, HandlerError>,
 }
 
 /// How a prompt's return type converts. Not public API.
@@ -302,17 +335,17 @@ pub type PromptRet<R> = Converter<R, GetPromptResult>;
 /// The conversion of return type `R`.
 #[doc(hidden)]
 pub const fn prompt_ret<R: IntoPromptResult>() -> PromptRet<R> {
-    Converter::new(|value| value.into_prompt_result().map_err(PromptError::Failed))
+    Converter::new(|value| value.into_prompt_result().map_err(HandlerError::Failed))
 }
 
 impl<R, T> Converter<R, T> {
     /// A conversion by `convert`.
-    pub(crate) const fn new(convert: fn(R) -> Result<T, PromptError>) -> Converter<R, T> {
+    pub(crate) const fn new(convert: fn(R) -> Result<T, HandlerError>) -> Converter<R, T> {
         Converter { convert }
     }
 
     /// Converts a return value.
-    pub fn convert(self, value: R) -> Result<T, PromptError> {
+    pub fn convert(self, value: R) -> Result<T, HandlerError> {
         (self.convert)(value)
     }
 }

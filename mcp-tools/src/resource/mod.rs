@@ -5,7 +5,7 @@ use crate::completion::{Complete, Completing, Completions, CompletionsBuilder};
 use crate::content::{Annotations, ResourceContents};
 use crate::context::{Context, StateKey};
 use crate::error::ToolError;
-use crate::prompt::{Converter, PromptError, RequestArguments, Work};
+use crate::prompt::{Converter, HandlerError, RequestArguments, Work};
 use crate::protocol::ProtocolVersion;
 use crate::protocol::arguments::RawArguments;
 use crate::result::Json;
@@ -17,6 +17,37 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::fmt;
 use std::sync::Arc;
+
+/// The error a [`#[resource]`](macro@crate::resource) fn fails with, named for where it is
+/// written: it is [`ToolError`], as every handler fails the same way. An `Err` answers
+/// `resources/read` with a JSON-RPC error: [`ToolError::not_found`] says the URI names
+/// nothing (`-32002` with the URI in `data`; `-32602` in revision 2026-07-28),
+/// `ToolError::new(message)` sends its message, and anything else converted with `?` is
+/// `internal error`, its detail logged.
+///
+/// ```
+/// use mcp_toolkit::resource::ResourceError;
+/// use mcp_toolkit::{resource, resources, Server};
+///
+/// /// A user's name.
+/// #[resource(uri = "users://{id}/name")]
+/// fn user_name(id: u64) -> Result<String, ResourceError> {
+///     match id {
+///         1 => Ok("Ada".to_owned()),
+///         _ => Err(ResourceError::not_found(format!("there is no user {id}"))),
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let client = Server::new("users", "1.0.0").resources(resources![user_name]).test_client()?;
+/// assert_eq!(client.read_resource("users://1/name").await?.text(), Some("Ada"));
+/// assert!(client.read_resource("users://2/name").await.is_err());
+/// assert_eq!(client.last_response().unwrap()["error"]["data"]["uri"], "users://2/name");
+/// # Ok(())
+/// # }
+/// ```
+pub type ResourceError = ToolError;
 
 /// A resource a server offers: a fixed URI (`docs://readme`), listed by `resources/list`,
 /// or a URI template (`users://{user_id}/profile`), listed by `resources/templates/list`;
@@ -423,7 +454,7 @@ pub type ResourceRet<R> = Converter<R, ReadOutput>;
 /// The conversion of return type `R`.
 #[doc(hidden)]
 pub const fn resource_ret<R: IntoReadResult>() -> ResourceRet<R> {
-    Converter::new(|value| value.into_read_result().map_err(PromptError::Failed))
+    Converter::new(|value| value.into_read_result().map_err(HandlerError::Failed))
 }
 
 /// What `#[resource]` implements for the struct it puts beside the fn.

@@ -603,7 +603,7 @@ impl Server {
         for (name, needs) in tools.chain(prompts).chain(resources) {
             if let Some(state) = needs.iter().find(|state| !self.state.contains(state)) {
                 return Err(Error::MissingState {
-                    tool: name,
+                    needed_by: name,
                     state: state.type_name(),
                     held: self.state.type_names().to_vec(),
                 });

@@ -5,7 +5,7 @@ use super::error::{CliError, Error, INSTANCE_VAR, KEYS_VAR};
 use super::terminal::Terminal;
 use crate::ToolError;
 use crate::engine::Engine;
-use crate::prompt::PromptError;
+use crate::prompt::HandlerError;
 use crate::protocol::ProtocolVersion;
 use crate::resource::Resource;
 use serde_json::{Value, json};
@@ -455,10 +455,10 @@ Environment (read when serving):
 /// Says on standard error why a prompt or a read (of `name`) failed, and, when the command
 /// line lacked a capability, which: the error, for the [`CliError`] that `report` then does
 /// not repeat (it exits 1, as for a failed call).
-fn say_failed(error: PromptError, name: &str, terminal: &Terminal) -> ToolError {
+fn say_failed(error: HandlerError, name: &str, terminal: &Terminal) -> ToolError {
     let error = match error {
-        PromptError::Arguments(problems) => ToolError::new(problems),
-        PromptError::Failed(error) => error,
+        HandlerError::Arguments(problems) => ToolError::new(problems),
+        HandlerError::Failed(error) => error,
     };
     eprintln!("error: {}", error.message());
     if let Some(capability) = error.missing_capability() {
@@ -698,14 +698,17 @@ mod tests {
     fn root_count(cx: &Context, _: RawArguments<'_>) -> Work<ReadOutput> {
         let cx = cx.clone();
         Work::future(async move {
-            let roots = cx.list_roots().await.map_err(|e| PromptError::Failed(e.into()))?;
+            let roots = cx
+                .list_roots()
+                .await
+                .map_err(|e| HandlerError::Failed(e.into()))?;
             Ok(ReadOutput::Text(format!("{} root", roots.len())))
         })
     }
 
     fn on_fire(_: &Context, _: RawArguments<'_>) -> Work<ReadOutput> {
         Work::now(|| {
-            Err(PromptError::Failed(crate::ToolError::internal(
+            Err(HandlerError::Failed(crate::ToolError::internal(
                 "the disk is on fire",
             )))
         })
@@ -718,7 +721,7 @@ mod tests {
         }
     }
 
-    async fn read(server: Server, uri: &str) -> Option<Result<Vec<ResourceContents>, PromptError>> {
+    async fn read(server: Server, uri: &str) -> Option<Result<Vec<ResourceContents>, HandlerError>> {
         let engine = server.into_engine().unwrap();
         let terminal = Arc::new(Terminal::detect());
         engine.execute_read(uri, Some(terminal.local_client())).await
@@ -758,12 +761,12 @@ mod tests {
     async fn read_answers_asks_and_masks_internal_errors() {
         let roots = read(items(), "roots://count").await.unwrap().unwrap();
         assert!(matches!(&roots[..], [ResourceContents::Text { text, .. }] if text == "1 root"));
-        let Some(Err(PromptError::Failed(error))) = read(items(), "fire://now").await else {
+        let Some(Err(HandlerError::Failed(error))) = read(items(), "fire://now").await else {
             panic!("the read did not fail");
         };
         assert_eq!(error.message(), "internal error");
         let exposed = items().expose_internal_errors(true);
-        let Some(Err(PromptError::Failed(error))) = read(exposed, "fire://now").await else {
+        let Some(Err(HandlerError::Failed(error))) = read(exposed, "fire://now").await else {
             panic!("the read did not fail");
         };
         assert_eq!(error.message(), "internal error: the disk is on fire");

@@ -17,7 +17,7 @@ use crate::error::DefinitionError;
 /// fn count_rows(db: State<Database>) -> u64 { 0 }
 ///
 /// let error = Server::new("db", "1.0.0").tools(tools![count_rows]).test_client().unwrap_err();
-/// assert!(matches!(&error, ClientError::Server(Error::MissingState { tool, .. }) if tool == "count_rows"));
+/// assert!(matches!(&error, ClientError::Server(Error::MissingState { needed_by, .. }) if needed_by == "count_rows"));
 /// assert!(error.to_string().ends_with("but the server has no such state (it holds none); give it with `Server::state`"));
 ///
 /// assert!(Server::new("db", "1.0.0").tools(tools![count_rows]).state(Database).test_client().is_ok());
@@ -33,12 +33,12 @@ pub enum Error {
     Definitions(Vec<DefinitionError>),
     /// A tool, prompt or resource needs shared state the server was not given.
     #[error(
-        "tool `{tool}` needs `State<{state}>`, but the server has no such state ({}); give it with `Server::state`",
+        "`{needed_by}` needs `State<{state}>`, but the server has no such state ({}); give it with `Server::state`",
         held_states(.held)
     )]
     MissingState {
-        /// The tool (or the prompt's name, or the resource's URI).
-        tool: String,
+        /// What needs it: a tool's or a prompt's name, a resource's URI (or URI template).
+        needed_by: String,
         /// The state's type.
         state: &'static str,
         /// The types of the state the server holds, in the order given.

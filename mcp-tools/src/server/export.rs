@@ -6,7 +6,7 @@
 
 use super::builder::Server;
 use crate::error::ExportError;
-use crate::prompt::{GetPromptResult, PromptError};
+use crate::prompt::{GetPromptResult, HandlerError};
 use crate::result::CallToolResult;
 use crate::tool::Tool;
 use serde_json::{Value, json};
@@ -249,11 +249,11 @@ impl Server {
             });
         };
         filled.map_err(|error| match error {
-            PromptError::Arguments(problem) => ExportError::PromptArguments {
+            HandlerError::Arguments(problem) => ExportError::PromptArguments {
                 prompt: name.to_owned(),
                 problem,
             },
-            PromptError::Failed(error) => ExportError::PromptFailed {
+            HandlerError::Failed(error) => ExportError::PromptFailed {
                 prompt: name.to_owned(),
                 error,
             },
