@@ -40,3 +40,70 @@ fn every_folder_of_cases_is_run() {
         );
     }
 }
+
+/// What a user reads names only what a user can name: no `__` item (the expansions' own, or
+/// `mcp_toolkit::__private`'s) appears in any expected message, note or label, and no list
+/// of types is cut short (`and 133 others`). The source lines rustc quotes from the user's
+/// own file (numbered, in trybuild's output) may hold anything.
+#[test]
+fn no_message_names_a_hidden_item() {
+    let ui = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
+    let mut found = Vec::new();
+    for topic in TOPICS {
+        let folder = ui.join(topic);
+        for entry in std::fs::read_dir(&folder).expect("tests/ui is readable") {
+            let path = entry.expect("tests/ui is readable").path();
+            if path.extension().is_none_or(|ext| ext != "stderr") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("a .stderr is readable");
+            for (number, line) in text.lines().enumerate() {
+                if !quotes_the_users_source(line) && (names_a_hidden_item(line) || cuts_a_list_short(line)) {
+                    found.push(format!("{}:{}: {line}", path.display(), number + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "messages that name hidden items:\n{}",
+        found.join("\n")
+    );
+}
+
+/// A line of the user's source as rustc quotes it: `12 |     code`.
+fn quotes_the_users_source(line: &str) -> bool {
+    let line = line.trim_start();
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    digits > 0 && line[digits..].trim_start().starts_with('|')
+}
+
+/// Whether `line` holds a name that starts with `__`, such as `__private` (and not the
+/// `|__^` of a span drawn over several lines).
+fn names_a_hidden_item(line: &str) -> bool {
+    line.as_bytes()
+        .windows(3)
+        .any(|w| w[0] == b'_' && w[1] == b'_' && w[2].is_ascii_alphabetic())
+}
+
+/// The last line of a list of types rustc cut short: `and $N others`.
+fn cuts_a_list_short(line: &str) -> bool {
+    let line = line.trim();
+    line.starts_with("and ") && line.ends_with(" others")
+}
+
+#[test]
+fn a_hidden_name_is_told_from_a_drawn_span() {
+    assert!(names_a_hidden_item(
+        "note: required by a bound in `mcp_toolkit::__private::entry`"
+    ));
+    assert!(names_a_hidden_item(
+        "   = help: the trait `__McpInjected1` is not implemented"
+    ));
+    assert!(!names_a_hidden_item("   | |__________^"));
+    assert!(quotes_the_users_source("16 |         point: Point,"));
+    assert!(!quotes_the_users_source(
+        "   |     fn __mcp_param(&self) -> Param<T>"
+    ));
+    assert!(cuts_a_list_short("           and $N others"));
+}

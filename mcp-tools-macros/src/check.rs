@@ -8,7 +8,7 @@ use crate::ctxt::Ctxt;
 use crate::kind::Kind;
 use crate::list::{Field, Key};
 use crate::model::{CapabilityFn, NameSource, Param, contains_impl_trait};
-use crate::uri::{ResourceUri, is_option};
+use crate::uri::{ResourceUri, is_option, is_plain_data};
 use mcp_toolkit_core::uri_template::Template;
 use quote::ToTokens;
 use syn::spanned::Spanned;
@@ -246,8 +246,9 @@ fn check_icon(cx: &mut Ctxt, icon: &Icon) {
 
 /// A resource's URI: there is one; as a template, it parses (each RFC 6570 mistake at its
 /// text), each of its variables is a parameter (at the variable), and each query variable,
-/// which a URI may leave out, is an `Option<_>` or has a default (at the parameter). That a
-/// parameter which is no variable is injected only its type says: the expansion checks it.
+/// which a URI may leave out, is an `Option<_>` or has a default (at the parameter). A
+/// parameter which is no variable must be injected: one written as text or a number is not
+/// (at its name); of another, only its type says, and the expansion checks it.
 fn check_uri(cx: &mut Ctxt, f: &CapabilityFn) {
     if f.kind != Kind::Resource {
         return;
@@ -315,6 +316,29 @@ fn check_variables(cx: &mut Ctxt, f: &CapabilityFn, uri: &ResourceUri<'_>, templ
                 ),
             );
         }
+    }
+    // A parameter that is no variable is injected, which text or a number never is.
+    for param in &f.params {
+        let (Some(ident), Some(name)) = (param.ident(), param.name()) else {
+            continue;
+        };
+        if !is_plain_data(&param.ty) || template.variables().any(|var| var.name == name) {
+            continue;
+        }
+        let (uri, ty) = (
+            uri.lit.value(),
+            param.ty.to_token_stream().to_string().replace(' ', ""),
+        );
+        let message = if template.is_template() {
+            format!(
+                "`{name}` is not a variable of `{uri}`, and a `{ty}` is not injected: a resource template's fn takes the variables of its URI and injected parameters (`Context`, `State<T>`, any `FromContext` type)\nhelp: add `{{{name}}}` to the URI, or remove the parameter"
+            )
+        } else {
+            format!(
+                "`{uri}` is a fixed URI, so its fn takes no arguments, and a `{ty}` is not injected\nhelp: to read `{name}` from the URI, make it a template such as `{uri}/{{{name}}}`; or take only injected parameters (`Context`, `State<T>`)"
+            )
+        };
+        cx.error_spanned_by(ident, message);
     }
 }
 

@@ -65,15 +65,30 @@ pub(crate) fn skeleton(s: Skeleton<'_>) -> TokenStream {
     if item.sig.receiver().is_some() {
         // A method: only associated items may sit beside it in its impl block.
         let builder = method_builder(kind, ident);
+        let built = if kind == Kind::Tool {
+            // Marked as built, for `tools![instance => ..]` (see `method_tools`).
+            quote! {
+                -> ::mcp_toolkit::__private::MethodTool<::mcp_toolkit::__private::Built> {
+                    ::mcp_toolkit::__private::MethodTool::built({
+                        #checks
+                        #body
+                    })
+                }
+            }
+        } else {
+            quote! {
+                -> #product {
+                    #checks
+                    #body
+                }
+            }
+        };
         quote! {
             #item
 
             #[doc(hidden)]
             #[allow(non_snake_case)]
-            #vis fn #builder(self: &::std::sync::Arc<Self>) -> #product {
-                #checks
-                #body
-            }
+            #vis fn #builder(self: &::std::sync::Arc<Self>) #built
         }
     } else {
         quote! {
@@ -126,8 +141,11 @@ pub(crate) fn expand(f: &CapabilityFn, valid: bool) -> TokenStream {
     })
 }
 
-/// `instance => a, b` to `vec![instance.__mcp_tool_a(), instance.__mcp_tool_b()]`, each call
-/// spanned at the method's name so a method without `#[tool]` is reported there.
+/// `instance => a, b` to `vec![.., ..]` of the tools `instance.__mcp_tool_a()` and
+/// `instance.__mcp_tool_b()` build, each spanned at the method's name. A method without
+/// `#[tool]` has no such builder: a trait of the call's own gives every type one, which
+/// yields nothing marked with a struct named as the method, and `ToolFn::method_tool`,
+/// which takes what a `#[tool]` method yields, says at the name that it is not a tool.
 pub(crate) fn method_tools(input: TokenStream) -> TokenStream {
     let parsed = syn::parse::Parser::parse2(
         |stream: syn::parse::ParseStream<'_>| {
@@ -144,7 +162,22 @@ pub(crate) fn method_tools(input: TokenStream) -> TokenStream {
             let calls = methods.iter().map(|method| {
                 let builder = method_builder(Kind::Tool, method);
                 let builder = syn::Ident::new(&builder.to_string(), method.span());
-                quote_spanned! {method.span()=> #instance.#builder() }
+                // The mark is braced, so that it is only a type, and shadows no value.
+                quote_spanned! {method.span()=>
+                    {
+                        #[allow(non_camel_case_types, dead_code)]
+                        struct #method {}
+                        #[allow(dead_code)]
+                        trait Unmarked {
+                            fn #builder(&self) -> ::mcp_toolkit::__private::MethodTool<#method> {
+                                ::mcp_toolkit::__private::MethodTool::unmarked()
+                            }
+                        }
+                        impl<T: ?::core::marker::Sized> Unmarked for T {}
+                        let built = #instance.#builder();
+                        ::mcp_toolkit::tool::ToolFn::method_tool(built)
+                    }
+                }
             });
             quote! { ::std::vec![#(#calls),*] }
         }
@@ -176,7 +209,10 @@ fn param_var(index: usize) -> Ident {
 fn type_checks(f: &CapabilityFn) -> (TokenStream, Vec<Ident>) {
     let mut checks = quote! {
         #[allow(unused_imports)]
-        use ::mcp_toolkit::__private::{InjectedProbe as _, OptionalProbe as _, RequiredProbe as _};
+        use ::mcp_toolkit::__private::{
+            DefaultShown as _, DefaultUnshown as _, FormAsked as _, FormUnasked as _, InjectedProbe as _,
+            OptionalProbe as _, RequiredProbe as _,
+        };
     };
     let mut bound = Vec::new();
     for (index, p) in f.params.iter().enumerate() {
@@ -205,70 +241,40 @@ fn complete_var(index: usize) -> Ident {
 
 /// The checks of the `#[complete(..)]`s of a prompt's parameters and a resource
 /// template's variables (elsewhere they are refused, and not checked further). Each path
-/// goes through `completer`, spanned at the path, so a fn that is not a completion fn is
-/// reported there with `Complete`'s message; the variable (`__mcp_complete_<index>`) goes
-/// into `bound`. Each
-/// parameter whose type the framework injects (`FromContext`) is reported at its
-/// attribute: by the type alone, the way the parameter probes decide (autoref
-/// specialization), with probes of our own whose injected case holds only for a type that
-/// is also an argument.
+/// goes through `Complete::erase`, spanned at the path, so a fn that is not a completion fn
+/// fails `Complete` there, with its message; the variable (`__mcp_complete_<index>`) goes
+/// into `bound`. A parameter whose type the framework injects (`FromContext`) fails
+/// `Completable` at its attribute: the parameter's probe says, by the type alone, which type
+/// must be completable (the injected type itself; for an argument, one that is).
 fn completion_checks(f: &CapabilityFn, bound: &mut Vec<Ident>) -> TokenStream {
     let mut checks = TokenStream::new();
-    let mut probes = TokenStream::new();
     for (index, p) in f.params.iter().enumerate() {
         let Some((attr, path)) = p.completer().filter(|_| f.may_complete(p)) else {
             continue;
         };
-        let var = complete_var(index);
-        checks.extend(quote_spanned! {path.span()=>
-            let #var = ::mcp_toolkit::__private::completer(#path);
-        });
-        bound.push(var);
         if f.param_stands_alone(p) {
             let ty = &p.ty;
-            probes.extend(quote_spanned! {attr.path().span()=>
-                (&&::mcp_toolkit::__private::Slot::<#ty>::new()).__mcp_completable();
+            checks.extend(quote_spanned! {attr.path().span()=>
+                ::mcp_toolkit::completion::Completable::check(
+                    (&&&::mcp_toolkit::__private::Slot::<#ty>::new()).__mcp_plan()
+                );
             });
         }
+        let var = complete_var(index);
+        checks.extend(quote_spanned! {path.span()=>
+            let #var = ::mcp_toolkit::completion::Complete::erase(#path);
+        });
+        bound.push(var);
     }
-    if probes.is_empty() {
-        return checks;
-    }
-    quote! {
-        #[diagnostic::on_unimplemented(
-            message = "`#[complete(..)]` is for arguments the client types; `{Self}` is injected by the server",
-            label = "an injected parameter has no completion",
-            note = "put `#[complete(..)]` on a parameter that is an argument, such as `city: String`"
-        )]
-        trait __McpCompletable {}
-        #[diagnostic::do_not_recommend]
-        impl<T: ::mcp_toolkit::__private::FromArgument> __McpCompletable for T {}
-        trait __McpInjectedCompletion<T> {
-            fn __mcp_completable(&self)
-            where
-                T: __McpCompletable;
-        }
-        impl<T: ::mcp_toolkit::FromContext> __McpInjectedCompletion<T> for &::mcp_toolkit::__private::Slot<T> {
-            fn __mcp_completable(&self)
-            where
-                T: __McpCompletable,
-            {
-            }
-        }
-        trait __McpArgumentCompletion {
-            fn __mcp_completable(&self) {}
-        }
-        impl<T> __McpArgumentCompletion for ::mcp_toolkit::__private::Slot<T> {}
-        #probes
-        #checks
-    }
+    checks
 }
 
 /// The checks that a resource's parameters which are not variables of its URI are injected
-/// (`Context`, `State<T>`, any `FromContext` type): one trait per parameter, whose message
-/// names the parameter and the URI, bounding the type at the parameter's name. None when the
-/// URI is missing or malformed: the check phase has reported it, and there are no variables
-/// to compare with.
+/// (`Context`, `State<T>`, any `FromContext` type): the type, at the parameter's name, must
+/// be `Injected`, whose message says what the parameter may be; text and numbers, which
+/// never are, the check phase has reported with the URI and the name. None when the URI is
+/// missing or malformed: the check phase has reported it, and there are no variables to
+/// compare with.
 fn injected_checks(f: &CapabilityFn) -> TokenStream {
     if f.kind != Kind::Resource {
         return TokenStream::new();
@@ -279,47 +285,22 @@ fn injected_checks(f: &CapabilityFn) -> TokenStream {
     let Ok(template) = &uri.parsed else {
         return TokenStream::new();
     };
-    let text = uri.lit.value();
-    // `on_unimplemented` reads its strings as format strings.
-    let escaped = text.replace('{', "{{").replace('}', "}}");
     let mut checks = TokenStream::new();
-    for (index, p) in f.params.iter().enumerate() {
+    for p in &f.params {
         let (Some(ident), Some(name)) = (p.ident(), p.name()) else {
             continue;
         };
-        if !f.param_stands_alone(p) || template.variables().any(|var| var.name == name) {
+        // Text and numbers are never injected: the check phase has said so.
+        if !f.param_stands_alone(p)
+            || crate::uri::is_plain_data(&p.ty)
+            || template.variables().any(|var| var.name == name)
+        {
             continue;
         }
-        let (message, label, note) = if template.is_template() {
-            (
-                format!("`{name}` is not a variable of `{escaped}`, and `{{Self}}` is not injected"),
-                format!("no `{{{{{name}}}}}` in the URI"),
-                format!(
-                    "a resource template's fn takes the variables of its URI and injected parameters (`Context`, `State<T>`, any `FromContext` type); add `{{{{{name}}}}}` to the URI or remove the parameter"
-                ),
-            )
-        } else {
-            (
-                format!(
-                    "`{escaped}` is a fixed URI, so its fn takes no arguments, and `{{Self}}` is not injected"
-                ),
-                "an argument of a resource without URI variables".to_owned(),
-                format!(
-                    "a URI without `{{{{...}}}}` names one resource, read without arguments; to read `{name}` from the URI, make it a template such as `{escaped}/{{{{{name}}}}}`, or take only injected parameters (`Context`, `State<T>`)"
-                ),
-            )
-        };
-        let bound = format_ident!("__McpInjected{}", index);
-        let probe = format_ident!("__mcp_injected_{}", index);
         let ty = respanned(p.ty.to_token_stream(), ident.span());
-        checks.extend(quote! {
-            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-            trait #bound {}
-            #[diagnostic::do_not_recommend]
-            impl<T: ::mcp_toolkit::FromContext> #bound for T {}
-            fn #probe<T: #bound>() {}
+        checks.extend(quote_spanned! {ident.span()=>
+            let () = <#ty as ::mcp_toolkit::resource::Injected>::IS;
         });
-        checks.extend(quote_spanned! {ident.span()=> #probe::<#ty>(); });
     }
     checks
 }
@@ -332,24 +313,39 @@ fn injected_checks(f: &CapabilityFn) -> TokenStream {
 fn param_expr(p: &Param) -> TokenStream {
     let ty = &p.ty;
     let default = p.default().map(|expr| {
-        // `#[default(Vec::new())]` is what users write; the closure around it is ours.
-        quote_spanned! {expr.span()=> .with_default({
-            #[allow(clippy::redundant_closure)]
-            let default = || #expr;
-            default
-        }) }
+        // `#[default(Vec::new())]` is what users write; the closure around it is ours. The
+        // default shows in the schema when its type serializes.
+        quote_spanned! {expr.span()=> .with_default(
+            {
+                #[allow(clippy::redundant_closure)]
+                let default = || #expr;
+                default
+            },
+            (&&::mcp_toolkit::__private::Slot::<#ty>::new()).__mcp_show_default(),
+        ) }
     });
-    quote_spanned! {ty.span()=>
-        (&&&::mcp_toolkit::__private::Slot::<#ty>::new()).__mcp_param() #default
+    // The probe opens at the type's first token and closes at its last, so that the
+    // compiler underlines the whole type, which a span of its own cannot cover on stable.
+    let (first, last) = ends(ty.to_token_stream(), ty.span());
+    let receiver = quote_spanned! {first=> (&&&::mcp_toolkit::__private::Slot::<#ty>::new()) };
+    let plan = quote_spanned! {last=> .__mcp_plan() };
+    quote_spanned! {first=>
+        ::mcp_toolkit::tool::FromArgument::parameter(#receiver #plan) #default
     }
+}
+
+/// The spans of the first and the last token of `tokens` (`fallback` when there are none).
+fn ends(tokens: TokenStream, fallback: Span) -> (Span, Span) {
+    let mut tokens = tokens.into_iter();
+    let first = tokens.next().map_or(fallback, |token| token.span());
+    let last = tokens.last().map_or(first, |token| token.span());
+    (first, last)
 }
 
 /// The conversion of the return type, spanned at it.
 fn ret_expr(f: &CapabilityFn) -> TokenStream {
-    let output = f.output_type();
-    let span = f.output_span();
-    let ret = respanned(f.kind.ret(), span);
-    quote_spanned! {span=> #ret::<#output>() }
+    let output = f.output_type().to_token_stream();
+    respanned(f.kind.ret(&output), f.output_span())
 }
 
 /// A path of the runtime with every token at `span`, for a call whose errors belong there.
@@ -448,7 +444,11 @@ fn tool_only(tool: &CapabilityFn) -> TokenStream {
     let annotations = annotations(tool);
     let forms = crate::asks::forms_asked(tool.item.block.to_token_stream())
         .into_iter()
-        .map(|ty| quote_spanned! {ty.span()=> .asks_form::<#ty>() });
+        .map(|ty| {
+            quote_spanned! {ty.span()=>
+                .asks_form::<#ty>((&&::mcp_toolkit::__private::Slot::<#ty>::new()).__mcp_form())
+            }
+        });
     let scopes = tool.attr.scopes.get().into_iter().flatten();
     quote! {
         #annotations

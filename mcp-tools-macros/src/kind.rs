@@ -158,9 +158,9 @@ impl Kind {
     /// (`tool`) and what that returns (`Tool`).
     pub(crate) fn trait_path(self) -> TokenStream {
         match self {
-            Kind::Tool => quote!(::mcp_toolkit::__private::ToolFn),
-            Kind::Prompt => quote!(::mcp_toolkit::__private::PromptFn),
-            Kind::Resource => quote!(::mcp_toolkit::__private::ResourceFn),
+            Kind::Tool => quote!(::mcp_toolkit::tool::ToolFn),
+            Kind::Prompt => quote!(::mcp_toolkit::prompt::PromptFn),
+            Kind::Resource => quote!(::mcp_toolkit::resource::ResourceFn),
         }
     }
 
@@ -172,12 +172,27 @@ impl Kind {
         }
     }
 
-    /// The runtime's conversion of a return type (`ret::<R>()`), without its turbofish.
-    pub(crate) fn ret(self) -> TokenStream {
+    /// The runtime's conversion of return type `output`, built from the conversion its trait
+    /// names (`<R as IntoCallToolResult>::into_call_tool_result`): a type that does not
+    /// convert fails the trait's own bound, with its message alone.
+    pub(crate) fn ret(self, output: &TokenStream) -> TokenStream {
         match self {
-            Kind::Tool => quote!(::mcp_toolkit::__private::ret),
-            Kind::Prompt => quote!(::mcp_toolkit::__private::prompt_ret),
-            Kind::Resource => quote!(::mcp_toolkit::__private::resource_ret),
+            Kind::Tool => quote! {
+                ::mcp_toolkit::__private::Ret::new(
+                    <#output as ::mcp_toolkit::IntoCallToolResult>::into_call_tool_result,
+                    <#output as ::mcp_toolkit::IntoCallToolResult>::output_schema,
+                )
+            },
+            Kind::Prompt => quote! {
+                ::mcp_toolkit::__private::Converter::new(
+                    <#output as ::mcp_toolkit::prompt::IntoPromptResult>::into_prompt_result,
+                )
+            },
+            Kind::Resource => quote! {
+                ::mcp_toolkit::__private::Converter::new(
+                    <#output as ::mcp_toolkit::resource::IntoReadResult>::into_read_result,
+                )
+            },
         }
     }
 

@@ -145,8 +145,9 @@ mod tests {
             r#". meta ("cost" , & 3)"#,
             r#". param ("a" , :: core :: option :: Option :: Some ("The first") , __mcp_param_0)"#,
             r#". param ("b" , :: core :: option :: Option :: Some ("The second") , __mcp_param_1)"#,
-            r#"Slot :: < i64 > :: new ()) . __mcp_param () . with_default"#,
-            r#"ret :: < i64 > ()"#,
+            r#"Slot :: < i64 > :: new ()) . __mcp_plan ()) . with_default"#,
+            r#"(&& :: mcp_toolkit :: __private :: Slot :: < i64 > :: new ()) . __mcp_show_default () ,)"#,
+            r#":: mcp_toolkit :: __private :: Ret :: new (< i64 as :: mcp_toolkit :: IntoCallToolResult > :: into_call_tool_result , < i64 as :: mcp_toolkit :: IntoCallToolResult > :: output_schema ,)"#,
             r#"const __NAMES : & [& str] = & ["a" , "b"]"#,
             r#"Invocation :: future"#,
             r#". build ("#,
@@ -159,7 +160,7 @@ mod tests {
             [
                 "fn add",
                 "struct add",
-                "impl :: mcp_toolkit :: __private :: ToolFn for add"
+                "impl :: mcp_toolkit :: tool :: ToolFn for add"
             ]
         );
         // The user's fn, as written but for the parameter attributes the macro consumed.
@@ -336,9 +337,9 @@ mod tests {
         );
         assert!(!code.contains("ToolBuilder"), "{code}");
         for check in [
-            "let __mcp_param_0 = (&& & :: mcp_toolkit :: __private :: Slot :: < i64 > :: new ()) . __mcp_param () ;",
-            "let __mcp_param_1 = (&& & :: mcp_toolkit :: __private :: Slot :: < i64 > :: new ()) . __mcp_param () . with_default",
-            "let __mcp_ret = :: mcp_toolkit :: __private :: ret :: < i64 > () ;",
+            "let __mcp_param_0 = :: mcp_toolkit :: tool :: FromArgument :: parameter ((&& & :: mcp_toolkit :: __private :: Slot :: < i64 > :: new ()) . __mcp_plan ()) ;",
+            "let __mcp_param_1 = :: mcp_toolkit :: tool :: FromArgument :: parameter ((&& & :: mcp_toolkit :: __private :: Slot :: < i64 > :: new ()) . __mcp_plan ()) . with_default",
+            "let __mcp_ret = :: mcp_toolkit :: __private :: Ret :: new (< i64 as :: mcp_toolkit :: IntoCallToolResult > :: into_call_tool_result ,",
         ] {
             assert!(code.contains(check), "missing `{check}` in\n{code}");
         }
@@ -391,7 +392,7 @@ mod tests {
         );
         let code = expansion.code.to_string();
         assert!(
-            code.contains("let __mcp_param_3 = (&& & :: mcp_toolkit :: __private :: Slot :: < u8 >"),
+            code.contains("let __mcp_param_3 = :: mcp_toolkit :: tool :: FromArgument :: parameter ((&& & :: mcp_toolkit :: __private :: Slot :: < u8 >"),
             "{code}"
         );
         for absent in ["__mcp_param_0", "__mcp_param_1", "__mcp_param_2", "__mcp_ret"] {
@@ -485,9 +486,9 @@ mod tests {
             r#". icon (:: mcp_toolkit :: tool :: Icon :: new ("https://x/a.png"))"#,
             r#". param ("code" , :: core :: option :: Option :: Some ("The code to review") , __mcp_param_0)"#,
             r#". param ("depth" , :: core :: option :: Option :: None , __mcp_param_1)"#,
-            r#"Slot :: < u8 > :: new ()) . __mcp_param () . with_default"#,
-            r#"Slot :: < Context > :: new ()) . __mcp_param ()"#,
-            r#":: mcp_toolkit :: __private :: prompt_ret :: < String > ()"#,
+            r#"Slot :: < u8 > :: new ()) . __mcp_plan ()) . with_default"#,
+            r#"Slot :: < Context > :: new ()) . __mcp_plan ())"#,
+            r#":: mcp_toolkit :: __private :: Converter :: new (< String as :: mcp_toolkit :: prompt :: IntoPromptResult > :: into_prompt_result ,)"#,
             r#"-> :: mcp_toolkit :: __private :: PromptInvocation"#,
             r#":: mcp_toolkit :: __private :: PromptArguments :: parse (__raw , __NAMES)"#,
             r#"const __NAMES : & [& str] = & ["code" , "depth" , "cx"]"#,
@@ -512,7 +513,7 @@ mod tests {
             [
                 "fn review_code",
                 "struct review_code",
-                "impl :: mcp_toolkit :: __private :: PromptFn for review_code"
+                "impl :: mcp_toolkit :: prompt :: PromptFn for review_code"
             ]
         );
     }
@@ -645,9 +646,9 @@ mod tests {
         assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
         let code = expansion.code.to_string();
         for expected in [
-            "let __mcp_complete_0 = :: mcp_toolkit :: __private :: completer (cities) ;",
-            "let __mcp_complete_1 = :: mcp_toolkit :: __private :: completer (catalog :: seasons) ;",
-            "(&& :: mcp_toolkit :: __private :: Slot :: < String > :: new ()) . __mcp_completable () ;",
+            "let __mcp_complete_0 = :: mcp_toolkit :: completion :: Complete :: erase (cities) ;",
+            "let __mcp_complete_1 = :: mcp_toolkit :: completion :: Complete :: erase (catalog :: seasons) ;",
+            ":: mcp_toolkit :: completion :: Completable :: check ((&& & :: mcp_toolkit :: __private :: Slot :: < String > :: new ()) . __mcp_plan ()) ;",
             r#". param ("city" , :: core :: option :: Option :: None , __mcp_param_0) . complete ("city" , __mcp_complete_0)"#,
             r#". param ("season" , :: core :: option :: Option :: None , __mcp_param_1) . complete ("season" , __mcp_complete_1)"#,
             r#". param ("days" , :: core :: option :: Option :: None , __mcp_param_2) . build"#,
@@ -663,7 +664,7 @@ mod tests {
         let expansion = run_prompt("colour = 1", PLAN);
         assert_eq!(messages(&expansion).len(), 1);
         let code = expansion.code.to_string();
-        assert!(code.contains("completer (cities) ;"), "{code}");
+        assert!(code.contains("erase (cities) ;"), "{code}");
         assert!(
             code.contains("let _ = (__mcp_param_0 , __mcp_param_1 , __mcp_param_2 , __mcp_complete_0 , __mcp_complete_1 , __mcp_ret ,)"),
             "{code}"
@@ -696,14 +697,14 @@ mod tests {
         // Only `d`'s first attribute names a fn; it is still checked.
         let code = expansion.code.to_string();
         assert!(
-            code.contains("let __mcp_complete_3 = :: mcp_toolkit :: __private :: completer (x) ;"),
+            code.contains("let __mcp_complete_3 = :: mcp_toolkit :: completion :: Complete :: erase (x) ;"),
             "{code}"
         );
         for absent in [
             "__mcp_complete_0",
             "__mcp_complete_1",
             "__mcp_complete_2",
-            "completer (y)",
+            "erase (y)",
         ] {
             assert!(!code.contains(absent), "`{absent}` in {code}");
         }
@@ -723,10 +724,7 @@ mod tests {
             ]
         );
         let code = expansion.code.to_string();
-        assert!(
-            !code.contains("completer") && !code.contains("__mcp_completable"),
-            "{code}"
-        );
+        assert!(!code.contains("erase") && !code.contains("Completable"), "{code}");
         assert!(!user_fn(&expansion.code).contains("complete"), "{code}");
     }
 
@@ -777,8 +775,8 @@ mod tests {
             r#". meta ("cost" , & 3)"#,
             r#". param ("user_id" , :: core :: option :: Option :: Some ("The user") , __mcp_param_0)"#,
             r#". param ("fields" , :: core :: option :: Option :: None , __mcp_param_1)"#,
-            r#"Slot :: < Context > :: new ()) . __mcp_param ()"#,
-            r#":: mcp_toolkit :: __private :: resource_ret :: < Result < Json < Profile > , ToolError > > ()"#,
+            r#"Slot :: < Context > :: new ()) . __mcp_plan ())"#,
+            r#":: mcp_toolkit :: __private :: Converter :: new (< Result < Json < Profile > , ToolError > as :: mcp_toolkit :: resource :: IntoReadResult > :: into_read_result ,)"#,
             r#"-> :: mcp_toolkit :: __private :: ResourceInvocation"#,
             r#":: mcp_toolkit :: __private :: ResourceArguments :: parse (__raw , __NAMES)"#,
             r#"const __NAMES : & [& str] = & ["user_id" , "fields" , "cx"]"#,
@@ -786,20 +784,14 @@ mod tests {
         ] {
             assert!(code.contains(expected), "missing `{expected}` in\n{code}");
         }
-        // `cx` is no variable: its type must be injected, checked at its name.
+        // `cx` is no variable: its type must be injected, checked at its name; the variables
+        // are not checked.
         assert!(
-            code.contains("impl < T : :: mcp_toolkit :: FromContext > __McpInjected2 for T { }"),
+            code.contains("let () = < Context as :: mcp_toolkit :: resource :: Injected > :: IS ;"),
             "{code}"
         );
-        assert!(code.contains("__mcp_injected_2 :: < Context > () ;"), "{code}");
-        assert!(code.contains(r#"message = "`cx` is not a variable of `users://{{user_id}}/profile{{?fields}}`, and `{Self}` is not injected""#), "{code}");
-        for absent in [
-            "__McpInjected0",
-            "__McpInjected1",
-            "annotations",
-            "unreachable_stub",
-            "completer",
-        ] {
+        assert_eq!(code.matches(":: resource :: Injected >").count(), 1, "{code}");
+        for absent in ["annotations", "unreachable_stub", "erase"] {
             assert!(!code.contains(absent), "`{absent}` in\n{code}");
         }
         assert_eq!(
@@ -807,7 +799,7 @@ mod tests {
             [
                 "fn profile",
                 "struct profile",
-                "impl :: mcp_toolkit :: __private :: ResourceFn for profile"
+                "impl :: mcp_toolkit :: resource :: ResourceFn for profile"
             ]
         );
     }
@@ -924,18 +916,41 @@ mod tests {
         );
     }
 
-    /// A fixed URI: every parameter must be injected, with a message that says the URI is fixed.
+    /// A fixed URI: every parameter must be injected. Text and numbers never are, which the
+    /// macro says itself, at the name, with the URI; another type's check is the compiler's.
     #[test]
     fn a_fixed_uri_checks_that_every_parameter_is_injected() {
-        let expansion = run_resource(
-            r#"uri = "docs://readme""#,
-            "/// The README.\nfn readme(lang: String, cx: Context) -> String { lang }",
+        let item = "/// The README.\nfn readme(lang: String, page: std::primitive::u32, cx: Context, who: Who) -> String { lang }";
+        let expansion = run_resource(r#"uri = "docs://readme""#, item);
+        assert_eq!(
+            messages(&expansion),
+            [
+                "`docs://readme` is a fixed URI, so its fn takes no arguments, and a `String` is not injected\nhelp: to read `lang` from the URI, make it a template such as `docs://readme/{lang}`; or take only injected parameters (`Context`, `State<T>`)",
+                "`docs://readme` is a fixed URI, so its fn takes no arguments, and a `std::primitive::u32` is not injected\nhelp: to read `page` from the URI, make it a template such as `docs://readme/{page}`; or take only injected parameters (`Context`, `State<T>`)",
+            ]
         );
-        assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
+        let line = item.lines().nth(1).unwrap();
+        assert_eq!(column(&expansion.errors[0]), line.find("lang").unwrap());
+        assert_eq!(column(&expansion.errors[1]), line.find("page").unwrap());
         let code = expansion.code.to_string();
-        assert!(code.contains("__mcp_injected_0 :: < String > () ;"), "{code}");
-        assert!(code.contains("__mcp_injected_1 :: < Context > () ;"), "{code}");
-        assert!(code.contains(r#"message = "`docs://readme` is a fixed URI, so its fn takes no arguments, and `{Self}` is not injected""#), "{code}");
+        for injected in ["Context", "Who"] {
+            let check = format!("let () = < {injected} as :: mcp_toolkit :: resource :: Injected > :: IS ;");
+            assert!(code.contains(&check), "{code}");
+        }
+        assert_eq!(code.matches(":: resource :: Injected >").count(), 2, "{code}");
+    }
+
+    #[test]
+    fn a_template_names_the_parameter_that_is_no_variable() {
+        let item = "/// A user.\nfn user(id: String, lang: String) -> String { id }";
+        let expansion = run_resource(r#"uri = "users://{id}""#, item);
+        assert_eq!(
+            messages(&expansion),
+            [
+                "`lang` is not a variable of `users://{id}`, and a `String` is not injected: a resource template's fn takes the variables of its URI and injected parameters (`Context`, `State<T>`, any `FromContext` type)\nhelp: add `{lang}` to the URI, or remove the parameter"
+            ]
+        );
+        assert!(!expansion.code.to_string().contains(":: resource :: Injected"));
     }
 
     #[test]
@@ -948,7 +963,7 @@ mod tests {
             assert!(col > args.find('"').unwrap(), "{col}: {error}");
         }
         // No variable is compared with the parameters of a malformed template.
-        assert!(!expansion.code.to_string().contains("__McpInjected"));
+        assert!(!expansion.code.to_string().contains(":: resource :: Injected"));
         assert!(expansion.code.to_string().contains("unreachable_stub"));
     }
 
@@ -1027,9 +1042,9 @@ mod tests {
         assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
         let code = expansion.code.to_string();
         for expected in [
-            "let __mcp_complete_1 = :: mcp_toolkit :: __private :: completer (repos :: all) ;",
-            "let __mcp_complete_2 = :: mcp_toolkit :: __private :: completer (branches) ;",
-            "(&& :: mcp_toolkit :: __private :: Slot :: < String > :: new ()) . __mcp_completable () ;",
+            "let __mcp_complete_1 = :: mcp_toolkit :: completion :: Complete :: erase (repos :: all) ;",
+            "let __mcp_complete_2 = :: mcp_toolkit :: completion :: Complete :: erase (branches) ;",
+            ":: mcp_toolkit :: completion :: Completable :: check ((&& & :: mcp_toolkit :: __private :: Slot :: < String > :: new ()) . __mcp_plan ()) ;",
             r#". param ("owner" , :: core :: option :: Option :: None , __mcp_param_0) . param ("repo""#,
             r#". param ("repo" , :: core :: option :: Option :: None , __mcp_param_1) . complete ("repo" , __mcp_complete_1)"#,
             r#". param ("branch" , :: core :: option :: Option :: None , __mcp_param_2) . complete ("branch" , __mcp_complete_2)"#,
@@ -1064,9 +1079,9 @@ mod tests {
             [4, 5, 6]
         );
         let code = expansion.code.to_string();
-        assert!(code.contains("completer (xs) ;"), "{code}");
-        assert!(code.contains("completer (a) ;"), "{code}");
-        assert!(!code.contains("completer (ys)"), "{code}");
+        assert!(code.contains("erase (xs) ;"), "{code}");
+        assert!(code.contains("erase (a) ;"), "{code}");
+        assert!(!code.contains("erase (ys)"), "{code}");
 
         let fixed = run_resource(
             r#"uri = "docs://readme""#,
@@ -1078,7 +1093,7 @@ mod tests {
                 "`#[complete(..)]` is for the variables of a resource template; `docs://readme` is a fixed URI, without variables to complete"
             ]
         );
-        assert!(!fixed.code.to_string().contains("completer"));
+        assert!(!fixed.code.to_string().contains("erase"));
 
         // A malformed URI is reported once; its parameters' completions are not judged.
         let malformed = run_resource(
@@ -1087,6 +1102,28 @@ mod tests {
         );
         assert_eq!(messages(&malformed).len(), 1, "{:?}", messages(&malformed));
         assert!(!messages(&malformed)[0].contains("complete"));
+    }
+
+    /// `tools![instance => a]`: the builder of `a`, or, when `a` has no `#[tool]`, the
+    /// fallback that yields nothing marked `a`, which `ToolFn::method_tool` refuses at `a`.
+    #[test]
+    fn a_listed_method_goes_through_tool_fn() {
+        let code = crate::expand::method_tools(quote!(instance => count)).to_string();
+        for expected in [
+            "struct count { }",
+            "fn __mcp_tool_count (& self) -> :: mcp_toolkit :: __private :: MethodTool < count >",
+            "impl < T : ? :: core :: marker :: Sized > Unmarked for T { }",
+            "let built = instance . __mcp_tool_count () ; :: mcp_toolkit :: tool :: ToolFn :: method_tool (built)",
+        ] {
+            assert!(code.contains(expected), "missing `{expected}` in\n{code}");
+        }
+        let method = run("", "/// Counts.\npub fn count(&self) -> u64 { 1 }")
+            .code
+            .to_string();
+        assert!(
+            method.contains("-> :: mcp_toolkit :: __private :: MethodTool < :: mcp_toolkit :: __private :: Built > { :: mcp_toolkit :: __private :: MethodTool :: built ("),
+            "{method}"
+        );
     }
 
     #[test]

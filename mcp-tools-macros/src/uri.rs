@@ -54,6 +54,35 @@ pub(crate) fn is_option(ty: &syn::Type) -> bool {
     }
 }
 
+/// Whether a type is written as text, a number, `bool` or `char` (`String`, `u32`,
+/// `std::string::String`): a type that no crate but the standard library's could make
+/// injected (`FromContext` is foreign to it, and the type is too), so a resource's parameter
+/// of such a type that is no variable of its URI is a mistake the macro can name without
+/// asking the compiler.
+pub(crate) fn is_plain_data(ty: &syn::Type) -> bool {
+    const PLAIN: &[&str] = &[
+        "String", "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64",
+        "i128", "isize", "f32", "f64",
+    ];
+    match ty {
+        syn::Type::Path(path) if path.qself.is_none() => {
+            let segments: Vec<String> = path.path.segments.iter().map(|s| s.ident.to_string()).collect();
+            let plain = path.path.segments.iter().all(|s| s.arguments.is_none());
+            let name = segments.last().map(String::as_str).unwrap_or_default();
+            plain
+                && PLAIN.contains(&name)
+                && match segments.len() {
+                    1 => true,
+                    // `std::string::String`, `alloc::string::String`, `core::primitive::u32`.
+                    _ => matches!(segments[0].as_str(), "std" | "alloc" | "core"),
+                }
+        }
+        syn::Type::Group(group) => is_plain_data(&group.elem),
+        syn::Type::Paren(paren) => is_plain_data(&paren.elem),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

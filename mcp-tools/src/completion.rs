@@ -7,7 +7,8 @@
 
 use crate::context::{Context, FromContext, StateKey};
 use crate::error::ToolError;
-use crate::tool::param::{Kind, Param};
+use crate::tool::FromArgument;
+use crate::tool::param::{Kind, Param, Plan};
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
 use std::future::Future;
@@ -114,17 +115,55 @@ pub trait Complete<M>: Send + Sync + 'static {
     fn required_state(&self) -> Vec<StateKey> {
         Vec::new()
     }
-}
 
-/// What `#[complete(path)]` expands to: `path`, checked to be a completion fn at its span,
-/// and erased, so that a fn that is not one is reported there alone.
-#[doc(hidden)]
-pub fn completer<M, C: Complete<M>>(complete: C) -> Completer {
-    Completer {
-        required: complete.required_state(),
-        run: Arc::new(move |cx: &Context, typed: Partial| complete.complete(cx, typed)),
+    /// The fn, erased: what `#[complete(path)]` hands the builder. Generated code calls
+    /// `Complete::erase(path)`, spanned at the path, so that a fn that is not a completion
+    /// fn fails this trait's own bound there, reported with its message alone.
+    #[doc(hidden)]
+    fn erase(self) -> Completer
+    where
+        Self: Sized,
+    {
+        Completer {
+            required: self.required_state(),
+            run: Arc::new(move |cx: &Context, typed: Partial| self.complete(cx, typed)),
+        }
     }
 }
+
+/// A parameter type that `#[complete(..)]` can go on: an argument the client types, such as
+/// `String` or an enum ([`FromArgument`]). A value the server injects ([`Context`],
+/// [`State<T>`](crate::State), any [`FromContext`] type) is not typed by anyone, so it has
+/// no completion: `#[complete(..)]` on it is a compile error at the attribute that names
+/// this trait.
+///
+/// Every argument type implements it; there is nothing to implement.
+///
+/// ```
+/// use mcp_toolkit::completion::Completable;
+///
+/// fn completable<T: Completable>() {}
+/// completable::<String>();
+/// completable::<Option<u32>>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`#[complete(..)]` is for arguments the client types; `{Self}` is injected by the server",
+    label = "an injected parameter has no completion",
+    note = "put `#[complete(..)]` on a parameter that is an argument, such as `city: String`"
+)]
+pub trait Completable: Sized {
+    /// Checks, for a `#[complete(..)]`, the type the parameter's probe named. Generated code
+    /// calls it as `Completable::check(plan)`, so that an injected type fails this trait's
+    /// own bound, reported with its message alone.
+    #[doc(hidden)]
+    fn check<T, A>(plan: Plan<T, A, Self>) {
+        let _ = plan;
+    }
+}
+
+// Not recommended, so that the compiler reports `Completable` itself, with its message.
+#[diagnostic::do_not_recommend]
+impl<T: FromArgument> Completable for T {}
 
 /// A completion fn, erased: what `#[complete(path)]` hands the builder.
 #[doc(hidden)]

@@ -214,9 +214,14 @@ macro_rules! tools {
         let instance: &::std::sync::Arc<_> = &$instance;
         $crate::__private::method_tools!(instance => $($method),+)
     }};
-    ($($tool:path),* $(,)?) => {{
-        const ENTRIES: &[$crate::__private::Entry] = &[$( $crate::__private::entry::<$tool>() ),*];
-        const _: () = $crate::__private::assert_unique_names::<{ ENTRIES.len() }>(&$crate::__private::names(ENTRIES), "tool");
+    ($($tool:ty),* $(,)?) => {{
+        const ENTRIES: &[$crate::__private::Entry] =
+            &[$( (<$tool as $crate::tool::ToolFn>::NAME, <$tool as $crate::tool::ToolFn>::tool) ),*];
+        const _: () = if let ::core::option::Option::Some(duplicate) =
+            $crate::__private::duplicate_name::<{ ENTRIES.len() }>(&$crate::__private::names(ENTRIES), "tool")
+        {
+            ::core::panic!("{}", duplicate.message())
+        };
         ENTRIES.iter().map(|(_, tool)| tool()).collect::<::std::vec::Vec<$crate::Tool>>()
     }};
 }
@@ -381,9 +386,14 @@ pub use mcp_toolkit_macros::prompt;
 /// ```
 #[macro_export]
 macro_rules! prompts {
-    ($($prompt:path),* $(,)?) => {{
-        const ENTRIES: &[$crate::__private::PromptEntry] = &[$( $crate::__private::prompt_entry::<$prompt>() ),*];
-        const _: () = $crate::__private::assert_unique_names::<{ ENTRIES.len() }>(&$crate::__private::names(ENTRIES), "prompt");
+    ($($prompt:ty),* $(,)?) => {{
+        const ENTRIES: &[$crate::__private::PromptEntry] =
+            &[$( (<$prompt as $crate::prompt::PromptFn>::NAME, <$prompt as $crate::prompt::PromptFn>::prompt) ),*];
+        const _: () = if let ::core::option::Option::Some(duplicate) =
+            $crate::__private::duplicate_name::<{ ENTRIES.len() }>(&$crate::__private::names(ENTRIES), "prompt")
+        {
+            ::core::panic!("{}", duplicate.message())
+        };
         ENTRIES.iter().map(|(_, prompt)| prompt()).collect::<::std::vec::Vec<$crate::prompt::Prompt>>()
     }};
 }
@@ -510,9 +520,14 @@ pub use mcp_toolkit_macros::resource;
 /// ```
 #[macro_export]
 macro_rules! resources {
-    ($($resource:path),* $(,)?) => {{
-        const ENTRIES: &[$crate::__private::ResourceEntry] = &[$( $crate::__private::resource_entry::<$resource>() ),*];
-        const _: () = $crate::__private::assert_unique_uris::<{ ENTRIES.len() }>(&$crate::__private::names(ENTRIES));
+    ($($resource:ty),* $(,)?) => {{
+        const ENTRIES: &[$crate::__private::ResourceEntry] =
+            &[$( (<$resource as $crate::resource::ResourceFn>::URI, <$resource as $crate::resource::ResourceFn>::resource) ),*];
+        const _: () = if let ::core::option::Option::Some(duplicate) =
+            $crate::__private::duplicate_uri::<{ ENTRIES.len() }>(&$crate::__private::names(ENTRIES))
+        {
+            ::core::panic!("{}", duplicate.message())
+        };
         ENTRIES.iter().map(|(_, resource)| resource()).collect::<::std::vec::Vec<$crate::resource::Resource>>()
     }};
 }
@@ -563,22 +578,19 @@ pub mod __private {
     pub use mcp_toolkit_macros::method_tools;
 
     pub use crate::tool::{
-        Arguments, FromArgument, InjectedProbe, Invocation, OptionalProbe, Param, RawArguments,
-        RequiredProbe, Slot, ToolBuilder, ToolFn,
+        Arguments, DefaultShown, DefaultUnshown, FormAsked, FormUnasked, InjectedProbe, Invocation,
+        OptionalProbe, Param, RawArguments, RequiredProbe, Slot, ToolBuilder,
     };
 
-    pub use crate::tool::{Ret, ret};
-
-    pub use crate::completion::completer;
+    pub use crate::tool::{Built, MethodTool, Ret};
 
     pub use crate::prompt::{
-        HandlerError, PromptArguments, PromptBuilder, PromptFn, PromptInvocation, PromptRet,
-        RequestArguments, Work, prompt_ret,
+        Converter, HandlerError, PromptArguments, PromptBuilder, PromptInvocation, PromptRet,
+        RequestArguments, Work,
     };
 
     pub use crate::resource::{
-        ReadOutput, ResourceArguments, ResourceBuilder, ResourceFn, ResourceInvocation, ResourceRet,
-        resource_ret,
+        ReadOutput, ResourceArguments, ResourceBuilder, ResourceInvocation, ResourceRet,
     };
 
     use crate::Tool;
@@ -593,21 +605,6 @@ pub mod __private {
 
     /// A resource of `resources![...]`: its URI, for the duplicate check, and its constructor.
     pub type ResourceEntry = (&'static str, fn() -> Resource);
-
-    /// The entry of a `#[resource]` fn.
-    pub const fn resource_entry<T: ResourceFn>() -> ResourceEntry {
-        (T::URI, T::resource)
-    }
-
-    /// The entry of a `#[tool]` fn.
-    pub const fn entry<T: ToolFn>() -> Entry {
-        (T::NAME, T::tool)
-    }
-
-    /// The entry of a `#[prompt]` fn.
-    pub const fn prompt_entry<T: PromptFn>() -> PromptEntry {
-        (T::NAME, T::prompt)
-    }
 
     /// The body of a tool or prompt whose macro had errors; never runs, because the crate
     /// does not compile.
@@ -626,24 +623,78 @@ pub mod __private {
         names
     }
 
-    /// Fails compilation when two of the names in `tools![...]` (`noun` is `"tool"`) or
-    /// `prompts![...]` (`"prompt"`) are equal. `N` is the number of entries: the names are
-    /// sorted (a heapsort, in `N log N` comparisons, so hundreds of tools stay cheap to
-    /// check), then neighbours compared.
-    pub const fn assert_unique_names<const N: usize>(entries: &[&'static str; N], noun: &str) {
-        if let Some(name) = first_duplicate(entries) {
-            duplicate_name(noun, name);
-        }
+    /// The message of two entries of `tools![...]` (`noun` is `"tool"`) or `prompts![...]`
+    /// (`"prompt"`) with one name, if any. The macro panics with it in a `const` of its own,
+    /// so the compile error is at the macro's call and passes through no function.
+    pub const fn duplicate_name<const N: usize>(
+        entries: &[&'static str; N],
+        noun: &str,
+    ) -> Option<Duplicate> {
+        let Some(name) = first_duplicate(entries) else {
+            return None;
+        };
+        let (noun, name) = (noun.as_bytes(), name.as_bytes());
+        Some(Duplicate::of(&[
+            b"two ",
+            noun,
+            b"s in `",
+            noun,
+            b"s![...]` are named `",
+            name,
+            b"`; every ",
+            noun,
+            b" needs its own name: rename one with `#[",
+            noun,
+            b"(name = \"...\")]`",
+        ]))
     }
 
-    /// Fails compilation when two of the URIs in `resources![...]` are equal.
-    pub const fn assert_unique_uris<const N: usize>(entries: &[&'static str; N]) {
-        if let Some(uri) = first_duplicate(entries) {
-            fail(&[
-                b"two resources in `resources![...]` have the URI `",
-                uri.as_bytes(),
-                b"`; every resource needs its own URI",
-            ]);
+    /// The message of two entries of `resources![...]` with one URI, if any.
+    pub const fn duplicate_uri<const N: usize>(entries: &[&'static str; N]) -> Option<Duplicate> {
+        let Some(uri) = first_duplicate(entries) else {
+            return None;
+        };
+        Some(Duplicate::of(&[
+            b"two resources in `resources![...]` have the URI `",
+            uri.as_bytes(),
+            b"`; every resource needs its own URI",
+        ]))
+    }
+
+    /// What two entries of a list clash on, said in a message.
+    #[allow(missing_debug_implementations)] // support for generated code, not public API
+    pub struct Duplicate {
+        buffer: [u8; 512],
+        len: usize,
+    }
+
+    impl Duplicate {
+        /// The message made of `parts`, cut at 512 bytes.
+        const fn of(parts: &[&[u8]]) -> Duplicate {
+            let mut buffer = [0u8; 512];
+            let mut len = 0;
+            let mut p = 0;
+            while p < parts.len() {
+                let part = parts[p];
+                let mut i = 0;
+                while i < part.len() && len < buffer.len() {
+                    buffer[len] = part[i];
+                    len += 1;
+                    i += 1;
+                }
+                p += 1;
+            }
+            Duplicate { buffer, len }
+        }
+
+        /// The message.
+        pub const fn message(&self) -> &str {
+            let (message, _) = self.buffer.split_at(self.len);
+            match core::str::from_utf8(message) {
+                Ok(message) => message,
+                // Cut inside a character: say it without the names.
+                Err(_) => "two entries of `tools![...]`, `prompts![...]` or `resources![...]` clash",
+            }
         }
     }
 
@@ -734,46 +785,6 @@ pub mod __private {
         true
     }
 
-    /// "two tools in `tools![...]` are named `add`; ...", for a `noun` and a `name`.
-    const fn duplicate_name(noun: &str, name: &str) -> ! {
-        let (noun, name) = (noun.as_bytes(), name.as_bytes());
-        fail(&[
-            b"two ",
-            noun,
-            b"s in `",
-            noun,
-            b"s![...]` are named `",
-            name,
-            b"`; every ",
-            noun,
-            b" needs its own name: rename one with `#[",
-            noun,
-            b"(name = \"...\")]`",
-        ])
-    }
-
-    /// Panics (a compile error in a `const`) with the message made of `parts`.
-    const fn fail(parts: &[&[u8]]) -> ! {
-        let mut buffer = [0u8; 512];
-        let mut len = 0;
-        let mut p = 0;
-        while p < parts.len() {
-            let part = parts[p];
-            let mut i = 0;
-            while i < part.len() && len < buffer.len() {
-                buffer[len] = part[i];
-                len += 1;
-                i += 1;
-            }
-            p += 1;
-        }
-        let (message, _) = buffer.split_at(len);
-        match core::str::from_utf8(message) {
-            Ok(message) => panic!("{}", message),
-            Err(_) => panic!("two entries of `tools![...]`, `prompts![...]` or `resources![...]` clash"),
-        }
-    }
-
     #[cfg(test)]
     mod tests {
         use super::*;
@@ -781,24 +792,24 @@ pub mod __private {
         #[test]
         fn finds_a_duplicate_wherever_it_is() {
             const UNIQUE: [&str; 7] = ["b", "a", "ab", "ba", "abc", "c", "aa"];
-            const _: () = assert_unique_names::<7>(&UNIQUE, "tool");
+            const _: () = assert!(duplicate_name::<7>(&UNIQUE, "tool").is_none());
             let cases = [
                 ["x", "b", "c", "d", "e", "f", "x"],
                 ["a", "b", "c", "d", "c", "f", "g"],
                 ["g", "f", "e", "d", "c", "b", "g"],
             ];
             for names in cases {
-                let found = std::panic::catch_unwind(|| assert_unique_names::<7>(&names, "tool"));
-                assert!(found.is_err(), "{names:?}");
+                assert!(duplicate_name::<7>(&names, "tool").is_some(), "{names:?}");
             }
         }
 
         #[test]
         fn names_the_duplicate_and_the_attribute_that_renames() {
             let message = |noun: &str| {
-                let panic = std::panic::catch_unwind(|| assert_unique_names::<3>(&["b", "a", "b"], noun))
-                    .expect_err("`b` is there twice");
-                panic.downcast_ref::<String>().cloned().unwrap_or_default()
+                duplicate_name::<3>(&["b", "a", "b"], noun)
+                    .expect("`b` is there twice")
+                    .message()
+                    .to_owned()
             };
             assert_eq!(
                 message("tool"),
@@ -812,13 +823,21 @@ pub mod __private {
 
         #[test]
         fn names_the_duplicate_uri() {
-            const _: () = assert_unique_uris::<2>(&["docs://a", "docs://{a}"]);
-            let panic = std::panic::catch_unwind(|| assert_unique_uris::<3>(&["a://x", "b://{y}", "a://x"]))
-                .expect_err("`a://x` is there twice");
+            const _: () = assert!(duplicate_uri::<2>(&["docs://a", "docs://{a}"]).is_none());
+            let duplicate =
+                duplicate_uri::<3>(&["a://x", "b://{y}", "a://x"]).expect("`a://x` is there twice");
             assert_eq!(
-                panic.downcast_ref::<String>().cloned().unwrap_or_default(),
+                duplicate.message(),
                 "two resources in `resources![...]` have the URI `a://x`; every resource needs its own URI"
             );
+        }
+
+        #[test]
+        fn a_message_cut_inside_a_character_is_said_without_the_names() {
+            let long: &'static str = "é".repeat(300).leak();
+            let duplicate = duplicate_uri::<2>(&[long, long]);
+            let message = duplicate.expect("the URI is there twice").message().to_owned();
+            assert!(message.len() <= 512, "{message}");
         }
 
         #[test]

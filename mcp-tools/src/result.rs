@@ -5,7 +5,7 @@ use crate::content::{Content, Role};
 use crate::error::{ClientCapability, ToolError};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::ser::SerializeStruct;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
@@ -312,8 +312,54 @@ impl Serialize for CallToolResult {
 /// A `T` that is not a JSON object (a number, a list) is sent as it is to clients of
 /// revision 2026-07-28, and wrapped as `{"result": ...}` for the 2025 revisions, which
 /// require objects.
+///
+/// As a parameter, `Json<T>` is the same argument as `T`, with the same schema:
+///
+/// ```
+/// use mcp_toolkit::{tool, tools, Json};
+/// use serde_json::json;
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Point {
+///     x: f64,
+///     y: f64,
+/// }
+///
+/// /// Measures the distance from the origin.
+/// #[tool]
+/// fn norm(point: Json<Point>) -> f64 {
+///     point.0.x.hypot(point.0.y)
+/// }
+///
+/// let schema = tools![norm][0].input_schema().clone();
+/// assert_eq!(schema["properties"]["point"]["required"], json!(["x", "y"]));
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Json<T>(pub T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Json<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        T::deserialize(deserializer).map(Json)
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Json<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        T::json_schema(generator)
+    }
+}
 
 /// Converts a tool's return value into its [`CallToolResult`], and says which output
 /// schema the tool has.
@@ -365,8 +411,8 @@ pub struct Json<T>(pub T);
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool",
     label = "this return type does not convert into a tool result",
-    note = "a tool may return text (`String`, `&str`, numbers, `bool`), `()`, `Json<T>` for structured output (`T: Serialize + JsonSchema`), `Content` or `Vec<Content>`, a `CallToolResult`, or `Result<T, E>` of these where `E: Display`",
-    note = "to return your own type as structured output, derive `Serialize` and `JsonSchema` for it and return `Json<{Self}>`"
+    note = "a tool may return text (`String`, `&str`, numbers, `bool`, `char`), `()`, `Json<T>` for structured output, `Content` or `Vec<Content>`, a `CallToolResult`, or `Result<T, E>` of these where `E: Display`",
+    note = "for structured output, return `Json<T>` where `T` derives `serde::Serialize` and `schemars::JsonSchema`"
 )]
 pub trait IntoCallToolResult {
     /// The result.
@@ -409,8 +455,11 @@ impl IntoCallToolResult for Cow<'_, str> {
     }
 }
 
+// Not recommended: the message's note names numbers, `bool` and `char` at once, so the
+// compiler's list of the types that convert stays short enough to be read whole.
 macro_rules! display_as_text {
     ($($t:ty),*) => {$(
+        #[diagnostic::do_not_recommend]
         impl IntoCallToolResult for $t {
             fn into_call_tool_result(self) -> CallToolResult {
                 CallToolResult::text(self.to_string())
@@ -435,6 +484,10 @@ impl IntoCallToolResult for Vec<Content> {
     }
 }
 
+// Not recommended, so that a `Json<T>` whose `T` lacks a trait is reported as the return
+// type that does not convert, with the message's note on what to derive, rather than as
+// `T`'s missing trait with every type that has it.
+#[diagnostic::do_not_recommend]
 impl<T: Serialize + JsonSchema> IntoCallToolResult for Json<T> {
     fn into_call_tool_result(self) -> CallToolResult {
         CallToolResult::structured(&self.0).unwrap_or_else(|error| {

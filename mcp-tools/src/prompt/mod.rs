@@ -320,33 +320,29 @@ impl<'a, T> RequestArguments<'a, T> {
 }
 
 /// How a handler's return type `R` converts into its result `T` (a prompt's, a
-/// resource's). Generated code builds it in one place, spanned at the return type, so a
-/// type that does not convert is reported once, there. Not public API.
+/// resource's). Generated code builds it in one place, spanned at the return type, from the
+/// conversion named by its trait (`<R as IntoPromptResult>::into_prompt_result`), so a type
+/// that does not convert fails that trait's own bound, reported once, there, with its
+/// message alone. Not public API.
 #[doc(hidden)]
 #[allow(missing_debug_implementations)] // support for generated code, not public API
 pub struct Converter<R, T> {
-    convert: fn(R) -> Result<T, HandlerError>,
+    convert: fn(R) -> Result<T, ToolError>,
 }
 
 /// How a prompt's return type converts. Not public API.
 #[doc(hidden)]
 pub type PromptRet<R> = Converter<R, GetPromptResult>;
 
-/// The conversion of return type `R`.
-#[doc(hidden)]
-pub const fn prompt_ret<R: IntoPromptResult>() -> PromptRet<R> {
-    Converter::new(|value| value.into_prompt_result().map_err(HandlerError::Failed))
-}
-
 impl<R, T> Converter<R, T> {
     /// A conversion by `convert`.
-    pub(crate) const fn new(convert: fn(R) -> Result<T, HandlerError>) -> Converter<R, T> {
+    pub const fn new(convert: fn(R) -> Result<T, ToolError>) -> Converter<R, T> {
         Converter { convert }
     }
 
     /// Converts a return value.
     pub fn convert(self, value: R) -> Result<T, HandlerError> {
-        (self.convert)(value)
+        (self.convert)(value).map_err(HandlerError::Failed)
     }
 }
 
@@ -358,17 +354,32 @@ impl<R, T> Clone for Converter<R, T> {
 
 impl<R, T> Copy for Converter<R, T> {}
 
-/// What `#[prompt]` implements for the struct it puts beside the fn.
+/// A `#[prompt]` fn: what `prompts![...]` takes. `#[prompt]` implements it for each fn it
+/// marks; there is nothing to implement or call by hand. A name in `prompts![...]` that is
+/// not a `#[prompt]` fn is a compile error that names this trait.
+///
+/// ```
+/// use mcp_toolkit::{prompt, prompts};
+///
+/// /// Asks for a summary.
+/// #[prompt]
+/// fn summarize(text: String) -> String {
+///     format!("Summarize:\n\n{text}")
+/// }
+///
+/// assert_eq!(prompts![summarize][0].name(), "summarize");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a prompt",
     label = "not a `#[prompt]` fn",
     note = "`prompts![...]` takes the names of fns marked with `#[prompt]`"
 )]
-#[doc(hidden)]
 pub trait PromptFn {
     /// The prompt's name, checked at compile time.
+    #[doc(hidden)]
     const NAME: &'static str;
     /// Builds the prompt.
+    #[doc(hidden)]
     fn prompt() -> Prompt;
 }
 

@@ -3,9 +3,9 @@
 
 use crate::completion::{Complete, Completing, Completions, CompletionsBuilder};
 use crate::content::{Annotations, ResourceContents};
-use crate::context::{Context, StateKey};
+use crate::context::{Context, FromContext, StateKey};
 use crate::error::ToolError;
-use crate::prompt::{Converter, HandlerError, RequestArguments, Work};
+use crate::prompt::{Converter, RequestArguments, Work};
 use crate::protocol::ProtocolVersion;
 use crate::protocol::arguments::RawArguments;
 use crate::result::Json;
@@ -393,7 +393,7 @@ pub enum ReadOutput {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a resource",
     label = "not a resource's contents",
-    note = "return text (`String`, `&'static str`), bytes (`Vec<u8>`), `Json<T>`, `ResourceContents`, a `Vec<ResourceContents>`, or a `Result` of these"
+    note = "return text (`String`, `&'static str`), bytes (`Vec<u8>`), `Json<T>` where `T` derives `serde::Serialize`, `ResourceContents`, a `Vec<ResourceContents>`, or a `Result` of these"
 )]
 pub trait IntoReadResult {
     /// The contents read, or the error to answer with.
@@ -418,6 +418,10 @@ impl IntoReadResult for Vec<u8> {
     }
 }
 
+// Not recommended, so that a `Json<T>` whose `T` does not serialize is reported as the
+// return type that does not convert, with the message's note, rather than as `T`'s missing
+// `Serialize` with every type that has it.
+#[diagnostic::do_not_recommend]
 impl<T: Serialize> IntoReadResult for Json<T> {
     fn into_read_result(self) -> Result<ReadOutput, ToolError> {
         serde_json::to_string(&self.0)
@@ -451,25 +455,63 @@ impl<T: IntoReadResult, E: fmt::Display + 'static> IntoReadResult for Result<T, 
 #[doc(hidden)]
 pub type ResourceRet<R> = Converter<R, ReadOutput>;
 
-/// The conversion of return type `R`.
-#[doc(hidden)]
-pub const fn resource_ret<R: IntoReadResult>() -> ResourceRet<R> {
-    Converter::new(|value| value.into_read_result().map_err(HandlerError::Failed))
-}
-
-/// What `#[resource]` implements for the struct it puts beside the fn.
+/// A `#[resource]` fn: what `resources![...]` takes. `#[resource]` implements it for each fn
+/// it marks; there is nothing to implement or call by hand. A name in `resources![...]` that
+/// is not a `#[resource]` fn is a compile error that names this trait.
+///
+/// ```
+/// use mcp_toolkit::{resource, resources};
+///
+/// /// The README.
+/// #[resource(uri = "docs://readme")]
+/// fn readme() -> String {
+///     "# Notes".to_owned()
+/// }
+///
+/// assert_eq!(resources![readme][0].uri(), "docs://readme");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a resource",
     label = "not a `#[resource]` fn",
     note = "`resources![...]` takes the names of fns marked with `#[resource]`"
 )]
-#[doc(hidden)]
 pub trait ResourceFn {
     /// The resource's URI or URI template, checked at compile time.
+    #[doc(hidden)]
     const URI: &'static str;
     /// Builds the resource.
+    #[doc(hidden)]
     fn resource() -> Resource;
 }
+
+/// A type the server injects into a `#[resource]` fn: a parameter that is not a variable of
+/// the resource's URI has such a type. Every [`FromContext`] type implements it ([`Context`],
+/// [`State<T>`](crate::State), your own); there is nothing to implement. A parameter that
+/// is neither is a compile error at its name that names this trait.
+///
+/// ```
+/// use mcp_toolkit::resource::Injected;
+/// use mcp_toolkit::{Context, State};
+///
+/// fn injected<T: Injected>() {}
+/// injected::<Context>();
+/// injected::<State<Vec<String>>>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not injected, and the parameter is not a variable of the resource's URI",
+    label = "not a variable of the URI, nor injected",
+    note = "a `#[resource]` fn takes the variables of its URI (`{{name}}` in a template) and values the server injects (`Context`, `State<T>`, any `FromContext` type); add the variable to the URI, or remove the parameter"
+)]
+pub trait Injected {
+    /// Generated code names it, `<T as Injected>::IS`, so that a type that is not injected
+    /// fails this trait's own bound, reported with its message alone.
+    #[doc(hidden)]
+    const IS: () = ();
+}
+
+// Not recommended, so that the compiler reports `Injected` itself, with its message.
+#[diagnostic::do_not_recommend]
+impl<T: FromContext> Injected for T {}
 
 /// Assembles a resource from what the macro read. Not public API.
 #[doc(hidden)]

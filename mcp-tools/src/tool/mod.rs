@@ -14,8 +14,12 @@ mod validate;
 pub use crate::protocol::arguments::RawArguments;
 #[doc(hidden)]
 pub use args::Arguments;
+pub use param::FromArgument;
 #[doc(hidden)]
-pub use param::{FromArgument, InjectedProbe, OptionalProbe, Param, RequiredProbe, Slot};
+pub use param::{
+    DefaultShown, DefaultUnshown, FormAsked, FormUnasked, InjectedProbe, OptionalProbe, Param, Plan,
+    RequiredProbe, Slot,
+};
 pub use scopes::ScopePolicy;
 
 use crate::context::{Context, StateKey};
@@ -29,6 +33,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::fmt;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -498,7 +503,7 @@ impl Tool {
         self.def
             .forms
             .iter()
-            .filter_map(|form| (form.check)().err().map(|error| (form.type_name, error)))
+            .filter_map(|form| (form.check.0)().err().map(|error| (form.type_name, error)))
             .collect()
     }
 
@@ -846,22 +851,97 @@ fn panicked(panic: &(dyn std::any::Any + Send)) -> CallToolResult {
     CallToolResult::internal(format!("the tool panicked: {message}"))
 }
 
-/// What `#[tool]` implements for the struct it puts beside the fn.
+/// A `#[tool]` fn: what `tools![...]` takes. `#[tool]` implements it for each fn it marks;
+/// there is nothing to implement or call by hand. A name in `tools![...]` that is not a
+/// `#[tool]` fn is a compile error that names this trait.
+///
+/// ```
+/// use mcp_toolkit::{tool, tools};
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// assert_eq!(tools![add][0].name(), "add");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a tool",
     label = "not a `#[tool]` fn",
-    note = "`tools![...]` takes the names of fns marked with `#[tool]`"
+    note = "`tools![...]` takes the names of fns marked with `#[tool]`, and `tools![instance => ...]` the names of `&self` methods marked with it"
 )]
-#[doc(hidden)]
 pub trait ToolFn {
     /// The tool's name, checked at compile time.
+    #[doc(hidden)]
     const NAME: &'static str;
     /// Builds the tool.
+    #[doc(hidden)]
     fn tool() -> Tool;
+
+    /// The tool of a method that `tools![instance => method]` names. Generated code calls it
+    /// as `ToolFn::method_tool(..)`: `Self` is [`Built`] for a `#[tool]` method, and a
+    /// struct named as the method for any other, which is no `ToolFn`, so the compiler says
+    /// the method is not a tool, at its name.
+    #[doc(hidden)]
+    fn method_tool(method: MethodTool<Self>) -> Tool
+    where
+        Self: Sized,
+    {
+        match method.tool {
+            Some(tool) => tool,
+            None => unreachable!("a method without `#[tool]` in `tools![instance => ...]` was built"),
+        }
+    }
+}
+
+/// What a method yields to `tools![instance => method]`: the tool a `#[tool]` method
+/// builds, marked [`Built`]; or, from any other method, nothing, marked with a struct named
+/// as the method.
+#[doc(hidden)]
+#[allow(missing_debug_implementations)] // support for generated code, not public API
+pub struct MethodTool<M> {
+    tool: Option<Tool>,
+    marker: PhantomData<M>,
+}
+
+impl MethodTool<Built> {
+    /// The tool a `#[tool]` method built.
+    pub fn built(tool: Tool) -> MethodTool<Built> {
+        MethodTool {
+            tool: Some(tool),
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<M> MethodTool<M> {
+    /// What a method without `#[tool]` yields; the crate does not compile.
+    pub fn unmarked() -> MethodTool<M> {
+        MethodTool {
+            tool: None,
+            marker: PhantomData,
+        }
+    }
+}
+
+/// The mark of a tool that a `#[tool]` method built: a [`ToolFn`] only so that
+/// `ToolFn::method_tool` takes it; it names no fn.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Built;
+
+impl ToolFn for Built {
+    const NAME: &'static str = "";
+
+    fn tool() -> Tool {
+        unreachable!("`Built` marks a method's tool; it names no fn")
+    }
 }
 
 /// How a tool's return type converts. Generated code builds it in one place, spanned at
-/// the return type, so a type that does not convert is reported once, there.
+/// the return type, from the conversion named by its trait, so a type that does not
+/// convert fails `IntoCallToolResult` itself, reported once, there, with its message alone.
 #[doc(hidden)]
 #[allow(missing_debug_implementations)] // support for generated code, not public API
 pub struct Ret<R> {
@@ -869,16 +949,16 @@ pub struct Ret<R> {
     schema: fn(&mut SchemaGenerator) -> Option<Schema>,
 }
 
-/// The conversion of return type `R`.
-#[doc(hidden)]
-pub const fn ret<R: IntoCallToolResult>() -> Ret<R> {
-    Ret {
-        convert: R::into_call_tool_result,
-        schema: R::output_schema,
-    }
-}
-
 impl<R> Ret<R> {
+    /// The conversion of return type `R`: `<R as IntoCallToolResult>::into_call_tool_result`
+    /// and `output_schema`.
+    pub const fn new(
+        convert: fn(R) -> CallToolResult,
+        schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+    ) -> Ret<R> {
+        Ret { convert, schema }
+    }
+
     /// Converts a return value.
     pub fn convert(self, value: R) -> CallToolResult {
         (self.convert)(value)
@@ -918,7 +998,18 @@ pub(crate) fn insert_meta<V: Serialize + ?Sized>(
 #[derive(Clone, Copy)]
 struct FormCheck {
     type_name: &'static str,
-    check: fn() -> Result<(), crate::form::FormError>,
+    check: FormCheckFn,
+}
+
+/// Checks that a type can be asked for as a form. Not public API.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+#[allow(missing_debug_implementations)] // support for generated code, not public API
+pub struct FormCheckFn(fn() -> Result<(), crate::form::FormError>);
+
+/// The check that `T` can be asked for as a form.
+pub(crate) fn form_check<T: schemars::JsonSchema>() -> FormCheckFn {
+    FormCheckFn(|| crate::form::requested_schema::<T>().map(drop))
 }
 
 /// Assembles a tool from what the macro read. Not public API.
@@ -1022,12 +1113,15 @@ impl ToolBuilder {
     }
 
     /// Records a form the tool's body asks for (`elicit::<T>`), for the server to check
-    /// when it starts.
-    pub fn asks_form<T: schemars::JsonSchema>(mut self) -> ToolBuilder {
-        self.forms.push(FormCheck {
-            type_name: std::any::type_name::<T>(),
-            check: || crate::form::requested_schema::<T>().map(drop),
-        });
+    /// when it starts: `check` is [`form_check`] when `T` has a schema (from
+    /// `FormAsked`), and `None` otherwise, which the body's own `elicit::<T>` reports.
+    pub fn asks_form<T>(mut self, check: Option<FormCheckFn>) -> ToolBuilder {
+        if let Some(check) = check {
+            self.forms.push(FormCheck {
+                type_name: std::any::type_name::<T>(),
+                check,
+            });
+        }
         self
     }
 

@@ -39,4 +39,26 @@ mod not_a_resource_in_resources {
     }
 }
 
+mod not_a_tool_method {
+    use mcp_toolkit::{tool, tools};
+    use std::sync::Arc;
+
+    struct Counter;
+
+    impl Counter {
+        /// Counts.
+        #[tool]
+        fn count(&self) -> u64 {
+            1
+        }
+
+        fn reset(&self) {}
+    }
+
+    pub fn main() {
+        let counter = Arc::new(Counter);
+        let _ = tools![counter => count, reset];
+    }
+}
+
 fn main() {}

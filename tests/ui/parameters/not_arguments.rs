@@ -35,4 +35,36 @@ mod param_optional_not_an_argument {
     }
 }
 
+mod param_json_without_schema {
+    use mcp_toolkit::{Json, tool};
+
+    #[derive(serde::Deserialize)]
+    struct Point {
+        x: f64,
+        y: f64,
+    }
+
+    /// Measures the distance from the origin.
+    #[tool]
+    fn distance(point: Json<Point>) -> f64 {
+        point.0.x.hypot(point.0.y)
+    }
+}
+
+mod param_json_not_deserializable {
+    use mcp_toolkit::{Json, tool};
+
+    #[derive(schemars::JsonSchema)]
+    struct Point {
+        x: f64,
+        y: f64,
+    }
+
+    /// Measures the distance from the origin.
+    #[tool]
+    fn distance(point: Json<Point>) -> f64 {
+        point.0.x.hypot(point.0.y)
+    }
+}
+
 fn main() {}

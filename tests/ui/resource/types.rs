@@ -11,4 +11,18 @@ mod resource_return_not_contents {
     }
 }
 
+mod resource_return_json_not_serializable {
+    use mcp_toolkit::{Json, resource};
+
+    struct Profile {
+        name: String,
+    }
+
+    /// A user's profile.
+    #[resource(uri = "users://{id}/profile")]
+    fn profile(id: String) -> Json<Profile> {
+        Json(Profile { name: id })
+    }
+}
+
 fn main() {}

@@ -25,4 +25,34 @@ mod return_not_a_result {
     }
 }
 
+mod return_json_without_schema {
+    use mcp_toolkit::{Json, tool};
+
+    #[derive(serde::Serialize)]
+    struct Report {
+        lines: usize,
+    }
+
+    /// Reports on a text.
+    #[tool]
+    fn report(text: String) -> Json<Report> {
+        Json(Report { lines: text.lines().count() })
+    }
+}
+
+mod return_json_not_serializable {
+    use mcp_toolkit::{Json, ToolError, tool};
+
+    #[derive(schemars::JsonSchema)]
+    struct Report {
+        lines: usize,
+    }
+
+    /// Reports on a text.
+    #[tool]
+    fn report(text: String) -> Result<Json<Report>, ToolError> {
+        Ok(Json(Report { lines: text.lines().count() }))
+    }
+}
+
 fn main() {}

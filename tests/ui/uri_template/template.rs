@@ -51,4 +51,21 @@ mod resource_fixed_uri_with_argument {
     }
 }
 
+mod resource_param_of_another_type_without_variable {
+    use mcp_toolkit::resource;
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    enum Lang {
+        En,
+        Fr,
+    }
+
+    /// A user's profile.
+    #[resource(uri = "users://{user_id}/profile")]
+    fn profile(user_id: String, lang: Lang) -> String {
+        let _ = lang;
+        user_id
+    }
+}
+
 fn main() {}
