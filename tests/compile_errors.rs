@@ -6,7 +6,7 @@
 //! with `TRYBUILD=overwrite cargo test --test compile_errors` and read the diff.
 
 /// The topics of `tests/ui`, each a folder of cases.
-const TOPICS: [&str; 8] = [
+const TOPICS: [&str; 9] = [
     "tool_attribute",
     "parameters",
     "returns",
@@ -15,6 +15,7 @@ const TOPICS: [&str; 8] = [
     "uri_template",
     "completion",
     "lists",
+    "asks",
 ];
 
 #[test]

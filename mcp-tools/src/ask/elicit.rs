@@ -82,6 +82,38 @@ fn check(answer: &Value) -> Result<(), String> {
     Ok(())
 }
 
+/// A type a tool can ask the user to fill in as a form ([`Context::elicit`]): it decodes
+/// from the user's answer (`serde::Deserialize`) and describes its fields
+/// (`schemars::JsonSchema`). Implemented for every such type: derive the two traits rather
+/// than implementing this one. Whether the fields fit a form (a struct of named fields whose
+/// values are text, numbers, booleans or enums of text) is checked when the server starts.
+///
+/// ```
+/// use mcp_toolkit::ask::Form;
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Shipping {
+///     /// Where to send the order
+///     address: String,
+///     /// Whether to wrap it as a gift
+///     gift: bool,
+/// }
+///
+/// fn askable<T: Form>() {}
+/// askable::<Shipping>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be asked for as a form",
+    label = "not a form a tool can ask for",
+    note = "a form's type derives `serde::Deserialize` and `schemars::JsonSchema` and is `Send + 'static`: a struct of named fields whose values are text, numbers, booleans or enums of text"
+)]
+pub trait Form: DeserializeOwned + JsonSchema + Send + 'static {}
+
+// Not recommended, so that the compiler reports `Form` itself, with its message, rather
+// than each of the bounds below and every type that meets them.
+#[diagnostic::do_not_recommend]
+impl<T: DeserializeOwned + JsonSchema + Send + 'static> Form for T {}
+
 /// An ask for a form, made by [`Context::elicit`]; `.await` it.
 #[must_use = "an ask does nothing until it is awaited"]
 pub struct Elicit<'a, T> {
@@ -101,7 +133,7 @@ impl<T> Elicit<'_, T> {
     }
 }
 
-impl<'a, T: DeserializeOwned + JsonSchema + Send + 'static> IntoFuture for Elicit<'a, T> {
+impl<'a, T: Form> IntoFuture for Elicit<'a, T> {
     type Output = Result<Elicitation<T>, AskError>;
     type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
 
@@ -299,7 +331,7 @@ impl Context {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn elicit<T: DeserializeOwned + JsonSchema + Send + 'static>(
+    pub fn elicit<T: Form>(
         &self,
         message: impl Into<String>,
     ) -> Elicit<'_, T> {

@@ -36,7 +36,7 @@ mod sampling;
 
 pub use crate::error::{AskError, ClientCapability, ClientRequestError};
 pub(crate) use elicit::elicitation_id;
-pub use elicit::{Confirm, Elicit, ElicitUrl, Elicitation, UrlElicitation};
+pub use elicit::{Confirm, Elicit, ElicitUrl, Elicitation, Form, UrlElicitation};
 pub use roots::{ListRoots, Root, RootError};
 pub use sampling::{ModelPreferences, Sample, SamplingMessage, SamplingRequest, SamplingResponse};
 
