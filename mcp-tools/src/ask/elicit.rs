@@ -12,8 +12,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::fmt;
 use std::future::{Future, IntoFuture};
-use std::marker::PhantomData;
 use std::pin::Pin;
+use std::sync::Arc;
 
 /// What the user did with a form ([`Context::elicit`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,7 +120,11 @@ pub struct Elicit<'a, T> {
     cx: &'a Context,
     message: String,
     key: Option<String>,
-    form: PhantomData<fn() -> T>,
+    /// The form's schema and the decoding of its answer, taken where `T: Form` is known,
+    /// so that a `T` that is no form is reported once, at `elicit`, and not again at
+    /// `.await`.
+    schema: fn() -> Result<Arc<Value>, form::FormError>,
+    decode: fn(Value) -> Result<T, form::ContentError>,
 }
 
 impl<T> Elicit<'_, T> {
@@ -133,13 +137,13 @@ impl<T> Elicit<'_, T> {
     }
 }
 
-impl<'a, T: Form> IntoFuture for Elicit<'a, T> {
+impl<'a, T: Send + 'static> IntoFuture for Elicit<'a, T> {
     type Output = Result<Elicitation<T>, AskError>;
     type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
-            let requested = form::requested_schema_of::<T>().map_err(|error| AskError::NotAForm {
+            let requested = (self.schema)().map_err(|error| AskError::NotAForm {
                 type_name: std::any::type_name::<T>(),
                 field: error.field,
                 reason: error.reason,
@@ -169,7 +173,7 @@ impl<'a, T: Form> IntoFuture for Elicit<'a, T> {
                     {
                         values.retain(|name, _| fields.contains_key(name));
                     }
-                    Ok(Elicitation::Accept(form::decode::<T>(content).map_err(unfit)?))
+                    Ok(Elicitation::Accept((self.decode)(content).map_err(unfit)?))
                 }
             }
         })
@@ -331,15 +335,13 @@ impl Context {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn elicit<T: Form>(
-        &self,
-        message: impl Into<String>,
-    ) -> Elicit<'_, T> {
+    pub fn elicit<T: Form>(&self, message: impl Into<String>) -> Elicit<'_, T> {
         Elicit {
             cx: self,
             message: message.into(),
             key: None,
-            form: PhantomData,
+            schema: form::requested_schema_of::<T>,
+            decode: form::decode::<T>,
         }
     }
 
