@@ -145,16 +145,7 @@ impl Content {
     /// );
     /// ```
     pub fn resource_link(uri: impl Into<String>, name: impl Into<String>) -> Content {
-        Content::ResourceLink(ResourceLink {
-            uri: uri.into(),
-            name: name.into(),
-            title: None,
-            description: None,
-            mime_type: None,
-            size: None,
-            annotations: None,
-            meta: None,
-        })
+        Content::ResourceLink(ResourceLink::new(uri, name))
     }
 
     /// An embedded text resource: the contents of the resource at `uri`, sent in the result.
