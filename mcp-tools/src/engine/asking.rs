@@ -232,21 +232,28 @@ pub(crate) fn missing_capability(message: &str, capability: ClientCapability) ->
 }
 
 impl Engine {
-    /// The context of a request a tool, prompt or resource serves: its client (the request's
-    /// way back, and the round its asks are answered from in 2026-07-28), its progress token,
-    /// its caller.
+    /// Records a request a tool, prompt or resource serves as in flight (refusing an id in
+    /// use), and makes its context when the handler takes one (`may_ask`): its client (the
+    /// request's way back, and the round its asks are answered from in 2026-07-28), its
+    /// progress token, its caller, a token to watch. A handler that takes nothing from its
+    /// context gets `None` (it is given the engine's bare one) and no token: a cancellation
+    /// stops it by aborting its task.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn request_context(
+    pub(crate) fn begin_handler(
         &self,
         conn: &Arc<Connection>,
+        id: Id<'_>,
+        may_ask: bool,
         out: &Outbox,
         era: Era,
         request: &CallToolParams<'_>,
         auth: Auth<'_>,
-        request_id: &RequestId,
-        cancel: &tokio_util::sync::CancellationToken,
         round: Option<Arc<Round>>,
-    ) -> Context {
+    ) -> Result<(RequestId, Option<Context>), Failure> {
+        if !may_ask {
+            return Ok((conn.begin_request_without_token(id)?, None));
+        }
+        let (request_id, cancel) = conn.begin_request(id)?;
         let version = era.version();
         let channel: Arc<dyn ClientChannel> = Arc::new(CallChannel {
             conn: Arc::clone(conn),
@@ -260,15 +267,16 @@ impl Engine {
             .as_ref()
             .and_then(|meta| meta.progress_token)
             .and_then(|raw| serde_json::from_str::<RequestId>(raw.get()).ok());
-        self.context(CallParts {
+        let cx = self.context(CallParts {
             request_id: Some(request_id.clone()),
             version: Some(version),
             client: era.into_client(),
             progress_token,
-            cancel: cancel.clone(),
+            cancel,
             principal: auth.cloned(),
             channel: Some(channel),
-        })
+        });
+        Ok((request_id, Some(cx)))
     }
 
     /// Serves a request a handler answers: its round (2026-07-28), its context, the work
@@ -293,15 +301,9 @@ impl Engine {
         } else {
             None
         };
-        // As for a tool: a context of its own only for a handler that takes from it.
-        let (request_id, cx) = if handler.may_ask {
-            let (request_id, cancel) = conn.begin_request(id)?;
-            let asks = round.as_ref().map(|(round, _)| Arc::clone(round));
-            let cx = self.request_context(conn, out, era, &request, auth, &request_id, &cancel, asks);
-            (request_id, Some(cx))
-        } else {
-            (conn.begin_request_without_token(id)?, None)
-        };
+        let asks = round.as_ref().map(|(round, _)| Arc::clone(round));
+        let (request_id, cx) =
+            self.begin_handler(conn, id, handler.may_ask, out, era, &request, auth, asks)?;
         let target = request.name.clone().into_owned();
         let work = start(cx.as_ref().unwrap_or(&self.bare), request.arguments).run();
         let mut work = Rounds {

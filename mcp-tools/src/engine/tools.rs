@@ -237,16 +237,7 @@ impl Engine {
             .client_capabilities()
             .is_some_and(|declared| ClientCapability::ElicitationUrl.declared_in(declared));
         let asks = || round.as_ref().map(|(round, _)| Arc::clone(round));
-        // Only a tool that takes something from its context gets one of its own, with a
-        // token to watch; any other (the calculator's) is given the engine's bare one, and
-        // a cancellation stops it by aborting its task.
-        let (request_id, cx) = if tool.may_ask() {
-            let (request_id, cancel) = conn.begin_request(id)?;
-            let cx = self.request_context(conn, out, era, &call, auth, &request_id, &cancel, asks());
-            (request_id, Some(cx))
-        } else {
-            (conn.begin_request_without_token(id)?, None)
-        };
+        let (request_id, cx) = self.begin_handler(conn, id, tool.may_ask(), out, era, &call, auth, asks())?;
         let work = start(
             tool.invoke(cx.as_ref().unwrap_or(&self.bare), call.arguments),
             asks(),
