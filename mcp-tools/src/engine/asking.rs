@@ -204,6 +204,7 @@ pub(crate) fn served<'a, T>(registry: Option<&'a T>, method: &str, what: &str) -
 pub(crate) fn answer_later<T: Send + 'static>(
     conn: &Arc<Connection>,
     request_id: &RequestId,
+    cx: Option<Context>,
     limit: std::time::Duration,
     work: impl Future<Output = T> + Send + 'static,
     timed_out: impl FnOnce() -> T + Send + 'static,
@@ -215,8 +216,11 @@ pub(crate) fn answer_later<T: Send + 'static>(
         let finished = tokio::time::timeout(limit, work)
             .await
             .unwrap_or_else(|_| timed_out());
-        // A cancelled request is no longer in flight, and gets no answer.
-        if finishing.finish(&key) {
+        // A cancelled request gets no answer: its token says so, or (without one) its
+        // task was aborted before it came here. Its id may be in use again already.
+        let cancelled = cx.as_ref().is_some_and(Context::is_cancelled);
+        finishing.finish(&key);
+        if !cancelled {
             respond(finished);
         }
     };
@@ -344,10 +348,9 @@ impl Engine {
             let message = format!("`{method}` of `{name}` did not finish within its time limit");
             Finished::Complete(Err(HandlerError::Failed(ToolError::new(message))))
         };
-        answer_later(conn, &request_id, limit, work, timed_out, move |finished| {
+        answer_later(conn, &request_id, cx, limit, work, timed_out, move |finished| {
             respond(&engine, &out, &raw_id, finished, &answering);
         });
-        drop(cx);
         Ok(())
     }
 

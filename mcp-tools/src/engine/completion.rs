@@ -134,6 +134,7 @@ impl Engine {
         answer_later(
             conn,
             &request_id,
+            Some(cx.clone()),
             limit,
             completing,
             timed_out,

@@ -11,7 +11,7 @@ use super::failure::{Failure, Outcome, strip_position};
 use super::listing;
 use super::outbox::Outbox;
 use super::rounds::{Finished, InputRequest, Round, Rounds};
-use crate::context::ClientChannel;
+use crate::context::{ClientChannel, Context};
 use crate::error::ClientCapability;
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::{CallToolParams, RawCall};
@@ -275,13 +275,15 @@ impl Engine {
         let task = conn.tasks().spawn(Instrument::in_current_span(async move {
             let finished = engine.within_limit(&ending.tool, work).await;
             drop(permit);
-            // A cancelled request is no longer in flight, and gets no response.
-            if conn2.finish(&key) {
+            // A cancelled request gets no response: its token says so, or (without one)
+            // its task was aborted before it came here. Its id may be in use again already.
+            let cancelled = cx.as_ref().is_some_and(Context::is_cancelled);
+            conn2.finish(&key);
+            if !cancelled {
                 engine.respond_finished(&out, &raw_id, finished, &ending);
             }
         }));
         conn.set_abort(&request_id, task.abort_handle());
-        drop(cx);
         Ok(())
     }
 
