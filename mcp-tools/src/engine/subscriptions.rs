@@ -213,6 +213,8 @@ impl Engine {
             loop {
                 let look_again = behind.as_ref().map_or_else(Instant::now, |b| b.look_again);
                 tokio::select! {
+                    // An ended stream tells nothing more, though a change came with its end.
+                    biased;
                     _ = conn2.closed() => break,
                     // The client ended the stream: a cancelled request gets no answer.
                     _ = cancel.cancelled() => break,
