@@ -66,6 +66,7 @@ pub mod resource;
 mod result;
 pub mod seal;
 pub mod server;
+pub mod task;
 pub mod tool;
 mod transport;
 mod wire_log;

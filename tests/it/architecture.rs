@@ -21,6 +21,7 @@ const LAYERS: &[&str] = &[
     "ask",
     "rate",
     "seal",
+    "task",
     "registry",
     "engine",
     "wire_log",

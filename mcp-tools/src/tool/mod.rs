@@ -104,6 +104,8 @@ struct Definition {
     forms: Vec<FormCheck>,
     /// The OAuth scopes a caller's token must hold to call it.
     scopes: Vec<String>,
+    /// Whether its calls may run as tasks.
+    task_support: TaskSupport,
     /// The output schema, compiled on first use.
     #[cfg(feature = "validate-output")]
     output_validator: validate::OutputValidator,
@@ -193,6 +195,7 @@ impl Tool {
                 may_ask: true,
                 forms: Vec::new(),
                 scopes: Vec::new(),
+                task_support: TaskSupport::Forbidden,
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),
@@ -276,6 +279,41 @@ impl Tool {
         validate_tool_name(&name)?;
         self.def_mut().name = name;
         Ok(self)
+    }
+
+    /// Sets whether the tool's calls may run as tasks: what `#[tool(task)]` and
+    /// `#[tool(task = "required")]` say, for tools built with [`Tool::from_json`].
+    ///
+    /// ```
+    /// use mcp_toolkit::Tool;
+    /// use mcp_toolkit::tool::TaskSupport;
+    /// use serde_json::json;
+    ///
+    /// let export = Tool::from_json("export", "Exports everything.", json!({"type": "object"}), |_, _| async {
+    ///     "exported"
+    /// })
+    /// .unwrap()
+    /// .with_task_support(TaskSupport::Optional);
+    /// assert_eq!(export.task_support(), TaskSupport::Optional);
+    /// ```
+    pub fn with_task_support(mut self, support: TaskSupport) -> Tool {
+        self.def_mut().task_support = support;
+        self
+    }
+
+    /// Whether the tool's calls may run as tasks.
+    ///
+    /// ```
+    /// use mcp_toolkit::tool::TaskSupport;
+    /// # use mcp_toolkit::{tool, tools};
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// assert_eq!(tools![add][0].task_support(), TaskSupport::Forbidden);
+    /// ```
+    pub fn task_support(&self) -> TaskSupport {
+        self.def.task_support
     }
 
     fn def_mut(&mut self) -> &mut Definition {
@@ -1012,6 +1050,25 @@ pub(crate) fn form_check<T: schemars::JsonSchema>() -> FormCheckFn {
     FormCheckFn(|| crate::form::requested_schema::<T>().map(drop))
 }
 
+/// Whether a tool's calls may run as tasks, the tasks extension of revision 2026-07-28
+/// (`io.modelcontextprotocol/tasks`): the call is answered at once with a task the client
+/// polls, and the tool goes on working.
+///
+/// Only a client that declares the extension on its request gets a task; see the guide's
+/// tasks chapter for when a call becomes one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TaskSupport {
+    /// Never a task: every call is answered with its result. The default.
+    Forbidden,
+    /// A task for a client that declares the extension, once the tool has to wait;
+    /// a plain call for any other client (`#[tool(task)]`).
+    Optional,
+    /// Always a task: a client without the extension is refused, and revisions before
+    /// 2026-07-28 do not list the tool (`#[tool(task = "required")]`).
+    Required,
+}
+
 /// Assembles a tool from what the macro read. Not public API.
 #[doc(hidden)]
 #[allow(missing_debug_implementations)] // support for generated code, not public API
@@ -1027,6 +1084,7 @@ pub struct ToolBuilder {
     may_ask: bool,
     forms: Vec<FormCheck>,
     scopes: Vec<String>,
+    task_support: TaskSupport,
     input: schemars::SchemaGenerator,
     output_schema: Option<Value>,
 }
@@ -1046,6 +1104,7 @@ impl ToolBuilder {
             may_ask: false,
             forms: Vec::new(),
             scopes: Vec::new(),
+            task_support: TaskSupport::Forbidden,
             input: schema::input_generator(),
             output_schema: None,
         }
@@ -1078,6 +1137,12 @@ impl ToolBuilder {
     /// Adds a scope a caller's token must hold (`#[tool(scopes(...))]`).
     pub fn scope(mut self, scope: &'static str) -> ToolBuilder {
         self.scopes.push(scope.to_owned());
+        self
+    }
+
+    /// Sets whether its calls may run as tasks (`#[tool(task)]`, `#[tool(task = "required")]`).
+    pub fn task(mut self, support: TaskSupport) -> ToolBuilder {
+        self.task_support = support;
         self
     }
 
@@ -1163,6 +1228,7 @@ impl ToolBuilder {
                 may_ask: self.may_ask,
                 forms: self.forms,
                 scopes: self.scopes,
+                task_support: self.task_support,
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),

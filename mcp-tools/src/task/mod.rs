@@ -1,0 +1,253 @@
+//! Where tasks live: the [`TaskStore`] a server keeps its tasks in, and the stores it comes
+//! with.
+//!
+//! A tool marked `#[tool(task)]` answers a client that declares the tasks extension
+//! (`io.modelcontextprotocol/tasks`, revision 2026-07-28) with a task, which the client
+//! polls with `tasks/get`, answers with `tasks/update` and stops with `tasks/cancel`. The
+//! server writes each task to its store, so that:
+//!
+//! - a task outlives the request that made it, and (with a durable store) the process;
+//! - any instance sharing the store can serve `tasks/*` for it, resume it after the client
+//!   answers its questions, and hear that it changed;
+//! - a task whose instance died turns `failed` once its lease runs out, never `working`
+//!   forever.
+//!
+//! | store | where | shared by instances | survives a restart |
+//! |---|---|---|---|
+//! | [`MemoryStore`] (the default) | the process | no | no |
+//! | `SqliteStore` (feature `sqlite`) | a file | no | yes |
+//! | `RedisStore` (feature `redis`) | a Redis server | yes | as Redis persists |
+//!
+//! A store keeps each task as opaque data with a version: every write names the version it
+//! replaces, and loses to any write that came first ([`TaskStore::replace`]). What a task
+//! holds, and every rule of how it changes, is the server's; a store only keeps bytes
+//! safely. The guide's tasks chapter shows the stores in use.
+
+mod memory;
+
+pub use memory::MemoryStore;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tokio::sync::broadcast;
+
+/// What a store's operations return: a boxed future, so a store is a trait object.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// One task as a store keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StoredTask {
+    /// The task's id: unguessable, made by the server.
+    pub id: String,
+    /// Counts the task's writes: 1 when created, one more with each [`TaskStore::replace`].
+    pub version: u64,
+    /// When the store may forget the task: milliseconds since the Unix epoch.
+    pub expires_at: u64,
+    /// The task as the server wrote it (JSON): a store keeps it as it is.
+    pub data: String,
+}
+
+impl StoredTask {
+    /// A task as a store keeps it.
+    ///
+    /// ```
+    /// use mcp_toolkit::task::StoredTask;
+    ///
+    /// let task = StoredTask::new("t1", 1, u64::MAX, "{}");
+    /// assert_eq!((task.id.as_str(), task.version), ("t1", 1));
+    /// ```
+    pub fn new(id: impl Into<String>, version: u64, expires_at: u64, data: impl Into<String>) -> StoredTask {
+        StoredTask {
+            id: id.into(),
+            version,
+            expires_at,
+            data: data.into(),
+        }
+    }
+
+    /// Whether the task's time is up at `now` (milliseconds since the Unix epoch).
+    pub fn expired_at(&self, now: u64) -> bool {
+        self.expires_at <= now
+    }
+}
+
+/// Where a server keeps its tasks.
+///
+/// Three come with the crate ([`MemoryStore`], and behind features `SqliteStore` and
+/// `RedisStore`); another backend implements these five methods. Each must hold to what
+/// its method says: the server's correctness across instances rests on
+/// [`create`](TaskStore::create) being durable before it returns and on
+/// [`replace`](TaskStore::replace) being an atomic compare-and-set.
+///
+/// ```
+/// use mcp_toolkit::task::{MemoryStore, StoredTask, TaskStore};
+///
+/// # #[tokio::main(flavor = "current_thread")] async fn main() {
+/// let store = MemoryStore::new();
+/// store.create(StoredTask::new("t1", 1, u64::MAX, "first")).await.unwrap();
+/// let mut task = store.load("t1").await.unwrap().unwrap();
+/// task.version += 1;
+/// task.data = "second".into();
+/// assert!(store.replace(task.clone()).await.unwrap());
+/// // A write that read the task before the one above loses.
+/// assert!(!store.replace(task).await.unwrap());
+/// assert_eq!(store.load("t1").await.unwrap().unwrap().data, "second");
+/// # }
+/// ```
+pub trait TaskStore: Send + Sync + 'static {
+    /// Keeps a new task (its version 1). Returns only once [`load`](TaskStore::load) on any
+    /// instance sharing the store finds it. An id already kept is an error
+    /// ([`StoreError::Exists`]); so is a store that holds as many tasks as it may
+    /// ([`StoreError::Full`]).
+    fn create(&self, task: StoredTask) -> StoreFuture<'_, ()>;
+
+    /// The task `id`, or `None` when there is none or its time is up.
+    fn load<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<StoredTask>>;
+
+    /// Replaces the task `task.id` with `task` if the version kept is `task.version - 1`,
+    /// atomically: `false` (and nothing written) when another write came first or the task
+    /// is gone. Each write that succeeds is announced on [`changes`](TaskStore::changes).
+    fn replace(&self, task: StoredTask) -> StoreFuture<'_, bool>;
+
+    /// The ids of tasks as they are created or replaced, here and on every instance
+    /// sharing the store. A receiver that falls behind misses ids (it is told
+    /// `Lagged`) and should read again what it watches.
+    fn changes(&self) -> broadcast::Receiver<Arc<str>>;
+
+    /// Whether other instances share the store, so that any of them may serve a task.
+    /// A store that is not shared has its task ids carry the instance's name, for a load
+    /// balancer to route `tasks/*` by.
+    fn is_shared(&self) -> bool;
+}
+
+/// Why a store could not do what it was asked.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The store holds as many tasks as it may.
+    #[error("the task store holds {limit} tasks, as many as it may; try again when some have expired")]
+    Full {
+        /// How many it may hold.
+        limit: usize,
+    },
+    /// A task with this id is kept already.
+    #[error("a task with id `{id}` exists already")]
+    Exists {
+        /// The id.
+        id: String,
+    },
+    /// The store could not be reached, or failed.
+    #[error("the task store ({store}) failed")]
+    Unavailable {
+        /// Which store: `sqlite`, `redis`.
+        store: &'static str,
+        /// Why.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A task store URL that names no store this server can open.
+    #[error("unknown task store `{url}`: {reason}")]
+    InvalidUrl {
+        /// The URL as given.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+impl StoreError {
+    /// A store failure: `store` names the store, `source` says why.
+    pub fn unavailable(store: &'static str, source: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> StoreError {
+        StoreError::Unavailable {
+            store,
+            source: source.into(),
+        }
+    }
+}
+
+/// A task store named by a URL, as the command line's `--task-store URL` takes it:
+/// `memory:`, `sqlite:PATH` (feature `sqlite`), `redis://HOST:PORT` (feature `redis`).
+///
+/// ```
+/// use mcp_toolkit::task::StoreUrl;
+///
+/// assert!("memory:".parse::<StoreUrl>().is_ok());
+/// let wrong = "postgres://db".parse::<StoreUrl>().unwrap_err();
+/// assert!(wrong.to_string().contains("expected `memory:`"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StoreUrl {
+    /// `memory:`
+    Memory,
+    /// `sqlite:PATH`
+    Sqlite(std::path::PathBuf),
+    /// `redis://…` or `rediss://…`, as given.
+    Redis(String),
+}
+
+impl std::str::FromStr for StoreUrl {
+    type Err = StoreError;
+
+    fn from_str(url: &str) -> Result<StoreUrl, StoreError> {
+        let invalid = |reason: &str| StoreError::InvalidUrl {
+            url: url.to_owned(),
+            reason: reason.to_owned(),
+        };
+        if url == "memory:" || url == "memory" {
+            return Ok(StoreUrl::Memory);
+        }
+        if let Some(path) = url.strip_prefix("sqlite:") {
+            let path = path.strip_prefix("//").unwrap_or(path);
+            if path.is_empty() {
+                return Err(invalid("`sqlite:` needs a file's path, as in `sqlite:tasks.db`"));
+            }
+            return if cfg!(feature = "sqlite") {
+                Ok(StoreUrl::Sqlite(path.into()))
+            } else {
+                Err(invalid("this server was built without the `sqlite` feature of mcp-toolkit"))
+            };
+        }
+        if url.starts_with("redis://") || url.starts_with("rediss://") {
+            return if cfg!(feature = "redis") {
+                Ok(StoreUrl::Redis(url.to_owned()))
+            } else {
+                Err(invalid("this server was built without the `redis` feature of mcp-toolkit"))
+            };
+        }
+        Err(invalid(
+            "expected `memory:`, `sqlite:PATH` or `redis://HOST:PORT`",
+        ))
+    }
+}
+
+impl StoreUrl {
+    /// Opens the store the URL names (connecting to Redis).
+    pub async fn open(&self) -> Result<Arc<dyn TaskStore>, StoreError> {
+        match self {
+            StoreUrl::Memory => Ok(Arc::new(MemoryStore::new())),
+            #[cfg(feature = "sqlite")]
+            StoreUrl::Sqlite(path) => Ok(Arc::new(SqliteStore::open(path)?)),
+            #[cfg(feature = "redis")]
+            StoreUrl::Redis(url) => Ok(Arc::new(RedisStore::connect(url).await?)),
+            #[allow(unreachable_patterns)]
+            other => Err(StoreError::InvalidUrl {
+                url: format!("{other:?}"),
+                reason: "this server was built without the feature that opens it".to_owned(),
+            }),
+        }
+    }
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub(crate) fn now_ms() -> u64 {
+    let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO);
+    u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// How many changes a receiver of [`TaskStore::changes`] may fall behind by before it is
+/// told it lagged.
+pub(crate) const CHANGES_BACKLOG: usize = 1024;
