@@ -67,6 +67,12 @@ pub(crate) trait ClientChannel: Send + Sync {
         key: Option<&str>,
         check: Check,
     ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, ClientRequestError>> + Send>>;
+
+    /// Sets the status message of the task the call runs as; a call that is not a task
+    /// has none.
+    fn set_status(&self, message: String) {
+        let _ = message;
+    }
 }
 
 /// Whether a client's answer is a result of the request it answers (the whole of it, as
@@ -548,6 +554,35 @@ impl Context {
     /// ```
     pub async fn cancelled(&self) {
         self.inner.cancellation.cancelled().await;
+    }
+
+    /// The token a cancellation of the call sets.
+    pub(crate) fn cancellation(&self) -> &CancellationToken {
+        &self.inner.cancellation
+    }
+
+    /// Says how far a task has got: the `statusMessage` a client reads with `tasks/get`
+    /// (and hears in `notifications/tasks`) while the tool works. Only the latest message
+    /// counts; a call that is not a task has no status, and the message goes nowhere.
+    ///
+    /// ```
+    /// use mcp_toolkit::{tool, Context, ToolError};
+    /// use std::time::Duration;
+    ///
+    /// /// Builds the monthly report; takes a while.
+    /// #[tool(task)]
+    /// async fn build_report(ctx: Context, month: String) -> Result<String, ToolError> {
+    ///     for step in 1..=5 {
+    ///         ctx.set_status(format!("step {step} of 5"));
+    ///         tokio::time::sleep(Duration::from_millis(300)).await;
+    ///     }
+    ///     Ok(format!("report for {month}"))
+    /// }
+    /// ```
+    pub fn set_status(&self, message: impl Into<String>) {
+        if let Some(client) = &self.inner.client {
+            client.set_status(message.into());
+        }
     }
 
     /// Sends a request of the server's own to the client that made this call, and waits for

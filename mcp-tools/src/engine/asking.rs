@@ -253,6 +253,7 @@ impl Engine {
         request: &CallToolParams<'_>,
         auth: Auth<'_>,
         round: Option<Arc<Round>>,
+        status: Option<Arc<super::tasks::StatusCell>>,
     ) -> Result<(RequestId, Option<Context>), Failure> {
         if !may_ask {
             return Ok((conn.begin_request_without_token(id)?, None));
@@ -265,6 +266,7 @@ impl Engine {
             call: cancel.clone(),
             round,
             version,
+            status,
         });
         let progress_token = request
             .meta
@@ -307,7 +309,7 @@ impl Engine {
         };
         let asks = round.as_ref().map(|(round, _)| Arc::clone(round));
         let (request_id, cx) =
-            self.begin_handler(conn, id, handler.may_ask, out, era, &request, auth, asks)?;
+            self.begin_handler(conn, id, handler.may_ask, out, era, &request, auth, asks, None)?;
         let target = request.name.clone().into_owned();
         let work = start(cx.as_ref().unwrap_or(&self.bare), request.arguments).run();
         let mut work = Rounds {

@@ -31,9 +31,18 @@ pub(crate) struct CallChannel {
     pub(crate) round: Option<Arc<Round>>,
     /// The call's revision.
     pub(crate) version: ProtocolVersion,
+    /// The status message of the task the call may become (a task tool's call from a
+    /// client that declares the tasks extension).
+    pub(crate) status: Option<Arc<super::tasks::StatusCell>>,
 }
 
 impl ClientChannel for CallChannel {
+    fn set_status(&self, message: String) {
+        if let Some(status) = &self.status {
+            status.send_replace(Some(message));
+        }
+    }
+
     fn notify(&self, notification: Notification) {
         if !self.call.is_cancelled() {
             self.out

@@ -105,6 +105,8 @@ pub(crate) struct Options {
     pub(crate) request_state_keys: Option<KeyRing>,
     /// How long a `requestState` stays good.
     pub(crate) request_state_ttl: Duration,
+    /// Where tasks are kept, and how long they live.
+    pub(crate) tasks: super::tasks::TaskOptions,
 }
 
 impl Default for Options {
@@ -116,6 +118,7 @@ impl Default for Options {
             expose_internal_errors: false,
             request_state_keys: None,
             request_state_ttl: Duration::from_secs(600),
+            tasks: super::tasks::TaskOptions::default(),
         }
     }
 }
@@ -180,6 +183,8 @@ pub(crate) struct Engine {
     /// once, it holds only the server's options, so such a call allocates no context and
     /// clones no cancellation token.
     pub(crate) bare: Context,
+    /// The tasks: their store, and those running here.
+    pub(crate) tasks: super::tasks::Tasks,
 }
 
 /// What a server offers: its tools, and its prompts when it serves them.
@@ -247,6 +252,7 @@ impl Engine {
         Engine {
             bare,
             keys,
+            tasks: super::tasks::Tasks::new(&options.tasks),
             limiters: RateLimiters::new(options.limits.rate_limit, options.limits.client_rate_limit),
             info,
             tools,

@@ -9,6 +9,7 @@ use super::encode::{self, respond_failure};
 use super::era::{Era, era_of};
 use super::failure::{Failure, Outcome, parse, parse_with_meta, strip_position};
 use super::outbox::Outbox;
+use super::tasks;
 use super::telemetry::RequestSpan;
 use crate::protocol::jsonrpc::{self, Envelope, Id, Message, Params};
 use crate::protocol::messages::{
@@ -259,10 +260,34 @@ impl Engine {
                 let era = era_of(conn, method, meta.as_ref())?;
                 match (method, &era) {
                     ("server/discover", Era::Modern(_)) => self.discover(id, out),
+                    ("tasks/get" | "tasks/update" | "tasks/cancel", Era::Modern(meta))
+                        if self.has_task_tools() =>
+                    {
+                        if !tasks::declares_tasks(meta.client_capabilities.as_deref()) {
+                            return Err(tasks::missing_extension(format!(
+                                "`{method}` needs the `{}` extension: declare it in the request's client capabilities",
+                                tasks::EXTENSION
+                            )));
+                        }
+                        let request: TaskRequest = parse(params)
+                            .map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
+                        match method {
+                            "tasks/get" => self.tasks_get(id, request.task_id, out, auth),
+                            "tasks/cancel" => self.tasks_cancel(id, request.task_id, out, auth),
+                            _ => {
+                                let responses = request.input_responses.unwrap_or_default();
+                                self.tasks_update(id, request.task_id, responses, out, auth)
+                            }
+                        }
+                    }
                     ("subscriptions/listen", Era::Modern(_)) => {
                         let listen: ListenParams = parse(params)
                             .map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
-                        self.listen(conn, id, listen, out, auth)
+                        let declares = match &era {
+                            Era::Modern(meta) => tasks::declares_tasks(meta.client_capabilities.as_deref()),
+                            Era::Legacy(_) => false,
+                        };
+                        self.listen(conn, id, listen, out, auth, declares)
                     }
                     ("ping", Era::Legacy(_)) => {
                         out.respond(encode::empty_result(id.raw));
@@ -286,6 +311,16 @@ impl Engine {
             }
         }
     }
+}
+
+/// The params of `tasks/get`, `tasks/update` and `tasks/cancel`.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TaskRequest {
+    task_id: String,
+    /// `tasks/update`'s answers, by the keys of the questions they answer.
+    #[serde(default)]
+    input_responses: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 fn notification(conn: &Arc<Connection>, method: &str, params: Option<&RawValue>) {

@@ -191,6 +191,33 @@ pub(crate) fn call_result(
     out
 }
 
+/// A tool's result as a `tasks/get` inlines it: as a `tools/call` of revision 2026-07-28
+/// would have answered it.
+pub(crate) fn call_result_value(result: &CallToolResult, wraps: bool, identity: &RawValue) -> Value {
+    serde_json::to_value(VersionedResult {
+        result,
+        version: ProtocolVersion::V2026_07_28,
+        wraps,
+        modern: Some(identity),
+    })
+    .unwrap_or_default()
+}
+
+/// A response whose result is `result`.
+pub(crate) fn result<T: Serialize + ?Sized>(id: &RawValue, result: &T) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256);
+    jsonrpc::write_result(&mut out, id, result);
+    out
+}
+
+/// An empty acknowledgment of revision 2026-07-28: `resultType` and the server's identity.
+pub(crate) fn ack(id: &RawValue, identity: &RawValue) -> Vec<u8> {
+    result(
+        id,
+        &json!({ "resultType": "complete", "_meta": { META_SERVER_INFO: identity } }),
+    )
+}
+
 struct VersionedResult<'a> {
     result: &'a CallToolResult,
     version: ProtocolVersion,

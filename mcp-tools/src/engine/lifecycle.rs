@@ -68,7 +68,7 @@ impl Engine {
         out.respond(encode::discover(
             id.raw,
             &self.info,
-            self.capabilities(),
+            self.modern_capabilities(),
             self.options.list_ttl_ms,
             &self.identity,
         ));
@@ -101,6 +101,16 @@ impl Engine {
         // Prompt arguments and template variables complete.
         if self.prompts.is_some() || self.resources.is_some() {
             capabilities["completions"] = serde_json::json!({});
+        }
+        capabilities
+    }
+
+    /// What the server offers in revision 2026-07-28: the same, and the tasks extension
+    /// when it has a task tool.
+    fn modern_capabilities(&self) -> serde_json::Value {
+        let mut capabilities = self.capabilities();
+        if self.has_task_tools() {
+            capabilities["extensions"] = serde_json::json!({ super::tasks::EXTENSION: {} });
         }
         capabilities
     }

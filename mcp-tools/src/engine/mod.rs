@@ -34,6 +34,7 @@ mod prompts;
 mod resources;
 mod rounds;
 mod subscriptions;
+mod tasks;
 mod telemetry;
 mod tools;
 

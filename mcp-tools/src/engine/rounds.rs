@@ -194,7 +194,7 @@ impl Round {
     }
 
     /// The answers this run took, by key: what the next state carries.
-    fn taken(&self) -> BTreeMap<String, Answer> {
+    pub(crate) fn taken(&self) -> BTreeMap<String, Answer> {
         self.run.lock().unwrap_or_else(|e| e.into_inner()).taken.clone()
     }
 }

@@ -138,12 +138,28 @@ impl Engine {
         params: ListenParams,
         out: &Outbox,
         auth: Auth<'_>,
+        declares_tasks: bool,
     ) -> Outcome {
         let asked = params
             .notifications
             .resource_subscriptions
             .as_deref()
             .unwrap_or_default();
+        let task_ids = params.notifications.task_ids.clone();
+        if let Some(ids) = &task_ids {
+            if !declares_tasks {
+                return Err(super::tasks::missing_extension(format!(
+                    "`taskIds` needs the `{}` extension: declare it in the request's client capabilities",
+                    super::tasks::EXTENSION
+                )));
+            }
+            if ids.len() > MAX_WATCHED {
+                return Err(Failure::invalid_params(format!(
+                    "`taskIds` names {} tasks; a stream may watch at most {MAX_WATCHED}",
+                    ids.len()
+                )));
+            }
+        }
         if asked.len() > MAX_WATCHED {
             return Err(Failure::invalid_params(format!(
                 "`resourceSubscriptions` names {} URIs; a stream may watch at most {MAX_WATCHED}",
@@ -182,14 +198,17 @@ impl Engine {
         };
         let mut watched: HashSet<Arc<str>> = HashSet::new();
         let mut pending = None;
+        // The tasks a stream may watch are read from the store: its acknowledgment waits.
         match watchable {
-            None => acknowledge(out, &subscription, agreed, None),
-            Some(Watchable::Now(known)) => {
+            None if task_ids.is_none() => acknowledge(out, &subscription, agreed, None),
+            Some(Watchable::Now(known)) if task_ids.is_none() => {
                 acknowledge(out, &subscription, agreed, Some(&known));
                 watched = known.into_iter().collect();
             }
-            Some(Watchable::Later(known)) => pending = Some((known, agreed)),
+            resources => pending = Some((resources, agreed)),
         }
+        let mut task_changes = task_ids.as_ref().map(|_| self.tasks.store().changes());
+        let caller = auth.cloned();
         let mut updates = if watched.is_empty() && pending.is_none() {
             Updates(None)
         } else {
@@ -203,12 +222,23 @@ impl Engine {
         let stall = self.options.limits.stream_stall_timeout;
         // The stream is the request: its span lasts until the stream closes.
         tokio::spawn(tracing::Instrument::in_current_span(async move {
-            if let Some((known, agreed)) = pending {
-                let known = known.await;
-                acknowledge(&out, &subscription, agreed, Some(&known));
-                watched = known.into_iter().collect();
+            let mut tasks_watched: HashSet<String> = HashSet::new();
+            if let Some((resources, mut agreed)) = pending {
+                let known = match resources {
+                    None => None,
+                    Some(Watchable::Now(known)) => Some(known),
+                    Some(Watchable::Later(known)) => Some(known.await),
+                };
+                if let Some(ids) = &task_ids {
+                    let ids = engine.watchable_tasks(ids, caller.as_ref()).await;
+                    agreed.insert("taskIds".to_owned(), json!(ids));
+                    tasks_watched = ids.into_iter().collect();
+                }
+                acknowledge(&out, &subscription, agreed, known.as_deref());
+                watched = known.into_iter().flatten().collect();
             }
             let tag = json!({ META_SUBSCRIPTION_ID: subscription });
+
             let mut behind: Option<Behind> = None;
             loop {
                 let look_again = behind.as_ref().map_or_else(Instant::now, |b| b.look_again);
@@ -222,6 +252,26 @@ impl Engine {
                         if behind.is_none() {
                             let changed = encode::notification(kind.changed, &json!({ "_meta": tag }));
                             behind = Behind::unless_sent(&out, changed, stall);
+                        }
+                    }
+                    changed = next_task_change(task_changes.as_mut()), if !tasks_watched.is_empty() => {
+                        if behind.is_some() {
+                            continue; // told with everything else once caught up
+                        }
+                        let concerned: Vec<String> = match changed {
+                            Ok(id) if tasks_watched.contains(&*id) => vec![id.to_string()],
+                            Ok(_) => continue,
+                            Err(RecvError::Lagged(_)) => tasks_watched.iter().cloned().collect(),
+                            Err(RecvError::Closed) => {
+                                tasks_watched.clear();
+                                continue;
+                            }
+                        };
+                        for message in engine.task_notifications(&concerned, &tag).await {
+                            if behind.is_some() {
+                                break;
+                            }
+                            behind = Behind::unless_sent(&out, message, stall);
                         }
                     }
                     updated = updates.next() => {
@@ -245,6 +295,10 @@ impl Engine {
                         // having changed.
                         behind = None;
                         tell_all_changed(&out, &lists, watched.iter().map(|uri| &**uri), Some(&tag));
+                        let ids: Vec<String> = tasks_watched.iter().cloned().collect();
+                        for message in engine.task_notifications(&ids, &tag).await {
+                            out.notify_always(message);
+                        }
                     }
                     () = tokio::time::sleep_until(look_again), if behind.is_some() => {
                         if behind.as_mut().is_some_and(|b| b.moved(&out, stall)) {
@@ -267,6 +321,16 @@ impl Engine {
             drop(slot);
         }));
         Ok(())
+    }
+}
+
+/// The next change on a task feed; never, without one.
+async fn next_task_change(
+    changes: Option<&mut broadcast::Receiver<Arc<str>>>,
+) -> Result<Arc<str>, RecvError> {
+    match changes {
+        Some(changes) => changes.recv().await,
+        None => std::future::pending().await,
     }
 }
 

@@ -11,6 +11,7 @@ use super::failure::{Failure, Outcome, strip_position};
 use super::listing;
 use super::outbox::Outbox;
 use super::rounds::{Finished, InputRequest, Round, Rounds};
+use super::tasks;
 use crate::context::{ClientChannel, Context};
 use crate::error::ClientCapability;
 use crate::protocol::jsonrpc::Id;
@@ -18,7 +19,7 @@ use crate::protocol::messages::{CallToolParams, RawCall};
 use crate::protocol::{ErrorCode, ProtocolVersion};
 use crate::rate::ClientKey;
 use crate::result::CallToolResult;
-use crate::tool::{Invocation, RawArguments, Tool};
+use crate::tool::{Invocation, RawArguments, TaskSupport, Tool};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use std::future::Future;
@@ -37,7 +38,7 @@ enum Started {
 }
 
 /// A call's work: the tool's, ended early when it waits on a question of its round.
-type Work = Rounds<Pin<Box<dyn Future<Output = CallToolResult> + Send>>>;
+pub(crate) type Work = Rounds<Pin<Box<dyn Future<Output = CallToolResult> + Send>>>;
 
 /// Starts a call's work and polls it once, so a tool that finishes without waiting is
 /// answered at once, with no task spawned.
@@ -77,13 +78,16 @@ impl Engine {
         let snapshot = self.tools.snapshot();
         let request = self.list_request(id, era, cursor);
         let rule = self.visibility.tools.as_ref();
+        // A tool that runs only as a task cannot be called before revision 2026-07-28.
+        let callable = |tool: &Tool| tool.task_support() != TaskSupport::Required;
+        let hide_tasks = !era.is_modern() && !snapshot.items().iter().all(callable);
         out.respond(listing::list_for(
             &listing::TOOLS,
             &snapshot,
             &request,
             rule,
             auth,
-            None,
+            hide_tasks.then_some(&callable as &dyn Fn(&Tool) -> bool),
         )?);
         Ok(())
     }
@@ -237,11 +241,68 @@ impl Engine {
             .client_capabilities()
             .is_some_and(|declared| ClientCapability::ElicitationUrl.declared_in(declared));
         let asks = || round.as_ref().map(|(round, _)| Arc::clone(round));
-        let (request_id, cx) = self.begin_handler(conn, id, tool.may_ask(), out, era, &call, auth, asks())?;
+        // A task tool's call from a client that declares the extension may become a task.
+        let as_task = tasks::task_mode(&tool, era.client_capabilities(), modern)?;
+        let status = as_task.then(|| Arc::new(tokio::sync::watch::channel(None).0));
+        let capabilities = as_task
+            .then(|| era.client_capabilities().cloned().map(Arc::new))
+            .flatten();
+        let arguments = as_task.then(|| call.arguments.canonical());
+        let (request_id, cx) = self.begin_handler(
+            conn,
+            id,
+            tool.may_ask(),
+            out,
+            era,
+            &call,
+            auth,
+            asks(),
+            status.clone(),
+        )?;
         let work = start(
             tool.invoke(cx.as_ref().unwrap_or(&self.bare), call.arguments),
             asks(),
         );
+        if let (Some(status), Some(arguments)) = (status, arguments) {
+            let begun = match work {
+                Started::Waiting(work) => tasks::Begun::Running(work),
+                Started::Done(Finished::Complete(result)) if tool.task_support() == TaskSupport::Required => {
+                    tasks::Begun::Finished(result)
+                }
+                // Finished at once, or asking a question of the call itself: no task yet.
+                Started::Done(finished) => {
+                    conn.finish(&request_id);
+                    drop(permit);
+                    let ending = Ending {
+                        wraps: tool.wraps_structured_output(version),
+                        tool,
+                        url_mode: false,
+                        version,
+                        modern,
+                        round,
+                    };
+                    let finished = match finished {
+                        Finished::Complete(result) => {
+                            Finished::Complete(self.options.finish(&ending.tool, result))
+                        }
+                        asked => asked,
+                    };
+                    self.respond_finished(out, id.raw, finished, &ending);
+                    return Ok(());
+                }
+            };
+            let call = tasks::TaskCall {
+                tool,
+                arguments,
+                capabilities,
+                principal: auth.cloned(),
+                round: asks(),
+                status,
+                cancel: cx.as_ref().map(|cx| cx.cancellation().clone()),
+            };
+            self.begin_task(conn, request_id, id.raw, out, call, begun, permit);
+            return Ok(());
+        }
         let ending = Ending {
             tool,
             url_mode,

@@ -62,6 +62,7 @@ impl<'a> RawCall<'a> {
         ParamsHead {
             name: self.name,
             uri: None,
+            task_id: None,
             meta: self.meta,
         }
     }
@@ -189,6 +190,9 @@ pub(crate) struct SubscriptionFilter {
     /// The resource URIs to hear `notifications/resources/updated` for.
     #[serde(default)]
     pub(crate) resource_subscriptions: Option<Vec<String>>,
+    /// The tasks to hear `notifications/tasks` for (the tasks extension).
+    #[serde(default)]
+    pub(crate) task_ids: Option<Vec<String>>,
 }
 
 /// `resources/subscribe` and `resources/unsubscribe` (up to 2025-11-25).
@@ -204,6 +208,8 @@ pub(crate) struct SubscribeParams {
 pub(crate) struct ParamsHead<'a> {
     pub(crate) name: Option<&'a RawValue>,
     pub(crate) uri: Option<&'a RawValue>,
+    /// `tasks/get`, `tasks/update`, `tasks/cancel`: the task, which `Mcp-Name` repeats.
+    pub(crate) task_id: Option<&'a RawValue>,
     pub(crate) meta: Option<&'a RawValue>,
 }
 
@@ -241,6 +247,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for ParamsHead<'a> {
                     match &*key {
                         "name" => head.name = Some(value),
                         "uri" => head.uri = Some(value),
+                        "taskId" => head.task_id = Some(value),
                         "_meta" => head.meta = Some(value),
                         _ => {}
                     }

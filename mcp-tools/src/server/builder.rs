@@ -487,6 +487,62 @@ impl Server {
         self
     }
 
+    /// Where the server keeps its tasks (see [the `task` module](crate::task)): in memory
+    /// by default; a [`SqliteStore`](crate::task) outlives the process, and a
+    /// `RedisStore` is shared by every instance behind a load balancer. The command line
+    /// sets it with `--task-store URL`.
+    ///
+    /// ```
+    /// use mcp_toolkit::Server;
+    /// use mcp_toolkit::task::MemoryStore;
+    ///
+    /// let server = Server::new("reports", "1.0.0").task_store(MemoryStore::with_limit(100));
+    /// ```
+    pub fn task_store(mut self, store: impl crate::task::TaskStore) -> Server {
+        self.executor.take();
+        self.options.tasks.store = Some(std::sync::Arc::new(store));
+        self
+    }
+
+    /// The same, for a store already shared.
+    pub(crate) fn task_store_arc(mut self, store: std::sync::Arc<dyn crate::task::TaskStore>) -> Server {
+        self.executor.take();
+        self.options.tasks.store = Some(store);
+        self
+    }
+
+    /// How long a running task's lease lasts: the instance running it renews the lease
+    /// three times in that span, and a task whose lease ran out (its instance died) is
+    /// reported `failed`, never `working` forever. Thirty seconds by default; shorter finds
+    /// a dead instance sooner, at the cost of more writes to the store.
+    ///
+    /// ```
+    /// use mcp_toolkit::Server;
+    /// use std::time::Duration;
+    ///
+    /// let server = Server::new("reports", "1.0.0").task_lease(Duration::from_secs(10));
+    /// ```
+    pub fn task_lease(mut self, lease: Duration) -> Server {
+        self.executor.take();
+        self.options.tasks.lease = lease.max(Duration::from_millis(30));
+        self
+    }
+
+    /// How long a task lives from its creation (its `ttlMs`): a client reads its result
+    /// until then, and a task still working then is stopped. An hour by default.
+    ///
+    /// ```
+    /// use mcp_toolkit::Server;
+    /// use std::time::Duration;
+    ///
+    /// let server = Server::new("reports", "1.0.0").task_ttl(Duration::from_secs(24 * 3600));
+    /// ```
+    pub fn task_ttl(mut self, ttl: Duration) -> Server {
+        self.executor.take();
+        self.options.tasks.ttl = ttl.max(Duration::from_secs(1));
+        self
+    }
+
     /// Decides, per caller, which tools are listed and callable: the tool list may depend on
     /// authorization (see `Server::bearer_auth`, feature `http`). Lists then go out with
     /// `cacheScope: "private"`.
@@ -613,8 +669,12 @@ impl Server {
     }
 
     /// Checks the configuration and builds the engine.
-    pub(crate) fn into_engine(self) -> Result<Arc<Engine>, Error> {
+    pub(crate) fn into_engine(mut self) -> Result<Arc<Engine>, Error> {
         self.check()?;
+        #[cfg(feature = "http")]
+        {
+            self.options.tasks.instance = self.http.settings.instance.clone();
+        }
         if let Some(engine) = self.executor.into_inner() {
             return Ok(engine);
         }

@@ -246,8 +246,11 @@ impl Server {
                     }
                 }
             }
-            Command::Serve { http } => {
-                let server = self.configured_by(|name| std::env::var_os(name))?;
+            Command::Serve { http, task_store } => {
+                let mut server = self.configured_by(|name| std::env::var_os(name))?;
+                if let Some(url) = task_store {
+                    server = server.task_store_arc(url.open().await?);
+                }
                 match http {
                     Some(addr) => server.serve_http(addr.as_str()).await,
                     None => server.serve_stdio().await,
@@ -295,13 +298,24 @@ impl Server {
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
 enum Command {
-    Serve { http: Option<String> },
+    Serve {
+        http: Option<String>,
+        task_store: Option<crate::task::StoreUrl>,
+    },
     Tools,
-    Call { name: String, arguments: Option<String> },
+    Call {
+        name: String,
+        arguments: Option<String>,
+    },
     Prompts,
-    Prompt { name: String, arguments: Option<String> },
+    Prompt {
+        name: String,
+        arguments: Option<String>,
+    },
     Resources,
-    Read { uri: String },
+    Read {
+        uri: String,
+    },
     Help,
     Version,
 }
@@ -317,6 +331,7 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, CliErro
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_args(args);
     let mut http = None;
+    let mut task_store = None;
     let mut wire_log = None;
     let mut words: Vec<String> = Vec::new();
     let unexpected = |arg: &str| CliError::UnexpectedArgument(arg.to_owned());
@@ -325,6 +340,16 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, CliErro
             Long("http") => {
                 let value = parser.value().map_err(|_| CliError::MissingOperand("--http"))?;
                 http = Some(text(value)?);
+            }
+            Long("task-store") => {
+                let value = parser
+                    .value()
+                    .map_err(|_| CliError::MissingOperand("--task-store"))?;
+                task_store = Some(
+                    text(value)?
+                        .parse()
+                        .map_err(|e| CliError::InvalidTaskStore(Arc::new(e)))?,
+                );
             }
             Long("wire-log") => {
                 let value = parser
@@ -350,7 +375,7 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, CliErro
         }
     }
     let command = match words.split_first() {
-        None => Command::Serve { http },
+        None => Command::Serve { http, task_store },
         Some((word, _)) if http.is_some() => return Err(CliError::CommandWithHttp(word.clone())),
         Some((word, [])) if word == "help" => Command::Help,
         Some((word, [])) if word == "tools" => Command::Tools,
@@ -437,6 +462,8 @@ Commands:
 
 Options:
       --http <ADDR>      Serve Streamable HTTP on this address instead, such as 127.0.0.1:8080
+      --task-store <URL>  Keep tasks there: memory: (the default), sqlite:PATH (a file that
+                         outlives the process), redis://HOST:PORT (shared by instances)
       --wire-log <FILE>  Append every message received and sent to FILE, one JSON line each
   -h, --help             Print help
   -V, --version          Print version

@@ -54,6 +54,9 @@ pub enum Error {
     #[cfg(feature = "oauth")]
     #[error(transparent)]
     OAuth(#[from] crate::oauth::ConfigError),
+    /// The task store could not be opened (`--task-store`, or a store's own `open`).
+    #[error(transparent)]
+    TaskStore(#[from] crate::task::StoreError),
     /// Reading or writing the transport failed.
     #[error("transport I/O failed: {0}")]
     Io(#[from] std::io::Error),
@@ -121,7 +124,7 @@ pub enum CliError {
     #[error("the argument {0:?} is not valid UTF-8")]
     ArgumentNotUtf8(std::ffi::OsString),
     /// An option or a command without the operand it needs. It holds the option or the
-    /// command as typed: `--http` (an address), `--wire-log` (a file), `call` and `prompt`
+    /// command as typed: `--http` (an address), `--task-store` (a URL), `--wire-log` (a file), `call` and `prompt`
     /// (a name), `read` (a URI).
     #[error("{}", missing_operand(.0))]
     MissingOperand(&'static str),
@@ -166,6 +169,9 @@ pub enum CliError {
         var = KEYS_VAR
     )]
     InvalidKeyRing(#[source] crate::seal::SealKeyError),
+    /// `--task-store` names no store this server can open.
+    #[error("`--task-store`: {0}")]
+    InvalidTaskStore(#[source] std::sync::Arc<crate::task::StoreError>),
     /// `MCP_TOOLKIT_INSTANCE` cannot start session ids: it is not 1 to 63 of
     /// `A-Z a-z 0-9 - _`. It holds the name.
     #[error("`{var}`: {rule}", var = INSTANCE_VAR, rule = instance_name_rule(.0))]

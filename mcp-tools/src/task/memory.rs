@@ -39,7 +39,12 @@ impl Tasks {
             return;
         }
         self.by_id.retain(|_, task| !task.expired_at(now));
-        self.next_expiry = self.by_id.values().map(|t| t.expires_at).min().unwrap_or(u64::MAX);
+        self.next_expiry = self
+            .by_id
+            .values()
+            .map(|t| t.expires_at)
+            .min()
+            .unwrap_or(u64::MAX);
     }
 }
 
@@ -97,7 +102,11 @@ impl TaskStore for MemoryStore {
                     return Err(StoreError::Full { limit: self.limit });
                 }
             }
-            if tasks.by_id.get(task.id.as_str()).is_some_and(|t| !t.expired_at(now)) {
+            if tasks
+                .by_id
+                .get(task.id.as_str())
+                .is_some_and(|t| !t.expired_at(now))
+            {
                 return Err(StoreError::Exists { id: task.id });
             }
             let id: Arc<str> = task.id.as_str().into();
@@ -121,7 +130,9 @@ impl TaskStore for MemoryStore {
             let now = now_ms();
             let expires_at = task.expires_at;
             let id = match tasks.by_id.get_key_value(task.id.as_str()) {
-                Some((id, kept)) if !kept.expired_at(now) && kept.version.checked_add(1) == Some(task.version) => {
+                Some((id, kept))
+                    if !kept.expired_at(now) && kept.version.checked_add(1) == Some(task.version) =>
+                {
                     Some(Arc::clone(id))
                 }
                 _ => None,

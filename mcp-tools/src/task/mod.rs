@@ -160,7 +160,10 @@ pub enum StoreError {
 
 impl StoreError {
     /// A store failure: `store` names the store, `source` says why.
-    pub fn unavailable(store: &'static str, source: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> StoreError {
+    pub fn unavailable(
+        store: &'static str,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> StoreError {
         StoreError::Unavailable {
             store,
             source: source.into(),
@@ -208,14 +211,18 @@ impl std::str::FromStr for StoreUrl {
             return if cfg!(feature = "sqlite") {
                 Ok(StoreUrl::Sqlite(path.into()))
             } else {
-                Err(invalid("this server was built without the `sqlite` feature of mcp-toolkit"))
+                Err(invalid(
+                    "this server was built without the `sqlite` feature of mcp-toolkit",
+                ))
             };
         }
         if url.starts_with("redis://") || url.starts_with("rediss://") {
             return if cfg!(feature = "redis") {
                 Ok(StoreUrl::Redis(url.to_owned()))
             } else {
-                Err(invalid("this server was built without the `redis` feature of mcp-toolkit"))
+                Err(invalid(
+                    "this server was built without the `redis` feature of mcp-toolkit",
+                ))
             };
         }
         Err(invalid(
@@ -244,7 +251,9 @@ impl StoreUrl {
 
 /// Milliseconds since the Unix epoch, now.
 pub(crate) fn now_ms() -> u64 {
-    let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO);
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO);
     u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
 }
 

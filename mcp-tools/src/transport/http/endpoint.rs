@@ -318,6 +318,7 @@ fn check_modern_headers(
     let target = match method {
         "tools/call" | "prompts/get" => string_of(head.name),
         "resources/read" => string_of(head.uri),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => string_of(head.task_id),
         _ => None,
     };
     if let Some(target) = target {

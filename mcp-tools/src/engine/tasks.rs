@@ -1,0 +1,1110 @@
+//! The tasks extension of revision 2026-07-28 (`io.modelcontextprotocol/tasks`, SEP-2663):
+//! a `tools/call` answered with a task the client polls (`tasks/get`), answers
+//! (`tasks/update`) and stops (`tasks/cancel`).
+//!
+//! A call of a task tool from a client that declares the extension starts as any call: its
+//! asks are rounds of the call itself. When the tool first has to wait on something else,
+//! the call becomes a task: it is written to the store, the client is answered with it,
+//! and the tool goes on working on this instance, which holds the task's lease. A tool that
+//! asks inside a task puts the task in `input_required` and its future is dropped: the
+//! questions and the answers so far live in the store, and once the client has answered
+//! every question, whichever instance took the last answer runs the tool again from the
+//! top, each ask answered from the store.
+//!
+//! Every change is a compare-and-set on the task's version ([`TaskStore::replace`]), so
+//! instances sharing a store agree: a cancellation is a write the instance running the task
+//! hears on the store's change feed; a task whose lease ran out (its instance died) is
+//! turned `failed` by whoever reads it next.
+
+use super::connection::Connection;
+use super::core::{Auth, CallParts, Engine};
+use super::encode;
+use super::era::Client;
+use super::failure::{Failure, Outcome};
+use super::outbox::Outbox;
+use super::rounds::{Answer, Answers, Finished, Question, Round, Rounds};
+use crate::context::{Check, ClientChannel, Notification, Principal};
+use crate::error::ClientRequestError;
+use crate::protocol::jsonrpc::Id;
+use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
+use crate::result::CallToolResult;
+use crate::task::{MemoryStore, StoreError, StoredTask, TaskStore, now_ms};
+use crate::tool::{RawArguments, TaskSupport, Tool};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, watch};
+use tokio_util::sync::CancellationToken;
+
+/// The extension's identifier, as clients declare it and the server advertises it.
+pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
+/// How long a cancelled task's tool may go on to clean up (it sees `ctx.cancelled()`)
+/// before its work is dropped.
+const CANCEL_GRACE: Duration = Duration::from_secs(5);
+
+/// How many times a change is tried again when another write to the task came first.
+const RETRIES: usize = 16;
+
+/// Whether capabilities a request declares name the tasks extension.
+pub(crate) fn declares_tasks(capabilities: Option<&Value>) -> bool {
+    capabilities
+        .and_then(|c| c.get("extensions"))
+        .and_then(|e| e.get(EXTENSION))
+        .is_some_and(Value::is_object)
+}
+
+/// The `-32021` error for a client that did not declare the extension.
+pub(crate) fn missing_extension(message: impl Into<String>) -> Failure {
+    Failure::new(ErrorCode::MISSING_CAPABILITY, message)
+        .with_data(json!({ "requiredCapabilities": { "extensions": { EXTENSION: {} } } }))
+}
+
+/// A task's status, as the protocol names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Status {
+    Working,
+    InputRequired,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+impl Status {
+    fn is_terminal(self) -> bool {
+        matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
+    }
+}
+
+/// A question of a task's, waiting for the client's answer.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Asked {
+    key: String,
+    method: String,
+    params: Value,
+}
+
+/// Who created a task: only the same principal may see it again.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Caller {
+    subject: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    scopes: Vec<String>,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    claims: Value,
+}
+
+/// The instance running a task, and until when it is taken to be alive.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Lease {
+    holder: String,
+    until: u64,
+}
+
+/// A task as the server writes it to its store (the [`StoredTask::data`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Record {
+    status: Status,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    status_message: Option<String>,
+    created_at: u64,
+    last_updated_at: u64,
+    ttl_ms: u64,
+    poll_interval_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    caller: Option<Caller>,
+    /// What runs it again: the tool, its arguments (canonical JSON), the capabilities the
+    /// client declared when it called.
+    tool: String,
+    arguments: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    capabilities: Option<Value>,
+    /// Every answer the tool has taken, by key, each bound to its question.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    answers: BTreeMap<String, Answer>,
+    /// The questions still unanswered (`input_required`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    asked: Vec<Asked>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    result: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    error: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lease: Option<Lease>,
+}
+
+/// A task read from the store: its record, and the version the next write replaces.
+struct Loaded {
+    id: String,
+    version: u64,
+    expires_at: u64,
+    record: Record,
+}
+
+impl Loaded {
+    fn parse(task: StoredTask) -> Result<Loaded, Failure> {
+        let record: Record = serde_json::from_str(&task.data).map_err(|error| {
+            tracing::error!(task = task.id, %error, "a task in the store does not read as one");
+            Failure::new(
+                ErrorCode::INTERNAL_ERROR,
+                "internal error: the task could not be read",
+            )
+        })?;
+        Ok(Loaded {
+            id: task.id,
+            version: task.version,
+            expires_at: task.expires_at,
+            record,
+        })
+    }
+
+    /// The write that replaces this version with `record`.
+    fn next(&self, record: &Record) -> StoredTask {
+        StoredTask::new(&self.id, self.version + 1, self.expires_at, encode_record(record))
+    }
+}
+
+fn encode_record(record: &Record) -> String {
+    // A record is plain data: strings, numbers and JSON values always serialize.
+    serde_json::to_string(record).unwrap_or_default()
+}
+
+/// The engine's tasks: where they are kept, and those this instance runs.
+pub(crate) struct Tasks {
+    store: Arc<dyn TaskStore>,
+    /// This process, as a lease names it: random, so a restarted process is another.
+    holder: String,
+    /// The instance's name, which task ids start with when the store is not shared.
+    instance: Option<String>,
+    lease: Duration,
+    ttl: Duration,
+    poll_interval: Duration,
+    /// The tasks running here, each with the token that stops it.
+    running: Mutex<foldhash::HashMap<String, CancellationToken>>,
+}
+
+/// How the engine's tasks are set up.
+#[derive(Clone)]
+pub(crate) struct TaskOptions {
+    pub(crate) store: Option<Arc<dyn TaskStore>>,
+    pub(crate) lease: Duration,
+    pub(crate) ttl: Duration,
+    pub(crate) poll_interval: Duration,
+    pub(crate) instance: Option<String>,
+}
+
+impl std::fmt::Debug for TaskOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TaskOptions")
+            .field("store", &self.store.as_ref().map(|_| "custom"))
+            .field("lease", &self.lease)
+            .field("ttl", &self.ttl)
+            .field("poll_interval", &self.poll_interval)
+            .field("instance", &self.instance)
+            .finish()
+    }
+}
+
+impl Default for TaskOptions {
+    fn default() -> TaskOptions {
+        TaskOptions {
+            store: None,
+            lease: Duration::from_secs(30),
+            ttl: Duration::from_secs(3600),
+            poll_interval: Duration::from_secs(1),
+            instance: None,
+        }
+    }
+}
+
+impl Tasks {
+    pub(crate) fn new(options: &TaskOptions) -> Tasks {
+        let holder = crate::protocol::random_hex::<16>().unwrap_or_else(|error| {
+            tracing::error!(%error, "no randomness for this process's task lease name");
+            format!("pid-{}", std::process::id())
+        });
+        Tasks {
+            store: options
+                .store
+                .clone()
+                .unwrap_or_else(|| Arc::new(MemoryStore::new())),
+            holder,
+            instance: options.instance.clone(),
+            lease: options.lease,
+            ttl: options.ttl,
+            poll_interval: options.poll_interval,
+            running: Mutex::default(),
+        }
+    }
+
+    pub(crate) fn store(&self) -> &Arc<dyn TaskStore> {
+        &self.store
+    }
+
+    fn running(&self) -> std::sync::MutexGuard<'_, foldhash::HashMap<String, CancellationToken>> {
+        self.running.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A new task id: 128 random bits, after `<instance>.` when the store is not shared
+    /// and the instance has a name.
+    fn new_id(&self) -> Result<String, Failure> {
+        let random = crate::protocol::random_hex::<16>().map_err(|error| {
+            tracing::error!(%error, "no randomness for a task id");
+            Failure::new(
+                ErrorCode::INTERNAL_ERROR,
+                "internal error: no task id could be made",
+            )
+        })?;
+        Ok(match (&self.instance, self.store.is_shared()) {
+            (Some(name), false) => format!("{name}.{random}"),
+            _ => random,
+        })
+    }
+
+    fn lease_from(&self, now: u64) -> Lease {
+        Lease {
+            holder: self.holder.clone(),
+            until: now.saturating_add(millis(self.lease)),
+        }
+    }
+
+    /// Whether a working task's lease says its instance is gone: the lease ran out, or
+    /// (with a store no other instance shares) it names an earlier run of this process.
+    fn orphaned(&self, record: &Record, now: u64) -> bool {
+        record.status == Status::Working
+            && record.lease.as_ref().is_none_or(|lease| {
+                lease.until <= now || (!self.store.is_shared() && lease.holder != self.holder)
+            })
+    }
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// An RFC 3339 timestamp in UTC, to the millisecond, of `ms` since the Unix epoch.
+fn timestamp(ms: u64) -> String {
+    let at = std::time::UNIX_EPOCH + Duration::from_millis(ms);
+    humantime::format_rfc3339_millis(at).to_string()
+}
+
+/// A store failure as a client sees it: the cause logged, not sent.
+fn store_failure(error: &StoreError) -> Failure {
+    match error {
+        StoreError::Full { .. } => Failure::new(ErrorCode::SERVER_BUSY, error.to_string()),
+        _ => {
+            tracing::error!(error = %error, source = ?std::error::Error::source(error), "the task store failed");
+            Failure::new(
+                ErrorCode::INTERNAL_ERROR,
+                "internal error: the task store is unavailable",
+            )
+        }
+    }
+}
+
+/// The error for a task id that names no task the caller may see.
+fn not_found() -> Failure {
+    Failure::invalid_params("task not found: unknown or expired task id")
+}
+
+/// The task's fields every shape carries (`Task`): id, status, times, TTL, poll interval.
+fn task_fields(id: &str, record: &Record, map: &mut Map<String, Value>) {
+    map.insert("taskId".into(), Value::String(id.to_owned()));
+    map.insert(
+        "status".into(),
+        serde_json::to_value(record.status).unwrap_or_default(),
+    );
+    if let Some(message) = &record.status_message {
+        map.insert("statusMessage".into(), Value::String(message.clone()));
+    }
+    map.insert("createdAt".into(), Value::String(timestamp(record.created_at)));
+    map.insert(
+        "lastUpdatedAt".into(),
+        Value::String(timestamp(record.last_updated_at)),
+    );
+    map.insert("ttlMs".into(), Value::from(record.ttl_ms));
+    map.insert("pollIntervalMs".into(), Value::from(record.poll_interval_ms));
+}
+
+/// A `DetailedTask`: the task's fields, with its result, error or questions inlined.
+fn detailed(id: &str, record: &Record) -> Map<String, Value> {
+    let mut map = Map::new();
+    task_fields(id, record, &mut map);
+    match record.status {
+        Status::Completed => {
+            map.insert(
+                "result".into(),
+                record.result.clone().unwrap_or_else(|| json!({})),
+            );
+        }
+        Status::Failed => {
+            let error = record.error.clone().unwrap_or_else(
+                || json!({ "code": ErrorCode::INTERNAL_ERROR.get(), "message": "internal error" }),
+            );
+            map.insert("error".into(), error);
+        }
+        Status::InputRequired => {
+            let requests: Map<String, Value> = record
+                .asked
+                .iter()
+                .map(|asked| {
+                    (
+                        asked.key.clone(),
+                        json!({ "method": asked.method, "params": asked.params }),
+                    )
+                })
+                .collect();
+            map.insert("inputRequests".into(), Value::Object(requests));
+        }
+        Status::Working | Status::Cancelled => {}
+    }
+    map
+}
+
+/// `notifications/tasks` for a task, tagged with the listen stream it goes on.
+fn status_notification(task: &StoredTask, tag: &Value) -> Option<Vec<u8>> {
+    let record: Record = serde_json::from_str(&task.data).ok()?;
+    let mut params = detailed(&task.id, &record);
+    params.insert("_meta".into(), tag.clone());
+    Some(encode::notification("notifications/tasks", &params))
+}
+
+/// What a task's status message is while it runs: set by `ctx.set_status`, written to
+/// the store by whoever drives the task.
+pub(crate) type StatusCell = watch::Sender<Option<String>>;
+
+/// How a call that may become a task came to be, for the task to be created from.
+pub(crate) struct TaskCall {
+    pub(crate) tool: Tool,
+    /// The call's arguments in canonical form.
+    pub(crate) arguments: String,
+    pub(crate) capabilities: Option<Arc<Value>>,
+    pub(crate) principal: Option<Arc<Principal>>,
+    /// The round the call's asks were answered in, if it had one.
+    pub(crate) round: Option<Arc<Round>>,
+    /// The status message the tool has set so far.
+    pub(crate) status: Arc<StatusCell>,
+    /// The token the tool's context watches, if it has a context.
+    pub(crate) cancel: Option<CancellationToken>,
+}
+
+/// A call's work that will finish as a task.
+pub(crate) type TaskWork = Rounds<Pin<Box<dyn Future<Output = CallToolResult> + Send>>>;
+
+/// What becomes of a task call: it finished before it had to wait (a `required` task is
+/// created finished), or it goes on as a task.
+pub(crate) enum Begun {
+    Finished(CallToolResult),
+    Running(TaskWork),
+}
+
+/// A channel for a tool running in a task: its asks are questions of the task (answered
+/// from the store when it runs again), its notifications go nowhere (the protocol sends no
+/// progress or log messages for tasks), and its status messages go to the task.
+struct TaskChannel {
+    round: Arc<Round>,
+    status: Arc<StatusCell>,
+}
+
+impl ClientChannel for TaskChannel {
+    fn notify(&self, notification: Notification) {
+        tracing::debug!(
+            method = notification.method,
+            "a task's notification is not sent: tasks carry none"
+        );
+    }
+
+    fn request(
+        &self,
+        method: &str,
+        params: Value,
+        key: Option<&str>,
+        check: Check,
+    ) -> Pin<Box<dyn Future<Output = Result<Value, ClientRequestError>> + Send>> {
+        match self.round.ask(method, params, key, check) {
+            Some(answer) => Box::pin(std::future::ready(Ok(answer))),
+            None => Box::pin(std::future::pending()),
+        }
+    }
+
+    fn set_status(&self, message: String) {
+        self.status.send_replace(Some(message));
+    }
+}
+
+impl Engine {
+    /// Whether the server has a tool that runs as a task.
+    pub(crate) fn has_task_tools(&self) -> bool {
+        self.tools
+            .snapshot()
+            .items()
+            .iter()
+            .any(|tool| tool.task_support() != TaskSupport::Forbidden)
+    }
+
+    /// Turns a call into a task: writes it to the store, answers the call with it once a
+    /// `tasks/get` anywhere would find it, then drives its work here. A store that fails
+    /// answers the call with an error and stops the work.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn begin_task(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        request_id: RequestId,
+        id: &RawValue,
+        out: &Outbox,
+        call: TaskCall,
+        begun: Begun,
+        permit: OwnedSemaphorePermit,
+    ) {
+        let engine = Arc::clone(self);
+        let conn2 = Arc::clone(conn);
+        let out = out.clone();
+        let raw_id: Box<RawValue> = id.to_owned();
+        let key = request_id.clone();
+        let task = conn
+            .tasks()
+            .spawn(tracing::Instrument::in_current_span(async move {
+                let (finished, work) = match begun {
+                    Begun::Finished(result) => (Some(result), None),
+                    Begun::Running(work) => (None, Some(work)),
+                };
+                let created = engine.create_task(&call, finished.as_ref()).await;
+                conn2.finish(&key);
+                let (task_id, record) = match created {
+                    Ok(created) => created,
+                    Err(failure) => {
+                        if let Some(cancel) = &call.cancel {
+                            cancel.cancel();
+                        }
+                        return encode::respond_failure(&out, Some(&raw_id), failure);
+                    }
+                };
+                let mut created = Map::new();
+                created.insert("resultType".into(), Value::String("task".into()));
+                task_fields(&task_id, &record, &mut created);
+                created.insert(
+                    "_meta".into(),
+                    json!({ crate::protocol::messages::META_SERVER_INFO: &*engine.identity }),
+                );
+                out.respond(encode::result(&raw_id, &created));
+                if let Some(work) = work {
+                    let cancel = call.cancel.clone().unwrap_or_default();
+                    engine
+                        .drive(
+                            task_id,
+                            call.tool,
+                            work,
+                            call.round,
+                            call.status,
+                            cancel,
+                            Some(permit),
+                        )
+                        .await;
+                }
+            }));
+        conn.set_abort(&request_id, task.abort_handle());
+    }
+
+    /// Writes a new task for `call`: working with this instance's lease, or already
+    /// finished.
+    async fn create_task(
+        &self,
+        call: &TaskCall,
+        finished: Option<&CallToolResult>,
+    ) -> Result<(String, Record), Failure> {
+        let tasks = &self.tasks;
+        let now = now_ms();
+        let id = tasks.new_id()?;
+        let mut record = Record {
+            status: Status::Working,
+            status_message: call.status.borrow().clone(),
+            created_at: now,
+            last_updated_at: now,
+            ttl_ms: millis(tasks.ttl),
+            poll_interval_ms: millis(tasks.poll_interval),
+            caller: call.principal.as_deref().map(|p| Caller {
+                subject: p.subject.clone(),
+                scopes: p.scopes.clone(),
+                claims: p.claims.clone(),
+            }),
+            tool: call.tool.name().to_owned(),
+            arguments: call.arguments.clone(),
+            capabilities: call.capabilities.as_deref().cloned(),
+            answers: call.round.as_ref().map(|r| r.taken()).unwrap_or_default(),
+            asked: Vec::new(),
+            result: None,
+            error: None,
+            lease: Some(tasks.lease_from(now)),
+        };
+        match finished {
+            Some(result) => self.settle(&mut record, result, &call.tool),
+            None => {
+                if let Some(cancel) = &call.cancel {
+                    tasks.running().insert(id.clone(), cancel.clone());
+                }
+            }
+        }
+        let expires_at = now.saturating_add(record.ttl_ms);
+        let stored = StoredTask::new(&id, 1, expires_at, encode_record(&record));
+        if let Err(error) = tasks.store.create(stored).await {
+            tasks.running().remove(&id);
+            return Err(store_failure(&error));
+        }
+        Ok((id, record))
+    }
+
+    /// Records a tool's result as the task's end: `completed` with the result as the call
+    /// would have answered it (tool errors included), or `failed` with the JSON-RPC error
+    /// the call would have answered.
+    fn settle(&self, record: &mut Record, result: &CallToolResult, tool: &Tool) {
+        record.lease = None;
+        record.asked.clear();
+        if let Some(capability) = result.missing_capability() {
+            let message = result
+                .content()
+                .first()
+                .and_then(|c| c.as_text())
+                .unwrap_or_default();
+            let failure = super::asking::missing_capability(message, capability);
+            record.status = Status::Failed;
+            record.status_message = Some(failure.message.clone());
+            record.error = Some(failure_json(&failure));
+            return;
+        }
+        let internal = result.internal_detail().is_some();
+        let result = self.options.finish(tool, result.clone());
+        if internal {
+            // A panic or an internal error: the JSON-RPC error the call would have been
+            // answered with, had it not been a task; its detail is in the server's log.
+            let message = result
+                .content()
+                .first()
+                .and_then(|c| c.as_text())
+                .unwrap_or("internal error");
+            record.status = Status::Failed;
+            record.status_message = Some("the tool failed with an internal error".to_owned());
+            record.error = Some(json!({ "code": ErrorCode::INTERNAL_ERROR.get(), "message": message }));
+            return;
+        }
+        let wraps = tool.wraps_structured_output(ProtocolVersion::V2026_07_28);
+        record.status = Status::Completed;
+        record.result = Some(encode::call_result_value(&result, wraps, &self.identity));
+    }
+
+    /// Drives a task's work on this instance until it ends, asks, or is cancelled: renews
+    /// its lease, writes its status messages, and hears of a cancellation from any instance.
+    #[allow(clippy::too_many_arguments)]
+    async fn drive(
+        self: Arc<Self>,
+        id: String,
+        tool: Tool,
+        mut work: TaskWork,
+        round: Option<Arc<Round>>,
+        status: Arc<StatusCell>,
+        cancel: CancellationToken,
+        permit: Option<OwnedSemaphorePermit>,
+    ) {
+        let tasks = &self.tasks;
+        tasks.running().insert(id.clone(), cancel.clone());
+        let mut changes = tasks.store.changes();
+        let mut messages = status.subscribe();
+        messages.mark_unchanged();
+        let mut renew = tokio::time::interval(tasks.lease / 3);
+        renew.tick().await;
+        let deadline = tokio::time::sleep(tasks.ttl);
+        tokio::pin!(deadline);
+        let finished = loop {
+            tokio::select! {
+                biased;
+                () = cancel.cancelled() => {
+                    // Cancelled here (or heard from the store): the tool may clean up, briefly.
+                    let _ = tokio::time::timeout(CANCEL_GRACE, &mut work).await;
+                    break None;
+                }
+                finished = &mut work => break Some(finished),
+                () = &mut deadline => {
+                    tracing::warn!(task = id, "a task ran past its time to live and was stopped");
+                    break Some(Finished::Complete(CallToolResult::error(
+                        "the task ran past its time to live and was stopped",
+                    )));
+                }
+                changed = changes.recv() => {
+                    let concerns = match changed {
+                        Ok(changed) => *changed == *id,
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => true,
+                        Err(tokio::sync::broadcast::error::RecvError::Closed) => false,
+                    };
+                    if concerns && self.cancelled_in_store(&id).await {
+                        cancel.cancel();
+                    }
+                }
+                Ok(()) = messages.changed() => {
+                    let message = messages.borrow_and_update().clone();
+                    self.update(&id, |record| {
+                        (record.status == Status::Working).then(|| record.status_message = message.clone())
+                    })
+                    .await;
+                }
+                _ = renew.tick() => {
+                    let lease = tasks.lease_from(now_ms());
+                    let renewed = self.update(&id, |record| {
+                        (record.status == Status::Working).then(|| record.lease = Some(lease.clone()))
+                    })
+                    .await;
+                    if let Some(record) = renewed
+                        && record.status == Status::Cancelled
+                    {
+                        cancel.cancel();
+                    }
+                }
+            }
+        };
+        drop(permit);
+        tasks.running().remove(&id);
+        let Some(finished) = finished else { return };
+        match finished {
+            Finished::Complete(result) => {
+                self.update(&id, |record| {
+                    (!record.status.is_terminal()).then(|| self.settle(record, &result, &tool))
+                })
+                .await;
+            }
+            Finished::InputRequired(asked) => {
+                let answers = round.map(|round| round.taken()).unwrap_or_default();
+                self.update(&id, |record| {
+                    (record.status == Status::Working).then(|| {
+                        record.status = Status::InputRequired;
+                        record.lease = None;
+                        record.answers.extend(answers.clone());
+                        record.asked = asked
+                            .iter()
+                            .map(|request| Asked {
+                                key: request.key.clone(),
+                                method: request.method.clone(),
+                                params: request.params.clone(),
+                            })
+                            .collect();
+                    })
+                })
+                .await;
+            }
+        }
+    }
+
+    /// Whether the store says task `id` was cancelled.
+    async fn cancelled_in_store(&self, id: &str) -> bool {
+        match self.tasks.store.load(id).await {
+            Ok(Some(task)) => Loaded::parse(task).is_ok_and(|t| t.record.status == Status::Cancelled),
+            // Expired or gone: nobody can see its end.
+            Ok(None) => true,
+            Err(_) => false,
+        }
+    }
+
+    /// Changes task `id` with `change` (which returns `None` to leave it as it is), trying
+    /// again when another write came first; the record as written, or as found.
+    async fn update(&self, id: &str, mut change: impl FnMut(&mut Record) -> Option<()>) -> Option<Record> {
+        for _ in 0..RETRIES {
+            let loaded = match self.tasks.store.load(id).await {
+                Ok(Some(task)) => Loaded::parse(task).ok()?,
+                Ok(None) => return None,
+                Err(error) => {
+                    tracing::warn!(task = id, %error, "a task could not be read to change it");
+                    return None;
+                }
+            };
+            let mut record = loaded.record.clone();
+            if change(&mut record).is_none() {
+                return Some(loaded.record);
+            }
+            record.last_updated_at = now_ms().max(record.last_updated_at);
+            match self.tasks.store.replace(loaded.next(&record)).await {
+                Ok(true) => return Some(record),
+                Ok(false) => continue,
+                Err(error) => {
+                    tracing::warn!(task = id, %error, "a task could not be changed");
+                    return None;
+                }
+            }
+        }
+        tracing::warn!(task = id, "a task changed too often to be changed");
+        None
+    }
+
+    /// Reads task `id` for `caller`: `-32602` when it is unknown, expired or another's; a
+    /// working task whose instance is gone is failed first.
+    async fn load_for(&self, id: &str, caller: Auth<'_>) -> Result<Loaded, Failure> {
+        for _ in 0..RETRIES {
+            let task = match self.tasks.store.load(id).await {
+                Ok(Some(task)) => task,
+                Ok(None) => return Err(not_found()),
+                Err(error) => return Err(store_failure(&error)),
+            };
+            let mut loaded = Loaded::parse(task)?;
+            let owner = loaded.record.caller.as_ref().map(|c| c.subject.as_str());
+            if owner != caller.map(|p| p.subject.as_str()) {
+                return Err(not_found());
+            }
+            let now = now_ms();
+            if !self.tasks.orphaned(&loaded.record, now) || self.tasks.running().contains_key(id) {
+                return Ok(loaded);
+            }
+            let record = &mut loaded.record;
+            record.status = Status::Failed;
+            record.lease = None;
+            record.last_updated_at = now;
+            let message = "the server instance running this task stopped before it finished";
+            record.status_message = Some(message.to_owned());
+            record.error = Some(json!({ "code": ErrorCode::INTERNAL_ERROR.get(), "message": message }));
+            match self.tasks.store.replace(loaded.next(&loaded.record)).await {
+                Ok(true) => {
+                    loaded.version += 1;
+                    return Ok(loaded);
+                }
+                Ok(false) => continue,
+                Err(error) => return Err(store_failure(&error)),
+            }
+        }
+        Err(Failure::new(
+            ErrorCode::INTERNAL_ERROR,
+            "internal error: the task changed too often to be read",
+        ))
+    }
+
+    /// `tasks/get`: the task as it is now, with its result, error or questions inlined.
+    pub(crate) fn tasks_get(
+        self: &Arc<Self>,
+        id: Id<'_>,
+        task_id: String,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) -> Outcome {
+        let engine = Arc::clone(self);
+        let raw_id: Box<RawValue> = id.raw.to_owned();
+        let out = out.clone();
+        let caller = auth.cloned();
+        tokio::spawn(tracing::Instrument::in_current_span(async move {
+            match engine.load_for(&task_id, caller.as_ref()).await {
+                Ok(loaded) => {
+                    let mut result = Map::new();
+                    result.insert("resultType".into(), Value::String("complete".into()));
+                    result.extend(detailed(&loaded.id, &loaded.record));
+                    result.insert(
+                        "_meta".into(),
+                        json!({ crate::protocol::messages::META_SERVER_INFO: &*engine.identity }),
+                    );
+                    out.respond(encode::result(&raw_id, &result));
+                }
+                Err(failure) => encode::respond_failure(&out, Some(&raw_id), failure),
+            }
+        }));
+        Ok(())
+    }
+
+    /// `tasks/update`: takes the answers to questions the task is waiting on (others are
+    /// ignored); once none is left, the tool runs again here, from the top.
+    pub(crate) fn tasks_update(
+        self: &Arc<Self>,
+        id: Id<'_>,
+        task_id: String,
+        responses: Map<String, Value>,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) -> Outcome {
+        let engine = Arc::clone(self);
+        let raw_id: Box<RawValue> = id.raw.to_owned();
+        let out = out.clone();
+        let caller = auth.cloned();
+        tokio::spawn(tracing::Instrument::in_current_span(async move {
+            match engine.take_answers(&task_id, &responses, caller.as_ref()).await {
+                Ok(resume) => {
+                    out.respond(encode::ack(&raw_id, &engine.identity));
+                    if let Some(record) = resume {
+                        engine.resume(task_id, record).await;
+                    }
+                }
+                Err(failure) => encode::respond_failure(&out, Some(&raw_id), failure),
+            }
+        }));
+        Ok(())
+    }
+
+    /// Writes the answers to the task's outstanding questions; the record to run again when
+    /// that left none (this instance took the lease).
+    async fn take_answers(
+        &self,
+        id: &str,
+        responses: &Map<String, Value>,
+        caller: Auth<'_>,
+    ) -> Result<Option<Record>, Failure> {
+        for _ in 0..RETRIES {
+            let loaded = self.load_for(id, caller).await?;
+            let mut record = loaded.record.clone();
+            if record.status != Status::InputRequired {
+                return Ok(None);
+            }
+            let before = record.asked.len();
+            record.asked.retain(|asked| match responses.get(&asked.key) {
+                Some(value) => {
+                    let question = Question::of(&asked.method, &asked.params);
+                    record.answers.insert(
+                        asked.key.clone(),
+                        Answer {
+                            question,
+                            value: value.clone(),
+                        },
+                    );
+                    false
+                }
+                None => true,
+            });
+            if record.asked.len() == before {
+                return Ok(None);
+            }
+            let now = now_ms();
+            record.last_updated_at = now;
+            let resume = record.asked.is_empty();
+            if resume {
+                record.status = Status::Working;
+                record.lease = Some(self.tasks.lease_from(now));
+            }
+            match self.tasks.store.replace(loaded.next(&record)).await {
+                Ok(true) => return Ok(resume.then_some(record)),
+                Ok(false) => continue,
+                Err(error) => return Err(store_failure(&error)),
+            }
+        }
+        Err(Failure::new(
+            ErrorCode::INTERNAL_ERROR,
+            "internal error: the task changed too often to be updated",
+        ))
+    }
+
+    /// Runs a task's tool again from the top on this instance, every ask answered from
+    /// what the task holds.
+    async fn resume(self: Arc<Self>, id: String, record: Record) {
+        let Some(tool) = self.tools.snapshot().get(&record.tool).cloned() else {
+            let message = format!("the tool `{}` is no longer served", record.tool);
+            self.update(&id, |r| {
+                (!r.status.is_terminal()).then(|| {
+                    r.status = Status::Failed;
+                    r.lease = None;
+                    r.status_message = Some(message.clone());
+                    r.error = Some(json!({ "code": ErrorCode::INTERNAL_ERROR.get(), "message": message }));
+                })
+            })
+            .await;
+            return;
+        };
+        let round = Arc::new(Round::new(Answers {
+            bound: record.answers.clone().into_iter().collect(),
+            unbound: Default::default(),
+        }));
+        let status = Arc::new(watch::channel(record.status_message.clone()).0);
+        let cancel = CancellationToken::new();
+        let channel: Arc<dyn ClientChannel> = Arc::new(TaskChannel {
+            round: Arc::clone(&round),
+            status: Arc::clone(&status),
+        });
+        let principal = record.caller.as_ref().map(|c| {
+            let mut principal = Principal::new(c.subject.clone());
+            principal.scopes = c.scopes.clone();
+            principal.claims = c.claims.clone();
+            Arc::new(principal)
+        });
+        let cx = self.context(CallParts {
+            request_id: None,
+            version: Some(ProtocolVersion::V2026_07_28),
+            client: Client {
+                info: None,
+                capabilities: record.capabilities.clone().map(Arc::new),
+                log_level: None,
+            },
+            progress_token: None,
+            cancel: cancel.clone(),
+            principal,
+            channel: Some(channel),
+        });
+        let invocation = match RawArguments::from_json(&record.arguments) {
+            Ok(arguments) => tool.invoke(&cx, arguments),
+            Err(_) => {
+                crate::tool::Invocation::Ready(CallToolResult::internal("a task's arguments do not read"))
+            }
+        };
+        let work = Rounds {
+            work: Box::pin(invocation.run()) as Pin<Box<dyn Future<Output = CallToolResult> + Send>>,
+            round: Some(Arc::clone(&round)),
+        };
+        let engine = Arc::clone(&self);
+        tokio::spawn(async move {
+            engine
+                .drive(id, tool, work, Some(round), status, cancel, None)
+                .await;
+        });
+    }
+
+    /// `tasks/cancel`: a task not yet ended ends `cancelled`, and the instance running it
+    /// stops its tool; a task ended already is left as it is. Either way the answer is an
+    /// empty acknowledgment.
+    pub(crate) fn tasks_cancel(
+        self: &Arc<Self>,
+        id: Id<'_>,
+        task_id: String,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) -> Outcome {
+        let engine = Arc::clone(self);
+        let raw_id: Box<RawValue> = id.raw.to_owned();
+        let out = out.clone();
+        let caller = auth.cloned();
+        tokio::spawn(tracing::Instrument::in_current_span(async move {
+            match engine.cancel_task(&task_id, caller.as_ref()).await {
+                Ok(()) => out.respond(encode::ack(&raw_id, &engine.identity)),
+                Err(failure) => encode::respond_failure(&out, Some(&raw_id), failure),
+            }
+        }));
+        Ok(())
+    }
+
+    async fn cancel_task(&self, id: &str, caller: Auth<'_>) -> Result<(), Failure> {
+        for _ in 0..RETRIES {
+            let loaded = self.load_for(id, caller).await?;
+            if loaded.record.status.is_terminal() {
+                return Ok(());
+            }
+            let mut record = loaded.record.clone();
+            record.status = Status::Cancelled;
+            record.status_message = Some("cancelled by the client".to_owned());
+            record.asked.clear();
+            record.lease = None;
+            record.last_updated_at = now_ms();
+            match self.tasks.store.replace(loaded.next(&record)).await {
+                Ok(true) => {
+                    if let Some(cancel) = self.tasks.running().get(id) {
+                        cancel.cancel();
+                    }
+                    return Ok(());
+                }
+                Ok(false) => continue,
+                Err(error) => return Err(store_failure(&error)),
+            }
+        }
+        Err(Failure::new(
+            ErrorCode::INTERNAL_ERROR,
+            "internal error: the task changed too often to be cancelled",
+        ))
+    }
+
+    /// `notifications/tasks` for each of the tasks `ids` still kept, as they are now.
+    pub(crate) async fn task_notifications(&self, ids: &[String], tag: &Value) -> Vec<Vec<u8>> {
+        let mut messages = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Ok(Some(task)) = self.tasks.store.load(id).await
+                && let Some(message) = status_notification(&task, tag)
+            {
+                messages.push(message);
+            }
+        }
+        messages
+    }
+
+    /// The tasks of `ids` that `caller` may see, for a listen stream to watch.
+    pub(crate) async fn watchable_tasks(&self, ids: &[String], caller: Auth<'_>) -> Vec<String> {
+        let mut known = Vec::new();
+        for id in ids {
+            if self.load_for(id, caller).await.is_ok() {
+                known.push(id.clone());
+            }
+        }
+        known
+    }
+}
+
+/// A failure as the `error` of a failed task.
+fn failure_json(failure: &Failure) -> Value {
+    let mut error = json!({ "code": failure.code.get(), "message": failure.message });
+    if let Some(data) = &failure.data {
+        error["data"] = data.clone();
+    }
+    error
+}
+
+/// What a call needs to know of its client to decide whether it may become a task, and
+/// whether it must: `Err` refuses a `required` task tool's call from a client without the
+/// extension.
+pub(crate) fn task_mode(tool: &Tool, capabilities: Option<&Value>, modern: bool) -> Result<bool, Failure> {
+    match tool.task_support() {
+        TaskSupport::Forbidden => Ok(false),
+        _ if modern && declares_tasks(capabilities) => Ok(true),
+        TaskSupport::Required if modern => Err(missing_extension(format!(
+            "the tool `{}` runs only as a task: declare the `{EXTENSION}` extension in the request's client capabilities",
+            tool.name()
+        ))),
+        TaskSupport::Required => Err(Failure::invalid_params(format!(
+            "the tool `{}` runs only as a task, which needs protocol revision 2026-07-28 and the `{EXTENSION}` extension",
+            tool.name()
+        ))),
+        _ => Ok(false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(status: Status) -> Record {
+        Record {
+            status,
+            status_message: None,
+            created_at: 0,
+            last_updated_at: 1,
+            ttl_ms: 60_000,
+            poll_interval_ms: 1000,
+            caller: None,
+            tool: "t".into(),
+            arguments: "{}".into(),
+            capabilities: None,
+            answers: BTreeMap::new(),
+            asked: vec![Asked {
+                key: "elicit_1".into(),
+                method: "elicitation/create".into(),
+                params: json!({"message": "?"}),
+            }],
+            result: Some(json!({"content": []})),
+            error: None,
+            lease: None,
+        }
+    }
+
+    #[test]
+    fn a_detailed_task_inlines_what_its_status_carries() {
+        let waiting = detailed("x", &record(Status::InputRequired));
+        assert_eq!(
+            waiting["inputRequests"]["elicit_1"]["method"],
+            "elicitation/create"
+        );
+        assert!(waiting.get("result").is_none());
+        let done = detailed("x", &record(Status::Completed));
+        assert_eq!(done["result"], json!({"content": []}));
+        assert!(done.get("inputRequests").is_none());
+        let failed = detailed("x", &record(Status::Failed));
+        assert_eq!(failed["error"]["code"], -32603);
+        assert_eq!(done["createdAt"], "1970-01-01T00:00:00.000Z");
+        assert_eq!(done["ttlMs"], 60_000);
+    }
+
+    #[test]
+    fn only_a_declared_extension_counts() {
+        assert!(declares_tasks(Some(&json!({"extensions": {EXTENSION: {}}}))));
+        assert!(!declares_tasks(Some(&json!({"extensions": {EXTENSION: true}}))));
+        assert!(!declares_tasks(Some(&json!({"extensions": {}}))));
+        assert!(!declares_tasks(None));
+    }
+}
