@@ -610,6 +610,103 @@ fn template_data(
     Json(serde_json::json!({ "id": id, "templateTest": true, "data": format!("Data for ID: {id}") }))
 }
 
+/// Greets someone: a tool that never runs as a task.
+#[tool]
+fn greet(
+    /// Whom to greet
+    name: String,
+) -> String {
+    format!("Hello, {name}!")
+}
+
+/// Works for `seconds` seconds, saying how far it got, then reports; a task for a client
+/// that declares the tasks extension (unless it has nothing to wait for).
+#[tool(task)]
+async fn slow_compute(
+    cx: Context,
+    /// How long to work
+    seconds: u64,
+    /// What the result is labelled
+    #[default(String::new())]
+    label: String,
+) -> String {
+    for second in 0..seconds {
+        cx.set_status(format!("{second} of {seconds} s"));
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    format!("computed {label} in {seconds} s")
+}
+
+/// Works a second, then fails as a tool fails (a result with `isError`); only ever a task.
+#[tool(task = "required")]
+async fn failing_job() -> Result<&'static str, ToolError> {
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    Err(ToolError::new("the job failed: its input was not usable"))
+}
+
+/// Works briefly, then panics: the task fails with a JSON-RPC internal error.
+#[tool(task)]
+async fn protocol_error_job() -> &'static str {
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    panic!("the job hit a bug")
+}
+
+/// Whether to go ahead.
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Go {
+    confirm: bool,
+}
+
+/// Looks the file up, then asks inside the task whether to delete it.
+#[tool(task)]
+async fn confirm_delete(
+    cx: Context,
+    /// The file to delete
+    filename: String,
+) -> Result<String, ToolError> {
+    cx.set_status(format!("looking up {filename}"));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let answer = cx.elicit::<Go>(format!("Delete {filename}?")).await?;
+    Ok(match answer {
+        Elicitation::Accept(Go { confirm: true }) => format!("deleted {filename}"),
+        _ => format!("kept {filename}"),
+    })
+}
+
+/// A named entry, confirmed.
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Entry {
+    name: String,
+    confirm: bool,
+}
+
+/// Gets ready, then asks two questions at once inside the task.
+#[tool(task)]
+async fn multi_input(cx: Context) -> Result<String, ToolError> {
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (first, second) = tokio::join!(
+        cx.elicit::<Entry>("First entry?").key("first").into_future(),
+        cx.elicit::<Entry>("Second entry?").key("second").into_future(),
+    );
+    let name = |entry: Elicitation<Entry>| match entry {
+        Elicitation::Accept(Entry { name, confirm: true }) => name,
+        _ => "(declined)".to_owned(),
+    };
+    Ok(format!("Got {} and {}", name(first?), name(second?)))
+}
+
+/// Asks the user's name as a round of the call itself (key `user_name`), then works on it
+/// as a task: only ever a task.
+#[tool(task = "required")]
+async fn test_tool_with_task(cx: Context) -> Result<String, ToolError> {
+    let name = match cx.elicit::<Name>("What is your name?").key("user_name").await? {
+        Elicitation::Accept(Name { name }) => name,
+        _ => "stranger".to_owned(),
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    Ok(format!("Hello, {name}! Your task is done."))
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
     let mut tools = tools![
@@ -639,6 +736,13 @@ async fn main() -> std::process::ExitCode {
         test_input_required_result_capabilities,
         test_missing_capability,
         test_streaming_elicitation,
+        greet,
+        slow_compute,
+        failing_job,
+        protocol_error_job,
+        confirm_delete,
+        multi_input,
+        test_tool_with_task,
     ];
     tools.push(json_schema_2020_12_tool());
     let served = Server::new("mcp-toolkit-conformance", env!("CARGO_PKG_VERSION"))

@@ -11,6 +11,9 @@
 //!   client shares. In revision 2026-07-28 such a tool runs again from the top once the
 //!   client has answered, so each counts or reads before it asks and changes nothing
 //!   until after.
+//! - a task: `archive_notes` copies every note slowly; a client that declares the tasks
+//!   extension is answered at once with a task it polls (`tasks/get`), whose status says
+//!   how far the archive got, and which it may cancel (`tasks/cancel`);
 //! - prompts: `review_note` asks the model to review one note, with an optional focus
 //!   (arguments arrive as strings: `"id": "3"`, `"focus": "tone"`); `digest` lists the
 //!   latest notes and starts the model's answer.
@@ -352,6 +355,38 @@ async fn export_notes(notes: State<Notes>, cx: Context) -> Result<String, ToolEr
     Ok(format!("exported {count} notes to {}", file.display()))
 }
 
+/// Copy every note, one at a time, to the archive: a slow store that takes a while per
+/// note, so a client that declares the tasks extension gets a task it can poll (and
+/// cancel) while the archive runs, with a status saying how far it got. Returns the
+/// archive's Markdown.
+#[tool(task, annotations(read_only, open_world = false))]
+async fn archive_notes(notes: State<Notes>, cx: Context) -> Json<Archive> {
+    // A snapshot: notes added while archiving are left for the next archive.
+    let all: Vec<Note> = notes.store().notes.values().cloned().collect();
+    let mut markdown = String::new();
+    for (done, note) in all.iter().enumerate() {
+        cx.set_status(format!("archived {done} of {} notes", all.len()));
+        tokio::time::sleep(ARCHIVE_PACE).await;
+        markdown.push_str(&markdown_line(note));
+    }
+    Json(Archive {
+        notes: all.len(),
+        markdown,
+    })
+}
+
+/// How long the archive takes per note.
+const ARCHIVE_PACE: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// What `archive_notes` archived.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Archive {
+    /// How many notes.
+    notes: usize,
+    /// The notes as a Markdown list, oldest first.
+    markdown: String,
+}
+
 /// A note as one line of a Markdown list: `- title: text (tags: a, b)`.
 fn markdown_line(note: &Note) -> String {
     let text = note.body.lines().collect::<Vec<_>>().join(" ");
@@ -453,7 +488,8 @@ async fn main() -> std::process::ExitCode {
             summarize_notes,
             clear_notes,
             suggest_title,
-            export_notes
+            export_notes,
+            archive_notes
         ])
         .prompts(prompts![review_note, digest])
         .resources(resources![all_notes, note])

@@ -272,11 +272,11 @@ impl Engine {
                         let request: TaskRequest = parse(params)
                             .map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
                         match method {
-                            "tasks/get" => self.tasks_get(id, request.task_id, out, auth),
-                            "tasks/cancel" => self.tasks_cancel(id, request.task_id, out, auth),
+                            "tasks/get" => self.tasks_get(conn, id, request.task_id, out, auth),
+                            "tasks/cancel" => self.tasks_cancel(conn, id, request.task_id, out, auth),
                             _ => {
                                 let responses = request.input_responses.unwrap_or_default();
-                                self.tasks_update(id, request.task_id, responses, out, auth)
+                                self.tasks_update(conn, id, request.task_id, responses, out, auth)
                             }
                         }
                     }

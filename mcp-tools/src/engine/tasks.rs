@@ -781,6 +781,7 @@ impl Engine {
     /// `tasks/get`: the task as it is now, with its result, error or questions inlined.
     pub(crate) fn tasks_get(
         self: &Arc<Self>,
+        conn: &Connection,
         id: Id<'_>,
         task_id: String,
         out: &Outbox,
@@ -790,21 +791,22 @@ impl Engine {
         let raw_id: Box<RawValue> = id.raw.to_owned();
         let out = out.clone();
         let caller = auth.cloned();
-        tokio::spawn(tracing::Instrument::in_current_span(async move {
-            match engine.load_for(&task_id, caller.as_ref()).await {
-                Ok(loaded) => {
-                    let mut result = Map::new();
-                    result.insert("resultType".into(), Value::String("complete".into()));
-                    result.extend(detailed(&loaded.id, &loaded.record));
-                    result.insert(
-                        "_meta".into(),
-                        json!({ crate::protocol::messages::META_SERVER_INFO: &*engine.identity }),
-                    );
-                    out.respond(encode::result(&raw_id, &result));
+        conn.tasks()
+            .spawn(tracing::Instrument::in_current_span(async move {
+                match engine.load_for(&task_id, caller.as_ref()).await {
+                    Ok(loaded) => {
+                        let mut result = Map::new();
+                        result.insert("resultType".into(), Value::String("complete".into()));
+                        result.extend(detailed(&loaded.id, &loaded.record));
+                        result.insert(
+                            "_meta".into(),
+                            json!({ crate::protocol::messages::META_SERVER_INFO: &*engine.identity }),
+                        );
+                        out.respond(encode::result(&raw_id, &result));
+                    }
+                    Err(failure) => encode::respond_failure(&out, Some(&raw_id), failure),
                 }
-                Err(failure) => encode::respond_failure(&out, Some(&raw_id), failure),
-            }
-        }));
+            }));
         Ok(())
     }
 
@@ -812,6 +814,7 @@ impl Engine {
     /// ignored); once none is left, the tool runs again here, from the top.
     pub(crate) fn tasks_update(
         self: &Arc<Self>,
+        conn: &Connection,
         id: Id<'_>,
         task_id: String,
         responses: Map<String, Value>,
@@ -822,17 +825,18 @@ impl Engine {
         let raw_id: Box<RawValue> = id.raw.to_owned();
         let out = out.clone();
         let caller = auth.cloned();
-        tokio::spawn(tracing::Instrument::in_current_span(async move {
-            match engine.take_answers(&task_id, &responses, caller.as_ref()).await {
-                Ok(resume) => {
-                    out.respond(encode::ack(&raw_id, &engine.identity));
-                    if let Some(record) = resume {
-                        engine.resume(task_id, record).await;
+        conn.tasks()
+            .spawn(tracing::Instrument::in_current_span(async move {
+                match engine.take_answers(&task_id, &responses, caller.as_ref()).await {
+                    Ok(resume) => {
+                        out.respond(encode::ack(&raw_id, &engine.identity));
+                        if let Some(record) = resume {
+                            engine.resume(task_id, record).await;
+                        }
                     }
+                    Err(failure) => encode::respond_failure(&out, Some(&raw_id), failure),
                 }
-                Err(failure) => encode::respond_failure(&out, Some(&raw_id), failure),
-            }
-        }));
+            }));
         Ok(())
     }
 
@@ -955,6 +959,7 @@ impl Engine {
     /// empty acknowledgment.
     pub(crate) fn tasks_cancel(
         self: &Arc<Self>,
+        conn: &Connection,
         id: Id<'_>,
         task_id: String,
         out: &Outbox,
@@ -964,12 +969,13 @@ impl Engine {
         let raw_id: Box<RawValue> = id.raw.to_owned();
         let out = out.clone();
         let caller = auth.cloned();
-        tokio::spawn(tracing::Instrument::in_current_span(async move {
-            match engine.cancel_task(&task_id, caller.as_ref()).await {
-                Ok(()) => out.respond(encode::ack(&raw_id, &engine.identity)),
-                Err(failure) => encode::respond_failure(&out, Some(&raw_id), failure),
-            }
-        }));
+        conn.tasks()
+            .spawn(tracing::Instrument::in_current_span(async move {
+                match engine.cancel_task(&task_id, caller.as_ref()).await {
+                    Ok(()) => out.respond(encode::ack(&raw_id, &engine.identity)),
+                    Err(failure) => encode::respond_failure(&out, Some(&raw_id), failure),
+                }
+            }));
         Ok(())
     }
 

@@ -1,0 +1,432 @@
+//! The tasks extension (`io.modelcontextprotocol/tasks`) over stdio, against the
+//! conformance example's task tools: whole exchanges, every result checked against the
+//! schema of revision 2026-07-28 where it defines one.
+
+use crate::support::{Peer, Spec, initialize, modern_meta};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+const CONFORMANCE: &str = env!("CARGO_BIN_EXE_conformance");
+const MODERN: &str = "2026-07-28";
+const EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
+/// `_meta` of a request from a client that declares the tasks extension (and forms).
+fn with_tasks() -> Value {
+    modern_meta(json!({
+        "io.modelcontextprotocol/clientCapabilities": { "elicitation": { "form": {} }, "extensions": { EXTENSION: {} } }
+    }))
+}
+
+/// A `tools/call` of `name` with `arguments`, from a client that declares the extension
+/// (`tasks`) or not.
+fn call(peer: &mut Peer, id: u64, name: &str, arguments: Value, tasks: bool) -> Value {
+    let meta = if tasks {
+        with_tasks()
+    } else {
+        modern_meta(json!({}))
+    };
+    peer.request(json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": { "_meta": meta, "name": name, "arguments": arguments }
+    }))
+}
+
+/// A `tasks/*` request with `params` (the `_meta` of a declaring client added).
+fn task_request(peer: &mut Peer, id: u64, method: &str, mut params: Value) -> Value {
+    params["_meta"] = with_tasks();
+    peer.request(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+}
+
+/// Polls `tasks/get` until the task's status is one of `statuses`; the last result.
+fn wait_for(peer: &mut Peer, id: &mut u64, task: &str, statuses: &[&str]) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        *id += 1;
+        let got = task_request(peer, *id, "tasks/get", json!({ "taskId": task }));
+        let result = got["result"].clone();
+        assert_eq!(result["taskId"], task, "{got}");
+        if statuses.contains(&result["status"].as_str().unwrap_or_default()) {
+            return result;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the task never became {statuses:?}: {result}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The fields of a task every shape has, checked; its id.
+fn assert_task(result: &Value, result_type: &str, status: &str) -> String {
+    assert_eq!(result["resultType"], result_type, "{result}");
+    assert_eq!(result["status"], status, "{result}");
+    for key in ["createdAt", "lastUpdatedAt"] {
+        let text = result[key]
+            .as_str()
+            .unwrap_or_else(|| panic!("no {key}: {result}"));
+        assert!(
+            text.len() == 24 && text.ends_with('Z') && text.as_bytes()[10] == b'T',
+            "{text}"
+        );
+    }
+    assert!(result["ttlMs"].as_u64().is_some_and(|ttl| ttl > 0), "{result}");
+    assert!(
+        result["pollIntervalMs"].as_u64().is_some_and(|ms| ms > 0),
+        "{result}"
+    );
+    for absent in ["requestState", "ttl", "pollInterval", "task"] {
+        assert!(result.get(absent).is_none(), "`{absent}` in {result}");
+    }
+    let id = result["taskId"].as_str().expect("a task id");
+    assert_eq!(id.len(), 32, "128 random bits in hex: {id}");
+    id.to_owned()
+}
+
+#[test]
+fn the_extension_is_advertised_by_a_server_with_task_tools() {
+    let mut peer = Peer::spawn(CONFORMANCE);
+    let discovered = peer.request(json!({
+        "jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": { "_meta": modern_meta(json!({})) }
+    }));
+    assert_eq!(
+        discovered["result"]["capabilities"]["extensions"],
+        json!({ EXTENSION: {} })
+    );
+    assert!(discovered["result"]["capabilities"].get("tasks").is_none());
+    Spec::of(MODERN).assert_valid("DiscoverResult", &discovered["result"]);
+}
+
+#[test]
+fn a_task_is_created_polled_and_finished_with_its_result_inlined() {
+    let spec = Spec::of(MODERN);
+    let mut peer = Peer::spawn(CONFORMANCE);
+    let created = call(
+        &mut peer,
+        1,
+        "slow_compute",
+        json!({ "seconds": 1, "label": "x" }),
+        true,
+    );
+    let task = assert_task(&created["result"], "task", "working");
+    for absent in ["result", "error", "inputRequests"] {
+        assert!(created["result"].get(absent).is_none(), "{created}");
+    }
+    // Found at once: the answer came only once the task was stored.
+    let mut id = 2;
+    let now = task_request(&mut peer, id, "tasks/get", json!({ "taskId": task }));
+    assert_task(&now["result"], "complete", "working");
+    assert!(now["result"].get("result").is_none(), "{now}");
+    let done = wait_for(&mut peer, &mut id, &task, &["completed"]);
+    assert_task(&done, "complete", "completed");
+    assert_eq!(
+        done["result"]["content"],
+        json!([{ "type": "text", "text": "computed x in 1 s" }])
+    );
+    assert_eq!(done["result"]["resultType"], "complete");
+    assert!(
+        done["result"]["_meta"]
+            .get("io.modelcontextprotocol/related-task")
+            .is_none()
+    );
+    spec.assert_valid("CallToolResult", &done["result"]);
+    // Still there after it ended, until its time to live runs out.
+    std::thread::sleep(Duration::from_millis(300));
+    let later = task_request(&mut peer, id + 1, "tasks/get", json!({ "taskId": task }));
+    assert_eq!(later["result"]["status"], "completed");
+}
+
+#[test]
+fn a_tool_error_completes_the_task_and_a_panic_fails_it() {
+    let mut peer = Peer::spawn(CONFORMANCE);
+    let failing = call(&mut peer, 1, "failing_job", json!({}), true);
+    let failing = assert_task(&failing["result"], "task", "working");
+    let broken = call(&mut peer, 2, "protocol_error_job", json!({}), true);
+    let broken = assert_task(&broken["result"], "task", "working");
+    let mut id = 3;
+    let completed = wait_for(&mut peer, &mut id, &failing, &["completed", "failed"]);
+    assert_eq!(
+        completed["status"], "completed",
+        "a tool error is a result: {completed}"
+    );
+    assert_eq!(completed["result"]["isError"], true);
+    assert_eq!(
+        completed["result"]["content"][0]["text"],
+        "the job failed: its input was not usable"
+    );
+    let failed = wait_for(&mut peer, &mut id, &broken, &["completed", "failed"]);
+    assert_eq!(failed["status"], "failed", "{failed}");
+    assert_eq!(
+        failed["error"],
+        json!({ "code": -32603, "message": "internal error" })
+    );
+    assert!(failed.get("result").is_none());
+    assert!(
+        !failed.to_string().contains("the job hit a bug"),
+        "the panic's detail stays in the log"
+    );
+}
+
+#[test]
+fn a_cancelled_task_ends_cancelled_and_cancelling_again_is_acknowledged() {
+    let mut peer = Peer::spawn(CONFORMANCE);
+    let created = call(&mut peer, 1, "slow_compute", json!({ "seconds": 60 }), true);
+    let task = assert_task(&created["result"], "task", "working");
+    let ack = task_request(&mut peer, 2, "tasks/cancel", json!({ "taskId": task }));
+    assert_eq!(ack["result"]["resultType"], "complete", "{ack}");
+    for absent in ["taskId", "status", "result", "error", "inputRequests"] {
+        assert!(ack["result"].get(absent).is_none(), "{ack}");
+    }
+    let got = task_request(&mut peer, 3, "tasks/get", json!({ "taskId": task }));
+    assert_eq!(got["result"]["status"], "cancelled", "{got}");
+    let again = task_request(&mut peer, 4, "tasks/cancel", json!({ "taskId": task }));
+    assert_eq!(again["result"]["resultType"], "complete", "{again}");
+    // A finished task is left as it is.
+    let quick = call(&mut peer, 5, "failing_job", json!({}), true);
+    let quick = assert_task(&quick["result"], "task", "working");
+    let mut id = 6;
+    wait_for(&mut peer, &mut id, &quick, &["completed"]);
+    let late = task_request(&mut peer, 50, "tasks/cancel", json!({ "taskId": quick }));
+    assert_eq!(late["result"]["resultType"], "complete");
+    let still = task_request(&mut peer, 51, "tasks/get", json!({ "taskId": quick }));
+    assert_eq!(still["result"]["status"], "completed");
+}
+
+#[test]
+fn a_task_that_asks_waits_for_its_answers_and_runs_on_with_them() {
+    let mut peer = Peer::spawn(CONFORMANCE);
+    let created = call(
+        &mut peer,
+        1,
+        "confirm_delete",
+        json!({ "filename": "a.txt" }),
+        true,
+    );
+    let task = assert_task(&created["result"], "task", "working");
+    let mut id = 2;
+    let waiting = wait_for(&mut peer, &mut id, &task, &["input_required"]);
+    let requests = waiting["inputRequests"].as_object().expect("inputRequests");
+    assert_eq!(requests.len(), 1, "{waiting}");
+    let (key, request) = requests.iter().next().unwrap();
+    assert_eq!(request["method"], "elicitation/create");
+    assert_eq!(request["params"]["message"], "Delete a.txt?");
+    Spec::of(MODERN).assert_valid("ElicitRequestParams", &request["params"]);
+    // An answer to no question of the task's is ignored.
+    let ignored = task_request(
+        &mut peer,
+        20,
+        "tasks/update",
+        json!({ "taskId": task, "inputResponses": { "unknown-key": { "ignored": true } } }),
+    );
+    assert_eq!(ignored["result"]["resultType"], "complete", "{ignored}");
+    let still = task_request(&mut peer, 21, "tasks/get", json!({ "taskId": task }));
+    assert_eq!(still["result"]["status"], "input_required");
+    let answered = task_request(
+        &mut peer,
+        22,
+        "tasks/update",
+        json!({ "taskId": task, "inputResponses": { key: { "action": "accept", "content": { "confirm": true } } } }),
+    );
+    assert_eq!(answered["result"]["resultType"], "complete");
+    let mut id = 23;
+    let done = wait_for(&mut peer, &mut id, &task, &["completed"]);
+    assert_eq!(done["result"]["content"][0]["text"], "deleted a.txt");
+}
+
+#[test]
+fn questions_asked_together_may_be_answered_one_at_a_time() {
+    let mut peer = Peer::spawn(CONFORMANCE);
+    let created = call(&mut peer, 1, "multi_input", json!({}), true);
+    let task = assert_task(&created["result"], "task", "working");
+    let mut id = 2;
+    let waiting = wait_for(&mut peer, &mut id, &task, &["input_required"]);
+    let keys: Vec<&String> = waiting["inputRequests"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["first", "second"], "{waiting}");
+    let answer = |name: &str| json!({ "action": "accept", "content": { "name": name, "confirm": true } });
+    task_request(
+        &mut peer,
+        20,
+        "tasks/update",
+        json!({ "taskId": task, "inputResponses": { "first": answer("A") } }),
+    );
+    let partial = task_request(&mut peer, 21, "tasks/get", json!({ "taskId": task }));
+    assert_eq!(partial["result"]["status"], "input_required");
+    let left: Vec<&String> = partial["result"]["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(left, ["second"]);
+    task_request(
+        &mut peer,
+        22,
+        "tasks/update",
+        json!({ "taskId": task, "inputResponses": { "second": answer("B") } }),
+    );
+    let mut id = 23;
+    let done = wait_for(&mut peer, &mut id, &task, &["completed"]);
+    assert_eq!(done["result"]["content"][0]["text"], "Got A and B");
+}
+
+#[test]
+fn questions_before_the_task_are_rounds_of_the_call_itself() {
+    let mut peer = Peer::spawn(CONFORMANCE);
+    let first = call(&mut peer, 1, "test_tool_with_task", json!({}), true);
+    assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+    assert!(first["result"].get("taskId").is_none());
+    let state = first["result"]["requestState"].clone();
+    let second = peer.request(json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {
+            "_meta": with_tasks(), "name": "test_tool_with_task", "arguments": {},
+            "inputResponses": { "user_name": { "action": "accept", "content": { "name": "Alice" } } },
+            "requestState": state
+        }
+    }));
+    let task = assert_task(&second["result"], "task", "working");
+    let mut id = 3;
+    let done = wait_for(&mut peer, &mut id, &task, &["completed"]);
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        "Hello, Alice! Your task is done."
+    );
+}
+
+#[test]
+fn a_client_without_the_extension_gets_plain_calls_and_is_refused_tasks() {
+    let mut peer = Peer::spawn(CONFORMANCE);
+    let plain = call(
+        &mut peer,
+        1,
+        "slow_compute",
+        json!({ "seconds": 0, "label": "now" }),
+        false,
+    );
+    assert_eq!(plain["result"]["resultType"], "complete", "{plain}");
+    assert_eq!(plain["result"]["content"][0]["text"], "computed now in 0 s");
+    let required = call(&mut peer, 2, "failing_job", json!({}), false);
+    assert_eq!(required["error"]["code"], -32021, "{required}");
+    assert_eq!(
+        required["error"]["data"],
+        json!({ "requiredCapabilities": { "extensions": { EXTENSION: {} } } })
+    );
+    Spec::of(MODERN).assert_valid("MissingRequiredClientCapabilityError", &required);
+    for (id, method) in [(3, "tasks/get"), (4, "tasks/update"), (5, "tasks/cancel")] {
+        let refused = peer.request(json!({
+            "jsonrpc": "2.0", "id": id, "method": method,
+            "params": { "_meta": modern_meta(json!({})), "taskId": "x", "inputResponses": {} }
+        }));
+        assert_eq!(refused["error"]["code"], -32021, "{method}: {refused}");
+    }
+    let listen = peer.request(json!({
+        "jsonrpc": "2.0", "id": 6, "method": "subscriptions/listen",
+        "params": { "_meta": modern_meta(json!({})), "notifications": { "taskIds": ["x"] } }
+    }));
+    assert_eq!(listen["error"]["code"], -32021, "{listen}");
+}
+
+#[test]
+fn unknown_tasks_and_removed_methods_are_errors() {
+    let mut peer = Peer::spawn(CONFORMANCE);
+    for (id, method) in [(1, "tasks/get"), (2, "tasks/cancel"), (3, "tasks/update")] {
+        let unknown = task_request(
+            &mut peer,
+            id,
+            method,
+            json!({ "taskId": "tasks-conformance-nonexistent-12345", "inputResponses": {} }),
+        );
+        assert_eq!(unknown["error"]["code"], -32602, "{method}: {unknown}");
+    }
+    for (id, method) in [(4, "tasks/result"), (5, "tasks/list")] {
+        let removed = task_request(&mut peer, id, method, json!({ "taskId": "x" }));
+        assert_eq!(removed["error"]["code"], -32601, "{method}: {removed}");
+    }
+    let malformed = task_request(&mut peer, 6, "tasks/get", json!({ "taskId": 7 }));
+    assert_eq!(malformed["error"]["code"], -32602, "{malformed}");
+    // The server goes on serving.
+    let greeted = call(&mut peer, 7, "greet", json!({ "name": "Ada" }), true);
+    assert_eq!(greeted["result"]["content"][0]["text"], "Hello, Ada!");
+}
+
+#[test]
+fn a_listen_stream_hears_the_tasks_it_names() {
+    let spec = Spec::of(MODERN);
+    let mut peer = Peer::spawn(CONFORMANCE);
+    let created = call(
+        &mut peer,
+        1,
+        "slow_compute",
+        json!({ "seconds": 1, "label": "heard" }),
+        true,
+    );
+    let task = assert_task(&created["result"], "task", "working");
+    peer.send(json!({
+        "jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen",
+        "params": { "_meta": with_tasks(), "notifications": { "taskIds": [task, "not-a-task"] } }
+    }));
+    let ack = peer.recv();
+    spec.assert_valid("SubscriptionsAcknowledgedNotification", &ack);
+    assert_eq!(
+        ack["params"]["notifications"],
+        json!({ "taskIds": [task] }),
+        "{ack}"
+    );
+    // Status messages, then the end, each a whole task as tasks/get would read it.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let done = loop {
+        let heard = peer.recv();
+        assert_eq!(heard["method"], "notifications/tasks", "{heard}");
+        assert_eq!(
+            heard["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+            "listen-1"
+        );
+        assert_eq!(heard["params"]["taskId"], task);
+        if heard["params"]["status"] == "completed" {
+            break heard;
+        }
+        assert!(Instant::now() < deadline, "no end heard");
+    };
+    assert_eq!(
+        done["params"]["result"]["content"][0]["text"],
+        "computed heard in 1 s"
+    );
+}
+
+#[test]
+fn before_2026_07_28_task_tools_are_plain_and_task_only_tools_are_not_there() {
+    let mut peer = Peer::spawn(CONFORMANCE);
+    initialize(&mut peer, "2025-11-25");
+    let list = peer.request(json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }));
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"slow_compute") && names.contains(&"greet"),
+        "{names:?}"
+    );
+    assert!(
+        !names.contains(&"failing_job") && !names.contains(&"test_tool_with_task"),
+        "{names:?}"
+    );
+    let plain = peer.request(json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": "slow_compute", "arguments": { "seconds": 0 } }
+    }));
+    assert_eq!(plain["result"]["content"][0]["text"], "computed  in 0 s");
+    let refused = peer.request(json!({
+        "jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": { "name": "failing_job" }
+    }));
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("runs only as a task"),
+        "{refused}"
+    );
+    let get = peer
+        .request(json!({ "jsonrpc": "2.0", "id": 4, "method": "tasks/get", "params": { "taskId": "x" } }));
+    assert_eq!(get["error"]["code"], -32601, "{get}");
+}
