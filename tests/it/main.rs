@@ -27,6 +27,7 @@ mod prompts;
 mod resources;
 mod server;
 mod stdio;
+mod task_stores;
 mod telemetry;
 mod test_client;
 mod visibility;
