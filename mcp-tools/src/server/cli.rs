@@ -532,12 +532,32 @@ mod tests {
 
     #[test]
     fn commands_and_options() {
-        assert_eq!(command(&[]), Command::Serve { http: None });
+        assert_eq!(
+            command(&[]),
+            Command::Serve {
+                http: None,
+                task_store: None
+            }
+        );
         let http = Command::Serve {
             http: Some("127.0.0.1:8080".into()),
+            task_store: None,
         };
         assert_eq!(command(&["--http", "127.0.0.1:8080"]), http);
         assert_eq!(command(&["--http=127.0.0.1:8080"]), http);
+        assert_eq!(
+            command(&["--task-store", "memory:", "--http", "127.0.0.1:8080"]),
+            Command::Serve {
+                http: Some("127.0.0.1:8080".into()),
+                task_store: Some(crate::task::StoreUrl::Memory),
+            }
+        );
+        let wrong = parsed(&["--task-store", "postgres://db"]).unwrap_err();
+        assert_eq!(
+            wrong.to_string(),
+            "`--task-store`: unknown task store `postgres://db`: expected `memory:`, `sqlite:PATH` or `redis://HOST:PORT`"
+        );
+        assert_eq!(wrong.exit_code(), 2);
         assert_eq!(command(&["tools"]), Command::Tools);
         assert_eq!(
             command(&["call", "add"]),

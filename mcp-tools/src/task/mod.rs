@@ -24,8 +24,13 @@
 //! safely. The guide's tasks chapter shows the stores in use.
 
 mod memory;
+#[cfg(feature = "sqlite")]
+mod sqlite;
 
 pub use memory::MemoryStore;
+#[cfg(feature = "sqlite")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sqlite")))]
+pub use sqlite::SqliteStore;
 
 use std::future::Future;
 use std::pin::Pin;
