@@ -27,6 +27,7 @@ mod prompts;
 mod resources;
 mod server;
 mod stdio;
+mod task_store_redis;
 mod telemetry;
 mod test_client;
 mod visibility;

@@ -24,8 +24,13 @@
 //! safely. The guide's tasks chapter shows the stores in use.
 
 mod memory;
+#[cfg(feature = "redis")]
+mod redis;
 
 pub use memory::MemoryStore;
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub use redis::{RedisStore, RedisStoreBuilder};
 
 use std::future::Future;
 use std::pin::Pin;
