@@ -27,6 +27,7 @@ mod prompts;
 mod resources;
 mod server;
 mod stdio;
+mod task_store_redis;
 mod task_stores;
 mod tasks;
 mod telemetry;

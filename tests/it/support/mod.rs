@@ -6,6 +6,7 @@
 //! `oauth_as.rs` as their own modules, so the binaries and the tests serve the same tools.
 
 pub mod oauth_as;
+pub mod redis;
 pub mod tools;
 
 use serde_json::{Value, json};
