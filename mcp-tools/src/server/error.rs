@@ -238,7 +238,8 @@ pub(super) const KEYS_VAR: &str = "MCP_TOOLKIT_REQUEST_STATE_KEYS";
 /// The environment variable with the instance's name.
 #[cfg(feature = "cli")]
 pub(super) const INSTANCE_VAR: &str = "MCP_TOOLKIT_INSTANCE";
-/// The variable that sets how long a running task's lease lasts.
+/// The environment variable with how long a running task's lease lasts.
+#[cfg(feature = "cli")]
 pub(super) const TASK_LEASE_VAR: &str = "MCP_TOOLKIT_TASK_LEASE";
 
 /// What [`CliError::MissingOperand`] says of the option or command.
