@@ -176,6 +176,18 @@ fn encode_record(record: &Record) -> String {
     serde_json::to_string(record).unwrap_or_default()
 }
 
+/// What became of a change to a task.
+enum Written {
+    /// Written.
+    Done,
+    /// Left as it was, as found: the change did not apply.
+    Left(Record),
+    /// The task is gone (expired) or unreadable.
+    Gone,
+    /// The store could not be reached.
+    Unavailable,
+}
+
 /// The engine's tasks: where they are kept, and those this instance runs.
 pub(crate) struct Tasks {
     store: Arc<dyn TaskStore>,
@@ -495,18 +507,22 @@ impl Engine {
                 );
                 out.respond(encode::result(&raw_id, &created));
                 if let Some(work) = work {
+                    // The task outlives its request: it runs apart from the connection,
+                    // which may close (stdin ends, the HTTP response is sent) without
+                    // waiting for it.
                     let cancel = call.cancel.clone().unwrap_or_default();
-                    engine
-                        .drive(
-                            task_id,
-                            call.tool,
-                            work,
-                            call.round,
-                            call.status,
-                            cancel,
-                            Some(permit),
-                        )
-                        .await;
+                    let until = record.created_at.saturating_add(record.ttl_ms);
+                    let run = engine.drive(
+                        task_id,
+                        call.tool,
+                        work,
+                        call.round,
+                        call.status,
+                        cancel,
+                        Some(permit),
+                        until,
+                    );
+                    tokio::spawn(tracing::Instrument::in_current_span(run));
                 }
             }));
         conn.set_abort(&request_id, task.abort_handle());
@@ -610,6 +626,7 @@ impl Engine {
         status: Arc<StatusCell>,
         cancel: CancellationToken,
         permit: Option<OwnedSemaphorePermit>,
+        until: u64,
     ) {
         let tasks = &self.tasks;
         tasks.running().insert(id.clone(), cancel.clone());
@@ -618,7 +635,8 @@ impl Engine {
         messages.mark_unchanged();
         let mut renew = tokio::time::interval(tasks.lease / 3);
         renew.tick().await;
-        let deadline = tokio::time::sleep(tasks.ttl);
+        // The task's time to live counts from its creation, whichever run this is.
+        let deadline = tokio::time::sleep(Duration::from_millis(until.saturating_sub(now_ms())));
         tokio::pin!(deadline);
         let finished = loop {
             tokio::select! {
@@ -641,7 +659,7 @@ impl Engine {
                         Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => true,
                         Err(tokio::sync::broadcast::error::RecvError::Closed) => false,
                     };
-                    if concerns && self.cancelled_in_store(&id).await {
+                    if concerns && self.ended_in_store(&id).await {
                         cancel.cancel();
                     }
                 }
@@ -658,10 +676,10 @@ impl Engine {
                         (record.status == Status::Working).then(|| record.lease = Some(lease.clone()))
                     })
                     .await;
-                    if let Some(record) = renewed
-                        && record.status == Status::Cancelled
-                    {
-                        cancel.cancel();
+                    match renewed {
+                        Written::Left(record) if record.status.is_terminal() => cancel.cancel(),
+                        Written::Gone => cancel.cancel(),
+                        _ => {}
                     }
                 }
             }
@@ -671,14 +689,14 @@ impl Engine {
         let Some(finished) = finished else { return };
         match finished {
             Finished::Complete(result) => {
-                self.update(&id, |record| {
+                self.record_end(&id, until, |record| {
                     (!record.status.is_terminal()).then(|| self.settle(record, &result, &tool))
                 })
                 .await;
             }
             Finished::InputRequired(asked) => {
                 let answers = round.map(|round| round.taken()).unwrap_or_default();
-                self.update(&id, |record| {
+                self.record_end(&id, until, |record| {
                     (record.status == Status::Working).then(|| {
                         record.status = Status::InputRequired;
                         record.lease = None;
@@ -698,10 +716,11 @@ impl Engine {
         }
     }
 
-    /// Whether the store says task `id` was cancelled.
-    async fn cancelled_in_store(&self, id: &str) -> bool {
+    /// Whether the store says task `id` has ended (cancelled, or failed by an instance that
+    /// took this one for dead): its work is for nothing.
+    async fn ended_in_store(&self, id: &str) -> bool {
         match self.tasks.store.load(id).await {
-            Ok(Some(task)) => Loaded::parse(task).is_ok_and(|t| t.record.status == Status::Cancelled),
+            Ok(Some(task)) => Loaded::parse(task).is_ok_and(|t| t.record.status.is_terminal()),
             // Expired or gone: nobody can see its end.
             Ok(None) => true,
             Err(_) => false,
@@ -709,33 +728,55 @@ impl Engine {
     }
 
     /// Changes task `id` with `change` (which returns `None` to leave it as it is), trying
-    /// again when another write came first; the record as written, or as found.
-    async fn update(&self, id: &str, mut change: impl FnMut(&mut Record) -> Option<()>) -> Option<Record> {
+    /// again when another write came first.
+    async fn update(&self, id: &str, mut change: impl FnMut(&mut Record) -> Option<()>) -> Written {
         for _ in 0..RETRIES {
             let loaded = match self.tasks.store.load(id).await {
-                Ok(Some(task)) => Loaded::parse(task).ok()?,
-                Ok(None) => return None,
+                Ok(Some(task)) => match Loaded::parse(task) {
+                    Ok(loaded) => loaded,
+                    Err(_) => return Written::Gone,
+                },
+                Ok(None) => return Written::Gone,
                 Err(error) => {
                     tracing::warn!(task = id, %error, "a task could not be read to change it");
-                    return None;
+                    return Written::Unavailable;
                 }
             };
             let mut record = loaded.record.clone();
             if change(&mut record).is_none() {
-                return Some(loaded.record);
+                return Written::Left(loaded.record);
             }
             record.last_updated_at = now_ms().max(record.last_updated_at);
             match self.tasks.store.replace(loaded.next(&record)).await {
-                Ok(true) => return Some(record),
+                Ok(true) => return Written::Done,
                 Ok(false) => continue,
                 Err(error) => {
                     tracing::warn!(task = id, %error, "a task could not be changed");
-                    return None;
+                    return Written::Unavailable;
                 }
             }
         }
         tracing::warn!(task = id, "a task changed too often to be changed");
-        None
+        Written::Unavailable
+    }
+
+    /// Writes how a run of task `id` ended, trying again while the store is unreachable
+    /// (until `until`, the task's end of life): a result is not dropped for an outage.
+    async fn record_end(&self, id: &str, until: u64, mut change: impl FnMut(&mut Record) -> Option<()>) {
+        let mut pause = Duration::from_millis(50);
+        while let Written::Unavailable = self.update(id, &mut change).await {
+            if now_ms() >= until {
+                tracing::error!(
+                    task = id,
+                    "a task's end could not be written before its time ran out"
+                );
+                return;
+            }
+            tokio::time::sleep(pause).await;
+            // Well within a lease, so the end is written before another instance, reading
+            // a lease run out, takes the task for dead.
+            pause = (pause * 2).min(self.tasks.lease / 4);
+        }
     }
 
     /// Reads task `id` for `caller`: `-32602` when it is unknown, expired or another's; a
@@ -946,10 +987,11 @@ impl Engine {
             work: Box::pin(invocation.run()) as Pin<Box<dyn Future<Output = CallToolResult> + Send>>,
             round: Some(Arc::clone(&round)),
         };
+        let until = record.created_at.saturating_add(record.ttl_ms);
         let engine = Arc::clone(&self);
         tokio::spawn(async move {
             engine
-                .drive(id, tool, work, Some(round), status, cancel, None)
+                .drive(id, tool, work, Some(round), status, cancel, None, until)
                 .await;
         });
     }
