@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """The checks of tests/deploy/run.sh: a client, on Python's standard library alone, of three
-mcp-toolkit instances behind nginx.
+mcp-toolkit instances behind nginx, sharing a redis-server as their task store.
 
     client.py --nginx PORT --access-log FILE --instance NAME=PORT:PID [--instance ...]
+              --redis PORT:PID --task-lease SECONDS -- REDIS_COMMAND...
 
 It tells which instance answered a request by nginx's access log (one JSON line per request,
 with the request id nginx also returns as X-Request-Id, and the upstream address that
-answered). Prints one `PASS <check>: ...` or `FAIL <check>: ...` line per check; exits 1 if
-any failed.
+answered). REDIS_COMMAND is the command that started the redis-server: check (j) kills that
+one and starts it again with the same command (and stops it before exiting). Prints one
+`PASS <check>: ...` or `FAIL <check>: ...` line per check; exits 1 if any failed.
 """
 
 import argparse
@@ -18,6 +20,7 @@ import re
 import select
 import signal
 import socket
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -25,6 +28,12 @@ from collections import Counter
 MODERN = "2026-07-28"
 CLIENT_INFO = {"name": "deploy-check", "version": "1.0.0"}
 SIMPLE_TEXT = "This is a simple text response for testing."
+TASKS = "io.modelcontextprotocol/tasks"
+# A client that declares the tasks extension, and forms for the questions tasks ask.
+TASK_CLIENT = {"elicitation": {"form": {}}, "extensions": {TASKS: {}}}
+TASK_METHODS = ("tasks/get", "tasks/update", "tasks/cancel")
+# Where the instances' Redis task store announces changed tasks (RedisStore's default prefix).
+CHANGES_CHANNEL = "mcp-toolkit:tasks:changes"
 
 
 class Failure(Exception):
@@ -34,6 +43,56 @@ class Failure(Exception):
 def expect(condition, message):
     if not condition:
         raise Failure(message)
+
+
+def short(value):
+    """A JSON value, cut short for a message."""
+    text = json.dumps(value)
+    return text if len(text) <= 400 else text[:400] + "..."
+
+
+def listening(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def wait_until(condition, seconds, step=0.02):
+    """Whether `condition()` held within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(step)
+    return True
+
+
+def subscribers(port, channel):
+    """How many connections to the redis-server on `port` subscribe to `channel`, or None
+    when it does not answer."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as connection:
+            connection.sendall(f"PUBSUB NUMSUB {channel}\r\n".encode())
+            reply = b""
+            while reply.count(b"\r\n") < 4:  # *2, $len, the channel, :count
+                data = connection.recv(4096)
+                if not data:
+                    return None
+                reply += data
+    except OSError:
+        return None
+    count = reply.split(b"\r\n")[3]
+    return int(count[1:]) if count.startswith(b":") else None
+
+
+def result_text(task):
+    """The text of a completed task's inlined result."""
+    content = (task.get("result") or {}).get("content") or [{}]
+    text = content[0].get("text")
+    expect(isinstance(text, str), f"task {task.get('taskId')} inlined no text result: {short(task)}")
+    return text
 
 
 def events_of(text):
@@ -109,6 +168,8 @@ def modern_headers(method, params):
     headers = {"MCP-Protocol-Version": MODERN, "Mcp-Method": method}
     if "name" in params:
         headers["Mcp-Name"] = params["name"]
+    elif method in TASK_METHODS and "taskId" in params:
+        headers["Mcp-Name"] = params["taskId"]
     return headers
 
 
@@ -199,6 +260,38 @@ class EventStream:
         self.socket.close()
 
 
+class RedisMonitor:
+    """Redis's MONITOR: each command Redis runs, as a line, read over a plain socket."""
+
+    def __init__(self, port):
+        self.socket = socket.create_connection(("127.0.0.1", port), timeout=5)
+        self.socket.sendall(b"MONITOR\r\n")
+        self.buffer = b""
+        first = self.lines(5, until_one=True)
+        expect(first[:1] == ["+OK"], f"redis-server answered MONITOR with {first!r}")
+
+    def lines(self, seconds, until_one=False):
+        """The lines that came within `seconds` (or the first one, `until_one`)."""
+        deadline = time.monotonic() + seconds
+        lines = []
+        while True:
+            while b"\r\n" in self.buffer:
+                line, self.buffer = self.buffer.split(b"\r\n", 1)
+                lines.append(line.decode(errors="replace"))
+                if until_one:
+                    return lines
+            ready, _, _ = select.select([self.socket], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                return lines
+            data = self.socket.recv(65536)
+            if not data:
+                return lines
+            self.buffer += data
+
+    def close(self):
+        self.socket.close()
+
+
 class AccessLog:
     """nginx's access log: which instance answered a request, by its request id."""
 
@@ -239,9 +332,100 @@ class Deployment:
             name, _, rest = spec.partition("=")
             port, _, pid = rest.partition(":")
             self.instances[name] = (int(port), int(pid))
-        self.log = AccessLog(args.access_log, {port: name for name, (port, _) in self.instances.items()})
+        self.names_by_port = {port: name for name, (port, _) in self.instances.items()}
+        self.log = AccessLog(args.access_log, self.names_by_port)
         self.sessions = {}  # instance -> (session id, revision)
-        self.killed = None
+        self.killed = None  # by (d)
+        self.dead = set()  # every instance killed
+        port, _, pid = args.redis.partition(":")
+        self.redis_port, self.redis_pid = int(port), int(pid)
+        self.redis_command = args.redis_command
+        self.redis_process = None  # started again by (j)
+        self.lease = args.task_lease
+        self.request_id = 1000
+        self.kept = {}  # task id -> the task as it ended, for (j) to read again
+
+    def next_id(self):
+        self.request_id += 1
+        return self.request_id
+
+    def answered_by(self, answer, port):
+        """The instance that answered: by nginx's log, or the one the request went to."""
+        return self.log.answered(answer) if port == self.nginx else self.names_by_port[port]
+
+    def start_task(self, tool, arguments, port=None):
+        """A `tools/call` that becomes a task (through nginx unless `port`): its id, and the
+        instance that created it (and runs it)."""
+        port = port or self.nginx
+        params = {"name": tool, "arguments": arguments}
+        answer = modern(port, self.next_id(), "tools/call", params, capabilities=TASK_CLIENT)
+        expect(answer.status == 200, f"tools/call {tool}: HTTP {answer.status}: {answer.body[:300]!r}")
+        created = answer.result()
+        task_id = created.get("taskId")
+        made = f"tools/call {tool} made"
+        expect(created.get("resultType") == "task" and task_id, f"{made} no task: {short(created)}")
+        expect(created.get("status") == "working", f"{made} a task not working: {short(created)}")
+        return task_id, self.answered_by(answer, port)
+
+    def task_request(self, method, task_id, port=None, **params):
+        """A `tasks/*` request about `task_id` (through nginx unless `port`): its result, and
+        the instance that answered."""
+        port = port or self.nginx
+        params = {"taskId": task_id, **params}
+        answer = modern(port, self.next_id(), method, params, capabilities=TASK_CLIENT)
+        expect(answer.status == 200, f"{method} {task_id}: HTTP {answer.status}: {answer.body[:300]!r}")
+        try:
+            return answer.result(), self.answered_by(answer, port)
+        except Failure as failure:
+            raise Failure(f"{method} {task_id}: {failure}") from None
+
+    def get_task(self, task_id, port=None):
+        task, by = self.task_request("tasks/get", task_id, port)
+        expect(task.get("taskId") == task_id, f"tasks/get {task_id} answered {short(task)}")
+        return task, by
+
+    def wait_for(self, task_id, statuses, seconds, allowed, polls=None, until=None):
+        """Polls `tasks/get` through nginx every 0.2 s until the task's status is one of
+        `statuses` (and `until(task)` holds); fails when its status is none of those nor
+        `allowed`, or after `seconds`. Each poll's (instance, task) goes to `polls`."""
+        deadline = time.monotonic() + seconds
+        wanted = "/".join(sorted(statuses))
+        while True:
+            task, by = self.get_task(task_id)
+            if polls is not None:
+                polls.append((by, task))
+            status = task.get("status")
+            if status in statuses and (until is None or until(task)):
+                return task
+            expect(
+                status in statuses or status in allowed,
+                f"task {task_id} became {status} (read by {by}), not {wanted}: {short(task)}",
+            )
+            expect(
+                time.monotonic() < deadline,
+                f"task {task_id} still {status} after {seconds} s, not {wanted}: {short(task)}",
+            )
+            time.sleep(0.2)
+
+    def steer_past(self, name, task_id):
+        """Sends `tasks/get` through nginx until its round-robin (over the live instances in
+        order, as (a) sees it) is to send the next request to an instance other than `name`."""
+        order = [n for n in sorted(self.instances) if n not in self.dead]
+        for _ in range(len(order) + 1):
+            _, by = self.get_task(task_id)
+            if order[(order.index(by) + 1) % len(order)] != name:
+                return
+        raise Failure(f"nginx's round-robin kept coming back to {name}")
+
+    def stop_redis(self):
+        """Stops the redis-server (j) started, if it did."""
+        if self.redis_process and self.redis_process.poll() is None:
+            self.redis_process.terminate()
+            try:
+                self.redis_process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.redis_process.kill()
+                self.redis_process.wait()
 
     def call_simple_text(self, request_id):
         answer = modern(self.nginx, request_id, "tools/call", {"name": "test_simple_text", "arguments": {}})
@@ -416,6 +600,7 @@ class Deployment:
             if request_id == 5:
                 os.kill(pid, signal.SIGKILL)
                 self.killed = victim
+                self.dead.add(victim)
                 deadline = time.monotonic() + 5
                 while time.monotonic() < deadline:
                     try:
@@ -458,30 +643,247 @@ class Deployment:
         return said
 
 
+    # (g)
+    def task_polled_elsewhere(self):
+        started = time.monotonic()
+        task_id, creator = self.start_task("slow_compute", {"seconds": 3, "label": "g"})
+        polls = []
+        done = self.wait_for(task_id, {"completed"}, 10, {"working"}, polls)
+        took = time.monotonic() - started
+        text = result_text(done)
+        expect(text == "computed g in 3 s", f"task {task_id} completed with {text!r}")
+        answered = Counter(by for by, _ in polls)
+        spread = ", ".join(f"{name}: {answered[name]}" for name in sorted(answered))
+        expect(len(answered) >= 2, f"every tasks/get was answered by {creator} ({spread})")
+        expect(set(answered) - {creator}, f"no tasks/get reached an instance other than {creator} ({spread})")
+        # The running instance's status messages, as the others read them from Redis.
+        progress = {t.get("statusMessage") for by, t in polls if by != creator and t["status"] == "working"}
+        progress = sorted(progress)
+        expect(len(progress) >= 2, f"the other instances read no progress of the task: {progress}")
+        self.kept[task_id] = done
+        return (
+            f"slow_compute 3 s created through {creator}; {len(polls)} tasks/get answered by {spread}, "
+            f"the others reading {', '.join(map(repr, progress))}; completed after {took:.1f} s with "
+            f"{text!r} inlined"
+        )
+
+    # (h)
+    def task_answered_elsewhere(self):
+        task_id, creator = self.start_task("confirm_delete", {"filename": "deploy.txt"})
+        waiting = self.wait_for(task_id, {"input_required"}, 5, {"working"})
+        requests = waiting.get("inputRequests") or {}
+        expect(len(requests) == 1, f"task {task_id} asks {short(requests)}, not one question")
+        key, request = next(iter(requests.items()))
+        asked = (request.get("params") or {}).get("message")
+        expect(request.get("method") == "elicitation/create", f"task {task_id} asks {short(request)}")
+        expect(asked == "Delete deploy.txt?", f"task {task_id} asks {asked!r}")
+        self.steer_past(creator, task_id)
+        answer = {key: {"action": "accept", "content": {"confirm": True}}}
+        ack, updater = self.task_request("tasks/update", task_id, inputResponses=answer)
+        expect(updater != creator, f"nginx sent tasks/update to {creator}, which created the task")
+        acknowledged = ack.get("resultType") == "complete" and "status" not in ack
+        expect(acknowledged, f"tasks/update answered {short(ack)}")
+        done = self.wait_for(task_id, {"completed"}, 5, {"working"})
+        text = result_text(done)
+        expect(text == "deleted deploy.txt", f"task {task_id} completed with {text!r}")
+        self.kept[task_id] = done
+        return (
+            f"confirm_delete created through {creator}, input_required ({key}: {asked!r}); "
+            f"tasks/update through {updater}; completed with {text!r}"
+        )
+
+    # (i)
+    def task_cancelled_elsewhere(self):
+        task_id, creator = self.start_task("slow_compute", {"seconds": 60, "label": "i"})
+
+        def under_way(task):
+            return task.get("statusMessage") == "1 of 60 s"
+
+        self.wait_for(task_id, {"working"}, 5, set(), until=under_way)
+        self.steer_past(creator, task_id)
+        ack, canceller = self.task_request("tasks/cancel", task_id)
+        expect(canceller != creator, f"nginx sent tasks/cancel to {creator}, which runs the task")
+        acknowledged = ack.get("resultType") == "complete" and "status" not in ack
+        expect(acknowledged, f"tasks/cancel answered {short(ack)}")
+        cancelled, by = self.get_task(task_id)
+        expect(cancelled.get("status") == "cancelled", f"after tasks/cancel, {by} reads {short(cancelled)}")
+        # The running instance hears of it (Redis's change feed, or its next lease renewal
+        # within a third of the lease) and stops: then nothing touches the task in Redis, where
+        # a running task is read each second (its status message) and each third of the lease.
+        time.sleep(self.lease / 3 + 0.2)
+        watched = 2.5
+        monitor = RedisMonitor(self.redis_port)
+        try:
+            touched = [line for line in monitor.lines(watched) if task_id in line]
+        finally:
+            monitor.close()
+        expect(
+            not touched,
+            f"{len(touched)} commands on the cancelled task in Redis, such as {touched[:1]}: "
+            f"{creator} did not stop it",
+        )
+        later, by = self.get_task(task_id)
+        changed = f"the cancelled task changed: {short(cancelled)}, then {short(later)} (read by {by})"
+        expect(later == cancelled, changed)
+        self.kept[task_id] = later
+        return (
+            f"slow_compute 60 s running on {creator}; tasks/cancel through {canceller} acknowledged; "
+            f"cancelled, and for {watched} s no command on it in Redis (MONITOR): {creator} stopped it; "
+            f"still cancelled, unchanged"
+        )
+
+    # (j)
+    def tasks_survive_a_redis_restart(self):
+        expect(self.kept, "no task kept from (g), (h), (i) to read again")
+        task_id, creator = self.start_task("slow_compute", {"seconds": 2, "label": "j"})
+        # Acknowledged: now kill Redis, and start it again on its append-only file.
+        os.kill(self.redis_pid, signal.SIGKILL)
+        killed = time.monotonic()
+        gone = wait_until(lambda: not listening(self.redis_port), 5)
+        expect(gone, "redis-server still listening 5 s after SIGKILL")
+        self.redis_process = subprocess.Popen(
+            self.redis_command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        self.redis_pid = self.redis_process.pid
+        up = wait_until(lambda: listening(self.redis_port) or self.redis_process.poll() is not None, 10)
+        expect(up and self.redis_process.poll() is None, "redis-server did not start again (see redis.log)")
+        down = time.monotonic() - killed
+        # Each instance subscribes again to the channel where the others announce changes
+        # (its listen streams and cancellations from elsewhere hear them there).
+        live = len(self.instances) - len(self.dead)
+        resubscribed = wait_until(lambda: subscribers(self.redis_port, CHANGES_CHANNEL) == live, 5, 0.1)
+        count = subscribers(self.redis_port, CHANGES_CHANNEL)
+        expect(resubscribed, f"{count} of the {live} instances subscribed again to {CHANGES_CHANNEL} in 5 s")
+        # The instances connect again on their own: tasks/get finds the task within a few
+        # seconds; until then it may answer an error.
+        errors = []
+        deadline = time.monotonic() + 5
+        while True:
+            try:
+                found, by = self.get_task(task_id)
+                break
+            except Failure as failure:
+                errors.append(str(failure))
+                expect(time.monotonic() < deadline, f"task {task_id} not found again in 5 s: {errors[-1]}")
+                time.sleep(0.1)
+        alive = found.get("status") in ("working", "completed")
+        expect(alive, f"after the restart {by} reads {short(found)}")
+        for kept_id, kept in self.kept.items():
+            again, by = self.get_task(kept_id)
+            changed = f"task {kept_id} changed across the restart: {short(kept)}, then {short(again)}"
+            expect(again == kept, changed)
+        done = self.wait_for(task_id, {"completed"}, 8, {"working"})
+        text = result_text(done)
+        expect(text == "computed j in 2 s", f"task {task_id} completed with {text!r}")
+        # Every instance goes on: a task made straight on each completes.
+        fresh = {}
+        for name in sorted(self.instances):
+            if name not in self.dead:
+                port = self.instances[name][0]
+                fresh[name], _ = self.start_task("slow_compute", {"seconds": 1, "label": name}, port)
+        for name, fresh_id in fresh.items():
+            text = result_text(self.wait_for(fresh_id, {"completed"}, 8, {"working"}))
+            expect(text == f"computed {name} in 1 s", f"task {fresh_id} on {name} completed with {text!r}")
+        retried = f"after {len(errors)} tasks/get that failed ({errors[0]})" if errors else "at once"
+        return (
+            f"redis-server killed (SIGKILL) just after {creator} acknowledged slow_compute 2 s, serving "
+            f"again {down:.2f} s later from its append-only file; the {live} instances subscribed again to "
+            f"{CHANGES_CHANNEL}; the task found {retried} and completed; "
+            f"the {len(self.kept)} tasks of (g), (h), (i) read the same; a new task on each of "
+            f"{', '.join(fresh)} completed"
+        )
+
+    # (l)
+    def tasks_routed_by_instance_name(self):
+        expect(self.dead, "no instance was killed")
+        said = []
+        for name in sorted(self.instances):
+            task_id = f"{name}.{os.urandom(16).hex()}"
+            params = {"taskId": task_id}
+            if name in self.dead:
+                answer = modern(self.nginx, self.next_id(), "tasks/get", params, capabilities=TASK_CLIENT)
+                what = f"tasks/get {task_id} (its instance dead)"
+                expect(answer.status == 502, f"{what}: HTTP {answer.status}, not 502")
+                message = answer.answer().get("error", {}).get("message", "")
+                expect("cannot be reached" in message, f"{what}: {answer.body[:300]!r}")
+                said.append(f"{name}'s (dead): 502 {message!r}")
+                continue
+            for _ in range(3):
+                answer = modern(self.nginx, self.next_id(), "tasks/get", params, capabilities=TASK_CLIENT)
+                what = f"tasks/get {task_id}"
+                expect(answer.status == 200, f"{what}: HTTP {answer.status}: {answer.body[:300]!r}")
+                error = answer.answer().get("error") or {}
+                expect(error.get("code") == -32602, f"{what} (no such task): {answer.body[:300]!r}")
+                by = self.log.answered(answer)
+                expect(by == name, f"tasks/get {task_id} went to {by}, not {name}")
+            said.append(f"{name}'s: 3 of 3 to {name} (-32602, no such task)")
+        return f"tasks/get of task ids named for an instance, through nginx: {'; '.join(said)}"
+
+    # (k)
+    def task_of_a_killed_instance_fails(self):
+        live = [name for name in sorted(self.instances) if name not in self.dead]
+        expect(len(live) >= 2, f"only {live} alive: none to read the task after the kill")
+        victim = live[0]
+        port, pid = self.instances[victim]
+        task_id, _ = self.start_task("slow_compute", {"seconds": 60, "label": "k"}, port)
+        seen, by = self.get_task(task_id)
+        expect(seen.get("status") == "working", f"task {task_id} on {victim}: {by} reads {short(seen)}")
+        os.kill(pid, signal.SIGKILL)
+        killed = time.monotonic()
+        self.dead.add(victim)
+        expect(wait_until(lambda: not listening(port), 5), f"{victim} still listening 5 s after SIGKILL")
+        polls = []
+        margin = 8
+        failed = self.wait_for(task_id, {"failed"}, self.lease + margin, {"working"}, polls)
+        took = time.monotonic() - killed
+        error = failed.get("error") or {}
+        expect(error.get("code") == -32603, f"task {task_id} failed with {short(error)}, not -32603")
+        message = failed.get("statusMessage") or ""
+        expect("stopped" in message, f"task {task_id}'s status does not say its instance stopped: {message}")
+        readers = sorted({by for by, _ in polls})
+        expect(victim not in readers, f"the killed {victim} answered tasks/get")
+        return (
+            f"slow_compute 60 s started straight on {victim}, working; {victim} killed (SIGKILL); "
+            f"{len(polls)} tasks/get through nginx (answered by {', '.join(readers)}): failed {took:.1f} s "
+            f"later (lease {self.lease:g} s), -32603 {message!r}"
+        )
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nginx", type=int, required=True, help="nginx's port on 127.0.0.1")
     parser.add_argument("--access-log", required=True, help="nginx's access log (log_format mcp)")
     parser.add_argument("--instance", action="append", required=True, help="NAME=PORT:PID")
+    parser.add_argument("--redis", required=True, help="the redis-server's PORT:PID")
+    parser.add_argument("--task-lease", type=float, required=True, help="the instances' task lease (s)")
+    parser.add_argument("redis_command", nargs="+", help="how the redis-server was started (after --)")
     deployment = Deployment(parser.parse_args())
     checks = [
         ("(a) modern calls spread round-robin", deployment.modern_calls_spread),
         ("(b) an input_required call's rounds cross instances", deployment.rounds_cross_instances),
         ("(c) legacy sessions stay on their instance", deployment.sessions_stick),
         ("(e) SSE through nginx", deployment.streams_pass_through),
+        ("(g) a task is polled through the other instances", deployment.task_polled_elsewhere),
+        ("(h) a task's question is answered through another instance", deployment.task_answered_elsewhere),
+        ("(i) a task is cancelled through another instance", deployment.task_cancelled_elsewhere),
+        ("(j) tasks survive a redis-server restart", deployment.tasks_survive_a_redis_restart),
         ("(d) modern calls go on after SIGKILL of an instance", deployment.calls_survive_a_killed_instance),
         ("(f) sessions after the kill", deployment.sessions_after_the_kill),
+        ("(l) tasks/* routed by an instance-named task id", deployment.tasks_routed_by_instance_name),
+        ("(k) a killed instance's task fails after its lease", deployment.task_of_a_killed_instance_fails),
     ]
     failed = 0
-    for label, check in checks:
-        try:
-            print(f"PASS {label}: {check()}", flush=True)
-        except Failure as failure:
-            failed += 1
-            print(f"FAIL {label}: {failure}", flush=True)
-        except Exception as error:  # a crash is a failure of its check, not of the run
-            failed += 1
-            print(f"FAIL {label}: {type(error).__name__}: {error}", flush=True)
+    try:
+        for label, check in checks:
+            try:
+                print(f"PASS {label}: {check()}", flush=True)
+            except Failure as failure:
+                failed += 1
+                print(f"FAIL {label}: {failure}", flush=True)
+            except Exception as error:  # a crash is a failure of its check, not of the run
+                failed += 1
+                print(f"FAIL {label}: {type(error).__name__}: {error}", flush=True)
+    finally:
+        deployment.stop_redis()
     return 1 if failed else 0
 
 
