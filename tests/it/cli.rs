@@ -59,7 +59,8 @@ fn tools_prints_the_definitions_as_json() {
             "summarize_notes",
             "clear_notes",
             "suggest_title",
-            "export_notes"
+            "export_notes",
+            "archive_notes"
         ]
     );
 }

@@ -35,7 +35,7 @@ const REVISION: &str = "2025-11-25";
 const MODERN: &str = "2026-07-28";
 
 /// The tools the server starts with.
-const TOOLS: [&str; 7] = [
+const TOOLS: [&str; 8] = [
     "add_note",
     "search_notes",
     "delete_note",
@@ -43,6 +43,7 @@ const TOOLS: [&str; 7] = [
     "clear_notes",
     "suggest_title",
     "export_notes",
+    "archive_notes",
 ];
 
 fn call(peer: &mut Peer, id: u64, name: &str, arguments: Value) -> Value {
@@ -1596,4 +1597,58 @@ fn listen_for_updates<L: Link>(mut wire: Modern<L>) {
 fn listeners_hear_of_the_notes_that_changed_tagged_with_their_subscription() {
     listen_for_updates(Modern::new(Stdio::spawn(), json!({})));
     listen_for_updates(Modern::new(Http::start(), json!({})));
+}
+
+#[test]
+fn archive_notes_runs_as_a_task_that_says_how_far_it_got() {
+    let tasks = json!({ "io.modelcontextprotocol/clientCapabilities": { "extensions": { "io.modelcontextprotocol/tasks": {} } } });
+    let mut peer = Peer::spawn(NOTES);
+    for (id, title) in [(1, "Milk"), (2, "Eggs"), (3, "Bread")] {
+        let added = peer.request(json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": { "_meta": modern_meta(json!({})), "name": "add_note", "arguments": { "title": title, "body": "buy" } }
+        }));
+        assert_eq!(added["result"]["isError"], Value::Null, "{added}");
+    }
+    let created = peer.request(json!({
+        "jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": { "_meta": modern_meta(tasks.clone()), "name": "archive_notes", "arguments": {} }
+    }));
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let task = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let mut statuses: Vec<String> = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let done = loop {
+        let got = peer.request(json!({
+            "jsonrpc": "2.0", "id": 5, "method": "tasks/get",
+            "params": { "_meta": modern_meta(tasks.clone()), "taskId": task }
+        }));
+        let result = got["result"].clone();
+        if let Some(message) = result["statusMessage"].as_str()
+            && statuses.last().map(String::as_str) != Some(message)
+        {
+            statuses.push(message.to_owned());
+        }
+        if result["status"] == "completed" {
+            break result;
+        }
+        assert_eq!(result["status"], "working", "{got}");
+        assert!(std::time::Instant::now() < deadline, "the archive never finished");
+        std::thread::sleep(std::time::Duration::from_millis(40));
+    };
+    assert_eq!(done["result"]["structuredContent"]["notes"], 3);
+    assert_eq!(
+        done["result"]["structuredContent"]["markdown"],
+        "- Milk: buy\n- Eggs: buy\n- Bread: buy\n"
+    );
+    assert!(
+        statuses.iter().any(|s| s == "archived 1 of 3 notes"),
+        "{statuses:?}"
+    );
+    // Without the extension, the same tool answers with its result.
+    let plain = peer.request(json!({
+        "jsonrpc": "2.0", "id": 6, "method": "tools/call",
+        "params": { "_meta": modern_meta(json!({})), "name": "archive_notes", "arguments": {} }
+    }));
+    assert_eq!(plain["result"]["structuredContent"]["notes"], 3, "{plain}");
 }
