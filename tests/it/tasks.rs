@@ -566,3 +566,105 @@ async fn a_task_is_invisible_to_every_caller_but_its_creator() {
     stop.send(()).ok();
     serving.await.unwrap().unwrap();
 }
+
+/// A task store that is down until told otherwise, over an in-memory one.
+struct Flaky {
+    inner: mcp_toolkit::task::MemoryStore,
+    down: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Flaky {
+    fn check(&self) -> Result<(), mcp_toolkit::task::StoreError> {
+        if self.down.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(mcp_toolkit::task::StoreError::unavailable(
+                "flaky",
+                std::io::Error::other("connection refused"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl mcp_toolkit::task::TaskStore for Flaky {
+    fn create(&self, task: mcp_toolkit::task::StoredTask) -> mcp_toolkit::task::StoreFuture<'_, ()> {
+        match self.check() {
+            Ok(()) => self.inner.create(task),
+            Err(error) => Box::pin(std::future::ready(Err(error))),
+        }
+    }
+
+    fn load<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> mcp_toolkit::task::StoreFuture<'a, Option<mcp_toolkit::task::StoredTask>> {
+        match self.check() {
+            Ok(()) => self.inner.load(id),
+            Err(error) => Box::pin(std::future::ready(Err(error))),
+        }
+    }
+
+    fn replace(&self, task: mcp_toolkit::task::StoredTask) -> mcp_toolkit::task::StoreFuture<'_, bool> {
+        match self.check() {
+            Ok(()) => self.inner.replace(task),
+            Err(error) => Box::pin(std::future::ready(Err(error))),
+        }
+    }
+
+    fn changes(&self) -> tokio::sync::broadcast::Receiver<std::sync::Arc<str>> {
+        self.inner.changes()
+    }
+
+    fn is_shared(&self) -> bool {
+        false
+    }
+}
+
+/// Works a moment, then reports.
+#[mcp_toolkit::tool(task)]
+async fn brief() -> &'static str {
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    "done"
+}
+
+#[tokio::test]
+async fn a_store_that_is_down_refuses_tasks_clearly_and_plain_calls_go_on() {
+    use mcp_toolkit::{Server, tools};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let down = std::sync::Arc::new(AtomicBool::new(true));
+    let store = Flaky {
+        inner: mcp_toolkit::task::MemoryStore::new(),
+        down: std::sync::Arc::clone(&down),
+    };
+    let client = Server::new("tasks", "1.0.0")
+        .tools(tools![brief])
+        .task_store(store)
+        .test_client()
+        .unwrap();
+    let tasks = json!({ "io.modelcontextprotocol/clientCapabilities": { "extensions": { EXTENSION: {} } } });
+    let refused = client
+        .request(
+            "tools/call",
+            json!({ "_meta": tasks.clone(), "name": "brief", "arguments": {} }),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "the server answered with JSON-RPC error -32603: internal error: the task store is unavailable"
+    );
+    // A client without the extension gets a plain call, which needs no store.
+    assert_eq!(
+        client.call("brief", json!({})).await.unwrap().text(),
+        Some("done")
+    );
+    // Back up, tasks work again.
+    down.store(false, Ordering::SeqCst);
+    let created = client
+        .request(
+            "tools/call",
+            json!({ "_meta": tasks, "name": "brief", "arguments": {} }),
+        )
+        .await
+        .unwrap();
+    assert_eq!(created["resultType"], "task", "{created}");
+}
