@@ -32,6 +32,8 @@ TASKS = "io.modelcontextprotocol/tasks"
 # A client that declares the tasks extension, and forms for the questions tasks ask.
 TASK_CLIENT = {"elicitation": {"form": {}}, "extensions": {TASKS: {}}}
 TASK_METHODS = ("tasks/get", "tasks/update", "tasks/cancel")
+# Where a listen stream's messages name the listen request they answer.
+SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
 # Where the instances' Redis task store announces changed tasks (RedisStore's default prefix).
 CHANGES_CHANNEL = "mcp-toolkit:tasks:changes"
 
@@ -417,6 +419,31 @@ class Deployment:
                 return
         raise Failure(f"nginx's round-robin kept coming back to {name}")
 
+    def listen_for_tasks(self, port, listen_id, task_ids):
+        """A `subscriptions/listen` for `task_ids`, sent straight to the instance on `port`
+        and left open: the stream, and its acknowledgment's `params`."""
+        params = {"notifications": {"taskIds": task_ids}}
+        body = modern_body(listen_id, "subscriptions/listen", params, capabilities=TASK_CLIENT)
+        stream = EventStream(port, body, modern_headers("subscriptions/listen", params))
+        try:
+            what = f"subscriptions/listen {listen_id} on {self.names_by_port[port]}"
+            kind = stream.headers.get("content-type", "")
+            if stream.status != 200 or not kind.startswith("text/event-stream"):  # an error: say which
+                stream._receive(time.monotonic() + 1)
+                raise Failure(f"{what}: HTTP {stream.status} {kind}, not a stream: {stream.raw[:300]!r}")
+            ack = stream.next_event(5)
+            expect(ack is not None, f"{what}: no acknowledgment within 5 s")
+            acknowledged = ack.get("method") == "notifications/subscriptions/acknowledged"
+            expect(acknowledged, f"{what}: first event {short(ack)}")
+            ack_params = ack.get("params") or {}
+            tag = (ack_params.get("_meta") or {}).get(SUBSCRIPTION_ID)
+            expect(tag == listen_id, f"{what}: acknowledgment tagged {tag!r}: {short(ack)}")
+            expect(not stream.ended, f"{what}: the stream ended after its acknowledgment")
+            return stream, ack_params
+        except BaseException:
+            stream.close()
+            raise
+
     def stop_redis(self):
         """Stops the redis-server (j) started, if it did."""
         if self.redis_process and self.redis_process.poll() is None:
@@ -732,6 +759,68 @@ class Deployment:
             f"still cancelled, unchanged"
         )
 
+    # (m)
+    def task_heard_on_another_instance(self):
+        live = [name for name in sorted(self.instances) if name not in self.dead]
+        expect(len(live) >= 2, f"only {live} alive: no other instance to listen on")
+        runner, listener = live[0], live[1]
+        runner_port, listener_port = self.instances[runner][0], self.instances[listener][0]
+        started = time.monotonic()
+        task_id, _ = self.start_task("slow_compute", {"seconds": 2, "label": "m"}, runner_port)
+        listen_id = f"listen-m-{self.next_id()}"
+        stream, ack = self.listen_for_tasks(listener_port, listen_id, [task_id])
+        try:
+            agreed = (ack.get("notifications") or {}).get("taskIds")
+            expect(agreed == [task_id], f"{listener} acknowledged taskIds {agreed!r}, not [{task_id!r}]")
+            # The task's changes on the runner reach the listener through Redis's pub/sub:
+            # each status it writes, then its end, the result inlined.
+            heard = []
+            deadline = started + 10
+            while True:
+                left = deadline - time.monotonic()
+                late = f"no completion of task {task_id} on {listener}'s stream in 10 s; heard {short(heard)}"
+                expect(left > 0, late)
+                event = stream.next_event(left)
+                expect(
+                    event is not None,
+                    f"{listener}'s stream {'ended' if stream.ended else 'went quiet'} before task {task_id} "
+                    f"completed; heard {short(heard)}",
+                )
+                heard.append(event)
+                what = f"event {len(heard)} on {listener}'s stream"
+                expect(event.get("method") == "notifications/tasks", f"{what}: {short(event)}")
+                params = event.get("params") or {}
+                expect(params.get("taskId") == task_id, f"{what} is about another task: {short(event)}")
+                tag = (params.get("_meta") or {}).get(SUBSCRIPTION_ID)
+                expect(tag == listen_id, f"{what} tagged {tag!r}, not {listen_id!r}: {short(event)}")
+                status = params.get("status")
+                expect(status in ("working", "completed"), f"{what}: task {status}: {short(event)}")
+                if status == "completed":
+                    break
+            took = time.monotonic() - started
+            working = [e["params"] for e in heard if e["params"]["status"] == "working"]
+            messages = [p.get("statusMessage") for p in working]
+            said = [m for m in messages if isinstance(m, str) and re.fullmatch(r"[01] of 2 s", m)]
+            expect(said, f"no working status with a statusMessage before the end: {short(heard)}")
+            text = result_text(heard[-1]["params"])
+            expect(text == "computed m in 2 s", f"task {task_id} completed with {text!r} on the stream")
+        finally:
+            stream.close()
+        # Task ids that name no task (one of them named for an instance) are left out.
+        unknown = [os.urandom(16).hex(), f"{runner}.{os.urandom(16).hex()}"]
+        nobody_id = f"listen-m-{self.next_id()}"
+        nobody, ack = self.listen_for_tasks(listener_port, nobody_id, unknown)
+        nobody.close()
+        agreed = (ack.get("notifications") or {}).get("taskIds")
+        expect(agreed == [], f"{listener} acknowledged taskIds {agreed!r} for no task, not []")
+        said = ", ".join(sorted(set(map(repr, said))))
+        return (
+            f"slow_compute 2 s created straight on {runner}; a listen for it straight on {listener} "
+            f"acknowledged [{task_id}] and heard {len(working)} working ({said}) "
+            f"then completed with {text!r}, all tagged {listen_id!r}, {took:.1f} s after the call; "
+            f"a listen for 2 unknown task ids acknowledged taskIds []"
+        )
+
     # (j)
     def tasks_survive_a_redis_restart(self):
         expect(self.kept, "no task kept from (g), (h), (i) to read again")
@@ -865,6 +954,7 @@ def main():
         ("(g) a task is polled through the other instances", deployment.task_polled_elsewhere),
         ("(h) a task's question is answered through another instance", deployment.task_answered_elsewhere),
         ("(i) a task is cancelled through another instance", deployment.task_cancelled_elsewhere),
+        ("(m) a listen stream hears a task on another instance", deployment.task_heard_on_another_instance),
         ("(j) tasks survive a redis-server restart", deployment.tasks_survive_a_redis_restart),
         ("(d) modern calls go on after SIGKILL of an instance", deployment.calls_survive_a_killed_instance),
         ("(f) sessions after the kill", deployment.sessions_after_the_kill),

@@ -16,6 +16,9 @@
 #   (h) a task that asks is answered (tasks/update) through another instance and completes;
 #   (i) a task cancelled through another instance ends `cancelled`, and the instance running
 #       it stops (it no longer touches the task in Redis);
+#   (m) a subscriptions/listen stream for a task id, opened straight on one instance, hears
+#       notifications/tasks (working, then completed with its result) for a task running on
+#       another (Redis's pub/sub carries them); unknown task ids are acknowledged as [];
 #   (j) redis-server killed (SIGKILL) and started again on its append-only file: every task
 #       acknowledged before is still there, a running one completes, the instances go on;
 #   (l) `tasks/*` whose task id names an instance (as with a store that is not shared) go to
