@@ -389,6 +389,19 @@ fn a_listen_stream_hears_the_tasks_it_names() {
         done["params"]["result"]["content"][0]["text"],
         "computed heard in 1 s"
     );
+    // A stream opened once the task has ended hears it as it is, at once.
+    peer.send(json!({
+        "jsonrpc": "2.0", "id": "listen-2", "method": "subscriptions/listen",
+        "params": { "_meta": with_tasks(), "notifications": { "taskIds": [task] } }
+    }));
+    assert_eq!(peer.recv()["method"], "notifications/subscriptions/acknowledged");
+    let now = peer.recv();
+    assert_eq!(
+        now["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "listen-2"
+    );
+    assert_eq!(now["params"]["status"], "completed", "{now}");
+    assert_eq!(now["params"]["result"], done["params"]["result"]);
 }
 
 #[test]

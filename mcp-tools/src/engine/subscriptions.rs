@@ -238,7 +238,12 @@ impl Engine {
                 watched = known.into_iter().flatten().collect();
             }
             let tag = json!({ META_SUBSCRIPTION_ID: subscription });
-
+            // Each task watched is told as it is now, so one that changes no more (ended
+            // already, or waiting for answers) is heard of too.
+            let ids: Vec<String> = tasks_watched.iter().cloned().collect();
+            for message in engine.task_notifications(&ids, &tag).await {
+                out.notify_always(message);
+            }
             let mut behind: Option<Behind> = None;
             loop {
                 let look_again = behind.as_ref().map_or_else(Instant::now, |b| b.look_again);
