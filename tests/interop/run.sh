@@ -12,7 +12,7 @@
 #                                      # "python node conformance oauth"); only what they need
 #                                      # is installed and started
 #
-# Installs the pinned clients on first use: Python venvs in python/.venv-{1,2}, npm packages
+# Installs the pinned clients on first use: Python venvs in python/.venv-{1,2,fastmcp}, npm packages
 # (with Node 22) in node/node_modules. Ends with "N passed, M failed"; exits 1 on any failure.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,7 +41,7 @@ for server in "${needed[@]}"; do
 done
 
 # --- installs (skipped when what is installed matches the pins) ---------------------------
-install_python() { # LINE: 1 or 2
+install_python() { # LINE: 1, 2 or fastmcp (requirements-LINE.txt)
   local req="$here/python/requirements-$1.txt" venv="$here/python/.venv-$1"
   if ! cmp -s "$req" "$venv/.installed" 2>/dev/null; then
     rm -rf "$venv"
@@ -61,6 +61,7 @@ started=$(date +%s)
 installs=()
 if wants python oauth; then install_python 1 & installs+=($!); fi
 if wants python; then install_python 2 & installs+=($!); fi
+if wants python; then install_python fastmcp & installs+=($!); fi
 if wants node conformance; then install_node & installs+=($!); fi
 for install in "${installs[@]}"; do
   wait "$install" || { echo "$0: installing the clients failed" >&2; exit 2; }
@@ -121,6 +122,9 @@ python_lane() {
       --stdio "$bin/notes" --server-arg="$(stdio_log "$name")"
     run "$name-http" "$py" "$here/python/client.py" --server notes --mode $2 --http "$notes_python_url"
   done
+  # Tasks (SEP-2663) driven by FastMCP's Client with fastmcp-tasks, which polls, answers and cancels.
+  run python-fastmcp-tasks-http "$here/python/.venv-fastmcp/bin/python" "$here/python/fastmcp_tasks.py" \
+    --url "$conformance_url" --notes-url "$notes_python_url"
 }
 node_lane() {
   for server in calculator text_analyzer; do
