@@ -253,7 +253,7 @@ impl Engine {
         request: &CallToolParams<'_>,
         auth: Auth<'_>,
         round: Option<Arc<Round>>,
-        status: Option<Arc<super::tasks::StatusCell>>,
+        status: Option<Arc<super::tasks::record::StatusCell>>,
     ) -> Result<(RequestId, Option<Context>), Failure> {
         if !may_ask {
             return Ok((conn.begin_request_without_token(id)?, None));

@@ -33,7 +33,7 @@ pub(crate) struct CallChannel {
     pub(crate) version: ProtocolVersion,
     /// The status message of the task the call may become (a task tool's call from a
     /// client that declares the tasks extension).
-    pub(crate) status: Option<Arc<super::tasks::StatusCell>>,
+    pub(crate) status: Option<Arc<super::tasks::record::StatusCell>>,
 }
 
 impl ClientChannel for CallChannel {

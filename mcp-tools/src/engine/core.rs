@@ -106,7 +106,7 @@ pub(crate) struct Options {
     /// How long a `requestState` stays good.
     pub(crate) request_state_ttl: Duration,
     /// Where tasks are kept, and how long they live.
-    pub(crate) tasks: super::tasks::TaskOptions,
+    pub(crate) tasks: super::tasks::record::TaskOptions,
 }
 
 impl Default for Options {
@@ -118,7 +118,7 @@ impl Default for Options {
             expose_internal_errors: false,
             request_state_keys: None,
             request_state_ttl: Duration::from_secs(600),
-            tasks: super::tasks::TaskOptions::default(),
+            tasks: super::tasks::record::TaskOptions::default(),
         }
     }
 }
@@ -184,7 +184,7 @@ pub(crate) struct Engine {
     /// clones no cancellation token.
     pub(crate) bare: Context,
     /// The tasks: their store, and those running here.
-    pub(crate) tasks: super::tasks::Tasks,
+    pub(crate) tasks: super::tasks::record::Tasks,
 }
 
 /// What a server offers: its tools, and its prompts when it serves them.
@@ -252,7 +252,7 @@ impl Engine {
         Engine {
             bare,
             keys,
-            tasks: super::tasks::Tasks::new(&options.tasks),
+            tasks: super::tasks::record::Tasks::new(&options.tasks),
             limiters: RateLimiters::new(options.limits.rate_limit, options.limits.client_rate_limit),
             info,
             tools,

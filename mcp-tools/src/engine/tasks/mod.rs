@@ -16,6 +16,10 @@
 //! hears on the store's change feed; a task whose lease ran out (its instance died) is
 //! turned `failed` by whoever reads it next.
 
+pub(super) mod record;
+
+pub(crate) use record::{EXTENSION, StatusCell, declares_tasks, missing_extension};
+use record::{Asked, Caller, Loaded, Record, Status, encode_record, millis, timestamp};
 use super::connection::Connection;
 use super::core::{Auth, CallParts, Engine};
 use super::encode;
@@ -28,21 +32,16 @@ use crate::error::ClientRequestError;
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
 use crate::result::CallToolResult;
-use crate::task::{MemoryStore, StoreError, StoredTask, TaskStore, now_ms};
+use crate::task::{StoreError, StoredTask, now_ms};
 use crate::tool::{RawArguments, TaskSupport, Tool};
-use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
-use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, watch};
 use tokio_util::sync::CancellationToken;
-
-/// The extension's identifier, as clients declare it and the server advertises it.
-pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// How long a cancelled task's tool may go on to clean up (it sees `ctx.cancelled()`)
 /// before its work is dropped.
@@ -50,131 +49,6 @@ const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
 /// How many times a change is tried again when another write to the task came first.
 const RETRIES: usize = 16;
-
-/// Whether capabilities a request declares name the tasks extension.
-pub(crate) fn declares_tasks(capabilities: Option<&Value>) -> bool {
-    capabilities
-        .and_then(|c| c.get("extensions"))
-        .and_then(|e| e.get(EXTENSION))
-        .is_some_and(Value::is_object)
-}
-
-/// The `-32021` error for a client that did not declare the extension.
-pub(crate) fn missing_extension(message: impl Into<String>) -> Failure {
-    Failure::new(ErrorCode::MISSING_CAPABILITY, message)
-        .with_data(json!({ "requiredCapabilities": { "extensions": { EXTENSION: {} } } }))
-}
-
-/// A task's status, as the protocol names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Status {
-    Working,
-    InputRequired,
-    Completed,
-    Failed,
-    Cancelled,
-}
-
-impl Status {
-    fn is_terminal(self) -> bool {
-        matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
-    }
-}
-
-/// A question of a task's, waiting for the client's answer.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Asked {
-    key: String,
-    method: String,
-    params: Value,
-}
-
-/// Who created a task: only the same principal may see it again.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Caller {
-    subject: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    scopes: Vec<String>,
-    #[serde(default, skip_serializing_if = "Value::is_null")]
-    claims: Value,
-}
-
-/// The instance running a task, and until when it is taken to be alive.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Lease {
-    holder: String,
-    until: u64,
-}
-
-/// A task as the server writes it to its store (the [`StoredTask::data`]).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Record {
-    status: Status,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    status_message: Option<String>,
-    created_at: u64,
-    last_updated_at: u64,
-    ttl_ms: u64,
-    poll_interval_ms: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    caller: Option<Caller>,
-    /// What runs it again: the tool, its arguments (canonical JSON), the capabilities the
-    /// client declared when it called.
-    tool: String,
-    arguments: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    capabilities: Option<Value>,
-    /// Every answer the tool has taken, by key, each bound to its question.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    answers: BTreeMap<String, Answer>,
-    /// The questions still unanswered (`input_required`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    asked: Vec<Asked>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    result: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    error: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    lease: Option<Lease>,
-}
-
-/// A task read from the store: its record, and the version the next write replaces.
-struct Loaded {
-    id: String,
-    version: u64,
-    expires_at: u64,
-    record: Record,
-}
-
-impl Loaded {
-    fn parse(task: StoredTask) -> Result<Loaded, Failure> {
-        let record: Record = serde_json::from_str(&task.data).map_err(|error| {
-            tracing::error!(task = task.id, %error, "a task in the store does not read as one");
-            Failure::new(
-                ErrorCode::INTERNAL_ERROR,
-                "internal error: the task could not be read",
-            )
-        })?;
-        Ok(Loaded {
-            id: task.id,
-            version: task.version,
-            expires_at: task.expires_at,
-            record,
-        })
-    }
-
-    /// The write that replaces this version with `record`.
-    fn next(&self, record: &Record) -> StoredTask {
-        StoredTask::new(&self.id, self.version + 1, self.expires_at, encode_record(record))
-    }
-}
-
-fn encode_record(record: &Record) -> String {
-    // A record is plain data: strings, numbers and JSON values always serialize.
-    serde_json::to_string(record).unwrap_or_default()
-}
 
 /// What became of a change to a task.
 enum Written {
@@ -186,125 +60,6 @@ enum Written {
     Gone,
     /// The store could not be reached.
     Unavailable,
-}
-
-/// The engine's tasks: where they are kept, and those this instance runs.
-pub(crate) struct Tasks {
-    store: Arc<dyn TaskStore>,
-    /// This process, as a lease names it: random, so a restarted process is another.
-    holder: String,
-    /// The instance's name, which task ids start with when the store is not shared.
-    instance: Option<String>,
-    lease: Duration,
-    ttl: Duration,
-    poll_interval: Duration,
-    /// The tasks running here, each with the token that stops it.
-    running: Mutex<foldhash::HashMap<String, CancellationToken>>,
-}
-
-/// How the engine's tasks are set up.
-#[derive(Clone)]
-pub(crate) struct TaskOptions {
-    pub(crate) store: Option<Arc<dyn TaskStore>>,
-    pub(crate) lease: Duration,
-    pub(crate) ttl: Duration,
-    pub(crate) poll_interval: Duration,
-    pub(crate) instance: Option<String>,
-}
-
-impl std::fmt::Debug for TaskOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TaskOptions")
-            .field("store", &self.store.as_ref().map(|_| "custom"))
-            .field("lease", &self.lease)
-            .field("ttl", &self.ttl)
-            .field("poll_interval", &self.poll_interval)
-            .field("instance", &self.instance)
-            .finish()
-    }
-}
-
-impl Default for TaskOptions {
-    fn default() -> TaskOptions {
-        TaskOptions {
-            store: None,
-            lease: Duration::from_secs(30),
-            ttl: Duration::from_secs(3600),
-            poll_interval: Duration::from_secs(1),
-            instance: None,
-        }
-    }
-}
-
-impl Tasks {
-    pub(crate) fn new(options: &TaskOptions) -> Tasks {
-        let holder = crate::protocol::random_hex::<16>().unwrap_or_else(|error| {
-            tracing::error!(%error, "no randomness for this process's task lease name");
-            format!("pid-{}", std::process::id())
-        });
-        Tasks {
-            store: options
-                .store
-                .clone()
-                .unwrap_or_else(|| Arc::new(MemoryStore::new())),
-            holder,
-            instance: options.instance.clone(),
-            lease: options.lease,
-            ttl: options.ttl,
-            poll_interval: options.poll_interval,
-            running: Mutex::default(),
-        }
-    }
-
-    pub(crate) fn store(&self) -> &Arc<dyn TaskStore> {
-        &self.store
-    }
-
-    fn running(&self) -> std::sync::MutexGuard<'_, foldhash::HashMap<String, CancellationToken>> {
-        self.running.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// A new task id: 128 random bits, after `<instance>.` when the store is not shared
-    /// and the instance has a name.
-    fn new_id(&self) -> Result<String, Failure> {
-        let random = crate::protocol::random_hex::<16>().map_err(|error| {
-            tracing::error!(%error, "no randomness for a task id");
-            Failure::new(
-                ErrorCode::INTERNAL_ERROR,
-                "internal error: no task id could be made",
-            )
-        })?;
-        Ok(match (&self.instance, self.store.is_shared()) {
-            (Some(name), false) => format!("{name}.{random}"),
-            _ => random,
-        })
-    }
-
-    fn lease_from(&self, now: u64) -> Lease {
-        Lease {
-            holder: self.holder.clone(),
-            until: now.saturating_add(millis(self.lease)),
-        }
-    }
-
-    /// Whether a working task's lease says its instance is gone: the lease ran out, or
-    /// (with a store no other instance shares) it names an earlier run of this process.
-    fn orphaned(&self, record: &Record, now: u64) -> bool {
-        record.status == Status::Working
-            && record.lease.as_ref().is_none_or(|lease| {
-                lease.until <= now || (!self.store.is_shared() && lease.holder != self.holder)
-            })
-    }
-}
-
-fn millis(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
-}
-
-/// An RFC 3339 timestamp in UTC, to the millisecond, of `ms` since the Unix epoch.
-fn timestamp(ms: u64) -> String {
-    let at = std::time::UNIX_EPOCH + Duration::from_millis(ms);
-    humantime::format_rfc3339_millis(at).to_string()
 }
 
 /// A store failure as a client sees it: the cause logged, not sent.
@@ -387,10 +142,6 @@ fn status_notification(task: &StoredTask, tag: &Value) -> Option<Vec<u8>> {
     params.insert("_meta".into(), tag.clone());
     Some(encode::notification("notifications/tasks", &params))
 }
-
-/// What a task's status message is while it runs: set by `ctx.set_status`, written to
-/// the store by whoever drives the task.
-pub(crate) type StatusCell = watch::Sender<Option<String>>;
 
 /// How a call that may become a task came to be, for the task to be created from.
 pub(crate) struct TaskCall {

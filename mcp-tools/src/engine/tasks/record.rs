@@ -1,0 +1,267 @@
+//! What a task is, as the engine keeps it: its record in the store, its status, the
+//! lease of the instance running it, and the engine's view of its store. Apart from the
+//! methods that serve tasks (`super`), so that the engine's core can hold it.
+
+use crate::engine::failure::Failure;
+use crate::engine::rounds::Answer;
+use crate::protocol::ErrorCode;
+use crate::task::{MemoryStore, StoredTask, TaskStore};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+/// The extension's identifier, as clients declare it and the server advertises it.
+pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
+/// Whether capabilities a request declares name the tasks extension.
+pub(crate) fn declares_tasks(capabilities: Option<&Value>) -> bool {
+    capabilities
+        .and_then(|c| c.get("extensions"))
+        .and_then(|e| e.get(EXTENSION))
+        .is_some_and(Value::is_object)
+}
+
+/// The `-32021` error for a client that did not declare the extension.
+pub(crate) fn missing_extension(message: impl Into<String>) -> Failure {
+    Failure::new(ErrorCode::MISSING_CAPABILITY, message)
+        .with_data(json!({ "requiredCapabilities": { "extensions": { EXTENSION: {} } } }))
+}
+
+/// A task's status, as the protocol names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Status {
+    Working,
+    InputRequired,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+impl Status {
+    pub(super) fn is_terminal(self) -> bool {
+        matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
+    }
+}
+
+/// A question of a task's, waiting for the client's answer.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct Asked {
+    pub(super) key: String,
+    pub(super) method: String,
+    pub(super) params: Value,
+}
+
+/// Who created a task: only the same principal may see it again.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct Caller {
+    pub(super) subject: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) scopes: Vec<String>,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub(super) claims: Value,
+}
+
+/// The instance running a task, and until when it is taken to be alive.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct Lease {
+    pub(super) holder: String,
+    pub(super) until: u64,
+}
+
+/// A task as the server writes it to its store (the [`StoredTask::data`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct Record {
+    pub(super) status: Status,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) status_message: Option<String>,
+    pub(super) created_at: u64,
+    pub(super) last_updated_at: u64,
+    pub(super) ttl_ms: u64,
+    pub(super) poll_interval_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) caller: Option<Caller>,
+    /// What runs it again: the tool, its arguments (canonical JSON), the capabilities the
+    /// client declared when it called.
+    pub(super) tool: String,
+    pub(super) arguments: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) capabilities: Option<Value>,
+    /// Every answer the tool has taken, by key, each bound to its question.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(super) answers: BTreeMap<String, Answer>,
+    /// The questions still unanswered (`input_required`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(super) asked: Vec<Asked>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) result: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) error: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) lease: Option<Lease>,
+}
+
+/// A task read from the store: its record, and the version the next write replaces.
+pub(super) struct Loaded {
+    pub(super) id: String,
+    pub(super) version: u64,
+    pub(super) expires_at: u64,
+    pub(super) record: Record,
+}
+
+impl Loaded {
+    pub(super) fn parse(task: StoredTask) -> Result<Loaded, Failure> {
+        let record: Record = serde_json::from_str(&task.data).map_err(|error| {
+            tracing::error!(task = task.id, %error, "a task in the store does not read as one");
+            Failure::new(
+                ErrorCode::INTERNAL_ERROR,
+                "internal error: the task could not be read",
+            )
+        })?;
+        Ok(Loaded {
+            id: task.id,
+            version: task.version,
+            expires_at: task.expires_at,
+            record,
+        })
+    }
+
+    /// The write that replaces this version with `record`.
+    pub(super) fn next(&self, record: &Record) -> StoredTask {
+        StoredTask::new(&self.id, self.version + 1, self.expires_at, encode_record(record))
+    }
+}
+
+pub(super) fn encode_record(record: &Record) -> String {
+    // A record is plain data: strings, numbers and JSON values always serialize.
+    serde_json::to_string(record).unwrap_or_default()
+}
+
+/// The engine's tasks: where they are kept, and those this instance runs.
+pub(crate) struct Tasks {
+    pub(super) store: Arc<dyn TaskStore>,
+    /// This process, as a lease names it: random, so a restarted process is another.
+    pub(super) holder: String,
+    /// The instance's name, which task ids start with when the store is not shared.
+    pub(super) instance: Option<String>,
+    pub(super) lease: Duration,
+    pub(super) ttl: Duration,
+    pub(super) poll_interval: Duration,
+    /// The tasks running here, each with the token that stops it.
+    pub(super) running: Mutex<foldhash::HashMap<String, CancellationToken>>,
+}
+
+/// How the engine's tasks are set up.
+#[derive(Clone)]
+pub(crate) struct TaskOptions {
+    pub(crate) store: Option<Arc<dyn TaskStore>>,
+    pub(crate) lease: Duration,
+    pub(crate) ttl: Duration,
+    pub(crate) poll_interval: Duration,
+    pub(crate) instance: Option<String>,
+}
+
+impl std::fmt::Debug for TaskOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TaskOptions")
+            .field("store", &self.store.as_ref().map(|_| "custom"))
+            .field("lease", &self.lease)
+            .field("ttl", &self.ttl)
+            .field("poll_interval", &self.poll_interval)
+            .field("instance", &self.instance)
+            .finish()
+    }
+}
+
+impl Default for TaskOptions {
+    fn default() -> TaskOptions {
+        TaskOptions {
+            store: None,
+            lease: Duration::from_secs(30),
+            ttl: Duration::from_secs(3600),
+            poll_interval: Duration::from_secs(1),
+            instance: None,
+        }
+    }
+}
+
+impl Tasks {
+    pub(crate) fn new(options: &TaskOptions) -> Tasks {
+        let holder = crate::protocol::random_hex::<16>().unwrap_or_else(|error| {
+            tracing::error!(%error, "no randomness for this process's task lease name");
+            format!("pid-{}", std::process::id())
+        });
+        Tasks {
+            store: options
+                .store
+                .clone()
+                .unwrap_or_else(|| Arc::new(MemoryStore::new())),
+            holder,
+            instance: options.instance.clone(),
+            lease: options.lease,
+            ttl: options.ttl,
+            poll_interval: options.poll_interval,
+            running: Mutex::default(),
+        }
+    }
+
+    pub(crate) fn store(&self) -> &Arc<dyn TaskStore> {
+        &self.store
+    }
+
+    pub(super) fn running(&self) -> std::sync::MutexGuard<'_, foldhash::HashMap<String, CancellationToken>> {
+        self.running.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A new task id: 128 random bits, after `<instance>.` when the store is not shared
+    /// and the instance has a name.
+    pub(super) fn new_id(&self) -> Result<String, Failure> {
+        let random = crate::protocol::random_hex::<16>().map_err(|error| {
+            tracing::error!(%error, "no randomness for a task id");
+            Failure::new(
+                ErrorCode::INTERNAL_ERROR,
+                "internal error: no task id could be made",
+            )
+        })?;
+        Ok(match (&self.instance, self.store.is_shared()) {
+            (Some(name), false) => format!("{name}.{random}"),
+            _ => random,
+        })
+    }
+
+    pub(super) fn lease_from(&self, now: u64) -> Lease {
+        Lease {
+            holder: self.holder.clone(),
+            until: now.saturating_add(millis(self.lease)),
+        }
+    }
+
+    /// Whether a working task's lease says its instance is gone: the lease ran out, or
+    /// (with a store no other instance shares) it names an earlier run of this process.
+    pub(super) fn orphaned(&self, record: &Record, now: u64) -> bool {
+        record.status == Status::Working
+            && record.lease.as_ref().is_none_or(|lease| {
+                lease.until <= now || (!self.store.is_shared() && lease.holder != self.holder)
+            })
+    }
+}
+
+pub(super) fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// An RFC 3339 timestamp in UTC, to the millisecond, of `ms` since the Unix epoch.
+pub(super) fn timestamp(ms: u64) -> String {
+    let at = std::time::UNIX_EPOCH + Duration::from_millis(ms);
+    humantime::format_rfc3339_millis(at).to_string()
+}
+
+/// What a task's status message is while it runs: set by `ctx.set_status`, written to
+/// the store by whoever drives the task.
+pub(crate) type StatusCell = watch::Sender<Option<String>>;
+
