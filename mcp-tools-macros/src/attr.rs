@@ -66,6 +66,52 @@ pub(crate) struct CapabilityAttr {
     pub(crate) cache: Field<Cache>,
     /// A tool's `scopes("notes:write", ...)`: the OAuth scopes a caller's token must hold.
     pub(crate) scopes: Field<Vec<LitStr>>,
+    /// A tool's `task` or `task = "..."`: whether its calls may run as tasks.
+    pub(crate) task: Field<Task>,
+}
+
+/// A tool's `task` or `task = "required"`, as written; which support a string names is the
+/// check phase's to judge.
+pub(crate) enum Task {
+    /// `task` alone: calls may run as tasks (`optional`).
+    Flag,
+    /// `task = "..."`: the name as written.
+    Named(LitStr),
+}
+
+impl Task {
+    /// The support it says; `None` for a string that names none (the check phase reports it).
+    pub(crate) fn support(&self) -> Option<TaskSupport> {
+        match self {
+            Task::Flag => Some(TaskSupport::Optional),
+            Task::Named(lit) => TaskSupport::named(&lit.value()),
+        }
+    }
+}
+
+/// The runtime's `TaskSupport`, by the names `task = "..."` gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TaskSupport {
+    Optional,
+    Required,
+    Forbidden,
+}
+
+impl TaskSupport {
+    /// Every support with its name, in the order messages list them.
+    pub(crate) const NAMED: [(&'static str, TaskSupport); 3] = [
+        ("optional", TaskSupport::Optional),
+        ("required", TaskSupport::Required),
+        ("forbidden", TaskSupport::Forbidden),
+    ];
+
+    /// The support `name` names, if any: exactly as listed, in lowercase.
+    pub(crate) fn named(name: &str) -> Option<TaskSupport> {
+        TaskSupport::NAMED
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|(_, support)| *support)
+    }
 }
 
 #[derive(Default)]
@@ -166,6 +212,7 @@ pub(crate) fn parse_attr(cx: &mut Ctxt, kind: Kind, args: TokenStream) -> Capabi
                     list(cx, &entry, "scopes(\"notes:write\")").map(|tokens| parse_scopes(cx, tokens));
                 attr.scopes.push(key, value);
             }
+            Some("task") => attr.task.push(key, task(cx, &entry)),
             _ => {
                 let mut message = unknown_key_message(key, kind.list(), kind.keys());
                 if let (Key::Str(lit), Value::Flag) = (key, &entry.value) {
@@ -487,6 +534,30 @@ fn flag(cx: &mut Ctxt, entry: &Entry) -> Option<bool> {
     None
 }
 
+/// `task` or `task = "..."`; a boolean is told how it is written.
+fn task(cx: &mut Ctxt, entry: &Entry) -> Option<Task> {
+    let mut message =
+        "expected `task`, `task = \"optional\"`, `task = \"required\"` or `task = \"forbidden\"`".to_owned();
+    match &entry.value {
+        Value::Flag => return Some(Task::Flag),
+        Value::Eq(tokens) => {
+            if let Ok(lit) = syn::parse2::<LitStr>(tokens.clone()) {
+                return Some(Task::Named(lit));
+            }
+            if let Ok(lit) = syn::parse2::<LitBool>(tokens.clone()) {
+                message.push_str(if lit.value {
+                    "; `task = true` is written `task`"
+                } else {
+                    "; `task = false` is the default: leave `task` out, or write `task = \"forbidden\"`"
+                });
+            }
+        }
+        Value::List(_) => {}
+    }
+    cx.error_spanned_by(entry.value_tokens(), message);
+    None
+}
+
 /// `key(...)`: the tokens inside the parentheses.
 fn list(cx: &mut Ctxt, entry: &Entry, example: &str) -> Option<TokenStream> {
     if let Value::List(group) = &entry.value {
@@ -712,8 +783,8 @@ mod tests {
         assert_eq!(
             errors,
             [
-                "`uri` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`",
-                "`mime_type` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`",
+                "`uri` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`",
+                "`mime_type` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`",
             ]
         );
         assert!(attr.uri.occurrences.is_empty());
@@ -794,8 +865,8 @@ mod tests {
         assert_eq!(
             errors,
             [
-                "`size` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`",
-                "`cache` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`",
+                "`size` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`",
+                "`cache` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`",
                 "`audience` is a resource annotation; a tool's `annotations(...)` accepts `read_only`, `destructive`, `idempotent`, `open_world`, `title`",
             ]
         );
@@ -807,6 +878,60 @@ mod tests {
                 "`size` is a resource key; `#[prompt(...)]` accepts `name`, `title`, `description`, `icons`, `meta`",
             ]
         );
+    }
+
+    #[test]
+    fn a_tool_reads_task_in_every_form() {
+        for (args, support) in [
+            (quote! { task }, Some(TaskSupport::Optional)),
+            (quote! { task = "optional" }, Some(TaskSupport::Optional)),
+            (quote! { task = "required" }, Some(TaskSupport::Required)),
+            (quote! { task = "forbidden" }, Some(TaskSupport::Forbidden)),
+            // A string that names no support is kept: it is the check phase's to report.
+            (quote! { task = "always" }, None),
+        ] {
+            let (attr, errors) = parse(args.clone());
+            assert!(errors.is_empty(), "{args}: {errors:?}");
+            assert_eq!(attr.task.occurrences.len(), 1, "{args}");
+            assert_eq!(attr.task.get().unwrap().support(), support, "{args}");
+        }
+        let (attr, _) = parse(quote! { name = "a" });
+        assert!(attr.task.occurrences.is_empty());
+    }
+
+    #[test]
+    fn a_task_that_is_no_flag_or_string_is_reported_at_its_value() {
+        let (attr, errors) = parse(quote! {
+            task = true, task = false, task(required), task = required, task = 1
+        });
+        let forms = "expected `task`, `task = \"optional\"`, `task = \"required\"` or `task = \"forbidden\"`";
+        assert_eq!(
+            errors,
+            [
+                format!("{forms}; `task = true` is written `task`"),
+                format!(
+                    "{forms}; `task = false` is the default: leave `task` out, or write `task = \"forbidden\"`"
+                ),
+                forms.to_owned(),
+                forms.to_owned(),
+                forms.to_owned(),
+            ]
+        );
+        // Each occurrence is kept without its value, for the duplicate check.
+        assert_eq!(attr.task.occurrences.len(), 5);
+        assert!(attr.task.get().is_none());
+    }
+
+    #[test]
+    fn task_is_a_tools_key_alone() {
+        for kind in [Kind::Prompt, Kind::Resource] {
+            let (attr, errors) = parse_as(kind, quote! { task, task = "required" });
+            let accepted = listed(kind.keys());
+            let message = format!("`task` is a tool key; `{}` accepts {accepted}", kind.list().scope);
+            assert_eq!(errors, [message.clone(), message], "{kind:?}");
+            assert!(!accepted.contains("task"), "{accepted}");
+            assert!(attr.task.occurrences.is_empty());
+        }
     }
 
     #[test]

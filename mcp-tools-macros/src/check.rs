@@ -3,7 +3,9 @@
 //! culprit. Parsing only says what was written; this is the one place that says what is
 //! wrong with it.
 
-use crate::attr::{Annotations, Cache, CapabilityAttr, Icon, MetaEntry, ResourceAnnotations};
+use crate::attr::{
+    Annotations, Cache, CapabilityAttr, Icon, MetaEntry, ResourceAnnotations, Task, TaskSupport,
+};
 use crate::ctxt::Ctxt;
 use crate::kind::Kind;
 use crate::list::{Field, Key};
@@ -65,6 +67,10 @@ fn check_attr(cx: &mut Ctxt, kind: Kind, attr: &CapabilityAttr) {
     no_duplicates(cx, &attr.meta, scope);
     no_duplicates(cx, &attr.cache, scope);
     no_duplicates(cx, &attr.scopes, scope);
+    no_duplicates(cx, &attr.task, scope);
+    for task in attr.task.values() {
+        check_task(cx, task);
+    }
     for scopes in attr.scopes.values() {
         check_scopes(cx, scopes);
     }
@@ -119,6 +125,22 @@ fn check_scopes(cx: &mut Ctxt, scopes: &[syn::LitStr]) {
             seen.push(value);
         }
     }
+}
+
+/// `task = "..."` names a support the runtime has, at the string.
+fn check_task(cx: &mut Ctxt, task: &Task) {
+    let Task::Named(lit) = task else { return };
+    if task.support().is_some() {
+        return;
+    }
+    let [(a, _), (b, _), (c, _)] = TaskSupport::NAMED;
+    cx.error_spanned_by(
+        lit,
+        format!(
+            "unknown task support `{}`; expected `{a}`, `{b}` or `{c}`",
+            lit.value().escape_debug()
+        ),
+    );
 }
 
 fn check_annotations(cx: &mut Ctxt, annotations: &Annotations) {

@@ -14,6 +14,7 @@
 //! All generated code names things through `::mcp_toolkit::__private`, never the user's
 //! imports.
 
+use crate::attr::{Task, TaskSupport};
 use crate::kind::Kind;
 use crate::model::{CapabilityFn, Param};
 use proc_macro2::{Span, TokenStream};
@@ -450,10 +451,20 @@ fn tool_only(tool: &CapabilityFn) -> TokenStream {
             }
         });
     let scopes = tool.attr.scopes.get().into_iter().flatten();
+    // Checked already: a support the runtime has.
+    let task = tool.attr.task.get().and_then(Task::support).map(|support| {
+        let variant = match support {
+            TaskSupport::Optional => quote!(Optional),
+            TaskSupport::Required => quote!(Required),
+            TaskSupport::Forbidden => quote!(Forbidden),
+        };
+        quote!(.task(::mcp_toolkit::tool::TaskSupport::#variant))
+    });
     quote! {
         #annotations
         #( #forms )*
         #( .scope(#scopes) )*
+        #task
         .output(__mcp_ret)
     }
 }

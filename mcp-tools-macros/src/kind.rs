@@ -28,6 +28,7 @@ pub(crate) const ALL_KEYS: &[&str] = &[
     "meta",
     "cache",
     "scopes",
+    "task",
 ];
 
 /// Every kind, in the order messages list them.
@@ -78,6 +79,7 @@ impl Kind {
                 "icons",
                 "meta",
                 "scopes",
+                "task",
             ],
             Kind::Prompt => &["name", "title", "description", "icons", "meta"],
             Kind::Resource => &[
@@ -254,6 +256,9 @@ mod tests {
         assert!(!Kind::Prompt.keys().contains(&"annotations"));
         assert!(Kind::Resource.keys().contains(&"annotations"));
         assert!(!Kind::Tool.keys().contains(&"uri"));
+        for key in ["scopes", "task"] {
+            assert_eq!(Kind::owners_of(key).collect::<Vec<_>>(), [Kind::Tool], "{key}");
+        }
         for key in ["size", "cache"] {
             assert_eq!(
                 Kind::owners_of(key).collect::<Vec<_>>(),

@@ -180,7 +180,7 @@ mod tests {
             messages(&expansion),
             [
                 "expected a string literal for `name`, such as `name = \"...\"`",
-                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`",
+                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`",
             ]
         );
         assert_eq!(column(&expansion.errors[0]), args.find('1').unwrap());
@@ -222,6 +222,7 @@ mod tests {
             ),
             (r#"icons("a"), icons("b")"#, "icons", "#[tool(...)]"),
             (r#"meta(a = 1), meta(b = 2)"#, "meta", "#[tool(...)]"),
+            (r#"task, task = "required""#, "task", "#[tool(...)]"),
             (
                 r#"annotations(title = "a", title = "b")"#,
                 "title",
@@ -274,6 +275,112 @@ mod tests {
             );
             assert_eq!(column(&expansion.errors[0]), args.rfind(key).unwrap(), "{args}");
         }
+    }
+
+    /// `task` reaches the builder of every form of tool: async and sync fns, `&self`
+    /// methods, tools that take a `Context` and ask.
+    #[test]
+    fn task_reaches_the_builder_of_every_form_of_tool() {
+        let items = [
+            ADD,
+            "/// Adds.\nfn add(a: i64, b: i64) -> i64 { a + b }",
+            "/// Counts.\npub fn count(&self, step: u64) -> u64 { step }",
+            "/// Asks.\nasync fn ask(cx: Context) -> Result<String, ToolError> { let _ = cx.elicit::<Confirm>(\"Sure?\").await?; Ok(String::new()) }",
+        ];
+        let cases = [
+            ("task", Some("Optional")),
+            (r#"task = "optional""#, Some("Optional")),
+            (r#"task = "required""#, Some("Required")),
+            (r#"task = "forbidden""#, Some("Forbidden")),
+            ("", None),
+        ];
+        for item in items {
+            for (args, variant) in cases {
+                let expansion = run(args, item);
+                assert!(expansion.errors.is_empty(), "{args}: {:?}", messages(&expansion));
+                let code = expansion.code.to_string();
+                let task = ". task (:: mcp_toolkit :: tool :: TaskSupport ::";
+                match variant {
+                    Some(variant) => {
+                        let expected = format!("{task} {variant}) . output (__mcp_ret)");
+                        assert!(
+                            code.contains(&expected),
+                            "{args}: missing `{expected}` in\n{code}"
+                        );
+                    }
+                    None => assert!(!code.contains(". task ("), "{code}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_task_mistake_is_reported_at_its_token() {
+        let args = r#"task = "always", task = true, task(required), name = 1"#;
+        let expansion = run(args, ADD);
+        let forms = "expected `task`, `task = \"optional\"`, `task = \"required\"` or `task = \"forbidden\"`";
+        assert_eq!(
+            messages(&expansion),
+            [
+                format!("{forms}; `task = true` is written `task`"),
+                forms.to_owned(),
+                "expected a string literal for `name`, such as `name = \"...\"`".to_owned(),
+                "duplicate key `task` in `#[tool(...)]`; give each key once".to_owned(),
+                "duplicate key `task` in `#[tool(...)]`; give each key once".to_owned(),
+                "unknown task support `always`; expected `optional`, `required` or `forbidden`".to_owned(),
+            ]
+        );
+        let columns: Vec<usize> = expansion.errors.iter().map(column).collect();
+        assert_eq!(
+            columns,
+            [
+                args.find("true").unwrap(),
+                args.find("(required)").unwrap(),
+                args.find('1').unwrap(),
+                args.find("task = true").unwrap(),
+                args.find("task(").unwrap(),
+                args.find("\"always\"").unwrap(),
+            ]
+        );
+        // The error output keeps its shape: the stub stands where the builder would.
+        assert!(expansion.code.to_string().contains("unreachable_stub"));
+        assert_eq!(shape(&expansion.code), shape(&run("task", ADD).code));
+    }
+
+    #[test]
+    fn an_unknown_task_support_is_quoted_as_written() {
+        let args = r#"task = "Required", task = " required""#;
+        let expansion = run(args, ADD);
+        assert_eq!(
+            messages(&expansion),
+            [
+                "duplicate key `task` in `#[tool(...)]`; give each key once",
+                "unknown task support `Required`; expected `optional`, `required` or `forbidden`",
+                "unknown task support ` required`; expected `optional`, `required` or `forbidden`",
+            ]
+        );
+        assert_eq!(column(&expansion.errors[1]), args.find("\"Required\"").unwrap());
+    }
+
+    #[test]
+    fn task_on_a_prompt_or_a_resource_is_a_tools_key() {
+        let prompt = run_prompt("task", "/// Greets.\nfn greet() -> String { String::new() }");
+        assert_eq!(
+            messages(&prompt),
+            [
+                "`task` is a tool key; `#[prompt(...)]` accepts `name`, `title`, `description`, `icons`, `meta`"
+            ]
+        );
+        let resource = run_resource(
+            r#"uri = "docs://readme", task = "required""#,
+            "/// The README.\nfn readme() -> String { String::new() }",
+        );
+        assert_eq!(
+            messages(&resource),
+            [
+                "`task` is a tool key; `#[resource(...)]` accepts `uri`, `name`, `title`, `description`, `mime_type`, `size`, `annotations`, `icons`, `meta`, `cache`"
+            ]
+        );
     }
 
     #[test]
@@ -403,13 +510,14 @@ mod tests {
     #[test]
     fn every_mistake_arrives_at_once() {
         let expansion = run(
-            r#"name = "bad name!", colour = "red", annotations(title = "a", title = "b")"#,
+            r#"name = "bad name!", colour = "red", task = "always", annotations(title = "a", title = "b")"#,
             "fn measure((x, y): (f64, f64), label: &str) -> f64 { x + y }",
         );
         assert_eq!(
             messages(&expansion),
             [
-                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`",
+                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`",
+                "unknown task support `always`; expected `optional`, `required` or `forbidden`",
                 "duplicate key `title` in `annotations(...)`; give each key once",
                 "tool name `bad name!` contains the characters ` ` (a space) and `!`; a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`",
                 "tool `bad name!` has no description; models choose tools by it\nhelp: add a doc comment above the fn (`/// Says what the tool does.`) or `#[tool(description = \"...\")]`",

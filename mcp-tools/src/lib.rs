@@ -149,8 +149,57 @@ pub use server::log::log_to_stderr;
 /// | `annotations(read_only, destructive, idempotent, open_world, title = "...")` | behaviour hints; a flag alone means `true`, or write `destructive = false` |
 /// | `icons("https://…", icon(src = "…", mime_type = "…", sizes = ["48x48"], theme = "dark"))` | icons |
 /// | `meta(key = value, "com.example/key" = value)` | the definition's `_meta`; values are any expression that serializes |
+/// | `scopes("notes:write", ...)` | the OAuth scopes a caller's token must hold (see [authorization](crate::guide::authorization)) |
+/// | `task`, `task = "required"` | whether calls may run as tasks ([`TaskSupport`](crate::tool::TaskSupport)): `task` (or `task = "optional"`) for a client that declares the tasks extension, `"required"` always; `"forbidden"`, the default, never |
 ///
 /// On a parameter: `///` describes it, `#[default(expr)]` makes it optional with a default.
+///
+/// # Tasks
+///
+/// A tool that takes a while can answer its call with a task, which the client polls (the
+/// tasks extension of revision 2026-07-28). `task` works alike on `async` and sync fns,
+/// `&self` methods, and tools that take a [`Context`] and ask; a value other than
+/// `"optional"`, `"required"` or `"forbidden"` is a compile error at the string.
+///
+/// ```
+/// use mcp_toolkit::tool::TaskSupport;
+/// use mcp_toolkit::{tool, tools, Context, ToolError};
+///
+/// /// Builds the monthly report; takes a while.
+/// #[tool(task)]
+/// async fn build_report(month: String) -> String {
+///     format!("report for {month}")
+/// }
+///
+/// /// Re-indexes everything; only ever runs as a task.
+/// #[tool(task = "required")]
+/// async fn reindex(ctx: Context) -> Result<String, ToolError> {
+///     if ctx.is_cancelled() {
+///         return Err(ToolError::new("cancelled"));
+///     }
+///     Ok("done".into())
+/// }
+///
+/// /// Adds two numbers, at once.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// assert_eq!(tools![build_report][0].task_support(), TaskSupport::Optional);
+/// assert_eq!(tools![reindex][0].task_support(), TaskSupport::Required);
+/// assert_eq!(tools![add][0].task_support(), TaskSupport::Forbidden);
+/// ```
+///
+/// ```compile_fail
+/// use mcp_toolkit::tool;
+///
+/// /// Re-indexes everything.
+/// #[tool(task = "always")] // unknown task support `always`; expected `optional`, `required` or `forbidden`
+/// fn reindex() -> &'static str {
+///     "done"
+/// }
+/// ```
 ///
 /// # Parameters
 ///

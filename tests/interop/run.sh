@@ -158,6 +158,19 @@ conformance_lane() {
   # Outside the active suites (both versions list it as pending), so it runs by name, in
   # each revision it applies to.
   run conformance-json-schema-2020-12 pending_scenario json-schema-2020-12
+  # The tasks extension's scenarios (SEP-2663) are pending in the suite as well: each runs
+  # by name (an extension's scenario is on no revision's timeline, so none is named).
+  run conformance-tasks tasks_scenarios
+}
+tasks_scenarios() {
+  local scenario failed=0
+  for scenario in tasks-lifecycle tasks-capability-negotiation tasks-wire-fields \
+    tasks-request-state-removal tasks-mrtr-input tasks-request-headers \
+    tasks-dispatch-and-envelope tasks-status-notifications tasks-required-task-error \
+    tasks-mrtr-composition; do
+    node "$conformance_020" server --url "$conformance_url" --scenario "$scenario" || failed=1
+  done
+  return $failed
 }
 # pending_scenario NAME: one scenario with suite 0.2.0 (2025-11-25 and 2026-07-28) and 0.1.16.
 pending_scenario() {

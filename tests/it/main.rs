@@ -27,6 +27,8 @@ mod prompts;
 mod resources;
 mod server;
 mod stdio;
+mod task_store_redis;
+mod task_stores;
 mod tasks;
 mod telemetry;
 mod test_client;

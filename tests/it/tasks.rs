@@ -430,3 +430,139 @@ fn before_2026_07_28_task_tools_are_plain_and_task_only_tools_are_not_there() {
         .request(json!({ "jsonrpc": "2.0", "id": 4, "method": "tasks/get", "params": { "taskId": "x" } }));
     assert_eq!(get["error"]["code"], -32601, "{get}");
 }
+
+#[test]
+fn a_sqlite_store_keeps_finished_tasks_across_a_restart_and_fails_the_one_that_was_running() {
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-toolkit-tasks-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = format!("sqlite:{}", dir.join("tasks.db").display());
+    let args = ["--task-store", store.as_str()];
+
+    let mut peer = Peer::spawn_with(CONFORMANCE, &args);
+    let finished = call(&mut peer, 1, "failing_job", json!({}), true);
+    let finished = assert_task(&finished["result"], "task", "working");
+    let mut id = 2;
+    let before = wait_for(&mut peer, &mut id, &finished, &["completed"]);
+    let running = call(&mut peer, 50, "slow_compute", json!({ "seconds": 60 }), true);
+    let running = assert_task(&running["result"], "task", "working");
+    // The process dies with the task working: no chance to say so.
+    peer.child().kill().unwrap();
+    peer.child().wait().unwrap();
+
+    let mut restarted = Peer::spawn_with(CONFORMANCE, &args);
+    let after = task_request(&mut restarted, 1, "tasks/get", json!({ "taskId": finished }));
+    assert_eq!(after["result"]["status"], "completed", "{after}");
+    assert_eq!(after["result"]["result"], before["result"]);
+    assert_eq!(after["result"]["createdAt"], before["createdAt"]);
+    let orphan = task_request(&mut restarted, 2, "tasks/get", json!({ "taskId": running }));
+    assert_eq!(orphan["result"]["status"], "failed", "{orphan}");
+    assert_eq!(orphan["result"]["error"]["code"], -32603);
+    assert_eq!(
+        orphan["result"]["statusMessage"],
+        "the server instance running this task stopped before it finished"
+    );
+    drop(restarted);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Works until cancelled; only ever a task.
+#[mcp_toolkit::tool(task = "required")]
+async fn forever(cx: mcp_toolkit::Context) -> &'static str {
+    cx.cancelled().await;
+    "stopped"
+}
+
+/// A 2026-07-28 request over HTTP with a bearer token, from a client that declares the
+/// tasks extension; the JSON answer.
+async fn post(url: &str, token: &str, id: u64, method: &str, mut params: Value) -> Value {
+    params["_meta"] = with_tasks();
+    let name = params
+        .get("name")
+        .or_else(|| params.get("taskId"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .bearer_auth(token)
+        .header("Accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", MODERN)
+        .header("Mcp-Method", method);
+    if let Some(name) = name {
+        request = request.header("Mcp-Name", name);
+    }
+    let body = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+    let text = request.json(&body).send().await.unwrap().text().await.unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text}"))
+}
+
+#[tokio::test]
+async fn a_task_is_invisible_to_every_caller_but_its_creator() {
+    use mcp_toolkit::{Server, auth::Principal, tools};
+    let http = Server::new("tasks", "1.0.0")
+        .tools(tools![forever])
+        .bearer_auth(|token| async move {
+            match token.as_str() {
+                "ada-token" => Some(Principal::new("ada")),
+                "bob-token" => Some(Principal::new("bob")),
+                _ => None,
+            }
+        })
+        .bind_http("127.0.0.1:0")
+        .await
+        .unwrap();
+    let url = format!("http://{}/mcp", http.local_addr());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(http.run_until(async {
+        stopped.await.ok();
+    }));
+
+    let created = post(
+        &url,
+        "ada-token",
+        1,
+        "tools/call",
+        json!({ "name": "forever", "arguments": {} }),
+    )
+    .await;
+    let task = assert_task(&created["result"], "task", "working");
+    // To another principal the task is as unknown as an id never issued.
+    let unknown = post(
+        &url,
+        "bob-token",
+        2,
+        "tasks/get",
+        json!({ "taskId": "0".repeat(32) }),
+    )
+    .await;
+    for (id, method) in [(3, "tasks/get"), (4, "tasks/update"), (5, "tasks/cancel")] {
+        let refused = post(
+            &url,
+            "bob-token",
+            id,
+            method,
+            json!({ "taskId": task, "inputResponses": {} }),
+        )
+        .await;
+        assert_eq!(refused["error"], unknown["error"], "{method}: {refused}");
+        assert_eq!(refused["error"]["code"], -32602);
+    }
+    let still = post(&url, "ada-token", 6, "tasks/get", json!({ "taskId": task })).await;
+    assert_eq!(
+        still["result"]["status"], "working",
+        "bob's cancel did nothing: {still}"
+    );
+    let cancelled = post(&url, "ada-token", 7, "tasks/cancel", json!({ "taskId": task })).await;
+    assert_eq!(cancelled["result"]["resultType"], "complete");
+    let ended = post(&url, "ada-token", 8, "tasks/get", json!({ "taskId": task })).await;
+    assert_eq!(ended["result"]["status"], "cancelled");
+
+    stop.send(()).ok();
+    serving.await.unwrap().unwrap();
+}

@@ -504,7 +504,8 @@ impl Server {
         self
     }
 
-    /// The same, for a store already shared.
+    /// The same, for a store already shared (`--task-store`).
+    #[cfg(feature = "cli")]
     pub(crate) fn task_store_arc(mut self, store: std::sync::Arc<dyn crate::task::TaskStore>) -> Server {
         self.executor.take();
         self.options.tasks.store = Some(store);
@@ -669,6 +670,8 @@ impl Server {
     }
 
     /// Checks the configuration and builds the engine.
+    // Only the HTTP settings name the instance that task ids start with.
+    #[cfg_attr(not(feature = "http"), allow(unused_mut))]
     pub(crate) fn into_engine(mut self) -> Result<Arc<Engine>, Error> {
         self.check()?;
         #[cfg(feature = "http")]

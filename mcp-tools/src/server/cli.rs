@@ -1,7 +1,7 @@
 //! The command line every server gets with the `cli` feature: [`Server::run`].
 
 use super::builder::{Server, compiled_here};
-use super::error::{CliError, Error, INSTANCE_VAR, KEYS_VAR};
+use super::error::{CliError, Error, INSTANCE_VAR, KEYS_VAR, TASK_LEASE_VAR};
 use super::terminal::Terminal;
 use crate::ToolError;
 use crate::engine::Engine;
@@ -279,6 +279,11 @@ impl Server {
             }
             (None, _) => {}
         }
+        if let Some(lease) = text(TASK_LEASE_VAR)? {
+            let parsed = humantime::parse_duration(lease.trim())
+                .map_err(|_| CliError::InvalidTaskLease(lease.clone()))?;
+            self = self.task_lease(parsed);
+        }
         match (text(INSTANCE_VAR)?, &self.http.settings.instance) {
             (Some(_), Some(_)) => {
                 tracing::warn!("`{INSTANCE_VAR}` is ignored: the server was given its name in code");
@@ -474,7 +479,10 @@ Environment (read when serving):
                                   opens); instances behind one load balancer share them
   MCP_TOOLKIT_INSTANCE            This instance's name (1 to 63 of A-Z a-z 0-9 - _), put
                                   before the session ids it issues (NAME.HEX) for session
-                                  stickiness
+                                  stickiness, and before its task ids when its task store
+                                  is not shared
+  MCP_TOOLKIT_TASK_LEASE          How long a running task's lease lasts (default 30s): a
+                                  task whose instance died is failed once it runs out
 "
     )
 }
@@ -532,12 +540,32 @@ mod tests {
 
     #[test]
     fn commands_and_options() {
-        assert_eq!(command(&[]), Command::Serve { http: None });
+        assert_eq!(
+            command(&[]),
+            Command::Serve {
+                http: None,
+                task_store: None
+            }
+        );
         let http = Command::Serve {
             http: Some("127.0.0.1:8080".into()),
+            task_store: None,
         };
         assert_eq!(command(&["--http", "127.0.0.1:8080"]), http);
         assert_eq!(command(&["--http=127.0.0.1:8080"]), http);
+        assert_eq!(
+            command(&["--task-store", "memory:", "--http", "127.0.0.1:8080"]),
+            Command::Serve {
+                http: Some("127.0.0.1:8080".into()),
+                task_store: Some(crate::task::StoreUrl::Memory),
+            }
+        );
+        let wrong = parsed(&["--task-store", "postgres://db"]).unwrap_err();
+        assert_eq!(
+            wrong.to_string(),
+            "`--task-store`: unknown task store `postgres://db`: expected `memory:`, `sqlite:PATH` or `redis://HOST:PORT`"
+        );
+        assert_eq!(wrong.exit_code(), 2);
         assert_eq!(command(&["tools"]), Command::Tools);
         assert_eq!(
             command(&["call", "add"]),
@@ -647,6 +675,13 @@ mod tests {
             Some(2)
         );
         assert_eq!(server.http.settings.instance.as_deref(), Some("mcp-1"));
+        let leased = configured(&[(TASK_LEASE_VAR, "2s")]).unwrap();
+        assert_eq!(leased.options.tasks.lease, std::time::Duration::from_secs(2));
+        let wrong = configured(&[(TASK_LEASE_VAR, "soon")]).expect_err("refused");
+        assert_eq!(
+            wrong.to_string(),
+            "`MCP_TOOLKIT_TASK_LEASE` is not a duration: `soon`; expected a number with a unit, such as `10s` or `500ms`"
+        );
 
         // What the code gave wins.
         let given = crate::seal::KeyRing::new(crate::seal::SealKey::from_bytes([9; 32]));

@@ -169,6 +169,9 @@ pub enum CliError {
         var = KEYS_VAR
     )]
     InvalidKeyRing(#[source] crate::seal::SealKeyError),
+    /// `MCP_TOOLKIT_TASK_LEASE` is not a duration. It holds what the variable says.
+    #[error("`{var}` is not a duration: `{0}`; expected a number with a unit, such as `10s` or `500ms`", var = TASK_LEASE_VAR)]
+    InvalidTaskLease(String),
     /// `--task-store` names no store this server can open.
     #[error("`--task-store`: {0}")]
     InvalidTaskStore(#[source] std::sync::Arc<crate::task::StoreError>),
@@ -235,6 +238,9 @@ pub(super) const KEYS_VAR: &str = "MCP_TOOLKIT_REQUEST_STATE_KEYS";
 /// The environment variable with the instance's name.
 #[cfg(feature = "cli")]
 pub(super) const INSTANCE_VAR: &str = "MCP_TOOLKIT_INSTANCE";
+/// The environment variable with how long a running task's lease lasts.
+#[cfg(feature = "cli")]
+pub(super) const TASK_LEASE_VAR: &str = "MCP_TOOLKIT_TASK_LEASE";
 
 /// What [`CliError::MissingOperand`] says of the option or command.
 #[cfg(feature = "cli")]

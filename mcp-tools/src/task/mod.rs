@@ -24,8 +24,18 @@
 //! safely. The guide's tasks chapter shows the stores in use.
 
 mod memory;
+#[cfg(feature = "redis")]
+mod redis;
+#[cfg(feature = "sqlite")]
+mod sqlite;
 
 pub use memory::MemoryStore;
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub use redis::{RedisStore, RedisStoreBuilder};
+#[cfg(feature = "sqlite")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sqlite")))]
+pub use sqlite::SqliteStore;
 
 use std::future::Future;
 use std::pin::Pin;

@@ -6,6 +6,7 @@
 //! `oauth_as.rs` as their own modules, so the binaries and the tests serve the same tools.
 
 pub mod oauth_as;
+pub mod redis;
 pub mod tools;
 
 use serde_json::{Value, json};
@@ -177,12 +178,17 @@ pub struct Peer {
 impl Peer {
     /// Starts a binary of this package.
     pub fn spawn(binary: &str) -> Peer {
-        Peer::start(binary, false)
+        Peer::start(binary, &[], false)
+    }
+
+    /// Starts a binary of this package with command-line arguments.
+    pub fn spawn_with(binary: &str, args: &[&str]) -> Peer {
+        Peer::start(binary, args, false)
     }
 
     /// Starts a binary of this package and keeps what it writes to stderr, for `log`.
     pub fn spawn_logged(binary: &str) -> Peer {
-        Peer::start(binary, true)
+        Peer::start(binary, &[], true)
     }
 
     /// What the server has written to stderr so far (after `spawn_logged`).
@@ -204,8 +210,9 @@ impl Peer {
         }
     }
 
-    fn start(binary: &str, logged: bool) -> Peer {
+    fn start(binary: &str, args: &[&str], logged: bool) -> Peer {
         let mut command = Command::new(binary);
+        command.args(args);
         if logged {
             command.env("RUST_LOG", "warn").stderr(Stdio::piped());
         } else if std::env::var_os("RUST_LOG").is_none() {

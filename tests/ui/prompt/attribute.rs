@@ -50,6 +50,16 @@ mod scopes_on_prompt {
     }
 }
 
+mod task_on_prompt {
+    use mcp_toolkit::prompt;
+
+    /// Reviews a note.
+    #[prompt(task)]
+    fn review_note(id: u32) -> String {
+        format!("Review note {id}.")
+    }
+}
+
 mod prompt_on_method {
     use mcp_toolkit::prompt;
 

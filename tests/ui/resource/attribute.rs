@@ -50,6 +50,16 @@ mod scopes_on_resource {
     }
 }
 
+mod task_on_resource {
+    use mcp_toolkit::resource;
+
+    /// Every note.
+    #[resource(uri = "notes://all", task = "required")]
+    fn all_notes() -> String {
+        String::new()
+    }
+}
+
 mod resource_on_method {
     use mcp_toolkit::resource;
 

@@ -6,7 +6,7 @@ struct Point {
 
 struct Report;
 
-#[tool(name = "bad name!", colour = "red")]
+#[tool(name = "bad name!", colour = "red", task = "always")]
 fn measure(point: Point, label: &str) -> Report {
     let _ = (point.x, label);
     Report
