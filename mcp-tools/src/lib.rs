@@ -15,6 +15,8 @@ pub mod guide {
     pub mod tools {}
     #[doc = include_str!("docs/asks.md")]
     pub mod asks {}
+    #[doc = include_str!("docs/tasks.md")]
+    pub mod tasks {}
     #[doc = include_str!("docs/prompts.md")]
     pub mod prompts {}
     #[doc = include_str!("docs/resources.md")]

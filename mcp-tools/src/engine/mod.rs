@@ -46,3 +46,4 @@ pub(crate) use encode::error as encode_error;
 #[cfg(feature = "http")]
 pub(crate) use outbox::Settled;
 pub(crate) use outbox::{ErrorInfo, Outbox, Outgoing, Queue, Sink};
+pub(crate) use tasks::EXTENSION as TASKS_EXTENSION;

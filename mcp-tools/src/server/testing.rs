@@ -6,7 +6,9 @@
 //! engine answers is decoded from the bytes it wrote: notifications sent while the request
 //! ran, then the response. What the answers hold is read into typed results
 //! ([`CallResponse`], [`ListedTool`], [`PromptResponse`], [`ReadResponse`] and the rest);
-//! [`TestClient::request`] sends anything else and gives its `result` as JSON.
+//! [`TestClient::request`] sends anything else and gives its `result` as JSON. A client
+//! made [`with_tasks`](TestClient::with_tasks) follows a call the server turns into a task
+//! to its end, as a client of the tasks extension does.
 
 mod results;
 
@@ -17,7 +19,7 @@ pub use results::{
 use super::builder::Server;
 use super::error::Error;
 use crate::content::Content;
-use crate::engine::{Connection, Engine, Outbox};
+use crate::engine::{Connection, Engine, Outbox, TASKS_EXTENSION};
 use crate::prompt::GetPromptResult;
 use crate::protocol::messages::{
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
@@ -34,6 +36,8 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+use tokio::sync::broadcast;
 
 /// The name the test client gives in `clientInfo`.
 const CLIENT_NAME: &str = "mcp-toolkit-test-client";
@@ -154,6 +158,8 @@ pub struct TestClient {
     /// Whether the connection must (again) be initialized before the next request: the
     /// capabilities changed since the handshake (legacy revisions).
     reinitialize: Mutex<bool>,
+    /// Whether modern requests declare the tasks extension.
+    tasks: bool,
 }
 
 /// A handler for one kind of ask: the request's `params` in, the `result` out.
@@ -210,8 +216,77 @@ impl Answers {
     }
 }
 
-/// The most rounds a call may take before the test client gives up on it (2026-07-28).
+/// The most rounds a call may take before the test client gives up on it (2026-07-28),
+/// and the most times it answers a task's questions.
 const MAX_ROUNDS: usize = 32;
+
+/// The longest the client waits between two polls of a working task. A server asks for a
+/// second or so (`pollIntervalMs`), which suits a client across a network; in a test it
+/// would make every task take a second more than its tool does, so the client polls at
+/// least this often (and sooner when the store says the task changed).
+const MAX_POLL_PAUSE: Duration = Duration::from_millis(50);
+
+/// How long to wait before polling `task` again: its `pollIntervalMs`, at most
+/// [`MAX_POLL_PAUSE`].
+fn poll_pause(task: &Value) -> Duration {
+    task.get("pollIntervalMs")
+        .and_then(Value::as_u64)
+        .map_or(MAX_POLL_PAUSE, |ms| Duration::from_millis(ms).min(MAX_POLL_PAUSE))
+}
+
+/// Completes when the store announces a change of task `id` (or may have: the feed fell
+/// behind); never, once the feed is closed.
+async fn changed(changes: &mut broadcast::Receiver<Arc<str>>, id: &str) {
+    loop {
+        match changes.recv().await {
+            Ok(changed) if *changed == *id => return,
+            Ok(_) => {}
+            Err(broadcast::error::RecvError::Lagged(_)) => return,
+            Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
+        }
+    }
+}
+
+/// Adds a task's status message to those seen, unless it is the last one seen already.
+fn note_status(statuses: &mut Vec<String>, message: &str) {
+    if statuses.last().is_none_or(|last| last != message) {
+        statuses.push(message.to_owned());
+    }
+}
+
+/// A task followed to its `completed` end.
+struct Followed {
+    task_id: String,
+    /// The `tasks/get` response that carried the result.
+    response: Value,
+    statuses: Vec<String>,
+    /// How many times the client answered the task's questions.
+    updates: usize,
+}
+
+impl Followed {
+    /// The task's result as a [`CallResponse`].
+    fn into_response(
+        self,
+        tool: Option<&Tool>,
+        version: ProtocolVersion,
+    ) -> Result<CallResponse, ClientError> {
+        let wire = WireCallResult::deserialize(&self.response["result"]["result"]).map_err(|source| {
+            ClientError::ResultMismatch {
+                method: "tasks/get".to_owned(),
+                expected: "a `CallToolResult` (the completed task's `result`)".to_owned(),
+                source,
+            }
+        })?;
+        let mut response = CallResponse::new(wire, self.response, tool, version);
+        response.task = Some(TaskTrace {
+            id: self.task_id,
+            statuses: self.statuses,
+            updates: self.updates,
+        });
+        Ok(response)
+    }
+}
 
 /// What the engine wrote for one request.
 struct Answer {
@@ -232,6 +307,7 @@ impl TestClient {
             last_response: Mutex::new(None),
             answers: Answers::default(),
             reinitialize: Mutex::new(false),
+            tasks: false,
         }
     }
 
@@ -279,6 +355,54 @@ impl TestClient {
             .collect();
         self.answers.roots = Some(roots);
         self.capabilities_changed()
+    }
+
+    /// Declares the tasks extension (`io.modelcontextprotocol/tasks`) in the client
+    /// capabilities of every request, so the server may answer a call of a task tool with a
+    /// task. [`call`](TestClient::call) then follows the task to its end, as a client of the
+    /// extension does: it polls `tasks/get`, answers the task's questions with
+    /// `tasks/update` (through [`on_elicit`](TestClient::on_elicit),
+    /// [`on_sample`](TestClient::on_sample) and [`with_roots`](TestClient::with_roots), as
+    /// for rounds), and gives the task's result as any call's
+    /// ([`CallResponse::task_id`] says it was a task). A task that failed is
+    /// [`ClientError::Rpc`], as the call would have been; one cancelled is
+    /// [`ClientError::TaskCancelled`].
+    ///
+    /// Tasks need revision 2026-07-28: a client from
+    /// [`Server::test_client_legacy`] declares nothing more and its calls stay plain.
+    ///
+    /// ```
+    /// use mcp_toolkit::{tool, tools, Context, Server};
+    /// use serde_json::json;
+    /// use std::time::Duration;
+    ///
+    /// /// Builds the monthly report; takes a while.
+    /// #[tool(task)]
+    /// async fn build_report(ctx: Context, month: String) -> String {
+    ///     ctx.set_status("gathering the figures");
+    ///     tokio::time::sleep(Duration::from_millis(20)).await;
+    ///     format!("report for {month}")
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+    /// let server = || Server::new("reports", "1.0.0").tools(tools![build_report]);
+    ///
+    /// let client = server().test_client()?.with_tasks();
+    /// let report = client.call("build_report", json!({"month": "May"})).await?;
+    /// assert_eq!(report.text(), Some("report for May"));
+    /// assert!(report.task_id().is_some());
+    /// assert_eq!(report.statuses(), ["gathering the figures"]);
+    ///
+    /// // Without the extension, the same tool answers a plain call.
+    /// let plain = server().test_client()?.call("build_report", json!({"month": "May"})).await?;
+    /// assert_eq!((plain.text(), plain.task_id()), (Some("report for May"), None));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn with_tasks(mut self) -> TestClient {
+        self.tasks = true;
+        self
     }
 
     /// In the legacy revisions, capabilities are declared once per connection: a new one
@@ -680,22 +804,161 @@ impl TestClient {
         let token = progress.then_some(id);
         let params = json!({ "name": name, "arguments": arguments });
         let (answer, rounds) = self.in_rounds(id, "tools/call", params, token).await?;
+        let result = &answer.response["result"];
+        if self.version.is_modern() && result.get("resultType").is_some_and(|kind| kind == "task") {
+            let Some(task_id) = result["taskId"].as_str() else {
+                return Err(ClientError::InvalidResponse(format!(
+                    "a `tools/call` result of type \"task\" has no `taskId` string: {result}"
+                )));
+            };
+            let followed = self.follow(task_id, Some(result.clone())).await?;
+            let mut response = followed.into_response(tool.as_ref(), self.version)?;
+            response.notifications = answer.notifications;
+            response.rounds = rounds;
+            return Ok(response);
+        }
         let wire: WireCallResult = self.read_result("tools/call", "a `CallToolResult`", &answer)?;
-        Ok(CallResponse {
-            content: wire.content,
-            structured: wire
-                .structured_content
-                .map(|value| unwrap_structured(value, self.version, tool.as_ref())),
-            is_error: wire.is_error.unwrap_or(false),
-            meta: wire.meta,
-            notifications: answer.notifications,
-            response: answer.response,
-            version: self.version,
-            rounds,
-        })
+        let mut response = CallResponse::new(wire, answer.response, tool.as_ref(), self.version);
+        response.notifications = answer.notifications;
+        response.rounds = rounds;
+        Ok(response)
     }
 
-    /// The legacy handshake: `initialize`, then `notifications/initialized`.
+    /// Follows a task to its end, as [`call`](TestClient::call) does for a call that
+    /// became one: for a task started with [`request`](TestClient::request)`("tools/call",
+    /// ..)`, so a test can read the `CreateTaskResult` itself, or cancel the task, before
+    /// it follows it. The task's result is a [`CallResponse`] as `call` gives it (with no
+    /// [`rounds`](CallResponse::rounds): those were the call's); a task that failed is
+    /// [`ClientError::Rpc`], one cancelled [`ClientError::TaskCancelled`], and an id that
+    /// names no task of this client's `-32602`.
+    ///
+    /// ```
+    /// use mcp_toolkit::protocol::ErrorCode;
+    /// use mcp_toolkit::{tool, tools, testing::ClientError, Context, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Crawls the site until it is stopped.
+    /// #[tool(task)]
+    /// async fn crawl(ctx: Context) -> &'static str {
+    ///     ctx.set_status("crawling");
+    ///     ctx.cancelled().await;
+    ///     "stopped"
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), ClientError> {
+    /// let client = Server::new("crawler", "1.0.0").tools(tools![crawl]).test_client()?.with_tasks();
+    /// let created = client.request("tools/call", json!({"name": "crawl", "arguments": {}})).await?;
+    /// assert_eq!((&created["resultType"], &created["status"]), (&json!("task"), &json!("working")));
+    /// let id = created["taskId"].as_str().unwrap();
+    ///
+    /// client.request("tasks/cancel", json!({"taskId": id})).await?;
+    /// match client.follow_task(id).await {
+    ///     Err(ClientError::TaskCancelled { task_id }) => assert_eq!(task_id, id),
+    ///     other => panic!("expected a cancelled task, got {other:?}"),
+    /// }
+    ///
+    /// let unknown = client.follow_task("no-such-task").await.unwrap_err();
+    /// assert!(matches!(unknown, ClientError::Rpc { code: ErrorCode::INVALID_PARAMS, .. }));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn follow_task(&self, task_id: &str) -> Result<CallResponse, ClientError> {
+        self.follow(task_id, None)
+            .await?
+            .into_response(None, self.version)
+    }
+
+    /// Follows task `task_id` until it ends, starting from what the server said of it when
+    /// it was created (`created`), if the client saw that.
+    async fn follow(&self, task_id: &str, created: Option<Value>) -> Result<Followed, ClientError> {
+        // The store's change feed wakes the client early; it still reads the task with
+        // `tasks/get`, as any client would.
+        let mut changes = self.engine.tasks.store().changes();
+        let mut followed = Followed {
+            task_id: task_id.to_owned(),
+            response: Value::Null,
+            statuses: Vec::new(),
+            updates: 0,
+        };
+        let mut next = created;
+        loop {
+            // The `CreateTaskResult` inlines nothing; each `tasks/get` result inlines what
+            // its status carries.
+            let (task, polled) = match next.take() {
+                Some(created) => (created, false),
+                None => {
+                    let params = self.params(json!({ "taskId": task_id }), None);
+                    let mut answer = self.exchange(self.next_id(), "tasks/get", params).await?;
+                    let task = answer.response["result"].take();
+                    followed.response = answer.response;
+                    if task.get("taskId").and_then(Value::as_str) != Some(task_id) {
+                        return Err(ClientError::InvalidResponse(format!(
+                            "`tasks/get` for task {task_id:?} answered with another task: {task}"
+                        )));
+                    }
+                    (task, true)
+                }
+            };
+            if let Some(message) = task.get("statusMessage").and_then(Value::as_str) {
+                note_status(&mut followed.statuses, message);
+            }
+            match task.get("status").and_then(Value::as_str) {
+                Some("working") => {
+                    let _ = tokio::time::timeout(poll_pause(&task), changed(&mut changes, task_id)).await;
+                }
+                Some("input_required") if polled => {
+                    let requests = match task.get("inputRequests").and_then(Value::as_object) {
+                        Some(requests) if !requests.is_empty() => requests,
+                        _ => {
+                            return Err(ClientError::InvalidResponse(format!(
+                                "task {task_id:?} is `input_required` with no `inputRequests`: {task}"
+                            )));
+                        }
+                    };
+                    followed.updates += 1;
+                    if followed.updates > MAX_ROUNDS {
+                        return Err(ClientError::InvalidResponse(format!(
+                            "task {task_id:?} still asks for input after {MAX_ROUNDS} updates"
+                        )));
+                    }
+                    let responses = self.answer_requests(requests).await?;
+                    let params = json!({ "taskId": task_id, "inputResponses": responses });
+                    self.exchange(self.next_id(), "tasks/update", self.params(params, None))
+                        .await?;
+                }
+                Some("completed") if polled => {
+                    followed.response["result"] = task;
+                    return Ok(followed);
+                }
+                Some("failed") if polled => {
+                    let error = WireError::deserialize(&task["error"]).map_err(|e| {
+                        ClientError::InvalidResponse(format!(
+                            "the `error` of failed task {task_id:?} does not read as a JSON-RPC error: {e}"
+                        ))
+                    })?;
+                    return Err(ClientError::Rpc {
+                        code: error.code,
+                        message: error.message,
+                        data: error.data,
+                    });
+                }
+                Some("cancelled") => {
+                    return Err(ClientError::TaskCancelled {
+                        task_id: task_id.to_owned(),
+                    });
+                }
+                // Created waiting or ended already: `tasks/get` says with what.
+                Some("input_required" | "completed" | "failed") => {}
+                _ => {
+                    return Err(ClientError::InvalidResponse(format!(
+                        "task {task_id:?} has no `status` of the protocol's: {task}"
+                    )));
+                }
+            }
+        }
+    }
+
     /// Sends a request that may end in `input_required` rounds (2026-07-28), answering each
     /// round's questions and sending it again, as a client does: the last answer, with the
     /// notifications of every round, and how many rounds it took.
@@ -719,15 +982,10 @@ impl TestClient {
                 )));
             }
             let result = &answer.response["result"];
-            let mut responses = Map::new();
-            if let Some(requests) = result["inputRequests"].as_object() {
-                for (key, request) in requests {
-                    let asked = request["method"].as_str().unwrap_or_default();
-                    let answered = self.answers.answer(asked, request["params"].clone()).await;
-                    let answered = answered.map_err(|(_, message)| ClientError::InvalidResponse(message))?;
-                    responses.insert(key.clone(), answered);
-                }
-            }
+            let responses = match result["inputRequests"].as_object() {
+                Some(requests) => self.answer_requests(requests).await?,
+                None => Map::new(),
+            };
             params["inputResponses"] = Value::Object(responses);
             match result.get("requestState") {
                 Some(state) => params["requestState"] = state.clone(),
@@ -744,6 +1002,22 @@ impl TestClient {
         Ok((answer, rounds))
     }
 
+    /// The answers to `inputRequests`, by key, each from the handler for its method.
+    async fn answer_requests(
+        &self,
+        requests: &Map<String, Value>,
+    ) -> Result<Map<String, Value>, ClientError> {
+        let mut responses = Map::new();
+        for (key, request) in requests {
+            let asked = request["method"].as_str().unwrap_or_default();
+            let answered = self.answers.answer(asked, request["params"].clone()).await;
+            let answered = answered.map_err(|(_, message)| ClientError::InvalidResponse(message))?;
+            responses.insert(key.clone(), answered);
+        }
+        Ok(responses)
+    }
+
+    /// The legacy handshake: `initialize`, then `notifications/initialized`.
     async fn initialize(&self) -> Result<(), ClientError> {
         let params = json!({
             "protocolVersion": self.version.as_str(),
@@ -774,7 +1048,11 @@ impl TestClient {
         if self.version.is_modern() {
             meta.insert(META_PROTOCOL_VERSION.into(), json!(self.version.as_str()));
             meta.insert(META_CLIENT_INFO.into(), client_info());
-            meta.insert(META_CLIENT_CAPABILITIES.into(), self.answers.capabilities());
+            let mut capabilities = self.answers.capabilities();
+            if self.tasks {
+                capabilities["extensions"] = json!({ TASKS_EXTENSION: {} });
+            }
+            meta.insert(META_CLIENT_CAPABILITIES.into(), capabilities);
             if let Some(level) = *self.log_level.lock().unwrap_or_else(PoisonError::into_inner) {
                 meta.insert(META_LOG_LEVEL.into(), json!(level));
             }
@@ -993,11 +1271,45 @@ pub struct CallResponse {
     response: Value,
     version: ProtocolVersion,
     rounds: usize,
+    task: Option<TaskTrace>,
+}
+
+/// What the client saw of the task a call ran as.
+#[derive(Debug, Clone)]
+struct TaskTrace {
+    id: String,
+    statuses: Vec<String>,
+    updates: usize,
 }
 
 impl CallResponse {
+    /// A response read from `wire`, the result of `response`, with no notifications or
+    /// rounds yet.
+    fn new(
+        wire: WireCallResult,
+        response: Value,
+        tool: Option<&Tool>,
+        version: ProtocolVersion,
+    ) -> CallResponse {
+        CallResponse {
+            content: wire.content,
+            structured: wire
+                .structured_content
+                .map(|value| unwrap_structured(value, version, tool)),
+            is_error: wire.is_error.unwrap_or(false),
+            meta: wire.meta,
+            notifications: Vec::new(),
+            response,
+            version,
+            rounds: 0,
+            task: None,
+        }
+    }
+
     /// How many `input_required` rounds the call took before this result (revision
-    /// 2026-07-28): 0 for a call that asked nothing, 1 for one that asked once.
+    /// 2026-07-28): 0 for a call that asked nothing, 1 for one that asked once. For a call
+    /// that became a task, the rounds before it did; the questions of the task itself are
+    /// [`task_updates`](CallResponse::task_updates).
     ///
     /// ```
     /// use mcp_toolkit::{tool, tools, Context, Server, ToolError};
@@ -1022,6 +1334,119 @@ impl CallResponse {
     /// ```
     pub fn rounds(&self) -> usize {
         self.rounds
+    }
+
+    /// The id of the task the call ran as, when the server made it one (a client
+    /// [`with_tasks`](TestClient::with_tasks), a task tool that had to wait); `None` for a
+    /// call answered at once.
+    ///
+    /// ```
+    /// use mcp_toolkit::{tool, tools, Server};
+    /// use serde_json::json;
+    /// use std::time::Duration;
+    ///
+    /// /// Re-indexes everything; only ever runs as a task.
+    /// #[tool(task = "required")]
+    /// async fn reindex() -> &'static str {
+    ///     tokio::time::sleep(Duration::from_millis(10)).await;
+    ///     "done"
+    /// }
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+    /// let client = Server::new("index", "1.0.0").tools(tools![reindex, hello]).test_client()?.with_tasks();
+    /// let done = client.call("reindex", json!({})).await?;
+    /// let id = done.task_id().unwrap();
+    /// assert_eq!(id.len(), 32); // 128 random bits, in hex
+    /// assert_eq!(done.response()["result"]["taskId"], id);
+    /// assert_eq!(client.call("hello", json!({})).await?.task_id(), None);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn task_id(&self) -> Option<&str> {
+        self.task.as_ref().map(|task| task.id.as_str())
+    }
+
+    /// The status messages of the call's task (what its tool set with
+    /// [`Context::set_status`](crate::Context::set_status)), in the order the client saw
+    /// them while it polled; a message seen on several polls in a row is kept once. The
+    /// client sees the latest message at each poll, so one the tool replaced at once may be
+    /// missing; the last one before the task ended is always there. Empty for a call that
+    /// was no task.
+    ///
+    /// ```
+    /// use mcp_toolkit::{tool, tools, Context, Server};
+    /// use serde_json::json;
+    /// use std::time::Duration;
+    ///
+    /// /// Exports every note, slowly.
+    /// #[tool(task)]
+    /// async fn export(ctx: Context) -> &'static str {
+    ///     ctx.set_status("reading the notes");
+    ///     tokio::time::sleep(Duration::from_millis(20)).await;
+    ///     ctx.set_status("writing the archive");
+    ///     tokio::time::sleep(Duration::from_millis(20)).await;
+    ///     "exported"
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+    /// let client = Server::new("notes", "1.0.0").tools(tools![export]).test_client()?.with_tasks();
+    /// let result = client.call("export", json!({})).await?;
+    /// assert_eq!(result.statuses(), ["reading the notes", "writing the archive"]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn statuses(&self) -> &[String] {
+        self.task.as_ref().map_or(&[], |task| task.statuses.as_slice())
+    }
+
+    /// How many times the client answered the questions of the call's task
+    /// (`input_required`, answered with `tasks/update`), each time with the answers of the
+    /// handlers set by [`on_elicit`](TestClient::on_elicit) and the rest. 0 for a call that
+    /// was no task, or whose task asked nothing.
+    ///
+    /// ```
+    /// use mcp_toolkit::ask::Elicitation;
+    /// use mcp_toolkit::{tool, tools, Context, Server, ToolError};
+    /// use serde_json::json;
+    /// use std::time::Duration;
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Go {
+    ///     /// Go ahead
+    ///     confirm: bool,
+    /// }
+    ///
+    /// /// Finds the old backups, then asks before deleting them.
+    /// #[tool(task)]
+    /// async fn prune(ctx: Context) -> Result<&'static str, ToolError> {
+    ///     tokio::time::sleep(Duration::from_millis(10)).await; // the call becomes a task here
+    ///     Ok(match ctx.elicit::<Go>("Delete 3 old backups?").await? {
+    ///         Elicitation::Accept(Go { confirm: true }) => "deleted",
+    ///         _ => "kept",
+    ///     })
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+    /// let client = Server::new("backups", "1.0.0")
+    ///     .tools(tools![prune])
+    ///     .test_client()?
+    ///     .with_tasks()
+    ///     .on_elicit(|_request| async move { json!({"action": "accept", "content": {"confirm": true}}) });
+    /// let result = client.call("prune", json!({})).await?;
+    /// assert_eq!(result.text(), Some("deleted"));
+    /// assert_eq!((result.rounds(), result.task_updates()), (0, 1));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn task_updates(&self) -> usize {
+        self.task.as_ref().map_or(0, |task| task.updates)
     }
 
     /// The content blocks.
@@ -1214,7 +1639,8 @@ impl CallResponse {
     }
 
     /// The JSON-RPC response as the server wrote it, for assertions on the exact wire
-    /// shape of the revision.
+    /// shape of the revision. For a call that ran as a task, the `tasks/get` response that
+    /// carried its result (under `result.result`).
     ///
     /// ```
     /// use mcp_toolkit::{tool, tools, Server, protocol::ProtocolVersion};
@@ -1341,6 +1767,13 @@ pub enum ClientError {
         /// What serde found wrong.
         source: serde_json::Error,
     },
+    /// The task the call ran as was cancelled (`tasks/cancel`) before it ended, so it has
+    /// no result. The example on [`TestClient::follow_task`] shows it.
+    #[error("the task `{task_id}` was cancelled before it ended; it has no result")]
+    TaskCancelled {
+        /// The task's id.
+        task_id: String,
+    },
 }
 
 /// A `tools/call` result as it travels, in any revision.
@@ -1370,4 +1803,284 @@ struct WireError {
 /// `null` in 2026-07-28).
 fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
     Value::deserialize(deserializer).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Context;
+    use crate::result::IntoCallToolResult;
+    use crate::tool::TaskSupport;
+    use std::sync::atomic::AtomicUsize;
+
+    /// A tool of the tests, made at run time, that may run as a task as `support` says.
+    fn tool<F, Fut, R>(name: &str, support: TaskSupport, handler: F) -> Tool
+    where
+        F: Fn(Context) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+        R: IntoCallToolResult,
+    {
+        Tool::from_json(
+            name,
+            "A tool of the tests.",
+            json!({"type": "object"}),
+            move |_, cx| handler(cx),
+        )
+        .unwrap()
+        .with_task_support(support)
+    }
+
+    fn server(tools: Vec<Tool>) -> Server {
+        Server::new("tasks", "1.0.0").tools(tools)
+    }
+
+    /// Sets a status, works, sets another, works, and says so.
+    fn two_steps() -> Tool {
+        tool("two_steps", TaskSupport::Optional, |cx| async move {
+            cx.set_status("step 1 of 2");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            cx.set_status("step 2 of 2");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            "done"
+        })
+    }
+
+    /// An accepted confirmation.
+    async fn yes(_request: Value) -> Value {
+        json!({ "action": "accept", "content": { "confirm": true } })
+    }
+
+    #[tokio::test]
+    async fn a_task_is_polled_to_its_result_and_its_statuses_are_kept() {
+        let client = server(vec![two_steps()]).test_client().unwrap().with_tasks();
+        let result = client.call("two_steps", json!({})).await.unwrap();
+        assert_eq!(result.text(), Some("done"));
+        assert!(!result.is_error());
+        let id = result.task_id().expect("a task");
+        assert_eq!(id.len(), 32, "{id}");
+        assert_eq!(result.statuses(), ["step 1 of 2", "step 2 of 2"]);
+        assert_eq!((result.rounds(), result.task_updates()), (0, 0));
+        // The result came inlined in the `tasks/get` of the completed task.
+        let response = result.response();
+        assert_eq!(response["result"]["taskId"], id);
+        assert_eq!(response["result"]["status"], "completed");
+        assert_eq!(
+            response["result"]["result"]["content"],
+            json!([{ "type": "text", "text": "done" }])
+        );
+        assert_eq!(
+            result.meta().unwrap()["io.modelcontextprotocol/serverInfo"]["name"],
+            "tasks"
+        );
+        // The server asks for a poll a second; the client does not wait that long.
+        assert_eq!(response["result"]["pollIntervalMs"], 1000);
+        assert_eq!(client.last_response().as_ref(), Some(response));
+    }
+
+    #[tokio::test]
+    async fn without_the_extension_a_task_tool_is_a_plain_call() {
+        let client = server(vec![two_steps()]).test_client().unwrap();
+        let result = client.call("two_steps", json!({})).await.unwrap();
+        assert_eq!(result.text(), Some("done"));
+        assert_eq!(result.task_id(), None);
+        assert!(result.statuses().is_empty());
+        assert_eq!(result.response()["result"]["resultType"], "complete");
+    }
+
+    #[tokio::test]
+    async fn only_a_2026_07_28_client_with_tasks_declares_the_extension() {
+        let capabilities = |client: &TestClient| {
+            client.params(json!({}), None).unwrap_or_default()["_meta"][META_CLIENT_CAPABILITIES].clone()
+        };
+        let plain = server(Vec::new()).test_client().unwrap();
+        assert_eq!(capabilities(&plain), json!({}));
+        let tasks = server(Vec::new()).test_client().unwrap().with_tasks();
+        assert_eq!(
+            capabilities(&tasks),
+            json!({ "extensions": { "io.modelcontextprotocol/tasks": {} } })
+        );
+        let legacy = server(vec![two_steps()])
+            .test_client_legacy(ProtocolVersion::V2025_11_25)
+            .await
+            .unwrap()
+            .with_tasks();
+        assert_eq!(legacy.params(json!({}), None), Some(json!({})));
+        let result = legacy.call("two_steps", json!({})).await.unwrap();
+        assert_eq!((result.text(), result.task_id()), (Some("done"), None));
+    }
+
+    #[tokio::test]
+    async fn a_task_that_asks_is_answered_with_tasks_update_and_runs_on() {
+        let asked = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&asked);
+        // Asks once as a round of the call, once inside the task.
+        let ask_twice = tool("ask_twice", TaskSupport::Optional, |cx| async move {
+            let first = cx.confirm("first?").await.map_err(crate::ToolError::from)?;
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            let second = cx.confirm("second?").await.map_err(crate::ToolError::from)?;
+            Ok::<_, crate::ToolError>(format!("{first} {second}"))
+        });
+        let client = server(vec![ask_twice])
+            .test_client()
+            .unwrap()
+            .with_tasks()
+            .on_elicit(move |request| {
+                counted.fetch_add(1, Ordering::Relaxed);
+                yes(request)
+            });
+        let result = client.call("ask_twice", json!({})).await.unwrap();
+        assert_eq!(result.text(), Some("true true"), "{:?}", result.response());
+        assert!(result.task_id().is_some());
+        assert_eq!((result.rounds(), result.task_updates()), (1, 1));
+        assert_eq!(asked.load(Ordering::Relaxed), 2, "each question is answered once");
+    }
+
+    #[tokio::test]
+    async fn a_task_that_never_stops_asking_is_given_up() {
+        let asked = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&asked);
+        let pester = tool("pester", TaskSupport::Required, move |cx| {
+            let counter = Arc::clone(&counter);
+            async move {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+                let n = counter.fetch_add(1, Ordering::Relaxed);
+                cx.confirm(format!("question {n}?"))
+                    .await
+                    .map_err(crate::ToolError::from)
+            }
+        });
+        let client = server(vec![pester])
+            .test_client()
+            .unwrap()
+            .with_tasks()
+            .on_elicit(yes);
+        let error = client.call("pester", json!({})).await.unwrap_err();
+        assert!(
+            matches!(&error, ClientError::InvalidResponse(text) if text.ends_with(&format!("still asks for input after {MAX_ROUNDS} updates"))),
+            "{error}"
+        );
+        assert_eq!(asked.load(Ordering::Relaxed), MAX_ROUNDS + 1);
+    }
+
+    #[tokio::test]
+    async fn a_failed_task_is_the_json_rpc_error_and_a_tool_error_is_a_result() {
+        let broken = tool("broken", TaskSupport::Optional, |_| async {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            if true {
+                panic!("a bug");
+            }
+            "never"
+        });
+        let refusing = tool("refusing", TaskSupport::Required, |_| async {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            Err::<&str, _>(crate::ToolError::new("the input was not usable"))
+        });
+        let client = server(vec![broken, refusing]).test_client().unwrap().with_tasks();
+        match client.call("broken", json!({})).await {
+            Err(ClientError::Rpc { code, message, data }) => {
+                assert_eq!(code, ErrorCode::INTERNAL_ERROR);
+                assert_eq!(message, "internal error");
+                assert_eq!(data, None);
+            }
+            other => panic!("expected the task's error, got {other:?}"),
+        }
+        assert_eq!(client.last_response().unwrap()["result"]["status"], "failed");
+        let refused = client.call("refusing", json!({})).await.unwrap();
+        assert!(refused.is_error());
+        assert_eq!(refused.text(), Some("the input was not usable"));
+        assert!(refused.task_id().is_some());
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_task_ends_the_call_and_its_tool_sees_it() {
+        let (report, mut reports) = tokio::sync::mpsc::unbounded_channel();
+        let forever = tool("forever", TaskSupport::Optional, move |cx| {
+            let report = report.clone();
+            async move {
+                cx.set_status("waiting for the end of time");
+                cx.cancelled().await;
+                report.send("stopped").ok();
+                "stopped"
+            }
+        });
+        let client = server(vec![forever]).test_client().unwrap().with_tasks();
+        // The first change the store announces is the task's creation.
+        let mut changes = client.engine.tasks.store().changes();
+        let cancel = async {
+            let id = changes.recv().await.unwrap();
+            let ack = client
+                .request("tasks/cancel", json!({ "taskId": &*id }))
+                .await
+                .unwrap();
+            assert_eq!(ack["resultType"], "complete");
+            id
+        };
+        let (called, id) = tokio::join!(client.call("forever", json!({})), cancel);
+        match called {
+            Err(ClientError::TaskCancelled { task_id }) => assert_eq!(task_id, *id),
+            other => panic!("expected a cancelled task, got {other:?}"),
+        }
+        assert_eq!(reports.recv().await, Some("stopped"));
+        // Following it again ends the same way; so does a cancelled task read afresh.
+        let again = client.follow_task(&id).await.unwrap_err();
+        assert_eq!(
+            again.to_string(),
+            format!("the task `{id}` was cancelled before it ended; it has no result")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_required_task_that_finishes_at_once_is_created_finished() {
+        let quick = || tool("quick", TaskSupport::Required, |_| async { "now" });
+        let client = server(vec![quick()]).test_client().unwrap().with_tasks();
+        let created = client
+            .request("tools/call", json!({ "name": "quick", "arguments": {} }))
+            .await
+            .unwrap();
+        assert_eq!(
+            (&created["resultType"], &created["status"]),
+            (&json!("task"), &json!("completed"))
+        );
+        assert!(created.get("result").is_none(), "{created}");
+        let followed = client
+            .follow_task(created["taskId"].as_str().unwrap())
+            .await
+            .unwrap();
+        assert_eq!(followed.text(), Some("now"));
+        assert_eq!(client.call("quick", json!({})).await.unwrap().text(), Some("now"));
+        // A client without the extension is refused it.
+        let plain = server(vec![quick()]).test_client().unwrap();
+        match plain.call("quick", json!({})).await {
+            Err(ClientError::Rpc { code, data, .. }) => {
+                assert_eq!(code, ErrorCode::MISSING_CAPABILITY);
+                assert_eq!(
+                    data,
+                    Some(
+                        json!({ "requiredCapabilities": { "extensions": { "io.modelcontextprotocol/tasks": {} } } })
+                    )
+                );
+            }
+            other => panic!("expected -32021, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_pause_between_polls_follows_the_server_up_to_a_cap() {
+        assert_eq!(poll_pause(&json!({ "pollIntervalMs": 1000 })), MAX_POLL_PAUSE);
+        assert_eq!(
+            poll_pause(&json!({ "pollIntervalMs": 10 })),
+            Duration::from_millis(10)
+        );
+        assert_eq!(poll_pause(&json!({ "pollIntervalMs": "soon" })), MAX_POLL_PAUSE);
+        assert_eq!(poll_pause(&json!({})), MAX_POLL_PAUSE);
+    }
+
+    #[test]
+    fn a_status_seen_on_polls_in_a_row_is_kept_once() {
+        let mut statuses = Vec::new();
+        for message in ["a", "a", "b", "b", "a"] {
+            note_status(&mut statuses, message);
+        }
+        assert_eq!(statuses, ["a", "b", "a"]);
+    }
 }
