@@ -681,3 +681,20 @@ async fn a_store_that_is_down_refuses_tasks_clearly_and_plain_calls_go_on() {
         .unwrap();
     assert_eq!(created["resultType"], "task", "{created}");
 }
+
+#[test]
+fn a_task_sends_no_progress_or_log_messages_once_it_is_answered() {
+    let mut peer = Peer::spawn(env!("CARGO_BIN_EXE_mcp-toolkit-fixture"));
+    let mut meta = with_tasks();
+    meta["progressToken"] = json!("p-1");
+    meta["io.modelcontextprotocol/logLevel"] = json!("debug");
+    let created = peer.request(json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "_meta": meta, "name": "quiet_task", "arguments": {} }
+    }));
+    let task = assert_task(&created["result"], "task", "working");
+    assert_eq!(peer.silent_for(Duration::from_millis(400)), None);
+    let mut id = 2;
+    let done = wait_for(&mut peer, &mut id, &task, &["completed"]);
+    assert_eq!(done["result"]["content"][0]["text"], "done");
+}

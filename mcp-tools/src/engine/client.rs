@@ -39,12 +39,13 @@ pub(crate) struct CallChannel {
 impl ClientChannel for CallChannel {
     fn set_status(&self, message: String) {
         if let Some(status) = &self.status {
-            status.send_replace(Some(message));
+            status.set(message);
         }
     }
 
     fn notify(&self, notification: Notification) {
-        if !self.call.is_cancelled() {
+        let answered = self.status.as_ref().is_some_and(|status| status.is_answered());
+        if !self.call.is_cancelled() && !answered {
             self.out
                 .notify(encode::notification(notification.method, &notification.params));
         }

@@ -243,7 +243,7 @@ impl Engine {
         let asks = || round.as_ref().map(|(round, _)| Arc::clone(round));
         // A task tool's call from a client that declares the extension may become a task.
         let as_task = tasks::task_mode(&tool, era.client_capabilities(), modern)?;
-        let status = as_task.then(|| Arc::new(tokio::sync::watch::channel(None).0));
+        let status = as_task.then(|| Arc::new(tasks::StatusCell::new(None)));
         let capabilities = as_task
             .then(|| era.client_capabilities().cloned().map(Arc::new))
             .flatten();

@@ -10,7 +10,9 @@ mod tools;
 use mcp_toolkit::server::Limits;
 use mcp_toolkit::{Context, Server, ToolError, registry::ToolRegistry, tool, tools};
 use std::time::Duration;
-use tools::{ask_roots, ask_two, block, echo, explode, log, order_book, progress, roots_if_any, sleep};
+use tools::{
+    ask_roots, ask_two, block, echo, explode, log, order_book, progress, quiet_task, roots_if_any, sleep,
+};
 
 /// Enables or disables a tool.
 #[tool]
@@ -83,7 +85,8 @@ async fn main() -> std::process::ExitCode {
             order_book,
             ask_two,
             roots_if_any,
-            needs_sign_in
+            needs_sign_in,
+            quiet_task
         ])
         .serve_stdio()
         .await;

@@ -18,8 +18,6 @@
 
 pub(super) mod record;
 
-pub(crate) use record::{EXTENSION, StatusCell, declares_tasks, missing_extension};
-use record::{Asked, Caller, Loaded, Record, Status, encode_record, millis, timestamp};
 use super::connection::Connection;
 use super::core::{Auth, CallParts, Engine};
 use super::encode;
@@ -34,13 +32,15 @@ use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
 use crate::result::CallToolResult;
 use crate::task::{StoreError, StoredTask, now_ms};
 use crate::tool::{RawArguments, TaskSupport, Tool};
+use record::{Asked, Caller, Loaded, Record, Status, encode_record, millis, timestamp};
+pub(crate) use record::{EXTENSION, StatusCell, declares_tasks, missing_extension};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{OwnedSemaphorePermit, watch};
+use tokio::sync::OwnedSemaphorePermit;
 use tokio_util::sync::CancellationToken;
 
 /// How long a cancelled task's tool may go on to clean up (it sees `ctx.cancelled()`)
@@ -198,7 +198,7 @@ impl ClientChannel for TaskChannel {
     }
 
     fn set_status(&self, message: String) {
-        self.status.send_replace(Some(message));
+        self.status.set(message);
     }
 }
 
@@ -257,6 +257,7 @@ impl Engine {
                     json!({ crate::protocol::messages::META_SERVER_INFO: &*engine.identity }),
                 );
                 out.respond(encode::result(&raw_id, &created));
+                call.status.answered();
                 if let Some(work) = work {
                     // The task outlives its request: it runs apart from the connection,
                     // which may close (stdin ends, the HTTP response is sent) without
@@ -291,7 +292,7 @@ impl Engine {
         let id = tasks.new_id()?;
         let mut record = Record {
             status: Status::Working,
-            status_message: call.status.borrow().clone(),
+            status_message: call.status.get(),
             created_at: now,
             last_updated_at: now,
             ttl_ms: millis(tasks.ttl),
@@ -703,7 +704,7 @@ impl Engine {
             bound: record.answers.clone().into_iter().collect(),
             unbound: Default::default(),
         }));
-        let status = Arc::new(watch::channel(record.status_message.clone()).0);
+        let status = Arc::new(StatusCell::new(record.status_message.clone()));
         let cancel = CancellationToken::new();
         let channel: Arc<dyn ClientChannel> = Arc::new(TaskChannel {
             round: Arc::clone(&round),
@@ -741,8 +742,11 @@ impl Engine {
         let until = record.created_at.saturating_add(record.ttl_ms);
         let engine = Arc::clone(&self);
         tokio::spawn(async move {
+            // A task run again counts among the calls in progress, as its first run did;
+            // it waits for a place rather than failing.
+            let permit = Arc::clone(&engine.calls).acquire_owned().await.ok();
             engine
-                .drive(id, tool, work, Some(round), status, cancel, None, until)
+                .drive(id, tool, work, Some(round), status, cancel, permit, until)
                 .await;
         });
     }

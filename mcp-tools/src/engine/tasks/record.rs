@@ -263,5 +263,45 @@ pub(super) fn timestamp(ms: u64) -> String {
 
 /// What a task's status message is while it runs: set by `ctx.set_status`, written to
 /// the store by whoever drives the task.
-pub(crate) type StatusCell = watch::Sender<Option<String>>;
+pub(crate) struct StatusCell {
+    message: watch::Sender<Option<String>>,
+    /// Set once the call has been answered with its task: from then on, what the tool
+    /// sends on the call's way out (progress, log messages) goes nowhere, as the protocol
+    /// sends none for tasks.
+    answered: std::sync::atomic::AtomicBool,
+}
 
+impl StatusCell {
+    /// A cell holding `message`.
+    pub(crate) fn new(message: Option<String>) -> StatusCell {
+        StatusCell {
+            message: watch::channel(message).0,
+            answered: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Sets the status message.
+    pub(crate) fn set(&self, message: String) {
+        self.message.send_replace(Some(message));
+    }
+
+    /// The status message now.
+    pub(crate) fn get(&self) -> Option<String> {
+        self.message.borrow().clone()
+    }
+
+    /// The status messages from now on.
+    pub(crate) fn subscribe(&self) -> watch::Receiver<Option<String>> {
+        self.message.subscribe()
+    }
+
+    /// Marks the call answered with its task.
+    pub(crate) fn answered(&self) {
+        self.answered.store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    /// Whether the call was answered with its task.
+    pub(crate) fn is_answered(&self) -> bool {
+        self.answered.load(std::sync::atomic::Ordering::Acquire)
+    }
+}
