@@ -7,13 +7,15 @@
 # For every measure, each round runs ours, echo, floor, rmcp stdio_pipes(), rmcp stdio() in
 # that order (A B C D E A B C D E ...), client and server pinned together on CPU 0; the table
 # shows the median of the rounds. --only takes a comma-separated list of call, pipeline,
-# startup, big, http, http32, workers, listen, many, asks, binaries, rebuild. The last table
-# sets every figure beside its goal. See README.md beside this script.
+# startup, big, http, http32, workers, listen, many, asks, binaries, rebuild, tasks (the
+# criterion bench of the task stores, ours only: `--only tasks` runs it alone, in about a
+# minute once built). The last table sets every figure beside its goal. See README.md
+# beside this script.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-measures=call,pipeline,startup,big,http,http32,workers,listen,many,asks,binaries,rebuild
+measures=call,pipeline,startup,big,http,http32,workers,listen,many,asks,binaries,rebuild,tasks
 rounds=5 quick=0 build_times=0 only=$measures
 while (($#)); do
     case $1 in
@@ -21,14 +23,14 @@ while (($#)); do
         --quick) quick=1 ;;
         --build-times) build_times=1 ;;
         --only) only=$2; shift ;;
-        -h | --help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "compare.sh: unknown option \`$1\`; expected --rounds N, --quick, --build-times, --only MEASURES" >&2; exit 2 ;;
     esac
     shift
 done
 for measure in ${only//,/ }; do
     case $measure in
-        call | pipeline | startup | big | http | http32 | workers | listen | many | asks | binaries | rebuild) ;;
+        call | pipeline | startup | big | http | http32 | workers | listen | many | asks | binaries | rebuild | tasks) ;;
         *) echo "compare.sh: unknown measure \`$measure\` in --only; expected one of ${measures//,/, }" >&2; exit 2 ;;
     esac
 done
@@ -50,10 +52,12 @@ out=$(mktemp -d /tmp/peers-compare.XXXXXX)
 
 build() { nice -n 10 cargo build --release --quiet "$@"; }
 
-echo "building (ours into $target, peers into $peers_target) ..." >&2
-CARGO_TARGET_DIR=$target/mcp-load build --manifest-path "$load_dir/Cargo.toml"
-(cd "$root" && CARGO_TARGET_DIR=$target build --bin calculator --bin text_analyzer --bin notes)
-if [[ $only != asks && $only != listen && $only != rebuild ]]; then # every other measure runs the peers
+if [[ $only != tasks ]]; then # the tasks bench builds itself
+    echo "building (ours into $target, peers into $peers_target) ..." >&2
+    CARGO_TARGET_DIR=$target/mcp-load build --manifest-path "$load_dir/Cargo.toml"
+    (cd "$root" && CARGO_TARGET_DIR=$target build --bin calculator --bin text_analyzer --bin notes)
+fi
+if [[ $only != asks && $only != listen && $only != rebuild && $only != tasks ]]; then # every other measure runs the peers
     # One package (or one side) at a time: built together, they would share one set of
     # features, and mcp-toolkit' serde_json features (`preserve_order`, `raw_value`) would slow
     # the serde floor and rmcp, which do not ask for them.
@@ -272,6 +276,23 @@ if want rebuild; then
         >"$out/rebuild.ours" 2>"$out/rebuild.err" || rm -f "$out/rebuild.ours"
 fi
 
+# Tasks, ours only (no peer SDK ships the 2026-07-28 tasks extension, so there is nothing to
+# divide by): the criterion bench mcp-tools/benches/tasks.rs, for every task store (Redis
+# where `redis-server` is on PATH; the bench starts it). Criterion samples on its own, so
+# --rounds does not apply; nothing is pinned (SQLite writes on a thread of its own, Redis
+# is a process of its own). Its estimates go to $out/criterion, its memory lines to
+# $out/tasks.txt.
+if want tasks; then
+    echo "building the tasks bench ..." >&2
+    bench=(cargo bench --quiet -p mcp-toolkit --bench tasks --features sqlite,redis)
+    (cd "$root" && CARGO_TARGET_DIR=$target nice -n 10 "${bench[@]}" --no-run)
+    echo "measuring tasks ..." >&2
+    criterion_args=()
+    if ((quick)); then criterion_args=(--quick); fi
+    (cd "$root" && CARGO_TARGET_DIR=$target CRITERION_HOME=$out/criterion "${bench[@]}" -- ${criterion_args[@]+"${criterion_args[@]}"}) \
+        >"$out/tasks.txt" 2>"$out/tasks.err" || echo "the tasks bench failed: see $out/tasks.err" >&2
+fi
+
 python3 - "$out" "$rounds" <<'EOF'
 import glob, json, os, statistics, sys
 
@@ -349,8 +370,9 @@ if build("ours-stdio") is not None:
 def ratio(a, b):
     return f"{a / b:.2f}×" if a is not None and b else "—"
 
-print(f"\nMedian of {rounds} paired rounds, client and server on CPU 0.")
 measures = [m for m in measures if any(x is not None for x in m[3].values())]  # --only
+if glob.glob(f"{out}/*.json"):
+    print(f"\nMedian of {rounds} paired rounds, client and server on CPU 0.")
 if measures:
     print("\n| measure | ours | echo floor | serde floor | rmcp stdio_pipes() | rmcp stdio() | ours÷echo | ours÷floor | ours÷rmcp best |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -411,6 +433,50 @@ if one is not None or list_rate is not None:
 rebuild = from_file("rebuild", "ours")
 if rebuild is not None:
     print(f"\nDebug rebuild of a one-tool server after editing its body (bench/compile-time): {rebuild:.2f} s.")
+
+# Tasks (ours only): criterion's median of each figure, by store, and the memory lines.
+task_figures = {}
+for path in glob.glob(f"{out}/criterion/**/new/benchmark.json", recursive=True):
+    bench = json.load(open(path))
+    estimates = json.load(open(os.path.join(os.path.dirname(path), "estimates.json")))
+    task_figures[bench["full_id"]] = estimates["median"]["point_estimate"]  # ns per element
+if task_figures:
+    stores = [s for s in ("memory", "sqlite", "redis") if any(f"/{s}/" in k for k in task_figures)]
+    rows = [
+        ("store: create, replace ×2, load (a short task)", "tasks/store/{}/create, replace ×2, load", "time"),
+        ("store: load among 1,000", "tasks/store/{}/load among 1,000", "time"),
+        ("tools/call creating a finished task", "tasks/e2e/{}/call, finished at once", "rate"),
+        ("create and finish, 1 in flight", "tasks/e2e/{}/call, working then finished, 1 in flight", "rate"),
+        ("create and finish, 32 in flight", "tasks/e2e/{}/call, working then finished, 32 in flight", "rate"),
+        ("tasks/get of a finished task", "tasks/e2e/{}/tasks/get, finished task among 1,000", "time"),
+    ]
+    floor = task_figures.get("tasks/e2e/call, no task (the floor)")
+    def cell(ns, kind):
+        if ns is None:
+            return "—"
+        if kind == "rate":
+            per_s = 1e9 / ns
+            return f"{per_s / 1000:.1f}k/s" if per_s >= 1000 else f"{per_s:.0f}/s"
+        return f"{ns / 1000:.2f} µs" if ns < 1e6 else f"{ns / 1e6:.2f} ms"
+    print("\nTasks (mcp-tools/benches/tasks.rs, criterion medians; ours only: no peer SDK ships")
+    print("2026-07-28 tasks, so there is no ratio to a peer):\n")
+    print("| measure | " + " | ".join(stores) + " |")
+    print("|---|" + "---:|" * len(stores))
+    for label, key, kind in rows:
+        print(f"| {label} | " + " | ".join(cell(task_figures.get(key.format(s)), kind) for s in stores) + " |")
+    if floor is not None:
+        print("\nThe tools/call and tasks/get rows go through the in-process test client; the same call")
+        print(f"answered directly, not as a task (the floor under them), takes {cell(floor, 'time')}.")
+if os.path.exists(f"{out}/tasks.txt"):
+    memory = [line.removeprefix("tasks/memory: ") for line in open(f"{out}/tasks.txt") if line.startswith("tasks/memory: ")]
+    if memory:
+        print("\nMemory of finished tasks in the in-memory store (heap counted by the bench's allocator):\n")
+        for line in memory:
+            print(f"- {line.rstrip()}")
+    notes_txt = f"{out}/tasks.err"
+    for line in open(notes_txt) if os.path.exists(notes_txt) else []:
+        if line.startswith("note: "):
+            print(f"- {line.rstrip()}")
 
 # Every figure beside its goal (bench/peers/README.md names where each comes from).
 values = {label: v for label, _, _, v in measures}
