@@ -10,9 +10,7 @@ mod tools;
 use mcp_toolkit::server::Limits;
 use mcp_toolkit::{Context, Server, ToolError, registry::ToolRegistry, tool, tools};
 use std::time::Duration;
-use tools::{
-    ask_roots, ask_two, block, echo, explode, log, order_book, progress, quiet_task, roots_if_any, sleep,
-};
+use tools::{ask_roots, ask_two, block, echo, explode, log, order_book, progress, roots_if_any, sleep};
 
 /// Enables or disables a tool.
 #[tool]
@@ -56,6 +54,16 @@ async fn needs_sign_in(ctx: Context) -> Result<String, mcp_toolkit::ToolError> {
         "https://calendar.example/authorize?state=7",
         "Sign in to your calendar",
     ))
+}
+
+/// Waits a moment, then reports progress and logs: as a task, none of it is sent.
+#[tool(task)]
+async fn quiet_task(cx: Context) -> &'static str {
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    cx.report_progress(1.0, Some(1.0), Some("halfway"));
+    cx.info("working");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    "done"
 }
 
 #[tokio::main(flavor = "current_thread")]

@@ -143,13 +143,3 @@ pub async fn roots_if_any(ctx: Context) -> Result<String, mcp_toolkit::ToolError
         Err(error) => Err(error.into()),
     }
 }
-
-/// Waits a moment, then reports progress and logs: as a task, none of it is sent.
-#[tool(task)]
-pub async fn quiet_task(cx: Context) -> &'static str {
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    cx.report_progress(1.0, Some(1.0), Some("halfway"));
-    cx.info("working");
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    "done"
-}

@@ -54,8 +54,8 @@ const RETRIES: usize = 16;
 enum Written {
     /// Written.
     Done,
-    /// Left as it was, as found: the change did not apply.
-    Left(Record),
+    /// Left as it was (the change did not apply), with the status found.
+    Left(Status),
     /// The task is gone (expired) or unreadable.
     Gone,
     /// The store could not be reached.
@@ -429,7 +429,7 @@ impl Engine {
                     })
                     .await;
                     match renewed {
-                        Written::Left(record) if record.status.is_terminal() => cancel.cancel(),
+                        Written::Left(status) if status.is_terminal() => cancel.cancel(),
                         Written::Gone => cancel.cancel(),
                         _ => {}
                     }
@@ -496,7 +496,7 @@ impl Engine {
             };
             let mut record = loaded.record.clone();
             if change(&mut record).is_none() {
-                return Written::Left(loaded.record);
+                return Written::Left(loaded.record.status);
             }
             record.last_updated_at = now_ms().max(record.last_updated_at);
             match self.tasks.store.replace(loaded.next(&record)).await {
@@ -861,6 +861,7 @@ pub(crate) fn task_mode(tool: &Tool, capabilities: Option<&Value>, modern: bool)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     fn record(status: Status) -> Record {
         Record {
