@@ -59,12 +59,7 @@ impl ClientChannel for CallChannel {
         check: Check,
     ) -> Pin<Box<dyn Future<Output = Result<Value, ClientRequestError>> + Send>> {
         if let Some(round) = &self.round {
-            // Answered in an earlier round, or a question of this one: the tool waits, and
-            // the round ends with the questions asked so far.
-            return match round.ask(method, params, key, check) {
-                Some(answer) => Box::pin(std::future::ready(Ok(answer))),
-                None => Box::pin(std::future::pending()),
-            };
+            return ask_in_round(round, method, params, key, check);
         }
         if self.version.is_modern() {
             // A call of a tool that takes nothing from its context has no round (and no way
@@ -94,6 +89,21 @@ impl ClientChannel for CallChannel {
             let _waiting = waiting;
             answered.await.unwrap_or(Err(ClientRequestError::Closed))
         })
+    }
+}
+
+/// An ask answered from a round (or a task's answers): at once when it has the answer,
+/// else never, and the round (or the task) ends with the questions asked so far.
+pub(crate) fn ask_in_round(
+    round: &Round,
+    method: &str,
+    params: Value,
+    key: Option<&str>,
+    check: Check,
+) -> Pin<Box<dyn Future<Output = Result<Value, ClientRequestError>> + Send>> {
+    match round.ask(method, params, key, check) {
+        Some(answer) => Box::pin(std::future::ready(Ok(answer))),
+        None => Box::pin(std::future::pending()),
     }
 }
 

@@ -210,14 +210,6 @@ pub(crate) fn result<T: Serialize + ?Sized>(id: &RawValue, result: &T) -> Vec<u8
     out
 }
 
-/// An empty acknowledgment of revision 2026-07-28: `resultType` and the server's identity.
-pub(crate) fn ack(id: &RawValue, identity: &RawValue) -> Vec<u8> {
-    result(
-        id,
-        &json!({ "resultType": "complete", "_meta": { META_SERVER_INFO: identity } }),
-    )
-}
-
 struct VersionedResult<'a> {
     result: &'a CallToolResult,
     version: ProtocolVersion,

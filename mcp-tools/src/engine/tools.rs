@@ -65,6 +65,19 @@ fn start(invocation: Invocation, round: Option<Arc<Round>>) -> Started {
     }
 }
 
+/// Whether a task call's work, polled once, becomes a task: when it waits on something
+/// other than the client, or (a `required` task tool) when it finished at once; `Err` gives
+/// back work answered as a plain call: finished, or asking a question of the call itself.
+fn becomes_task(work: Started, support: TaskSupport) -> Result<tasks::Begun, Started> {
+    match work {
+        Started::Waiting(work) => Ok(tasks::Begun::Running(work)),
+        Started::Done(Finished::Complete(result)) if support == TaskSupport::Required => {
+            Ok(tasks::Begun::Finished(result))
+        }
+        done => Err(done),
+    }
+}
+
 impl Engine {
     /// `tools/list`: a page of the tools the caller may see.
     pub(crate) fn list_tools(
@@ -263,46 +276,26 @@ impl Engine {
             tool.invoke(cx.as_ref().unwrap_or(&self.bare), call.arguments),
             asks(),
         );
-        if let (Some(status), Some(arguments)) = (status, arguments) {
-            let begun = match work {
-                Started::Waiting(work) => tasks::Begun::Running(work),
-                Started::Done(Finished::Complete(result)) if tool.task_support() == TaskSupport::Required => {
-                    tasks::Begun::Finished(result)
-                }
-                // Finished at once, or asking a question of the call itself: no task yet.
-                Started::Done(finished) => {
-                    conn.finish(&request_id);
-                    drop(permit);
-                    let ending = Ending {
-                        wraps: tool.wraps_structured_output(version),
+        let work = match (status, arguments) {
+            (Some(status), Some(arguments)) => match becomes_task(work, tool.task_support()) {
+                Ok(begun) => {
+                    let call = tasks::TaskCall {
                         tool,
-                        url_mode: false,
-                        version,
-                        modern,
-                        round,
+                        arguments,
+                        capabilities,
+                        principal: auth.cloned(),
+                        round: asks(),
+                        status,
+                        cancel: cx.as_ref().map(|cx| cx.cancellation().clone()),
                     };
-                    let finished = match finished {
-                        Finished::Complete(result) => {
-                            Finished::Complete(self.options.finish(&ending.tool, result))
-                        }
-                        asked => asked,
-                    };
-                    self.respond_finished(out, id.raw, finished, &ending);
+                    self.begin_task(conn, request_id, id.raw, out, call, begun, permit);
                     return Ok(());
                 }
-            };
-            let call = tasks::TaskCall {
-                tool,
-                arguments,
-                capabilities,
-                principal: auth.cloned(),
-                round: asks(),
-                status,
-                cancel: cx.as_ref().map(|cx| cx.cancellation().clone()),
-            };
-            self.begin_task(conn, request_id, id.raw, out, call, begun, permit);
-            return Ok(());
-        }
+                // Finished at once, or asking a question of the call itself: no task yet.
+                Err(work) => work,
+            },
+            _ => work,
+        };
         let ending = Ending {
             tool,
             url_mode,

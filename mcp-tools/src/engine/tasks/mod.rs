@@ -191,10 +191,7 @@ impl ClientChannel for TaskChannel {
         key: Option<&str>,
         check: Check,
     ) -> Pin<Box<dyn Future<Output = Result<Value, ClientRequestError>> + Send>> {
-        match self.round.ask(method, params, key, check) {
-            Some(answer) => Box::pin(std::future::ready(Ok(answer))),
-            None => Box::pin(std::future::pending()),
-        }
+        super::client::ask_in_round(&self.round, method, params, key, check)
     }
 
     fn set_status(&self, message: String) {
@@ -571,26 +568,31 @@ impl Engine {
         ))
     }
 
-    /// `tasks/get`: the task as it is now, with its result, error or questions inlined.
-    pub(crate) fn tasks_get(
+    /// Serves a `tasks/*` request on a task of the connection's: `serve` reads or writes
+    /// the store, then gives the members of the result (`resultType` and the server's
+    /// identity are added), or the failure that answers instead.
+    fn serve_task_request<Fut>(
         self: &Arc<Self>,
         conn: &Connection,
         id: Id<'_>,
-        task_id: String,
         out: &Outbox,
         auth: Auth<'_>,
-    ) -> Outcome {
+        serve: impl FnOnce(Arc<Engine>, Option<Arc<Principal>>) -> Fut,
+    ) -> Outcome
+    where
+        Fut: Future<Output = Result<Map<String, Value>, Failure>> + Send + 'static,
+    {
         let engine = Arc::clone(self);
         let raw_id: Box<RawValue> = id.raw.to_owned();
         let out = out.clone();
-        let caller = auth.cloned();
+        let served = serve(Arc::clone(self), auth.cloned());
         conn.tasks()
             .spawn(tracing::Instrument::in_current_span(async move {
-                match engine.load_for(&task_id, caller.as_ref()).await {
-                    Ok(loaded) => {
+                match served.await {
+                    Ok(members) => {
                         let mut result = Map::new();
                         result.insert("resultType".into(), Value::String("complete".into()));
-                        result.extend(detailed(&loaded.id, &loaded.record));
+                        result.extend(members);
                         result.insert(
                             "_meta".into(),
                             json!({ crate::protocol::messages::META_SERVER_INFO: &*engine.identity }),
@@ -601,6 +603,21 @@ impl Engine {
                 }
             }));
         Ok(())
+    }
+
+    /// `tasks/get`: the task as it is now, with its result, error or questions inlined.
+    pub(crate) fn tasks_get(
+        self: &Arc<Self>,
+        conn: &Connection,
+        id: Id<'_>,
+        task_id: String,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) -> Outcome {
+        self.serve_task_request(conn, id, out, auth, |engine, caller| async move {
+            let loaded = engine.load_for(&task_id, caller.as_ref()).await?;
+            Ok(detailed(&loaded.id, &loaded.record))
+        })
     }
 
     /// `tasks/update`: takes the answers to questions the task is waiting on (others are
@@ -614,23 +631,12 @@ impl Engine {
         out: &Outbox,
         auth: Auth<'_>,
     ) -> Outcome {
-        let engine = Arc::clone(self);
-        let raw_id: Box<RawValue> = id.raw.to_owned();
-        let out = out.clone();
-        let caller = auth.cloned();
-        conn.tasks()
-            .spawn(tracing::Instrument::in_current_span(async move {
-                match engine.take_answers(&task_id, &responses, caller.as_ref()).await {
-                    Ok(resume) => {
-                        out.respond(encode::ack(&raw_id, &engine.identity));
-                        if let Some(record) = resume {
-                            engine.resume(task_id, record).await;
-                        }
-                    }
-                    Err(failure) => encode::respond_failure(&out, Some(&raw_id), failure),
-                }
-            }));
-        Ok(())
+        self.serve_task_request(conn, id, out, auth, |engine, caller| async move {
+            if let Some(record) = engine.take_answers(&task_id, &responses, caller.as_ref()).await? {
+                tokio::spawn(engine.resume(task_id, record));
+            }
+            Ok(Map::new())
+        })
     }
 
     /// Writes the answers to the task's outstanding questions; the record to run again when
@@ -762,18 +768,10 @@ impl Engine {
         out: &Outbox,
         auth: Auth<'_>,
     ) -> Outcome {
-        let engine = Arc::clone(self);
-        let raw_id: Box<RawValue> = id.raw.to_owned();
-        let out = out.clone();
-        let caller = auth.cloned();
-        conn.tasks()
-            .spawn(tracing::Instrument::in_current_span(async move {
-                match engine.cancel_task(&task_id, caller.as_ref()).await {
-                    Ok(()) => out.respond(encode::ack(&raw_id, &engine.identity)),
-                    Err(failure) => encode::respond_failure(&out, Some(&raw_id), failure),
-                }
-            }));
-        Ok(())
+        self.serve_task_request(conn, id, out, auth, |engine, caller| async move {
+            engine.cancel_task(&task_id, caller.as_ref()).await?;
+            Ok(Map::new())
+        })
     }
 
     async fn cancel_task(&self, id: &str, caller: Auth<'_>) -> Result<(), Failure> {
