@@ -884,7 +884,8 @@ fn pagination_with_an_opaque_cursor() {
             "order_book",
             "ask_two",
             "roots_if_any",
-            "needs_sign_in"
+            "needs_sign_in",
+            "quiet_task"
         ]
     );
     assert!(list["result"].get("nextCursor").is_none());
