@@ -37,6 +37,7 @@ pub const RESERVED_METADATA_PREFIX: &str = "io.modelcontextprotocol/";
 
 /// One thing wrong with a folder of skills: the file or folder, and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Problem {
     /// The file or folder at fault, as the folder of skills was given joined with the path
     /// below it.
@@ -147,7 +148,9 @@ pub fn scan(root: &Path) -> Result<Tree, Vec<Problem>> {
         }
         for (path, _) in &members {
             if !files.contains_key(*path) {
-                let read = read_file(root, path).map_err(|problem| problems.push(problem)).ok();
+                let read = read_file(root, path)
+                    .map_err(|problem| problems.push(problem))
+                    .ok();
                 files.insert((*path).clone(), read);
             }
         }
@@ -156,7 +159,11 @@ pub fn scan(root: &Path) -> Result<Tree, Vec<Problem>> {
         };
         let checked = frontmatter(&manifest.bytes).and_then(|frontmatter| {
             let problems = check_frontmatter(&frontmatter, file_name(&folder));
-            if problems.is_empty() { Ok(frontmatter) } else { Err(problems) }
+            if problems.is_empty() {
+                Ok(frontmatter)
+            } else {
+                Err(problems)
+            }
         });
         match checked {
             Ok(frontmatter) => skills.push((folder, frontmatter, members)),
@@ -165,6 +172,12 @@ pub fn scan(root: &Path) -> Result<Tree, Vec<Problem>> {
                 message,
             })),
         }
+    }
+    if problems.is_empty() && skills.is_empty() {
+        problems.push(Problem {
+            path: root.to_owned(),
+            message: "holds no skill: a skill is a folder with a `SKILL.md`".to_owned(),
+        });
     }
     if !problems.is_empty() {
         return Err(problems);
@@ -217,7 +230,10 @@ impl Walk {
         for name in names {
             let path = dir.join(&name);
             let Some(name) = name.to_str() else {
-                self.problem(&path, "the name is not UTF-8; a `skill://` URI needs a name of text");
+                self.problem(
+                    &path,
+                    "the name is not UTF-8; a `skill://` URI needs a name of text",
+                );
                 continue;
             };
             if name.starts_with('.') {
@@ -288,11 +304,13 @@ fn check_frontmatter(frontmatter: &Map<String, Value>, folder: &str) -> Vec<Stri
         Some(other) => problems.push(format!("`name` is {}; it must be a string", kind(other))),
     }
     match frontmatter.get("description") {
-        None => problems.push("the frontmatter has no `description`; it needs `name` and `description`".to_owned()),
+        None => problems
+            .push("the frontmatter has no `description`; it needs `name` and `description`".to_owned()),
         Some(Value::String(description)) => {
             let length = description.chars().count();
             if description.trim().is_empty() {
-                problems.push("`description` is empty; say what the skill does and when to use it".to_owned());
+                problems
+                    .push("`description` is empty; say what the skill does and when to use it".to_owned());
             } else if length > MAX_DESCRIPTION {
                 problems.push(format!(
                     "`description` is {length} characters long; a description has at most {MAX_DESCRIPTION}"
@@ -304,7 +322,10 @@ fn check_frontmatter(frontmatter: &Map<String, Value>, folder: &str) -> Vec<Stri
     match frontmatter.get("metadata") {
         None => {}
         Some(Value::Object(metadata)) => {
-            for key in metadata.keys().filter(|key| key.starts_with(RESERVED_METADATA_PREFIX)) {
+            for key in metadata
+                .keys()
+                .filter(|key| key.starts_with(RESERVED_METADATA_PREFIX))
+            {
                 problems.push(format!(
                     "the `metadata` key `{key}` uses the prefix `{RESERVED_METADATA_PREFIX}`, which is reserved for MCP extensions; choose a key without it"
                 ));
@@ -334,7 +355,9 @@ pub fn check_name(name: &str) -> Result<(), String> {
         return Err("`name` is empty; a skill name has 1 to 64 characters".to_owned());
     }
     if length > 64 {
-        return Err(format!("`name` is {length} characters long; a skill name has at most 64"));
+        return Err(format!(
+            "`name` is {length} characters long; a skill name has at most 64"
+        ));
     }
     if let Some(c) = name.chars().find(|c| !matches!(c, 'a'..='z' | '0'..='9' | '-')) {
         return Err(format!(
@@ -342,7 +365,9 @@ pub fn check_name(name: &str) -> Result<(), String> {
         ));
     }
     if name.starts_with('-') || name.ends_with('-') {
-        return Err(format!("`name` `{name}` starts or ends with a hyphen; it may not"));
+        return Err(format!(
+            "`name` `{name}` starts or ends with a hyphen; it may not"
+        ));
     }
     if name.contains("--") {
         return Err(format!("`name` `{name}` has two hyphens in a row; it may not"));
@@ -386,8 +411,8 @@ pub fn frontmatter(text: &[u8]) -> Result<Map<String, Value>, Vec<String>> {
     }
     let end = end.ok_or_else(|| one("the frontmatter has no closing `---` line".to_owned()))?;
     let yaml = &rest[..end];
-    let documents =
-        Yaml::load_from_str(yaml).map_err(|error| one(format!("the frontmatter is not valid YAML: {error}")))?;
+    let documents = Yaml::load_from_str(yaml)
+        .map_err(|error| one(format!("the frontmatter is not valid YAML: {error}")))?;
     let empty = "the frontmatter is empty; it needs `name` and `description`";
     let document = match documents.as_slice() {
         [] => return Err(one(empty.to_owned())),
@@ -397,7 +422,10 @@ pub fn frontmatter(text: &[u8]) -> Result<Map<String, Value>, Vec<String>> {
     match to_json(document).map_err(one)? {
         Value::Object(map) => Ok(map),
         Value::Null => Err(one(empty.to_owned())),
-        other => Err(one(format!("the frontmatter is {}; it must be a mapping", kind(&other)))),
+        other => Err(one(format!(
+            "the frontmatter is {}; it must be a mapping",
+            kind(&other)
+        ))),
     }
 }
 
@@ -417,14 +445,18 @@ fn to_json(node: &Yaml<'_>) -> Result<Value, String> {
             let mut map = Map::new();
             for (key, value) in entries {
                 let Yaml::Value(Scalar::String(key)) = key else {
-                    return Err("a key of the frontmatter is not a string; write every key as text".to_owned());
+                    return Err(
+                        "a key of the frontmatter is not a string; write every key as text".to_owned(),
+                    );
                 };
                 map.insert(key.to_string(), to_json(value)?);
             }
             Value::Object(map)
         }
         Yaml::Tagged(tag, _) => {
-            return Err(format!("the frontmatter has the YAML tag `{tag}`; tags are not accepted"));
+            return Err(format!(
+                "the frontmatter has the YAML tag `{tag}`; tags are not accepted"
+            ));
         }
         Yaml::Alias(_) => return Err("the frontmatter has a YAML alias; aliases are not accepted".to_owned()),
         Yaml::Representation(..) | Yaml::BadValue => {
@@ -542,7 +574,15 @@ mod tests {
         );
         assert_eq!(
             map.keys().collect::<Vec<_>>(),
-            ["name", "description", "version", "ratio", "ok", "metadata", "tags"]
+            [
+                "name",
+                "description",
+                "version",
+                "ratio",
+                "ok",
+                "metadata",
+                "tags"
+            ]
         );
     }
 
@@ -552,7 +592,10 @@ mod tests {
             ("# no frontmatter\n", "its first line must be `---`"),
             ("---\nname: a\n", "no closing `---` line"),
             ("---\n---\n", "the frontmatter is empty"),
-            ("---\n- a\n---\n", "the frontmatter is a list; it must be a mapping"),
+            (
+                "---\n- a\n---\n",
+                "the frontmatter is a list; it must be a mapping",
+            ),
             ("---\nname: [a\n---\n", "not valid YAML"),
             ("---\n1: a\n---\n", "a key of the frontmatter is not a string"),
             ("---\nname: !custom a\n---\n", "the YAML tag"),
@@ -604,11 +647,20 @@ mod tests {
     fn a_folder_of_skills_is_read_with_nested_skills_and_hidden_files_skipped() {
         let dir = Scratch::new("tree");
         dir.file("README.md", "not a skill")
-            .file("billing/SKILL.md", "---\nname: billing\ndescription: Bills\n---\n")
+            .file(
+                "billing/SKILL.md",
+                "---\nname: billing\ndescription: Bills\n---\n",
+            )
             .file("billing/templates/invoice.md", "# Invoice")
-            .file("billing/refunds/SKILL.md", "---\nname: refunds\ndescription: Refunds\n---\n")
+            .file(
+                "billing/refunds/SKILL.md",
+                "---\nname: refunds\ndescription: Refunds\n---\n",
+            )
             .file("billing/.DS_Store", "junk")
-            .file("acme/notes/SKILL.md", "---\nname: notes\ndescription: Notes\n---\n");
+            .file(
+                "acme/notes/SKILL.md",
+                "---\nname: notes\ndescription: Notes\n---\n",
+            );
         let tree = scan(&dir.0).unwrap();
         let paths: Vec<&str> = tree.files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(
@@ -631,7 +683,11 @@ mod tests {
                 ("acme/notes", vec!["acme/notes/SKILL.md"]),
                 (
                     "billing",
-                    vec!["billing/SKILL.md", "billing/refunds/SKILL.md", "billing/templates/invoice.md"]
+                    vec![
+                        "billing/SKILL.md",
+                        "billing/refunds/SKILL.md",
+                        "billing/templates/invoice.md"
+                    ]
                 ),
                 ("billing/refunds", vec!["billing/refunds/SKILL.md"]),
             ]
@@ -687,7 +743,11 @@ mod tests {
         let problems = scan(&dir.0).unwrap_err();
         let text = messages(&problems, &dir.0);
         assert_eq!(text.len(), 2, "{text:?}");
-        assert!(text[0].starts_with("big: the skill's files hold 16777249 bytes; a skill holds at most 16777216 bytes"));
+        assert!(
+            text[0].starts_with(
+                "big: the skill's files hold 16777249 bytes; a skill holds at most 16777216 bytes"
+            )
+        );
         assert_eq!(
             text[1],
             "many: the skill has 513 files; a skill has at most 512, `SKILL.md` included"
@@ -695,10 +755,15 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_folder_or_a_symbolic_link_is_a_problem() {
+    fn a_missing_or_empty_folder_or_a_symbolic_link_is_a_problem() {
         let dir = Scratch::new("links");
         let missing = scan(&dir.0.join("nothing")).unwrap_err();
         assert!(missing[0].message.starts_with("cannot be read: "));
+        let empty = scan(&dir.0).unwrap_err();
+        assert_eq!(
+            empty[0].message,
+            "holds no skill: a skill is a folder with a `SKILL.md`"
+        );
         dir.file("s/SKILL.md", "---\nname: s\ndescription: d\n---\n");
         #[cfg(unix)]
         {
