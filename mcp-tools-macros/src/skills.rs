@@ -9,11 +9,18 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use std::path::Path;
 
-/// The expansion of `skills!(...)`, or its errors, for the crate whose `Cargo.toml` is in
-/// `CARGO_MANIFEST_DIR`.
+/// The expansion of `skills!(...)`, for the crate whose `Cargo.toml` is in
+/// `CARGO_MANIFEST_DIR`; on errors, the errors and no skills, so the expression still has
+/// its type and nothing else fails because of them.
 pub(crate) fn skills(input: TokenStream) -> TokenStream {
     let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default();
-    expand_in(input, Path::new(&manifest_dir)).unwrap_or_else(|error| error.to_compile_error())
+    expand_in(input, Path::new(&manifest_dir)).unwrap_or_else(|error| {
+        let errors = error.to_compile_error();
+        quote! {{
+            #errors
+            ::mcp_toolkit::__private::skills(&[], &[])
+        }}
+    })
 }
 
 /// The expansion for a crate in `manifest_dir`.
