@@ -41,7 +41,7 @@ fn expand_in(input: TokenStream, manifest_dir: &Path) -> Result<TokenStream, syn
         errors.for_each(|error| all.combine(error));
         all
     })?;
-    Ok(expand(&tree, &literal)?)
+    expand(&tree, &literal)
 }
 
 /// A problem, its path shown from the crate's folder.
