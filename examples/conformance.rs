@@ -753,6 +753,9 @@ async fn main() -> std::process::ExitCode {
             watched_resource,
             template_data
         ])
+        // A skill with a subfolder, for the skills extension's scenarios (SEP-2640), whose
+        // `resources/directory/read` checks need a folder inside a skill.
+        .skills(mcp_toolkit::skills!("examples/conformance-skills"))
         .prompts(prompts![
             test_simple_prompt,
             test_prompt_with_arguments,

@@ -25,6 +25,9 @@
 //!   (`notes://all`, `notes://3`), so clients subscribed to them hear
 //!   `notifications/resources/updated` and read them again; as they change at any call,
 //!   they declare no cache time, and a read in 2026-07-28 says `ttlMs: 0`.
+//! - a skill (`examples/skills/notes-workflow/`, embedded with `skills!`): when to search,
+//!   add and export notes, for the model to load when the user's request calls for it
+//!   (`skills/list`, then `resources/read` of `skill://notes-workflow/SKILL.md`).
 //!
 //! ```text
 //! cargo run --bin notes                           # stdio, as clients launch it
@@ -40,8 +43,8 @@ mod common;
 use mcp_toolkit::ask::RootError;
 use mcp_toolkit::{
     Context, Json, Server, State, ToolError, prompt, prompt::PromptError, prompt::PromptMessage, prompts,
-    registry::ResourceRegistry, registry::ToolRegistry, resource, resource::ResourceError, resources, tool,
-    tools,
+    registry::ResourceRegistry, registry::ToolRegistry, resource, resource::ResourceError, resources, skills,
+    tool, tools,
 };
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -493,6 +496,7 @@ async fn main() -> std::process::ExitCode {
         ])
         .prompts(prompts![review_note, digest])
         .resources(resources![all_notes, note])
+        .skills(skills!("examples/skills"))
         .run()
         .await;
     common::exit(served)

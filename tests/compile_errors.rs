@@ -6,7 +6,7 @@
 //! with `TRYBUILD=overwrite cargo test --test compile_errors` and read the diff.
 
 /// The topics of `tests/ui`, each a folder of cases.
-const TOPICS: [&str; 9] = [
+const TOPICS: [&str; 10] = [
     "tool_attribute",
     "parameters",
     "returns",
@@ -16,15 +16,35 @@ const TOPICS: [&str; 9] = [
     "completion",
     "lists",
     "asks",
+    "skills",
 ];
 
 #[test]
 fn compile_errors() {
+    make_oversized_skills();
     let cases = trybuild::TestCases::new();
     for topic in TOPICS {
         cases.compile_fail(format!("tests/ui/{topic}/*.rs"));
     }
     cases.pass("tests/ui/pass/*.rs");
+}
+
+/// The folder `tests/ui/skills/limits.rs` embeds: a skill of 513 files and one of 16 MiB and
+/// a few bytes (a sparse file), too large to keep in the repository.
+fn make_oversized_skills() {
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("skills-limits");
+    let manifest = |name: &str| format!("---\nname: {name}\ndescription: Too large.\n---\n");
+    let many = root.join("too-many-files");
+    std::fs::create_dir_all(&many).expect("the target's tmp folder is writable");
+    std::fs::write(many.join("SKILL.md"), manifest("too-many-files")).expect("writable");
+    for i in 1..=512 {
+        std::fs::write(many.join(format!("{i:03}.txt")), "").expect("writable");
+    }
+    let big = root.join("too-many-bytes");
+    std::fs::create_dir_all(&big).expect("writable");
+    std::fs::write(big.join("SKILL.md"), manifest("too-many-bytes")).expect("writable");
+    let data = std::fs::File::create(big.join("data.bin")).expect("writable");
+    data.set_len(16 * 1024 * 1024).expect("a sparse file can be made");
 }
 
 /// A folder of cases that no topic names would never run.

@@ -1,10 +1,12 @@
 //! What the runtime crate `mcp-toolkit` and its macros `mcp-toolkit-macros` both need, written
-//! once: RFC 6570 URI templates, the MCP name rule, RFC 3339 date-times and the JSON-RPC error
-//! codes. The macros run these checks at compile time, the runtime on data it meets.
+//! once: RFC 6570 URI templates, the MCP name rule, RFC 3339 date-times, the JSON-RPC error
+//! codes and the rules of skills (reading and checking a folder of them). The macros run these
+//! checks at compile time, the runtime on data it meets.
 //!
 //! This crate is an implementation detail of `mcp-toolkit`, with no stability promise of its
 //! own: depend on `mcp-toolkit`, which re-exports what users need (the error codes, as
-//! `mcp_toolkit::protocol::ErrorCode`). It uses `std` only.
+//! `mcp_toolkit::protocol::ErrorCode`). Besides `std` it uses a YAML loader, `serde_json` and
+//! SHA-256, for skills.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
@@ -12,6 +14,7 @@
 pub mod date_time;
 mod error_code;
 pub mod name;
+pub mod skill;
 pub mod uri_template;
 
 pub use error_code::ErrorCode;

@@ -25,6 +25,7 @@ mod list;
 mod model;
 mod name;
 mod pipeline;
+mod skills;
 mod uri;
 
 use proc_macro::TokenStream;
@@ -54,4 +55,11 @@ pub fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn method_tools(input: TokenStream) -> TokenStream {
     expand::method_tools(input.into()).into()
+}
+
+/// Embeds the skills of a folder, checked at compile time. See `mcp_toolkit::skills!` for the
+/// full guide.
+#[proc_macro]
+pub fn skills(input: TokenStream) -> TokenStream {
+    skills::skills(input.into()).into()
 }

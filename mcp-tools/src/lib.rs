@@ -21,6 +21,8 @@ pub mod guide {
     pub mod prompts {}
     #[doc = include_str!("docs/resources.md")]
     pub mod resources {}
+    #[doc = include_str!("docs/skills.md")]
+    pub mod skills {}
     #[doc = include_str!("docs/completions.md")]
     pub mod completions {}
     #[doc = include_str!("docs/transports.md")]
@@ -68,6 +70,7 @@ pub mod resource;
 mod result;
 pub mod seal;
 pub mod server;
+pub mod skill;
 pub mod task;
 pub mod tool;
 mod transport;
@@ -552,6 +555,41 @@ macro_rules! prompts {
 #[doc(inline)]
 pub use mcp_toolkit_macros::resource;
 
+/// Embeds a folder of skills, checked at compile time: `skills!("skills")` takes every folder
+/// with a `SKILL.md` below `skills/` (relative to the crate's `Cargo.toml`, as
+/// `include_str!` is to the file) and evaluates to a [`Skills`](skill::Skills) for
+/// [`Server::skills`]. Each file is embedded with its `sha256:` digest, size and MIME type
+/// computed at compile time; editing a file rebuilds.
+///
+/// The checks are those of [`Skills::from_dir`](skill::Skills::from_dir), every mistake
+/// reported at once, each naming its file: a `SKILL.md` beginning with YAML frontmatter that
+/// holds `name` and `description` (strings); the folder named as `name`, which has 1 to 64
+/// lowercase letters, digits and single hyphens, neither first nor last; at most 512 files
+/// and 16 MiB per skill; no `metadata` key starting with `io.modelcontextprotocol/`; file and
+/// folder names that fit in a `skill://` URI (ASCII letters, digits, `-._~` and the like);
+/// no symbolic links. Hidden files and folders (`.git`, `.DS_Store`) are skipped.
+///
+/// ```
+/// use mcp_toolkit::{skills, Server};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let client = Server::new("notes", "1.0.0").skills(skills!("../examples/skills")).test_client()?;
+/// let read = client.read_resource("skill://notes-workflow/SKILL.md").await?;
+/// assert!(read.text().unwrap().starts_with("---\nname: notes-workflow\n"));
+/// # Ok(())
+/// # }
+/// ```
+///
+/// A skill whose folder is not its name does not compile:
+///
+/// ```compile_fail
+/// // `tests/ui/skills/fixtures/misnamed/wrong-folder/SKILL.md`: `name` is `right-name` but
+/// // the skill's folder is `wrong-folder`; they must be the same
+/// let _ = mcp_toolkit::skills!("../tests/ui/skills/fixtures/misnamed");
+/// ```
+pub use mcp_toolkit_macros::skills;
+
 /// The resources a server offers: `resources![readme, profile]`, by the names of
 /// `#[resource]` fns (paths work). Evaluates to a `Vec<Resource>`.
 ///
@@ -648,6 +686,15 @@ pub mod __private {
     use crate::Tool;
     use crate::prompt::Prompt;
     use crate::resource::Resource;
+
+    /// The skills `skills!` embedded: each file's path below the folder, bytes, digest and
+    /// MIME type, and each skill's path, frontmatter (JSON) and files (indices).
+    pub fn skills(
+        files: &[(&'static str, &'static [u8], &'static str, &'static str)],
+        skills: &[(&'static str, &'static str, &'static [usize])],
+    ) -> crate::skill::Skills {
+        crate::skill::Skills::embedded(files, skills)
+    }
 
     /// A tool of `tools![...]`: its name, for the duplicate check, and its constructor.
     pub type Entry = (&'static str, fn() -> Tool);

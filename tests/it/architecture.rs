@@ -18,6 +18,7 @@ const LAYERS: &[&str] = &[
     "completion",
     "prompt",
     "resource",
+    "skill",
     "ask",
     "rate",
     "seal",

@@ -267,6 +267,25 @@ fn resources_prints_the_definitions_as_json() {
                     "title": "Watched Resource",
                     "description": "A resource to subscribe to: `test_trigger_resource_update` changes it.",
                     "mimeType": "text/plain"
+                },
+                {
+                    "uri": "skill://conformance-guide/SKILL.md",
+                    "name": "conformance-guide",
+                    "description": "A skill of the conformance server, to exercise the skills extension. Use when a conformance scenario asks for one.",
+                    "mimeType": "text/markdown",
+                    "size": 343
+                },
+                {
+                    "uri": "skill://conformance-guide/templates/regional/eu.md",
+                    "name": "eu.md",
+                    "mimeType": "text/markdown",
+                    "size": 58
+                },
+                {
+                    "uri": "skill://conformance-guide/templates/report.md",
+                    "name": "report.md",
+                    "mimeType": "text/markdown",
+                    "size": 45
                 }
             ],
             "resourceTemplates": [
@@ -378,7 +397,9 @@ fn read_says_why_it_could_not_read() {
     assert_eq!(
         stderr(&unknown).trim_end(),
         "error: no resource has the URI `test://nope`, and no template matches it; the resources are \
-         `test://static-text`, `test://static-binary`, `test://watched-resource`, `test://template/{id}/data`"
+         `test://static-text`, `test://static-binary`, `test://watched-resource`, \
+         `test://template/{id}/data`, `skill://conformance-guide/SKILL.md`, \
+         `skill://conformance-guide/templates/regional/eu.md`, `skill://conformance-guide/templates/report.md`"
     );
     let none = run(CALCULATOR, &["read", "test://static-text"]);
     assert_eq!(none.status.code(), Some(2));

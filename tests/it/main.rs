@@ -26,6 +26,7 @@ mod oauth;
 mod prompts;
 mod resources;
 mod server;
+mod skills;
 mod stdio;
 mod task_store_redis;
 mod task_stores;

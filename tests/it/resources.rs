@@ -291,7 +291,12 @@ fn the_notes_resources_are_annotated_and_read_again_over_stdio() {
     }));
     let spec = Spec::of("2026-07-28");
     spec.assert_valid("ListResourcesResult", &list["result"]);
-    assert_eq!(list["result"]["resources"], json!([definition]));
+    // The notes skill's files follow (tests/it/skills.rs checks them).
+    assert_eq!(list["result"]["resources"][0], definition);
+    assert_eq!(
+        list["result"]["resources"][1]["uri"],
+        "skill://notes-workflow/SKILL.md"
+    );
     let read = modern.request(json!({
         "jsonrpc": "2.0", "id": 2, "method": "resources/read",
         "params": { "_meta": modern_meta(json!({})), "uri": "notes://all" }
@@ -321,7 +326,11 @@ fn the_notes_resources_are_annotated_and_read_again_over_stdio() {
     spec.assert_valid("ListResourcesResult", &list["result"]);
     let mut old = definition.clone();
     old.as_object_mut().unwrap().remove("title");
-    assert_eq!(list["result"]["resources"], json!([old]));
+    assert_eq!(list["result"]["resources"][0], old);
+    assert_eq!(
+        list["result"]["resources"][1]["uri"],
+        "skill://notes-workflow/SKILL.md"
+    );
     let read = legacy.request(json!({
         "jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": { "uri": "notes://all" }
     }));

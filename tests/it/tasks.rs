@@ -90,7 +90,8 @@ fn the_extension_is_advertised_by_a_server_with_task_tools() {
     }));
     assert_eq!(
         discovered["result"]["capabilities"]["extensions"],
-        json!({ EXTENSION: {} })
+        // The conformance server serves a skill too.
+        json!({ EXTENSION: {}, "io.modelcontextprotocol/skills": { "directoryRead": true } })
     );
     assert!(discovered["result"]["capabilities"].get("tasks").is_none());
     Spec::of(MODERN).assert_valid("DiscoverResult", &discovered["result"]);

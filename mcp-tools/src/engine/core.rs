@@ -162,6 +162,8 @@ pub(crate) struct Engine {
     pub(crate) prompts: Option<PromptRegistry>,
     /// The resources, when the server serves them.
     pub(crate) resources: Option<ResourceRegistry>,
+    /// The skills' entries and folders, when the server serves skills.
+    pub(crate) skills: Option<super::skills::index::SkillIndex>,
     pub(crate) state: StateMap,
     pub(crate) options: Options,
     /// Which tools, prompts and resources a caller may see.
@@ -187,12 +189,14 @@ pub(crate) struct Engine {
     pub(crate) tasks: super::tasks::record::Tasks,
 }
 
-/// What a server offers: its tools, and its prompts when it serves them.
+/// What a server offers: its tools, and its prompts, resources and skills when it serves
+/// them.
 #[derive(Clone)]
 pub(crate) struct Offers {
     pub(crate) tools: ToolRegistry,
     pub(crate) prompts: Option<PromptRegistry>,
     pub(crate) resources: Option<ResourceRegistry>,
+    pub(crate) skills: Option<crate::skill::Skills>,
 }
 
 /// What a call's [`Context`] is made of, besides what the engine itself holds.
@@ -223,7 +227,9 @@ impl Engine {
             tools,
             prompts,
             resources,
+            skills,
         } = offers;
+        let skills = skills.map(|skills| super::skills::index::SkillIndex::new(&skills));
         let mut services = StateMap::default();
         services.insert(tools.clone());
         if let Some(prompts) = &prompts {
@@ -258,6 +264,7 @@ impl Engine {
             tools,
             prompts,
             resources,
+            skills,
             state,
             options,
             visibility,

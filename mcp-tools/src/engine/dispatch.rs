@@ -245,6 +245,9 @@ impl Engine {
                 self.list_resources(id, &era, list.cursor.as_deref(), out, templates, auth)
             }
             "resources/read" => self.resources_read(conn, id, params, out, auth),
+            "skills/list" | "skills/get" | "resources/directory/read" if self.has_skills() => {
+                self.skills_request(conn, id, method, params, out)
+            }
             "prompts/get" => {
                 let request = match params {
                     Some(raw) => RawCall::deserialize(raw).map_err(|e| super::failure::invalid_params(&e))?,

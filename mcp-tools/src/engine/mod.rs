@@ -14,8 +14,9 @@
 //! `rounds` (the `input_required` rounds of 2026-07-28 and their sealed state), `client`
 //! (asks: requests of the server's own, or questions of a round), then one module per
 //! method family:
-//! `lifecycle`, `tools`, `prompts`, `resources`, `completion`, `subscriptions` (with
-//! `asking`, the rounds tools and prompts share); and `dispatch`, which routes to them.
+//! `lifecycle`, `tools`, `prompts`, `resources`, `skills` (the skills extension),
+//! `completion`, `subscriptions` (with `asking`, the rounds tools and prompts share); and
+//! `dispatch`, which routes to them.
 
 mod asking;
 mod client;
@@ -33,6 +34,7 @@ mod outbox;
 mod prompts;
 mod resources;
 mod rounds;
+mod skills;
 mod subscriptions;
 mod tasks;
 mod telemetry;

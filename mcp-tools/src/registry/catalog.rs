@@ -148,7 +148,8 @@ pub(crate) struct Snapshot<T> {
 }
 
 impl<T: Item> Snapshot<T> {
-    fn new(items: Vec<T>) -> Snapshot<T> {
+    /// A snapshot of `items`, in their order (a catalog that never changes).
+    pub(crate) fn new(items: Vec<T>) -> Snapshot<T> {
         let by_key = items
             .iter()
             .enumerate()

@@ -55,7 +55,15 @@ pub type ResourceError = ToolError;
 #[derive(Clone)]
 pub struct Resource {
     def: Arc<Definition>,
-    handler: HandlerFn,
+    handler: Reader,
+}
+
+/// How a resource is read: by its fn, or by handing out contents held in memory (a skill's
+/// files).
+#[derive(Clone)]
+enum Reader {
+    Fn(HandlerFn),
+    Held(Arc<dyn Fn() -> ReadOutput + Send + Sync>),
 }
 
 struct Definition {
@@ -302,7 +310,41 @@ impl Resource {
 
     /// Starts a `resources/read` with the URI's variables.
     pub(crate) fn invoke(&self, cx: &Context, variables: RawArguments<'_>) -> ResourceInvocation {
-        (self.handler)(cx, variables)
+        match &self.handler {
+            Reader::Fn(handler) => handler(cx, variables),
+            Reader::Held(read) => Work::now(|| Ok(read())),
+        }
+    }
+
+    /// A resource at a fixed URI whose contents are held in memory, each read given by
+    /// `read`: the files of a skill.
+    pub(crate) fn held(
+        uri: String,
+        name: String,
+        description: Option<String>,
+        mime_type: &str,
+        size: u64,
+        read: impl Fn() -> ReadOutput + Send + Sync + 'static,
+    ) -> Resource {
+        Resource {
+            def: Arc::new(Definition {
+                uri,
+                template: None,
+                name,
+                title: None,
+                description,
+                mime_type: Some(mime_type.to_owned()),
+                size: Some(size),
+                annotations: None,
+                cache: None,
+                icons: Vec::new(),
+                meta: None,
+                completions: CompletionsBuilder::default().build(),
+                required_state: Vec::new(),
+                may_ask: false,
+            }),
+            handler: Reader::Held(Arc::new(read)),
+        }
     }
 
     /// What a read gave, as the contents `resources/read` answers with for `uri`.
@@ -736,7 +778,7 @@ impl ResourceBuilder {
                 required_state: self.required_state,
                 may_ask: self.may_ask,
             }),
-            handler,
+            handler: Reader::Fn(handler),
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::prompt::Prompt;
 use crate::registry::{PromptRegistry, ResourceRegistry, ToolRegistry};
 use crate::resource::Resource;
 use crate::seal::KeyRing;
+use crate::skill::Skills;
 use crate::tool::{Icon, Tool};
 #[cfg(feature = "http")]
 use crate::transport::http::HttpOptions;
@@ -73,6 +74,8 @@ pub struct Server {
     pub(super) prompts: Option<PromptRegistry>,
     /// The resources, once `resources` was called: only then does the server serve them.
     pub(super) resources: Option<ResourceRegistry>,
+    /// The skills, once `skills` was called.
+    pub(super) skills: Option<Skills>,
     pub(super) state: StateMap,
     pub(super) options: Options,
     /// Definition problems found while configuring, reported when serving starts.
@@ -95,6 +98,7 @@ impl std::fmt::Debug for Server {
             .field("tools", &self.registry)
             .field("prompts", &self.prompts)
             .field("resources", &self.resources)
+            .field("skills", &self.skills)
             .finish_non_exhaustive()
     }
 }
@@ -121,6 +125,7 @@ impl Server {
             registry: ToolRegistry::new(),
             prompts: None,
             resources: None,
+            skills: None,
             state: StateMap::default(),
             options: Options::default(),
             problems: Vec::new(),
@@ -206,6 +211,42 @@ impl Server {
         for taken in registry.add_items(resources) {
             self.problems
                 .push(DefinitionError::DuplicateResourceUri(taken.uri().to_owned()));
+        }
+        self
+    }
+
+    /// Adds skills (the `io.modelcontextprotocol/skills` extension): usually
+    /// [`skills!("skills")`](crate::skills!), embedded and checked at compile time, or
+    /// [`Skills::from_dir`] for skills read at start. Call it as often as needed: the skills
+    /// add up. The server then serves `skills/list`, `skills/get` and
+    /// `resources/directory/read`, declares the extension in revision 2026-07-28, and serves
+    /// each skill file as a resource (`skill://...`, listed and read as any other, and
+    /// declaring the `resources` capability). A file URI already taken is reported when
+    /// serving starts ([`Error::Definition`]).
+    ///
+    /// ```
+    /// use mcp_toolkit::{skills, Server};
+    /// use serde_json::json;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let client = Server::new("notes", "1.0.0").skills(skills!("../examples/skills")).test_client()?;
+    /// let skill = client.request("skills/get", json!({"uri": "skill://notes-workflow/SKILL.md"})).await?;
+    /// assert_eq!(skill["skill"]["frontmatter"]["name"], "notes-workflow");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn skills(mut self, skills: impl Into<Skills>) -> Server {
+        self.executor.take();
+        let skills = skills.into();
+        let registry = self.resources.get_or_insert_with(ResourceRegistry::new);
+        for taken in registry.add_items(skills.resources()) {
+            self.problems
+                .push(DefinitionError::DuplicateResourceUri(taken.uri().to_owned()));
+        }
+        match &mut self.skills {
+            Some(held) => held.merge(skills),
+            None => self.skills = Some(skills),
         }
         self
     }
@@ -685,6 +726,7 @@ impl Server {
             tools: self.registry,
             prompts: self.prompts,
             resources: self.resources,
+            skills: self.skills,
         };
         Ok(Arc::new(Engine::new(
             self.info,
@@ -705,6 +747,7 @@ impl Server {
             tools: self.registry.clone(),
             prompts: self.prompts.clone(),
             resources: self.resources.clone(),
+            skills: self.skills.clone(),
         };
         let engine = Arc::new(Engine::new(
             self.info.clone(),
