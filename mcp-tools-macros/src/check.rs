@@ -527,14 +527,14 @@ fn check_headers(cx: &mut Ctxt, f: &CapabilityFn) {
                 continue;
             }
             let arg = param.name().unwrap_or_default();
-            if let Some((_, other)) = seen
+            if let Some((taken, other)) = seen
                 .iter()
                 .find(|(taken, _)| mcp_toolkit_core::header::same(taken, &value))
             {
                 cx.error_spanned_by(
                     name,
                     format!(
-                        "the header name `{value}` is taken by `{other}`: header names are compared ignoring case, so both would be `Mcp-Param-{value}`; give each argument its own"
+                        "header name `{value}` is already the header of `{other}` (`{taken}`): header names are compared ignoring case, so both would be sent as `Mcp-Param-{taken}`; give each argument its own"
                     ),
                 );
                 continue;

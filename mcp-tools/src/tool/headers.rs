@@ -244,20 +244,26 @@ pub trait HeaderArgument {
     const IS: ();
 }
 
-macro_rules! header_arguments {
+/// The types of [`HeaderArgument`], listed apart so that an error names that trait alone,
+/// with its message, rather than every type that implements it.
+#[doc(hidden)]
+pub trait HeaderType {}
+
+#[diagnostic::do_not_recommend]
+impl<T: HeaderType> HeaderArgument for T {
+    const IS: () = ();
+}
+
+macro_rules! header_types {
     ($($ty:ty),* $(,)?) => {
         $(
-            impl HeaderArgument for $ty {
-                const IS: () = ();
-            }
-            impl HeaderArgument for Option<$ty> {
-                const IS: () = ();
-            }
+            impl HeaderType for $ty {}
+            impl HeaderType for Option<$ty> {}
         )*
     };
 }
 
-header_arguments!(
+header_types!(
     String,
     Box<str>,
     std::sync::Arc<str>,

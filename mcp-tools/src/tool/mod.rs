@@ -16,6 +16,8 @@ pub use crate::protocol::arguments::RawArguments;
 #[doc(hidden)]
 pub use args::Arguments;
 pub use headers::HeaderArgument;
+#[doc(hidden)]
+pub use headers::HeaderType;
 pub use param::FromArgument;
 #[doc(hidden)]
 pub use param::{
