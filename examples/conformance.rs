@@ -146,9 +146,9 @@ fn test_trigger_resource_update(resources: ResourceRegistry) -> &'static str {
     "Resource updated"
 }
 
-// Its `region` is mirrored into the header `Mcp-Param-Region` (`x-mcp-header`): the
-// scenario `http-custom-header-server-validation` calls it with headers that do and do not
-// repeat the body, so it answers for any region and city.
+// Its `region` is mirrored into the header `Mcp-Param-Region` (`x-mcp-header`), and
+// `days` into `Mcp-Param-Days`: the scenario `http-custom-header-server-validation` calls it
+// with headers that do and do not repeat the body, so it answers for any region and city.
 /// Today's forecast.
 #[tool]
 async fn forecast(
@@ -156,8 +156,14 @@ async fn forecast(
     #[header("Region")]
     region: String,
     city: String,
+    /// How many days ahead, also sent as the `Mcp-Param-Days` header
+    #[header("Days")]
+    days: Option<u8>,
 ) -> String {
-    format!("{city} ({region}): sunny")
+    match days {
+        Some(days) => format!("{city} ({region}), in {days} days: sunny"),
+        None => format!("{city} ({region}): sunny"),
+    }
 }
 
 /// A tool built from data, whose input schema uses JSON Schema 2020-12 beyond what
