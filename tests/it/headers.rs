@@ -44,6 +44,9 @@ async fn call(url: &str, arguments: Value, extra: &[(&str, &str)]) -> (StatusCod
     )
 }
 
+/// A case: the arguments, the headers besides the standard ones, and what is expected.
+type Case<'a> = (Value, Vec<(&'a str, &'a str)>, &'a str);
+
 fn answered(text: &str) -> Value {
     json!({
         "jsonrpc": "2.0", "id": 7,
@@ -110,7 +113,7 @@ async fn param_headers_must_repeat_the_arguments() {
 
     // Accepted: the header as sent, its name in any case, whitespace around its value,
     // Base64 for what plain ASCII cannot say, an integer as a number.
-    let accepted: [(Value, Vec<(&str, &str)>, &str); 8] = [
+    let accepted: [Case<'_>; 8] = [
         (
             eu.clone(),
             vec![("Mcp-Param-Region", "eu-west")],
@@ -163,7 +166,7 @@ async fn param_headers_must_repeat_the_arguments() {
         spec.assert_valid("CallToolResultResponse", &answer);
     }
 
-    let refused: [(Value, Vec<(&str, &str)>, &str); 11] = [
+    let refused: [Case<'_>; 11] = [
         (
             eu.clone(),
             vec![],

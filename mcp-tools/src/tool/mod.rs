@@ -597,6 +597,7 @@ impl Tool {
 
     /// The parameters mirrored into headers (none when an annotation is invalid, which the
     /// server refuses to start with).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn header_params(&self) -> &[headers::HeaderParam] {
         self.def.headers.as_deref().unwrap_or_default()
     }
