@@ -358,3 +358,70 @@ async fn legacy_sessions_are_not_checked() {
         json!({ "jsonrpc": "2.0", "id": 1, "result": { "content": [{ "type": "text", "text": "Paris (eu-west): sunny" }] } })
     );
 }
+
+/// A tool whose annotations a client would have to reject is never served: refused when it
+/// is built from data, when it is added while serving, and when a server starts with it.
+#[test]
+fn a_tool_breaking_a_header_rule_is_never_served() {
+    use mcp_toolkit::registry::{DefinitionError, HeaderError, HeaderNameError};
+    use mcp_toolkit::{Error, Server, Tool, testing::ClientError};
+
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "from": { "type": "string", "x-mcp-header": "Region" },
+            "to": { "type": "string", "x-mcp-header": "REGION" }
+        }
+    });
+    let refused = Tool::from_json("copy", "Copies.", schema, |_, _| async { "" }).unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "tool `copy` cannot be offered: properties `from` and `to` are both sent as the header `Mcp-Param-REGION` (header names are compared ignoring case); give each its own name"
+    );
+
+    let plain = json!({ "type": "object", "properties": { "region": { "type": "string" } } });
+    let plain = Tool::from_json("deploy", "Deploys.", plain, |_, _| async { "" }).unwrap();
+    assert_eq!(
+        plain.clone().with_header("region", "Cloud Region").unwrap_err(),
+        DefinitionError::InvalidHeader {
+            tool: "deploy".into(),
+            error: HeaderError::Name {
+                property: "region".into(),
+                error: HeaderNameError::Characters {
+                    name: "Cloud Region".into(),
+                    characters: vec![' ']
+                },
+            },
+        }
+    );
+
+    // Generated code's builder, given a name the macro would have refused: the server
+    // refuses to start with the tool, and the registry to add it.
+    let unchecked = || {
+        mcp_toolkit::__private::ToolBuilder::new("deploy", "Deploys.")
+            .param(
+                "region",
+                None,
+                mcp_toolkit::tool::FromArgument::parameter({
+                    use mcp_toolkit::__private::RequiredProbe as _;
+                    mcp_toolkit::__private::Slot::<String>::new().__mcp_plan()
+                }),
+            )
+            .header("Region:")
+            .build(|_, _| mcp_toolkit::__private::Invocation::Ready(mcp_toolkit::CallToolResult::text("")))
+    };
+    let expected = "tool `deploy` cannot be offered: the `x-mcp-header` of property `region`: header name `Region:` contains the character `:`; a header name is an HTTP token of ASCII letters, digits and ``!#$%&'*+-.^_`|~``";
+    let mut server = Server::new("s", "1.0.0").tools([unchecked()]);
+    let registry = server.tool_registry();
+    match server.test_client() {
+        Err(ClientError::Server(Error::Definition(problem))) => assert_eq!(problem.to_string(), expected),
+        other => panic!("expected the tool to be refused, got {other:?}"),
+    }
+    assert_eq!(
+        registry.add(plain).map_err(|e| e.to_string()),
+        Err("duplicate tool name `deploy`: every tool of a server needs its own name".into())
+    );
+    let fresh = Server::new("s", "1.0.0").tool_registry();
+    assert_eq!(fresh.add(unchecked()).unwrap_err().to_string(), expected);
+    assert!(fresh.tools().is_empty());
+}
