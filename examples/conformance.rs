@@ -146,6 +146,26 @@ fn test_trigger_resource_update(resources: ResourceRegistry) -> &'static str {
     "Resource updated"
 }
 
+// Its `region` is mirrored into the header `Mcp-Param-Region` (`x-mcp-header`), and
+// `days` into `Mcp-Param-Days`: the scenario `http-custom-header-server-validation` calls it
+// with headers that do and do not repeat the body, so it answers for any region and city.
+/// Today's forecast.
+#[tool]
+async fn forecast(
+    /// The region, also sent as the `Mcp-Param-Region` header
+    #[header("Region")]
+    region: String,
+    city: String,
+    /// How many days ahead, also sent as the `Mcp-Param-Days` header
+    #[header("Days")]
+    days: Option<u8>,
+) -> String {
+    match days {
+        Some(days) => format!("{city} ({region}), in {days} days: sunny"),
+        None => format!("{city} ({region}): sunny"),
+    }
+}
+
 /// A tool built from data, whose input schema uses JSON Schema 2020-12 beyond what
 /// parameters make (`$defs` with an `$anchor`, `allOf`/`anyOf`, `if`/`then`/`else`): the
 /// scenario `json-schema-2020-12` checks that the listing keeps every keyword.
@@ -743,6 +763,7 @@ async fn main() -> std::process::ExitCode {
         confirm_delete,
         multi_input,
         test_tool_with_task,
+        forecast,
     ];
     tools.push(json_schema_2020_12_tool());
     let served = Server::new("mcp-toolkit-conformance", env!("CARGO_PKG_VERSION"))

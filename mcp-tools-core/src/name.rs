@@ -62,7 +62,7 @@ fn is_name_char(c: char) -> bool {
 
 /// A character as an error names it: `` `/` ``, `` ` ` (a space) ``, `a tab`, its code point
 /// when it cannot be seen.
-fn describe(c: char) -> String {
+pub(crate) fn describe(c: char) -> String {
     match c {
         ' ' => "` ` (a space)".to_owned(),
         '\t' => "a tab".to_owned(),

@@ -25,6 +25,7 @@ pub(crate) fn check(cx: &mut Ctxt, f: &CapabilityFn) {
     check_signature(cx, &f.item.sig, f.kind);
     check_description(cx, f);
     check_inputs(cx, f);
+    check_headers(cx, f);
     check_output(cx, f);
     check_doc_arguments(cx, f);
 }
@@ -481,6 +482,64 @@ fn check_param(cx: &mut Ctxt, kind: Kind, param: &Param) {
     if defaults.next().is_some() {
         for duplicate in defaults {
             cx.error_spanned_by(duplicate, duplicate_default(param));
+        }
+    }
+}
+
+/// `#[header("Name")]`: on a tool's parameter, once, holding one string literal that is an
+/// HTTP token (`mcp_toolkit_core::header`), unique among the tool's header names ignoring
+/// case. That the parameter's type can be a header (and is not injected) only the type
+/// says: the expansion checks it, at the type.
+fn check_headers(cx: &mut Ctxt, f: &CapabilityFn) {
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for param in &f.params {
+        for (index, (attr, name)) in param.headers.iter().enumerate() {
+            if f.kind != Kind::Tool {
+                cx.error_spanned_by(
+                    attr,
+                    format!(
+                        "`#[header(..)]` is for tool parameters, which clients mirror into `Mcp-Param-*` headers; a {} has none",
+                        f.kind.noun()
+                    ),
+                );
+                continue;
+            }
+            if index > 0 {
+                let message = match param.name() {
+                    Some(arg) => {
+                        format!("duplicate `#[header(..)]` on `{arg}`; an argument is sent as one header")
+                    }
+                    None => "duplicate `#[header(..)]`; an argument is sent as one header".to_owned(),
+                };
+                cx.error_spanned_by(attr, message);
+                continue;
+            }
+            let Some(name) = name else {
+                cx.error_spanned_by(
+                    attr,
+                    "expected `#[header(\"Name\")]`: one string literal, the name the argument is sent under as the header `Mcp-Param-Name`",
+                );
+                continue;
+            };
+            let value = name.value();
+            if let Err(error) = mcp_toolkit_core::header::check(&value) {
+                cx.error_spanned_by(name, error);
+                continue;
+            }
+            let arg = param.name().unwrap_or_default();
+            if let Some((taken, other)) = seen
+                .iter()
+                .find(|(taken, _)| mcp_toolkit_core::header::same(taken, &value))
+            {
+                cx.error_spanned_by(
+                    name,
+                    format!(
+                        "header name `{value}` is already the header of `{other}` (`{taken}`): header names are compared ignoring case, so both would be sent as `Mcp-Param-{taken}`; give each argument its own"
+                    ),
+                );
+                continue;
+            }
+            seen.push((value, arg));
         }
     }
 }

@@ -225,6 +225,7 @@ fn type_checks(f: &CapabilityFn) -> (TokenStream, Vec<Ident>) {
         }
     }
     checks.extend(completion_checks(f, &mut bound));
+    checks.extend(header_checks(f));
     checks.extend(injected_checks(f));
     if f.output_stands_alone() {
         let var = format_ident!("__mcp_ret");
@@ -266,6 +267,29 @@ fn completion_checks(f: &CapabilityFn, bound: &mut Vec<Ident>) -> TokenStream {
             let #var = ::mcp_toolkit::completion::Complete::erase(#path);
         });
         bound.push(var);
+    }
+    checks
+}
+
+/// The checks that each tool parameter marked `#[header("...")]` has a type a header
+/// carries: `HeaderArgument`, spanned at the type (the whole type underlined), whose
+/// message says which types those are.
+fn header_checks(f: &CapabilityFn) -> TokenStream {
+    let mut checks = TokenStream::new();
+    if f.kind != Kind::Tool {
+        return checks;
+    }
+    for p in &f.params {
+        if p.header().is_none() || !f.param_stands_alone(p) {
+            continue;
+        }
+        let ty = &p.ty;
+        let (first, last) = ends(ty.to_token_stream(), ty.span());
+        let open = quote_spanned! {first=> < };
+        let close = quote_spanned! {last=> as ::mcp_toolkit::tool::HeaderArgument>::IS };
+        checks.extend(quote_spanned! {first=>
+            let () = #open #ty #close;
+        });
     }
     checks
 }
@@ -402,7 +426,11 @@ fn build(f: &CapabilityFn) -> TokenStream {
             let complete = complete_var(index);
             quote! { .complete(#arg_name, #complete) }
         });
-        quote! { .param(#arg_name, #description, #var) #complete }
+        let header = p
+            .header()
+            .filter(|_| f.kind == Kind::Tool)
+            .map(|name| quote! { .header(#name) });
+        quote! { .param(#arg_name, #description, #var) #header #complete }
     });
     let (new, only_tools) = match f.kind {
         Kind::Tool => (

@@ -37,6 +37,8 @@ pub(crate) struct Param {
     pub(crate) defaults: Vec<(Attribute, Option<Expr>)>,
     /// Every `#[complete(..)]` as written, with its fn's path when it is one path.
     pub(crate) completes: Vec<(Attribute, Option<Path>)>,
+    /// Every `#[header(..)]` as written, with its name when it is one string literal.
+    pub(crate) headers: Vec<(Attribute, Option<LitStr>)>,
 }
 
 /// Where the name comes from.
@@ -71,6 +73,7 @@ impl CapabilityFn {
                 let doc = docs::param_description(&typed.attrs);
                 let defaults = take_defaults(cx, &mut typed.attrs);
                 let completes = take_completes(&mut typed.attrs);
+                let headers = take_headers(&mut typed.attrs);
                 typed.attrs.retain(|a| !a.path().is_ident("doc"));
                 params.push(Param {
                     pat: (*typed.pat).clone(),
@@ -78,6 +81,7 @@ impl CapabilityFn {
                     doc,
                     defaults,
                     completes,
+                    headers,
                 });
             }
         }
@@ -236,6 +240,12 @@ impl Param {
         self.defaults.iter().find_map(|(_, expr)| expr.as_ref())
     }
 
+    /// The header the argument is mirrored into: the first `#[header("...")]`, when it is
+    /// one string literal.
+    pub(crate) fn header(&self) -> Option<&LitStr> {
+        self.headers.iter().find_map(|(_, name)| name.as_ref())
+    }
+
     /// The completion fn: the first `#[complete(..)]`, when it is one path.
     pub(crate) fn completer(&self) -> Option<(&Attribute, &Path)> {
         let (attr, path) = self.completes.first()?;
@@ -278,6 +288,20 @@ fn take_completes(attrs: &mut Vec<Attribute>) -> Vec<(Attribute, Option<Path>)> 
         false
     });
     completes
+}
+
+/// Removes every `#[header(..)]` from a parameter and returns them as written, with the
+/// name they hold when they hold one string literal; the check phase judges the rest.
+fn take_headers(attrs: &mut Vec<Attribute>) -> Vec<(Attribute, Option<LitStr>)> {
+    let mut headers = Vec::new();
+    attrs.retain(|attr| {
+        if !attr.path().is_ident("header") {
+            return true;
+        }
+        headers.push((attr.clone(), attr.parse_args::<LitStr>().ok()));
+        false
+    });
+    headers
 }
 
 pub(crate) fn contains_impl_trait(ty: &Type) -> bool {

@@ -414,6 +414,59 @@ mod tests {
     }
 
     #[test]
+    fn a_header_reaches_the_builder_after_its_param_with_its_type_checked() {
+        let item = r#"
+            /// Today's forecast.
+            fn forecast(#[header("Region")] region: String, days: Option<u8>) -> String { region }
+        "#;
+        let expansion = run("", item);
+        assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
+        let code = expansion.code.to_string();
+        for expected in [
+            r#". param ("region" , :: core :: option :: Option :: None , __mcp_param_0) . header ("Region")"#,
+            r#"let () = < String as :: mcp_toolkit :: tool :: HeaderArgument > :: IS ;"#,
+        ] {
+            assert!(code.contains(expected), "missing `{expected}` in {code}");
+        }
+        // Only the marked parameter is checked and mirrored; the user's fn loses the attribute.
+        assert_eq!(code.matches("HeaderArgument").count(), 1, "{code}");
+        assert_eq!(code.matches(". header (").count(), 1, "{code}");
+        assert!(
+            !user_fn(&expansion.code).contains("header"),
+            "{}",
+            user_fn(&expansion.code)
+        );
+    }
+
+    #[test]
+    fn every_header_mistake_is_reported_at_its_token() {
+        let item = r#"
+            /// Copies.
+            fn copy(
+                #[header("A B")] a: String,
+                #[header("Region")] b: String,
+                #[header("REGION")] c: String,
+                #[header] d: String,
+                #[header("E")] #[header("F")] e: String,
+            ) -> String { a }
+        "#;
+        let expansion = run("", item);
+        assert_eq!(
+            messages(&expansion),
+            [
+                "header name `A B` contains the character ` ` (a space); a header name is an HTTP token of ASCII letters, digits and ``!#$%&'*+-.^_`|~``",
+                "header name `REGION` is already the header of `b` (`Region`): header names are compared ignoring case, so both would be sent as `Mcp-Param-Region`; give each argument its own",
+                "expected `#[header(\"Name\")]`: one string literal, the name the argument is sent under as the header `Mcp-Param-Name`",
+                "duplicate `#[header(..)]` on `e`; an argument is sent as one header",
+            ]
+        );
+        let line = item.lines().find(|line| line.contains("\"A B\"")).unwrap();
+        assert_eq!(column(&expansion.errors[0]), line.find("\"A B\"").unwrap());
+        let line = item.lines().find(|line| line.contains("\"REGION\"")).unwrap();
+        assert_eq!(column(&expansion.errors[1]), line.find("\"REGION\"").unwrap());
+    }
+
+    #[test]
     fn icon_checks_run_on_every_icon() {
         let args = r#"icons(icon(mime_type = "image/png"), icon(src = "a", theme = "dim"))"#;
         let expansion = run(args, ADD);

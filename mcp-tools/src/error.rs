@@ -1,5 +1,6 @@
 //! Errors: [`ToolError`] is what a tool fails with; [`Error`] is what the framework fails with.
 
+use mcp_toolkit_core::header::HeaderNameError;
 use mcp_toolkit_core::name::NameError;
 use std::fmt;
 
@@ -612,6 +613,92 @@ pub enum DefinitionError {
         field: Option<String>,
         /// Why, and what a form accepts.
         reason: String,
+    },
+    /// A parameter mirrored into a header (`x-mcp-header`) breaks a rule of revision
+    /// 2026-07-28: a client must drop such a tool, so a server never offers one.
+    #[error("tool `{tool}` cannot be offered: {error}")]
+    InvalidHeader {
+        /// The tool.
+        tool: String,
+        /// What is wrong with its header parameters.
+        #[source]
+        error: HeaderError,
+    },
+}
+
+/// What is wrong with a tool's parameters mirrored into headers: the `x-mcp-header`
+/// annotations of its input schema ([`Tool::with_header`](crate::Tool::with_header), or a
+/// schema given to [`Tool::from_json`](crate::Tool::from_json)). Properties are named by
+/// their path from the schema's root, `properties` key by key (`region`, `target.region`).
+///
+/// ```
+/// use mcp_toolkit::Tool;
+/// use mcp_toolkit::registry::{DefinitionError, HeaderError};
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {"ratio": {"type": "number", "x-mcp-header": "Ratio"}}});
+/// let Err(DefinitionError::InvalidHeader { error, .. }) = Tool::from_json("scale", "Scales.", schema, |_, _| async { "" }) else { panic!() };
+/// assert_eq!(error, HeaderError::Type { property: "ratio".into(), found: "\"number\"".into() });
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HeaderError {
+    /// The header name breaks the rule: not empty, an HTTP token.
+    #[error("the `x-mcp-header` of property `{property}`: {error}")]
+    Name {
+        /// The property.
+        property: String,
+        /// Which part of the rule the name breaks.
+        #[source]
+        error: HeaderNameError,
+    },
+    /// The annotation is not a string.
+    #[error(
+        "the `x-mcp-header` of property `{property}` is `{value}`, not a string; it names the header, such as `\"Region\"` for `Mcp-Param-Region`"
+    )]
+    NotAName {
+        /// The property.
+        property: String,
+        /// The annotation as given.
+        value: serde_json::Value,
+    },
+    /// The property's type is not one a header carries.
+    #[error(
+        "property `{property}` has an `x-mcp-header` but its type is {found}; a header carries a `\"string\"`, an `\"integer\"` or a `\"boolean\"` (and `\"null\"` beside one)"
+    )]
+    Type {
+        /// The property.
+        property: String,
+        /// Its `type`, as JSON, or `none`.
+        found: String,
+    },
+    /// Two properties name one header, ignoring case.
+    #[error(
+        "properties `{first}` and `{second}` are both sent as the header `Mcp-Param-{name}` (header names are compared ignoring case); give each its own name"
+    )]
+    Duplicate {
+        /// The property annotated first.
+        first: String,
+        /// The property annotated again.
+        second: String,
+        /// The name, as the second gives it.
+        name: String,
+    },
+    /// An annotation that is not on a property reachable from the root through
+    /// `properties` alone (it is under `items`, `anyOf`, `$defs`, ..., or on the root).
+    #[error(
+        "the `x-mcp-header` at `{pointer}` is not on a property reachable from the root through `properties` alone; only such properties (not under `items`, `anyOf`, `oneOf`, `allOf`, `not`, `if`, `$defs`, ...) can be sent as headers"
+    )]
+    Unreachable {
+        /// Where it is, as a JSON pointer into the input schema.
+        pointer: String,
+    },
+    /// [`Tool::with_header`](crate::Tool::with_header) names a property the schema does not
+    /// have.
+    #[error("the input schema has no property `{property}` to send as a header")]
+    NoSuchProperty {
+        /// The property.
+        property: String,
     },
 }
 

@@ -11,6 +11,7 @@ use super::failure::{Failure, Outcome, parse, parse_with_meta, strip_position};
 use super::outbox::Outbox;
 use super::tasks;
 use super::telemetry::RequestSpan;
+use crate::protocol::arguments::RawArguments;
 use crate::protocol::jsonrpc::{self, Envelope, Id, Message, Params};
 use crate::protocol::messages::{
     CancelledParams, ListToolsParams, ListenParams, MetaOnly, ParamsHead, RawCall,
@@ -81,6 +82,15 @@ impl<'a> Incoming<'a> {
         match raw.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
             Some(text) if !text.contains('\\') => Some(Cow::Borrowed(text)),
             _ => Cow::<str>::deserialize(self.envelope()?.method?).ok(),
+        }
+    }
+
+    /// A `tools/call`'s arguments, as read in the envelope's pass.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn call_arguments(&self) -> Option<&RawArguments<'a>> {
+        match self.envelope()?.params.as_ref()? {
+            Params::Call(call) => Some(call.arguments()),
+            Params::Raw(_) | Params::NotObject(_) => None,
         }
     }
 

@@ -38,6 +38,16 @@ impl<'a> RawArguments<'a> {
         self.0
     }
 
+    /// The argument named `key`, as sent (the first, if it is given twice); `None` when
+    /// there is none or the arguments are no object.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn get(&self, key: &str) -> Option<&'a RawValue> {
+        match &self.0 {
+            Received::Object(entries) => entries.iter().find(|(name, _)| name == key).map(|(_, raw)| *raw),
+            Received::Nothing | Received::Other(_) => None,
+        }
+    }
+
     /// The arguments in one canonical form (members sorted by key at every level, no
     /// spaces), so two encodings of the same arguments compare equal.
     pub(crate) fn canonical(&self) -> String {

@@ -67,6 +67,13 @@ impl<'a> RawCall<'a> {
         }
     }
 
+    /// The arguments as read, for the HTTP transport's check of the headers that repeat
+    /// them.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn arguments(&self) -> &RawArguments<'a> {
+        &self.arguments
+    }
+
     /// The call, once its name and `_meta` are known to be what they must.
     pub(crate) fn check(self) -> Result<CallToolParams<'a>, String> {
         let name = self.name.ok_or_else(|| "missing field `name`".to_owned())?;

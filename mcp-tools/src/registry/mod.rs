@@ -13,8 +13,24 @@ mod prompts;
 mod resources;
 mod tools;
 
-pub use crate::error::DefinitionError;
+pub use crate::error::{DefinitionError, HeaderError};
 pub use handle::Registry;
+/// The part of the header name rule an `x-mcp-header` breaks, held by
+/// [`HeaderError::Name`]: an HTTP token (RFC 9110, section 5.1) of one or more ASCII
+/// letters, digits and ``!#$%&'*+-.^_`|~``.
+///
+/// ```
+/// use mcp_toolkit::Tool;
+/// use mcp_toolkit::registry::{DefinitionError, HeaderError, HeaderNameError};
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {"region": {"type": "string"}}});
+/// let tool = Tool::from_json("deploy", "Deploys.", schema, |_, _| async { "" }).unwrap();
+/// let Err(DefinitionError::InvalidHeader { error: HeaderError::Name { error, .. }, .. }) = tool.with_header("region", "Cloud Region") else { panic!() };
+/// assert_eq!(error, HeaderNameError::Characters { name: "Cloud Region".into(), characters: vec![' '] });
+/// ```
+#[doc(inline)]
+pub use mcp_toolkit_core::header::HeaderNameError;
 /// The part of the specification's name rule a tool or prompt name breaks, held by
 /// [`DefinitionError::InvalidName`]: 1 to 128 characters, each of `A-Z a-z 0-9 _ - .`.
 ///

@@ -58,7 +58,8 @@ impl Item for Tool {
 pub type ToolRegistry = Registry<Tool>;
 
 impl Registry<Tool> {
-    /// Adds a tool, enabled; its name must be new.
+    /// Adds a tool, enabled; its name must be new, and its parameters mirrored into headers
+    /// valid (see [`Tool::with_header`](crate::Tool::with_header)).
     ///
     /// ```
     /// use mcp_toolkit::{tool, tools, registry::DefinitionError, Server};
@@ -75,6 +76,9 @@ impl Registry<Tool> {
     /// assert_eq!(again, Err(DefinitionError::DuplicateName("hello".into())));
     /// ```
     pub fn add(&self, tool: Tool) -> Result<(), DefinitionError> {
+        if let Some(error) = tool.header_error() {
+            return Err(error);
+        }
         self.add_item(tool)
             .map_err(|tool| DefinitionError::DuplicateName(tool.name().to_owned()))
     }

@@ -675,6 +675,7 @@ impl Server {
     fn check(&self) -> Result<(), Error> {
         let mut problems = self.problems.clone();
         for tool in self.registry.tools() {
+            problems.extend(tool.header_error());
             problems.extend(tool.form_errors().into_iter().map(|(type_name, error)| {
                 DefinitionError::NotAForm {
                     tool: tool.name().to_owned(),

@@ -3,6 +3,7 @@
 
 mod api;
 pub(crate) mod args;
+pub(crate) mod headers;
 pub(crate) mod param;
 pub(crate) mod schema;
 mod scopes;
@@ -14,6 +15,9 @@ mod validate;
 pub use crate::protocol::arguments::RawArguments;
 #[doc(hidden)]
 pub use args::Arguments;
+pub use headers::HeaderArgument;
+#[doc(hidden)]
+pub use headers::HeaderType;
 pub use param::FromArgument;
 #[doc(hidden)]
 pub use param::{
@@ -23,7 +27,7 @@ pub use param::{
 pub use scopes::ScopePolicy;
 
 use crate::context::{Context, StateKey};
-use crate::error::DefinitionError;
+use crate::error::{DefinitionError, HeaderError};
 use crate::protocol::ProtocolVersion;
 use crate::result::{CallToolResult, IntoCallToolResult};
 use param::Kind;
@@ -106,6 +110,9 @@ struct Definition {
     scopes: Vec<String>,
     /// Whether its calls may run as tasks.
     task_support: TaskSupport,
+    /// The parameters mirrored into headers, read from the input schema; `Err` when an
+    /// annotation breaks a rule (a server refuses to start with such a tool).
+    headers: Result<Vec<headers::HeaderParam>, HeaderError>,
     /// The output schema, compiled on first use.
     #[cfg(feature = "validate-output")]
     output_validator: validate::OutputValidator,
@@ -168,6 +175,10 @@ impl Tool {
                 });
             }
         };
+        let headers = headers::scan(&input_schema).map_err(|error| DefinitionError::InvalidHeader {
+            tool: name.clone(),
+            error,
+        })?;
         let handler = Arc::new(handler);
         let invoke = move |cx: &Context, raw: RawArguments<'_>| -> Invocation {
             let args = match raw.into_map() {
@@ -196,6 +207,7 @@ impl Tool {
                 forms: Vec::new(),
                 scopes: Vec::new(),
                 task_support: TaskSupport::Forbidden,
+                headers: Ok(headers),
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),
@@ -299,6 +311,54 @@ impl Tool {
     pub fn with_task_support(mut self, support: TaskSupport) -> Tool {
         self.def_mut().task_support = support;
         self
+    }
+
+    /// Mirrors an argument into an HTTP header (revision 2026-07-28): the property
+    /// `property` of the input schema gets `"x-mcp-header": name`, and clients calling over
+    /// Streamable HTTP send its value as the header `Mcp-Param-{name}` too, which the
+    /// server checks against the body. What `#[header("...")]` does for a `#[tool]`
+    /// parameter, for tools built with [`Tool::from_json`]. The property must be a string,
+    /// an integer or a boolean, and `name` an HTTP token, unique in the tool ignoring case;
+    /// `Err` says which rule is broken.
+    ///
+    /// ```
+    /// use mcp_toolkit::Tool;
+    /// use serde_json::json;
+    ///
+    /// let schema = json!({"type": "object", "properties": {"region": {"type": "string"}, "query": {"type": "string"}}});
+    /// let run = Tool::from_json("run_query", "Runs a query.", schema, |_, _| async { "done" })
+    ///     .unwrap()
+    ///     .with_header("region", "Region")
+    ///     .unwrap();
+    /// assert_eq!(run.input_schema()["properties"]["region"]["x-mcp-header"], "Region");
+    ///
+    /// // Header names are compared ignoring case.
+    /// assert!(run.clone().with_header("query", "REGION").is_err());
+    /// assert!(run.with_header("missing", "Missing").is_err());
+    /// ```
+    pub fn with_header(mut self, property: &str, name: &str) -> Result<Tool, DefinitionError> {
+        let tool = self.def.name.clone();
+        let invalid = |error| DefinitionError::InvalidHeader {
+            tool: tool.clone(),
+            error,
+        };
+        let def = self.def_mut();
+        let schema = def
+            .input_schema
+            .get_mut("properties")
+            .and_then(|properties| properties.get_mut(property))
+            .and_then(Value::as_object_mut)
+            .ok_or_else(|| {
+                invalid(HeaderError::NoSuchProperty {
+                    property: property.to_owned(),
+                })
+            })?;
+        schema.insert(headers::ANNOTATION.to_owned(), Value::String(name.to_owned()));
+        def.headers = headers::scan(&def.input_schema);
+        match &def.headers {
+            Ok(_) => Ok(self),
+            Err(error) => Err(invalid(error.clone())),
+        }
     }
 
     /// Whether the tool's calls may run as tasks.
@@ -533,6 +593,22 @@ impl Tool {
     /// context): only such calls need a round in revision 2026-07-28.
     pub(crate) fn may_ask(&self) -> bool {
         self.def.may_ask
+    }
+
+    /// The parameters mirrored into headers (none when an annotation is invalid, which the
+    /// server refuses to start with).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn header_params(&self) -> &[headers::HeaderParam] {
+        self.def.headers.as_deref().unwrap_or_default()
+    }
+
+    /// What is wrong with the tool's parameters mirrored into headers, if anything.
+    pub(crate) fn header_error(&self) -> Option<DefinitionError> {
+        let error = self.def.headers.as_ref().err()?;
+        Some(DefinitionError::InvalidHeader {
+            tool: self.def.name.clone(),
+            error: error.clone(),
+        })
     }
 
     /// What is wrong with the forms the tool asks for: each type that is not a form the
@@ -1177,6 +1253,15 @@ impl ToolBuilder {
         self
     }
 
+    /// Mirrors the parameter added last into the header `Mcp-Param-{name}`
+    /// (`#[header("...")]`), which the macro has checked.
+    pub fn header(mut self, name: &'static str) -> ToolBuilder {
+        if let Some(Value::Object(schema)) = self.properties.last_mut().map(|p| &mut p.schema) {
+            schema.insert(headers::ANNOTATION.to_owned(), Value::String(name.to_owned()));
+        }
+        self
+    }
+
     /// Records a form the tool's body asks for (`elicit::<T>`), for the server to check
     /// when it starts: `check` is [`form_check`] when `T` has a schema (from
     /// `FormAsked`), and `None` otherwise, which the body's own `elicit::<T>` reports.
@@ -1214,12 +1299,14 @@ impl ToolBuilder {
 
     fn finish(mut self, handler: Handler) -> Tool {
         let defs = schema::take_defs(&mut self.input);
+        let input_schema = schema::object_schema(self.properties, defs);
+        let headers = headers::scan(&input_schema);
         Tool {
             def: Arc::new(Definition {
                 name: self.name.to_owned(),
                 title: self.title.map(str::to_owned),
                 description: Some(self.description.to_owned()),
-                input_schema: schema::object_schema(self.properties, defs),
+                input_schema,
                 output_schema: self.output_schema,
                 annotations: self.annotations,
                 icons: self.icons,
@@ -1229,6 +1316,7 @@ impl ToolBuilder {
                 forms: self.forms,
                 scopes: self.scopes,
                 task_support: self.task_support,
+                headers,
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),

@@ -43,11 +43,16 @@ pub(super) struct Heads<'a> {
     pub(super) method: Option<&'a HeaderValue>,
     /// `Mcp-Name`.
     pub(super) name: Option<&'a HeaderValue>,
+    /// All of them, for the few read by a name known only at run time (`Mcp-Param-*`).
+    pub(super) all: Option<&'a HeaderMap>,
 }
 
 impl<'a> Heads<'a> {
     pub(super) fn of(headers: &'a HeaderMap) -> Heads<'a> {
-        let mut heads = Heads::default();
+        let mut heads = Heads {
+            all: Some(headers),
+            ..Heads::default()
+        };
         for (name, value) in headers {
             let slot = if *name == header::HOST {
                 &mut heads.host

@@ -4,6 +4,7 @@
 
 use super::admission::{Heads, SESSION_HEADER, accepts, check_post_headers, require_host};
 use super::app::{HttpApp, HttpOptions, ResourceMetadata};
+use super::mirror;
 use super::response::{
     CancelOnDrop, Flow, accepted, answer_response, json_response, method_not_allowed, refuse, sse,
     with_status,
@@ -22,7 +23,6 @@ use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
 use futures_util::StreamExt;
 use serde_json::value::RawValue;
-use std::borrow::Cow;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -156,7 +156,9 @@ async fn post(
 
     if let Some(version) = head.version() {
         let method = method.as_deref().unwrap_or("");
-        if let Err(mismatch) = check_modern_headers(heads, version, method, &head) {
+        if let Err(mismatch) = mirror::check_standard(heads, version, method, &head)
+            .and_then(|()| check_param_headers(app, heads, &incoming, &head, principal))
+        {
             return json_response(
                 0,
                 StatusCode::BAD_REQUEST,
@@ -293,43 +295,28 @@ fn check_session_version(heads: &Heads<'_>, id: Option<&RawValue>) -> Result<(),
     ))
 }
 
-/// 2026-07-28: the headers must repeat what the body says.
-fn check_modern_headers(
+/// 2026-07-28: a `tools/call` of a tool that mirrors arguments into headers must send
+/// them. A tool the caller may not see, or does not exist, is left to the engine.
+fn check_param_headers(
+    app: &HttpApp,
     heads: &Heads<'_>,
-    version: &RawValue,
-    method: &str,
+    incoming: &Incoming<'_>,
     head: &ParamsHead<'_>,
+    principal: Option<&Arc<Principal>>,
 ) -> Result<(), String> {
-    let body_version: Cow<'_, str> =
-        serde_json::from_str(version.get()).unwrap_or(Cow::Borrowed(version.get()));
-    let expect = |value: Option<&HeaderValue>, label: &str, body: &str| -> Result<(), String> {
-        match value.map(|v| v.to_str().unwrap_or("(not text)")) {
-            None => Err(format!(
-                "Header mismatch: the {label} header is required and must be '{body}'"
-            )),
-            Some(value) if value == body => Ok(()),
-            Some(value) => Err(format!(
-                "Header mismatch: {label} header value '{value}' does not match body value '{body}'"
-            )),
+    let (Some(arguments), Some(headers)) = (incoming.call_arguments(), heads.all) else {
+        return Ok(());
+    };
+    let Some(name) = mirror::string_of(head.name) else {
+        return Ok(());
+    };
+    let tools = app.engine.tools.snapshot();
+    match tools.get(&name) {
+        Some(tool) if !tool.header_params().is_empty() && app.engine.tool_visible(tool, principal) => {
+            mirror::check_params(headers, tool.header_params(), arguments)
         }
-    };
-    expect(heads.version, "MCP-Protocol-Version", &body_version)?;
-    expect(heads.method, "Mcp-Method", method)?;
-    let target = match method {
-        "tools/call" | "prompts/get" => string_of(head.name),
-        "resources/read" => string_of(head.uri),
-        "tasks/get" | "tasks/update" | "tasks/cancel" => string_of(head.task_id),
-        _ => None,
-    };
-    if let Some(target) = target {
-        expect(heads.name, "Mcp-Name", &target)?;
+        _ => Ok(()),
     }
-    Ok(())
-}
-
-/// A member's text, when it is a string.
-fn string_of(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
-    serde_json::from_str(raw?.get()).ok()
 }
 
 /// `initialize`: a new connection, which becomes a session when the engine accepts it.

@@ -2,7 +2,8 @@
 //! HTTP/1.1 connections directly (`Server::into_router` wraps the same handler for axum).
 //!
 //! - **2026-07-28**: every POST stands alone. The `MCP-Protocol-Version`, `Mcp-Method` and
-//!   `Mcp-Name` headers must match the body. A request runs on a connection of its own,
+//!   `Mcp-Name` headers, and the `Mcp-Param-*` headers of a tool's arguments, must match the
+//!   body (`mirror`). A request runs on a connection of its own,
 //!   cancelled if the client goes away. The answer is plain JSON, or an SSE stream when
 //!   notifications come before it; `subscriptions/listen` keeps its stream open.
 //! - **2025-03-26 to 2025-11-25**: `initialize` opens a session (`Mcp-Session-Id`, random);
@@ -28,6 +29,7 @@
 mod admission;
 mod app;
 mod endpoint;
+mod mirror;
 mod response;
 mod serve;
 mod sessions;
