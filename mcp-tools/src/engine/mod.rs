@@ -14,8 +14,9 @@
 //! `rounds` (the `input_required` rounds of 2026-07-28 and their sealed state), `client`
 //! (asks: requests of the server's own, or questions of a round), then one module per
 //! method family:
-//! `lifecycle`, `tools`, `prompts`, `resources`, `completion`, `subscriptions` (with
-//! `asking`, the rounds tools and prompts share); and `dispatch`, which routes to them.
+//! `lifecycle`, `tools` (with `spill`, which pages a result over its budget),
+//! `prompts`, `resources`, `completion`, `subscriptions` (with `asking`, the rounds tools
+//! and prompts share); and `dispatch`, which routes to them.
 
 mod asking;
 mod client;
@@ -33,6 +34,7 @@ mod outbox;
 mod prompts;
 mod resources;
 mod rounds;
+mod spill;
 mod subscriptions;
 mod tasks;
 mod telemetry;
@@ -46,4 +48,5 @@ pub(crate) use encode::error as encode_error;
 #[cfg(feature = "http")]
 pub(crate) use outbox::Settled;
 pub(crate) use outbox::{ErrorInfo, Outbox, Outgoing, Queue, Sink};
+pub(crate) use spill::READ_RESULT;
 pub(crate) use tasks::EXTENSION as TASKS_EXTENSION;

@@ -106,6 +106,8 @@ struct Definition {
     scopes: Vec<String>,
     /// Whether its calls may run as tasks.
     task_support: TaskSupport,
+    /// The most its answer carries at once, in bytes of text (`#[tool(result_budget)]`).
+    result_budget: Option<usize>,
     /// The output schema, compiled on first use.
     #[cfg(feature = "validate-output")]
     output_validator: validate::OutputValidator,
@@ -196,6 +198,7 @@ impl Tool {
                 forms: Vec::new(),
                 scopes: Vec::new(),
                 task_support: TaskSupport::Forbidden,
+                result_budget: None,
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),
@@ -314,6 +317,41 @@ impl Tool {
     /// ```
     pub fn task_support(&self) -> TaskSupport {
         self.def.task_support
+    }
+
+    /// Gives the tool a result budget of its own, in place of the server's
+    /// ([`Server::result_budget`](crate::Server::result_budget)): the most its answer
+    /// carries at once, in bytes of text (at least 1024). A larger result is sent a page at
+    /// a time; the guide's result budgets chapter says how.
+    ///
+    /// ```
+    /// use mcp_toolkit::Tool;
+    /// use serde_json::json;
+    ///
+    /// let export = Tool::from_json("export", "Exports everything.", json!({"type": "object"}), |_, _| async {
+    ///     "exported"
+    /// })
+    /// .unwrap()
+    /// .with_result_budget(50_000);
+    /// assert_eq!(export.result_budget(), Some(50_000));
+    /// ```
+    pub fn with_result_budget(mut self, bytes: usize) -> Tool {
+        self.def_mut().result_budget = Some(bytes.max(MIN_RESULT_BUDGET));
+        self
+    }
+
+    /// The tool's own result budget, if it has one (`#[tool(result_budget = ...)]`).
+    ///
+    /// ```
+    /// # use mcp_toolkit::{tool, tools};
+    /// /// Exports everything.
+    /// #[tool(result_budget = 50_000)]
+    /// fn export() -> String { String::new() }
+    ///
+    /// assert_eq!(tools![export][0].result_budget(), Some(50_000));
+    /// ```
+    pub fn result_budget(&self) -> Option<usize> {
+        self.def.result_budget
     }
 
     fn def_mut(&mut self) -> &mut Definition {
@@ -1069,6 +1107,17 @@ pub enum TaskSupport {
     Required,
 }
 
+/// The smallest result budget, in bytes: room for a page and the line that says how to read
+/// on. A smaller budget given at run time is raised to it; `#[tool(result_budget)]` refuses
+/// one.
+///
+/// ```
+/// use mcp_toolkit::tool::MIN_RESULT_BUDGET;
+///
+/// assert_eq!(MIN_RESULT_BUDGET, 1024);
+/// ```
+pub const MIN_RESULT_BUDGET: usize = 1024;
+
 /// Assembles a tool from what the macro read. Not public API.
 #[doc(hidden)]
 #[allow(missing_debug_implementations)] // support for generated code, not public API
@@ -1085,6 +1134,7 @@ pub struct ToolBuilder {
     forms: Vec<FormCheck>,
     scopes: Vec<String>,
     task_support: TaskSupport,
+    result_budget: Option<usize>,
     input: schemars::SchemaGenerator,
     output_schema: Option<Value>,
 }
@@ -1105,6 +1155,7 @@ impl ToolBuilder {
             forms: Vec::new(),
             scopes: Vec::new(),
             task_support: TaskSupport::Forbidden,
+            result_budget: None,
             input: schema::input_generator(),
             output_schema: None,
         }
@@ -1143,6 +1194,12 @@ impl ToolBuilder {
     /// Sets whether its calls may run as tasks (`#[tool(task)]`, `#[tool(task = "required")]`).
     pub fn task(mut self, support: TaskSupport) -> ToolBuilder {
         self.task_support = support;
+        self
+    }
+
+    /// Sets its result budget (`#[tool(result_budget = ...)]`).
+    pub fn result_budget(mut self, bytes: usize) -> ToolBuilder {
+        self.result_budget = Some(bytes.max(MIN_RESULT_BUDGET));
         self
     }
 
@@ -1229,6 +1286,7 @@ impl ToolBuilder {
                 forms: self.forms,
                 scopes: self.scopes,
                 task_support: self.task_support,
+                result_budget: self.result_budget,
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),

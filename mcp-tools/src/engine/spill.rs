@@ -1,0 +1,650 @@
+//! Result budgets: a tool's answer larger than its budget is not sent whole. Its text is
+//! cut into pages, which are written to the task store (under
+//! [`RESULT_ID_PREFIX`](crate::task::RESULT_ID_PREFIX), with a time to live, bound to the
+//! caller); the client gets the first page, a `resource_link` to the whole result and one
+//! line saying how to read on. Every later page is read as the resource
+//! `mcp-result://{id}/{page}`, or through the `read_result` tool the framework lists while
+//! this instance has spilled results, so that any instance sharing the store serves it.
+
+use super::core::Engine;
+use super::rounds::Finished;
+use crate::content::{Content, ResourceContents, ResourceLink};
+use crate::context::{Context, Principal};
+use crate::error::ToolError;
+use crate::prompt::HandlerError;
+use crate::registry::ToolRegistry;
+use crate::resource::{ReadOutput, Resource, ResourceBuilder, ResourceInvocation};
+use crate::result::CallToolResult;
+use crate::task::{RESULT_ID_PREFIX, StoredTask, TaskStore, now_ms};
+use crate::tool::{RawArguments, Tool, ToolAnnotations};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The tool that reads a spilled result's pages.
+pub(crate) const READ_RESULT: &str = "read_result";
+
+/// The URI template of a spilled result's pages.
+pub(crate) const PAGE_TEMPLATE: &str = "mcp-result://{id}/{page}";
+
+/// The URI of page `page` of result `id`.
+fn page_uri(id: &str, page: usize) -> String {
+    format!("mcp-result://{id}/{page}")
+}
+
+/// The smallest page, whatever the budget leaves once the line that says how to read on
+/// is counted: room for a few characters of any width.
+const MIN_PAGE: usize = 64;
+
+/// How results are budgeted, set through `Server`.
+#[derive(Debug, Clone)]
+pub(crate) struct SpillOptions {
+    /// The server's budget, for tools without one of their own; `None`: no budget.
+    pub(crate) budget: Option<usize>,
+    /// How long a spilled result's pages are kept.
+    pub(crate) ttl: Duration,
+    /// The largest result spilled, in bytes of its text; a larger one is sent whole,
+    /// which `max_result_size` then refuses.
+    pub(crate) max_spilled_bytes: usize,
+}
+
+impl Default for SpillOptions {
+    fn default() -> SpillOptions {
+        SpillOptions {
+            budget: None,
+            ttl: Duration::from_secs(600),
+            max_spilled_bytes: 64 * 1024 * 1024,
+        }
+    }
+}
+
+/// What a budget counts of a result: the UTF-8 bytes of its text blocks, the base64 of its
+/// images and audio, the text or base64 of its embedded resources, and its structured
+/// content serialized when it has no text block (a client then shows the JSON). A
+/// resource link counts nothing: it is a pointer, not contents.
+pub(crate) fn measure(result: &CallToolResult) -> usize {
+    let mut bytes = 0;
+    let mut texts = 0;
+    for block in result.content() {
+        bytes += match block {
+            Content::Text(text) => {
+                texts += 1;
+                text.text.len()
+            }
+            Content::Image(image) => image.data.len(),
+            Content::Audio(audio) => audio.data.len(),
+            Content::Resource(embedded) => match &embedded.resource {
+                ResourceContents::Text { text, .. } => text.len(),
+                ResourceContents::Blob { blob, .. } => blob.len(),
+            },
+            Content::ResourceLink(_) => 0,
+        };
+    }
+    if texts == 0
+        && let Some(structured) = result.structured_content()
+    {
+        bytes += structured.get().len();
+    }
+    bytes
+}
+
+/// The text a result over its budget is paged as, and whether structured content is left
+/// out: its text blocks joined by a line break, or (with none) its structured content
+/// serialized. `None` for a result that is not text alone (an image cannot be paged) and
+/// for an error, which is sent as it is.
+fn pageable(result: &CallToolResult) -> Option<(String, bool)> {
+    if result.is_error() {
+        return None;
+    }
+    let texts: Option<Vec<&str>> = result.content().iter().map(Content::as_text).collect();
+    let texts = texts?;
+    let structured = result.structured_content();
+    match (texts.is_empty(), structured) {
+        (true, Some(structured)) => Some((structured.get().to_owned(), true)),
+        (true, None) => None,
+        (false, structured) => Some((texts.join("\n"), structured.is_some())),
+    }
+}
+
+/// Where a page that starts at `start` ends, holding at most `capacity` bytes: at a char
+/// boundary, after the last line break when there is one in its second half.
+fn page_end(text: &str, start: usize, capacity: usize) -> usize {
+    let rest = &text[start..];
+    if rest.len() <= capacity {
+        return text.len();
+    }
+    let mut end = capacity;
+    while !rest.is_char_boundary(end) {
+        end -= 1;
+    }
+    if end == 0 {
+        // A capacity under one char's width still moves on by one char.
+        end = rest.chars().next().map_or(rest.len(), char::len_utf8);
+    }
+    if let Some(newline) = rest[..end].rfind('\n')
+        && newline + 1 >= end / 2
+    {
+        end = newline + 1;
+    }
+    start + end
+}
+
+/// Cuts `text` into pages: the first of at most `first` bytes, the others of at most
+/// `rest`. Every page holds at least one char; pages concatenated are `text`.
+pub(crate) fn split(text: &str, first: usize, rest: usize) -> Vec<Range<usize>> {
+    let mut pages = Vec::new();
+    let mut start = 0;
+    let mut capacity = first;
+    while start < text.len() {
+        let end = page_end(text, start, capacity);
+        pages.push(start..end);
+        start = end;
+        capacity = rest;
+    }
+    if pages.is_empty() {
+        pages.push(0..0);
+    }
+    pages
+}
+
+/// A number as wide as any page number of a text of `bytes` bytes can be.
+fn widest(bytes: usize) -> usize {
+    let digits = bytes.max(1).ilog10() + 1;
+    10usize.saturating_pow(digits).saturating_sub(1)
+}
+
+/// The line after page 1: what the result is, and how to read on.
+fn first_line(id: &str, bytes: usize, budget: usize, pages: usize, structured: bool) -> String {
+    let left_out = if structured {
+        " Its structuredContent is left out of this answer: read the pages for all of it."
+    } else {
+        ""
+    };
+    format!(
+        "[This result is {bytes} bytes of text, more than the {budget} this tool answers with \
+         at once, so it comes in {pages} pages; this is page 1.{left_out} Read page 2 with the \
+         tool `{READ_RESULT}` and arguments {{\"id\": \"{id}\", \"page\": 2}}, or as the resource \
+         {uri}.]",
+        uri = page_uri(id, 2),
+    )
+}
+
+/// The line after a later page read through `read_result`.
+fn page_line(id: &str, page: usize, pages: usize) -> String {
+    if page >= pages {
+        return format!("[Page {page} of {pages}: the end of result {id}.]");
+    }
+    let next = page + 1;
+    format!(
+        "[Page {page} of {pages} of result {id}. Read page {next} with the tool `{READ_RESULT}` \
+         and arguments {{\"id\": \"{id}\", \"page\": {next}}}, or as the resource {uri}.]",
+        uri = page_uri(id, next),
+    )
+}
+
+/// The link to the whole result.
+fn link(id: &str, bytes: usize, pages: usize) -> ResourceLink {
+    let mut link = ResourceLink::new(page_uri(id, 1), format!("result-{id}"));
+    link.title = Some("The whole result".to_owned());
+    link.description = Some(format!(
+        "{bytes} bytes of text in {pages} pages: {} to {}",
+        page_uri(id, 1),
+        page_uri(id, pages)
+    ));
+    link.mime_type = Some("text/plain".to_owned());
+    link
+}
+
+/// The bytes a link counts against the first page's budget: what a model reads of it.
+fn link_bytes(link: &ResourceLink) -> usize {
+    link.uri.len()
+        + link.name.len()
+        + link.title.as_ref().map_or(0, String::len)
+        + link.description.as_ref().map_or(0, String::len)
+}
+
+/// One page as the store keeps it (the [`StoredTask::data`]).
+#[derive(Debug, Serialize, Deserialize)]
+struct PageRecord {
+    /// The subject of the principal whose call made the result; only it reads the pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    owner: Option<String>,
+    page: usize,
+    pages: usize,
+    text: String,
+}
+
+/// The store's id of page `page` of result `id`.
+fn record_id(id: &str, page: usize) -> String {
+    format!("{RESULT_ID_PREFIX}{id}:{page}")
+}
+
+/// Why a result could not be spilled (it is then sent whole).
+#[derive(Debug, thiserror::Error)]
+enum SpillFailed {
+    #[error("no randomness for the result's id")]
+    NoId,
+    #[error(transparent)]
+    Store(crate::task::StoreError),
+}
+
+/// Reads the spilled results' pages: what the `read_result` tool and the page resource
+/// take from their context.
+#[derive(Clone)]
+pub(crate) struct Pages {
+    store: Arc<dyn TaskStore>,
+}
+
+impl Pages {
+    /// Page `page` of result `id` with the number of pages, if `caller` may read it: `None`
+    /// alike when there is no such page, its time is up, or another made it.
+    async fn read(&self, id: &str, page: usize, caller: Option<&Principal>) -> Option<(String, usize)> {
+        if page == 0 {
+            return None;
+        }
+        let stored = match self.store.load(&record_id(id, page)).await {
+            Ok(stored) => stored?,
+            Err(error) => {
+                tracing::warn!(%error, "could not read a spilled result's page");
+                return None;
+            }
+        };
+        let record: PageRecord = serde_json::from_str(&stored.data).ok()?;
+        (record.owner.as_deref() == caller.map(|p| p.subject.as_str()) && record.page == page)
+            .then_some((record.text, record.pages))
+    }
+}
+
+/// Whether `read_result` is listed, and until when this instance knows of spilled results.
+#[derive(Default)]
+struct Listed {
+    listed: bool,
+    until: u64,
+}
+
+/// The engine's spilled results.
+pub(crate) struct Spills {
+    pub(crate) options: SpillOptions,
+    pages: Arc<Pages>,
+    /// The `read_result` tool, listed while this instance knows of spilled results.
+    tool: Tool,
+    tools: ToolRegistry,
+    listed: Arc<Mutex<Listed>>,
+}
+
+impl Spills {
+    pub(crate) fn new(options: SpillOptions, store: Arc<dyn TaskStore>, tools: ToolRegistry) -> Spills {
+        let pages = Arc::new(Pages { store });
+        Spills {
+            tool: read_result_tool(Arc::clone(&pages)),
+            pages,
+            options,
+            tools,
+            listed: Arc::default(),
+        }
+    }
+
+    /// What the page resource reads pages with, lent through its context.
+    pub(crate) fn pages(&self) -> Pages {
+        Pages::clone(&self.pages)
+    }
+
+    /// The `read_result` tool, for a call of it when it is not listed.
+    pub(crate) fn tool(&self) -> &Tool {
+        &self.tool
+    }
+
+    /// Lists `read_result` until `until` at least, and unlists it once that time has
+    /// passed with no result spilled since.
+    fn keep_listed(&self, until: u64) {
+        let mut listed = self.listed.lock().unwrap_or_else(|e| e.into_inner());
+        listed.until = listed.until.max(until);
+        if listed.listed {
+            return;
+        }
+        if self.tools.add_item(self.tool.clone()).is_err() {
+            // The server has a tool of that name (added while serving): calls go to it.
+            return;
+        }
+        listed.listed = true;
+        let (state, tools) = (Arc::clone(&self.listed), self.tools.clone());
+        tokio::spawn(async move {
+            loop {
+                let until = state.lock().unwrap_or_else(|e| e.into_inner()).until;
+                let wait = until.saturating_sub(now_ms());
+                tokio::time::sleep(Duration::from_millis(wait)).await;
+                let mut listed = state.lock().unwrap_or_else(|e| e.into_inner());
+                if listed.until <= now_ms() {
+                    tools.remove(READ_RESULT);
+                    listed.listed = false;
+                    return;
+                }
+            }
+        });
+    }
+}
+
+/// The resource template of the pages, listed so that clients can find them.
+pub(crate) fn page_resource() -> Resource {
+    ResourceBuilder::new(
+        PAGE_TEMPLATE,
+        "result_page",
+        Some(
+            "A page of a tool result too large to answer with at once: the answer gave its id \
+             and how many pages it has. The contents are the page's text, then (unless it is \
+             the last) the next page's URI as text/uri-list.",
+        ),
+    )
+    .title("Result page")
+    .mime_type("text/plain")
+    .with_context()
+    .build(read_page)
+}
+
+/// The page resource's fn: the page's text, and the next page's URI.
+fn read_page(cx: &Context, variables: RawArguments<'_>) -> ResourceInvocation {
+    let variables = variables.into_map().unwrap_or_default();
+    let id = variables
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let page_text = variables.get("page").and_then(Value::as_str).unwrap_or_default();
+    let uri = format!("mcp-result://{id}/{page_text}");
+    let page = page_text
+        .parse::<usize>()
+        .ok()
+        .filter(|_| !page_text.starts_with('0'));
+    let pages = cx.service::<Pages>();
+    let caller = cx.principal().cloned();
+    // The same words as for any URI no resource has, so that nothing tells an expired id
+    // from another's or from one never made.
+    let missing = match cx.protocol_version() {
+        Some(version) if version.is_modern() => format!("Resource not found: {uri}"),
+        _ => "Resource not found".to_owned(),
+    };
+    ResourceInvocation::future(async move {
+        let found = match (pages, page) {
+            (Some(pages), Some(page)) => pages.read(&id, page, caller.as_ref()).await.map(|f| (page, f)),
+            _ => None,
+        };
+        let Some((page, (text, count))) = found else {
+            return Err(HandlerError::Failed(ToolError::not_found(missing)));
+        };
+        let mut contents = vec![ResourceContents::Text {
+            uri: page_uri(&id, page),
+            mime_type: Some("text/plain".to_owned()),
+            text,
+        }];
+        if page < count {
+            let next = page_uri(&id, page + 1);
+            contents.push(ResourceContents::Text {
+                uri: next.clone(),
+                mime_type: Some("text/uri-list".to_owned()),
+                text: next,
+            });
+        }
+        Ok(ReadOutput::Contents(contents))
+    })
+}
+
+/// The `read_result` tool: a page and the line that says how to read on.
+fn read_result_tool(pages: Arc<Pages>) -> Tool {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "id": {
+                "type": "string",
+                "description": "The result's id, as the answer that gave its first page said"
+            },
+            "page": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "The page to read: 2 is the one after the first"
+            }
+        },
+        "required": ["id", "page"],
+        "additionalProperties": false
+    });
+    let tool = Tool::from_json(
+        READ_RESULT,
+        "Reads the next page of a tool result too large to answer with at once. The answer \
+         that gave the first page says the result's id and how many pages it has.",
+        schema,
+        move |arguments: Map<String, Value>, cx: Context| {
+            let pages = Arc::clone(&pages);
+            async move {
+                let (Some(id), Some(page)) = (
+                    arguments.get("id").and_then(Value::as_str),
+                    arguments.get("page").and_then(Value::as_u64),
+                ) else {
+                    return CallToolResult::error(
+                        "`read_result` takes `id` (a string) and `page` (an integer from 1)",
+                    );
+                };
+                let page = usize::try_from(page).unwrap_or(usize::MAX);
+                match pages.read(id, page, cx.principal()).await {
+                    Some((text, count)) => CallToolResult::new(vec![
+                        Content::text(text),
+                        Content::text(page_line(id, page, count)),
+                    ]),
+                    None => CallToolResult::error(format!(
+                        "no page {page} of a result `{id}`: unknown or expired result id, or no such page"
+                    )),
+                }
+            }
+        },
+    );
+    // The name and schema above are valid: `from_json` cannot refuse them.
+    let tool = tool.unwrap_or_else(|_| unreachable!("`read_result` is a valid tool"));
+    let mut annotations = ToolAnnotations::default();
+    annotations.read_only_hint = Some(true);
+    annotations.idempotent_hint = Some(true);
+    annotations.open_world_hint = Some(false);
+    tool.with_title("Read a result's next page")
+        .with_annotations(annotations)
+}
+
+impl Engine {
+    /// The budget a call of `tool` answers within, if any.
+    fn budget_of(&self, tool: &Tool) -> Option<usize> {
+        if tool.name() == READ_RESULT {
+            return None;
+        }
+        tool.result_budget().or(self.spills.options.budget)
+    }
+
+    /// Whether a call's answer is over its tool's budget and can be paged.
+    pub(crate) fn over_budget(&self, tool: &Tool, finished: &Finished) -> bool {
+        let Finished::Complete(result) = finished else {
+            return false;
+        };
+        self.budget_of(tool)
+            .is_some_and(|budget| measure(result) > budget)
+    }
+
+    /// A call's answer within its tool's budget: a result over it becomes its first page,
+    /// the rest written to the store for `caller`. A result that cannot be paged (not
+    /// text, an error, larger than the most spilled), or that the store would not take, is
+    /// left whole.
+    pub(crate) async fn within_budget(
+        &self,
+        tool: &Tool,
+        finished: Finished,
+        caller: Option<&Principal>,
+    ) -> Finished {
+        let (Finished::Complete(result), Some(budget)) = (&finished, self.budget_of(tool)) else {
+            return finished;
+        };
+        if measure(result) <= budget {
+            return finished;
+        }
+        let Some((text, structured)) = pageable(result) else {
+            tracing::warn!(
+                tool = tool.name(),
+                "a result over its budget is not text alone; sent whole"
+            );
+            return finished;
+        };
+        if text.len() > self.spills.options.max_spilled_bytes {
+            tracing::warn!(
+                tool = tool.name(),
+                bytes = text.len(),
+                limit = self.spills.options.max_spilled_bytes,
+                "a result is larger than the most spilled; sent whole"
+            );
+            return finished;
+        }
+        match self.spill(&text, structured, budget, caller).await {
+            Ok(mut first) => {
+                if let Some(meta) = result.meta() {
+                    for (key, value) in meta {
+                        first = first.with_meta(key.clone(), value.clone());
+                    }
+                }
+                Finished::Complete(first)
+            }
+            Err(error) => {
+                tracing::warn!(tool = tool.name(), %error, "could not spill a result; sent whole");
+                finished
+            }
+        }
+    }
+
+    /// Writes `text`'s pages to the store and makes the first page's answer.
+    async fn spill(
+        &self,
+        text: &str,
+        structured: bool,
+        budget: usize,
+        caller: Option<&Principal>,
+    ) -> Result<CallToolResult, SpillFailed> {
+        let id = self.tasks.new_id().map_err(|_| SpillFailed::NoId)?;
+        let bytes = text.len();
+        let widest = widest(bytes);
+        let line = first_line(&id, bytes, budget, widest, structured);
+        let first_room = budget.saturating_sub(line.len() + link_bytes(&link(&id, bytes, widest)));
+        let rest_room = budget.saturating_sub(page_line(&id, widest - 1, widest).len());
+        let pages = split(text, first_room.max(MIN_PAGE), rest_room.max(MIN_PAGE));
+        let count = pages.len();
+        let expires_at = now_ms().saturating_add(super::tasks::record::millis(self.spills.options.ttl));
+        let owner = caller.map(|p| p.subject.clone());
+        for (n, range) in pages.iter().enumerate() {
+            let record = PageRecord {
+                owner: owner.clone(),
+                page: n + 1,
+                pages: count,
+                text: text[range.clone()].to_owned(),
+            };
+            // Plain data: it always serializes.
+            let data = serde_json::to_string(&record).unwrap_or_default();
+            self.tasks
+                .store()
+                .create(StoredTask::new(record_id(&id, n + 1), 1, expires_at, data))
+                .await
+                .map_err(SpillFailed::Store)?;
+        }
+        self.spills.keep_listed(expires_at);
+        tracing::debug!(bytes, pages = count, "spilled a result over its budget");
+        Ok(CallToolResult::new(vec![
+            Content::text(&text[pages[0].clone()]),
+            Content::ResourceLink(link(&id, bytes, count)),
+            Content::text(first_line(&id, bytes, budget, count, structured)),
+        ]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pages_of(text: &str, first: usize, rest: usize) -> Vec<&str> {
+        split(text, first, rest).into_iter().map(|r| &text[r]).collect()
+    }
+
+    #[test]
+    fn pages_concatenated_are_the_text_and_none_is_over_its_room() {
+        let text = "alpha beta gamma\n".repeat(100);
+        let pages = pages_of(&text, 100, 60);
+        assert_eq!(pages.concat(), text);
+        assert!(pages[0].len() <= 100);
+        assert!(pages[1..].iter().all(|p| p.len() <= 60));
+    }
+
+    #[test]
+    fn a_page_ends_after_a_line_break_in_its_second_half() {
+        let text = "0123456789\nabcdefghij\nklmnopqrst\n";
+        assert_eq!(
+            pages_of(text, 30, 30),
+            ["0123456789\nabcdefghij\n", "klmnopqrst\n"]
+        );
+        // A line break early in the page is passed over: the page is not halved for it.
+        let text = "ab\ncdefghijklmnopqrstuvwxyz";
+        assert_eq!(pages_of(text, 10, 10)[0], "ab\ncdefghi");
+    }
+
+    #[test]
+    fn pages_split_multibyte_text_at_char_boundaries() {
+        let text = "é".repeat(10) + &"日本".repeat(10) + &"🦀".repeat(10);
+        for room in 1..12 {
+            let pages = pages_of(&text, room, room);
+            assert_eq!(pages.concat(), text, "room {room}");
+            for page in &pages {
+                // Under one char's width, a page still takes one char.
+                assert!(page.len() <= room.max(4), "room {room}: {page:?}");
+                assert!(!page.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn a_text_of_exactly_the_room_is_one_page() {
+        let text = "x".repeat(64);
+        assert_eq!(pages_of(&text, 64, 10), [text.as_str()]);
+        assert_eq!(pages_of(&text, 63, 10).len(), 2);
+        assert_eq!(pages_of("", 10, 10), [""]);
+    }
+
+    #[test]
+    fn the_budget_counts_text_base64_and_structured_content_without_text() {
+        let text = CallToolResult::new(vec![Content::text("héllo"), Content::text("abc")]);
+        assert_eq!(measure(&text), 9);
+        let image = CallToolResult::new(vec![Content::image_base64("QUJD", "image/png")]);
+        assert_eq!(measure(&image), 4);
+        let link = CallToolResult::new(vec![Content::resource_link("file:///a", "a")]);
+        assert_eq!(measure(&link), 0);
+        let structured = CallToolResult::structured(&json!({"a": 1})).unwrap();
+        // A structured result mirrors its JSON as text: counted once.
+        assert_eq!(
+            measure(&structured),
+            structured.content()[0].as_text().unwrap().len()
+        );
+    }
+
+    #[test]
+    fn only_text_results_that_are_no_error_are_paged() {
+        assert_eq!(
+            pageable(&CallToolResult::text("a")),
+            Some(("a".to_owned(), false))
+        );
+        let two = CallToolResult::new(vec![Content::text("a"), Content::text("b")]);
+        assert_eq!(pageable(&two), Some(("a\nb".to_owned(), false)));
+        assert_eq!(pageable(&CallToolResult::error("a")), None);
+        let image = CallToolResult::new(vec![
+            Content::text("a"),
+            Content::image_base64("QQ==", "image/png"),
+        ]);
+        assert_eq!(pageable(&image), None);
+        let structured = CallToolResult::structured(&json!({"a": 1})).unwrap();
+        assert_eq!(pageable(&structured).map(|(_, s)| s), Some(true));
+    }
+
+    #[test]
+    fn the_widest_page_number_has_as_many_digits_as_any() {
+        assert_eq!(widest(5), 9);
+        assert_eq!(widest(10), 99);
+        assert_eq!(widest(5_000_000), 9_999_999);
+    }
+}
