@@ -25,6 +25,7 @@ mod notes;
 mod oauth;
 mod prompts;
 mod resources;
+mod result_budget;
 mod server;
 mod stdio;
 mod task_store_redis;
