@@ -17,6 +17,8 @@ pub mod guide {
     pub mod asks {}
     #[doc = include_str!("docs/tasks.md")]
     pub mod tasks {}
+    #[doc = include_str!("docs/result_budgets.md")]
+    pub mod result_budgets {}
     #[doc = include_str!("docs/prompts.md")]
     pub mod prompts {}
     #[doc = include_str!("docs/resources.md")]

@@ -108,7 +108,7 @@ pub(crate) struct Options {
     /// Where tasks are kept, and how long they live.
     pub(crate) tasks: super::tasks::record::TaskOptions,
     /// How results are budgeted.
-    pub(crate) spill: super::spill::SpillOptions,
+    pub(crate) spill: super::spill::record::SpillOptions,
 }
 
 impl Default for Options {
@@ -121,7 +121,7 @@ impl Default for Options {
             request_state_keys: None,
             request_state_ttl: Duration::from_secs(600),
             tasks: super::tasks::record::TaskOptions::default(),
-            spill: super::spill::SpillOptions::default(),
+            spill: super::spill::record::SpillOptions::default(),
         }
     }
 }
@@ -189,7 +189,7 @@ pub(crate) struct Engine {
     /// The tasks: their store, and those running here.
     pub(crate) tasks: super::tasks::record::Tasks,
     /// The results spilled over their budgets, kept in the tasks' store.
-    pub(crate) spills: super::spill::Spills,
+    pub(crate) spills: super::spill::record::Spills,
 }
 
 /// What a server offers: its tools, and its prompts when it serves them.
@@ -230,15 +230,18 @@ impl Engine {
             mut resources,
         } = offers;
         let tasks = super::tasks::record::Tasks::new(&options.tasks);
-        let spills =
-            super::spill::Spills::new(options.spill.clone(), Arc::clone(tasks.store()), tools.clone());
+        let spills = super::spill::record::Spills::new(
+            options.spill.clone(),
+            Arc::clone(tasks.store()),
+            tools.clone(),
+        );
         let budgeted =
             options.spill.budget.is_some() || tools.items().iter().any(|tool| tool.result_budget().is_some());
         if budgeted {
             // The pages of spilled results are listed as a template, for clients to find;
             // the engine of `execute` shares the registry and finds it added already.
             let registry = resources.get_or_insert_with(ResourceRegistry::new);
-            let _ = registry.add_item(super::spill::page_resource());
+            let _ = registry.add_item(super::spill::record::page_resource());
         }
         let mut services = StateMap::default();
         services.insert(spills.pages());
