@@ -276,6 +276,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn pages_of(text: &str, first: usize, rest: usize) -> Vec<&str> {
         split(text, first, rest).into_iter().map(|r| &text[r]).collect()

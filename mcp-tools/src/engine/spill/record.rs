@@ -287,10 +287,12 @@ fn read_result_tool(pages: Arc<Pages>) -> Tool {
     );
     // The name and schema above are valid: `from_json` cannot refuse them.
     let tool = tool.unwrap_or_else(|_| unreachable!("`read_result` is a valid tool"));
-    let mut annotations = ToolAnnotations::default();
-    annotations.read_only_hint = Some(true);
-    annotations.idempotent_hint = Some(true);
-    annotations.open_world_hint = Some(false);
+    let annotations = ToolAnnotations {
+        read_only_hint: Some(true),
+        idempotent_hint: Some(true),
+        open_world_hint: Some(false),
+        ..ToolAnnotations::default()
+    };
     tool.with_title("Read a result's next page")
         .with_annotations(annotations)
 }
