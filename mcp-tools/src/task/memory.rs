@@ -148,13 +148,13 @@ impl MemoryStore {
     /// use mcp_toolkit::task::{MemoryStore, StoredTask, TaskStore};
     ///
     /// # #[tokio::main(flavor = "current_thread")] async fn main() {
-    /// let store = MemoryStore::new().with_result_limit(100);
+    /// let store = MemoryStore::new().with_result_limit(120);
     /// for n in 0..10 {
     ///     let page = StoredTask::new(format!("result:r{n}"), 1, u64::MAX, "x".repeat(30));
     ///     store.create(page).await.unwrap();
     /// }
-    /// // Each page holds 33 bytes: the oldest were dropped to keep three.
-    /// assert_eq!(store.result_bytes(), 99);
+    /// // Each page holds 39 bytes (its id and data): the oldest were dropped to keep three.
+    /// assert_eq!(store.result_bytes(), 117);
     /// assert!(store.load("result:r0").await.unwrap().is_none());
     /// assert!(store.load("result:r9").await.unwrap().is_some());
     /// # }
