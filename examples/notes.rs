@@ -390,6 +390,22 @@ struct Archive {
     markdown: String,
 }
 
+/// Every note as one Markdown document, oldest first: a heading per note, its whole text
+/// and its tags. A long document is answered a page of 1 KiB at a time; the answer says
+/// how to read the next page.
+#[tool(result_budget = 1024, annotations(read_only, open_world = false))]
+fn export_markdown(notes: State<Notes>) -> String {
+    let store = notes.store();
+    let mut markdown = String::from("# Notes\n");
+    for note in store.notes.values() {
+        markdown.push_str(&format!("\n## {}\n\n{}\n", note.title, note.body));
+        if !note.tags.is_empty() {
+            markdown.push_str(&format!("\nTags: {}\n", note.tags.join(", ")));
+        }
+    }
+    markdown
+}
+
 /// A note as one line of a Markdown list: `- title: text (tags: a, b)`.
 fn markdown_line(note: &Note) -> String {
     let text = note.body.lines().collect::<Vec<_>>().join(" ");
@@ -492,7 +508,8 @@ async fn main() -> std::process::ExitCode {
             clear_notes,
             suggest_title,
             export_notes,
-            archive_notes
+            archive_notes,
+            export_markdown
         ])
         .prompts(prompts![review_note, digest])
         .resources(resources![all_notes, note])

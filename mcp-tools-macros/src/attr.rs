@@ -68,6 +68,8 @@ pub(crate) struct CapabilityAttr {
     pub(crate) scopes: Field<Vec<LitStr>>,
     /// A tool's `task` or `task = "..."`: whether its calls may run as tasks.
     pub(crate) task: Field<Task>,
+    /// A tool's `result_budget = 50_000`: the most bytes of text a call answers with at once.
+    pub(crate) result_budget: Field<LitInt>,
 }
 
 /// A tool's `task` or `task = "required"`, as written; which support a string names is the
@@ -213,6 +215,15 @@ pub(crate) fn parse_attr(cx: &mut Ctxt, kind: Kind, args: TokenStream) -> Capabi
                 attr.scopes.push(key, value);
             }
             Some("task") => attr.task.push(key, task(cx, &entry)),
+            Some("result_budget") => attr.result_budget.push(
+                key,
+                integer(
+                    cx,
+                    &entry,
+                    "the most bytes of text a call answers with at once",
+                    "50_000",
+                ),
+            ),
             _ => {
                 let mut message = unknown_key_message(key, kind.list(), kind.keys());
                 if let (Key::Str(lit), Value::Flag) = (key, &entry.value) {
@@ -783,8 +794,8 @@ mod tests {
         assert_eq!(
             errors,
             [
-                "`uri` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`",
-                "`mime_type` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`",
+                "`uri` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`",
+                "`mime_type` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`",
             ]
         );
         assert!(attr.uri.occurrences.is_empty());
@@ -865,8 +876,8 @@ mod tests {
         assert_eq!(
             errors,
             [
-                "`size` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`",
-                "`cache` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`",
+                "`size` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`",
+                "`cache` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`",
                 "`audience` is a resource annotation; a tool's `annotations(...)` accepts `read_only`, `destructive`, `idempotent`, `open_world`, `title`",
             ]
         );

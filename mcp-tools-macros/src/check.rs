@@ -69,6 +69,10 @@ fn check_attr(cx: &mut Ctxt, kind: Kind, attr: &CapabilityAttr) {
     no_duplicates(cx, &attr.cache, scope);
     no_duplicates(cx, &attr.scopes, scope);
     no_duplicates(cx, &attr.task, scope);
+    no_duplicates(cx, &attr.result_budget, scope);
+    for budget in attr.result_budget.values() {
+        check_budget(cx, budget);
+    }
     for task in attr.task.values() {
         check_task(cx, task);
     }
@@ -232,6 +236,36 @@ fn check_cache(cx: &mut Ctxt, cache: &Cache) {
                     scope.value()
                 ),
             );
+        }
+    }
+}
+
+/// `result_budget = ...` is a `usize` of at least `MIN_RESULT_BUDGET` bytes, at the number.
+fn check_budget(cx: &mut Ctxt, lit: &LitInt) {
+    const LEAST: u64 = 1024;
+    let least = "at least 1024 (`mcp_toolkit::tool::MIN_RESULT_BUDGET`): room for a page and the line that says how to read on";
+    if !matches!(lit.suffix(), "" | "usize") {
+        cx.error_spanned_by(
+            lit,
+            "`result_budget` is a `usize` of bytes; write it without a suffix or with `usize`",
+        );
+    } else if lit.base10_digits().starts_with('-') {
+        cx.error_spanned_by(
+            lit,
+            format!("`result_budget = {lit}` is negative; a budget is a number of bytes, {least}"),
+        );
+    } else {
+        match lit.base10_parse::<u64>() {
+            Ok(0) => cx.error_spanned_by(
+                lit,
+                format!("`result_budget = 0` leaves no room for an answer; a budget is {least}"),
+            ),
+            Ok(bytes) if bytes < LEAST => cx.error_spanned_by(
+                lit,
+                format!("`result_budget = {lit}` is too small; a budget is {least}"),
+            ),
+            Ok(bytes) if usize::try_from(bytes).is_ok() => {}
+            _ => cx.error_spanned_by(lit, format!("`result_budget = {lit}` does not fit in a `usize`")),
         }
     }
 }

@@ -488,11 +488,18 @@ fn tool_only(tool: &CapabilityFn) -> TokenStream {
         };
         quote!(.task(::mcp_toolkit::tool::TaskSupport::#variant))
     });
+    // Checked already: a `usize` of at least the least budget.
+    let budget = tool
+        .attr
+        .result_budget
+        .get()
+        .map(|bytes| quote!(.result_budget(#bytes)));
     quote! {
         #annotations
         #( #forms )*
         #( .scope(#scopes) )*
         #task
+        #budget
         .output(__mcp_ret)
     }
 }

@@ -29,6 +29,7 @@ pub(crate) const ALL_KEYS: &[&str] = &[
     "cache",
     "scopes",
     "task",
+    "result_budget",
 ];
 
 /// Every kind, in the order messages list them.
@@ -80,6 +81,7 @@ impl Kind {
                 "meta",
                 "scopes",
                 "task",
+                "result_budget",
             ],
             Kind::Prompt => &["name", "title", "description", "icons", "meta"],
             Kind::Resource => &[
@@ -256,7 +258,7 @@ mod tests {
         assert!(!Kind::Prompt.keys().contains(&"annotations"));
         assert!(Kind::Resource.keys().contains(&"annotations"));
         assert!(!Kind::Tool.keys().contains(&"uri"));
-        for key in ["scopes", "task"] {
+        for key in ["scopes", "task", "result_budget"] {
             assert_eq!(Kind::owners_of(key).collect::<Vec<_>>(), [Kind::Tool], "{key}");
         }
         for key in ["size", "cache"] {

@@ -180,7 +180,7 @@ mod tests {
             messages(&expansion),
             [
                 "expected a string literal for `name`, such as `name = \"...\"`",
-                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`",
+                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`",
             ]
         );
         assert_eq!(column(&expansion.errors[0]), args.find('1').unwrap());
@@ -345,6 +345,31 @@ mod tests {
         // The error output keeps its shape: the stub stands where the builder would.
         assert!(expansion.code.to_string().contains("unreachable_stub"));
         assert_eq!(shape(&expansion.code), shape(&run("task", ADD).code));
+    }
+
+    #[test]
+    fn every_result_budget_mistake_is_reported_at_its_number() {
+        let args = r#"result_budget = 0, result_budget = -5, result_budget = 100, result_budget = 2048u64, result_budget = "big""#;
+        let expansion = run(args, ADD);
+        let least = "at least 1024 (`mcp_toolkit::tool::MIN_RESULT_BUDGET`): room for a page and the line that says how to read on";
+        assert_eq!(
+            messages(&expansion),
+            [
+                "expected an integer literal for `result_budget` (the most bytes of text a call answers with at once), such as `result_budget = 50_000`".to_owned(),
+                "duplicate key `result_budget` in `#[tool(...)]`; give each key once".to_owned(),
+                "duplicate key `result_budget` in `#[tool(...)]`; give each key once".to_owned(),
+                "duplicate key `result_budget` in `#[tool(...)]`; give each key once".to_owned(),
+                "duplicate key `result_budget` in `#[tool(...)]`; give each key once".to_owned(),
+                format!("`result_budget = 0` leaves no room for an answer; a budget is {least}"),
+                format!("`result_budget = -5` is negative; a budget is a number of bytes, {least}"),
+                format!("`result_budget = 100` is too small; a budget is {least}"),
+                "`result_budget` is a `usize` of bytes; write it without a suffix or with `usize`".to_owned(),
+            ]
+        );
+        assert!(expansion.code.to_string().contains("unreachable_stub"));
+        let fine = run("result_budget = 50_000", ADD);
+        assert!(fine.errors.is_empty());
+        assert!(fine.code.to_string().contains(". result_budget (50_000)"));
     }
 
     #[test]
@@ -569,7 +594,7 @@ mod tests {
         assert_eq!(
             messages(&expansion),
             [
-                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`",
+                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`",
                 "unknown task support `always`; expected `optional`, `required` or `forbidden`",
                 "duplicate key `title` in `annotations(...)`; give each key once",
                 "tool name `bad name!` contains the characters ` ` (a space) and `!`; a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`",

@@ -591,6 +591,12 @@ pub enum DefinitionError {
     /// Two tools have one name.
     #[error("duplicate tool name `{0}`: every tool of a server needs its own name")]
     DuplicateName(String),
+    /// A tool has the name of the framework's own `read_result`, which reads the pages of
+    /// results over their budget, on a server that budgets results.
+    #[error(
+        "the tool name `{0}` is the framework's on a server with a result budget (it reads the pages of results over their budget); rename the tool"
+    )]
+    ReservedName(String),
     /// Two prompts have one name.
     #[error("duplicate prompt name `{0}`: every prompt of a server needs its own name")]
     DuplicatePromptName(String),

@@ -19,6 +19,8 @@ pub mod guide {
     pub mod tasks {}
     #[doc = include_str!("docs/headers.md")]
     pub mod headers {}
+    #[doc = include_str!("docs/result_budgets.md")]
+    pub mod result_budgets {}
     #[doc = include_str!("docs/prompts.md")]
     pub mod prompts {}
     #[doc = include_str!("docs/resources.md")]

@@ -60,7 +60,8 @@ fn tools_prints_the_definitions_as_json() {
             "clear_notes",
             "suggest_title",
             "export_notes",
-            "archive_notes"
+            "archive_notes",
+            "export_markdown"
         ]
     );
 }

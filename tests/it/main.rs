@@ -26,6 +26,7 @@ mod notes;
 mod oauth;
 mod prompts;
 mod resources;
+mod result_budget;
 mod server;
 mod skills;
 mod stdio;

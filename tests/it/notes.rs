@@ -32,10 +32,10 @@ use support::{HttpProcess, Peer, Spec, initialize, modern_meta};
 
 const NOTES: &str = env!("CARGO_BIN_EXE_notes");
 const REVISION: &str = "2025-11-25";
-const MODERN: &str = "2026-07-28";
+pub(super) const MODERN: &str = "2026-07-28";
 
 /// The tools the server starts with.
-const TOOLS: [&str; 8] = [
+const TOOLS: [&str; 9] = [
     "add_note",
     "search_notes",
     "delete_note",
@@ -44,6 +44,7 @@ const TOOLS: [&str; 8] = [
     "suggest_title",
     "export_notes",
     "archive_notes",
+    "export_markdown",
 ];
 
 fn call(peer: &mut Peer, id: u64, name: &str, arguments: Value) -> Value {
@@ -228,32 +229,32 @@ fn all_capabilities() -> Value {
 }
 
 /// What a call asked the client, in order: each request's method and params.
-type Asked = Vec<(String, Value)>;
+pub(super) type Asked = Vec<(String, Value)>;
 
 /// The end of a call: what it asked, its final JSON-RPC response, and the HTTP status of
 /// that response (`None` over stdio).
-struct Called {
-    asked: Asked,
-    response: Value,
-    status: Option<u16>,
+pub(super) struct Called {
+    pub(super) asked: Asked,
+    pub(super) response: Value,
+    pub(super) status: Option<u16>,
 }
 
 impl Called {
     /// The result's one text, for a call that has a result.
-    fn text(&self) -> &str {
+    pub(super) fn text(&self) -> &str {
         let result = &self.response["result"];
         assert_eq!(result["content"].as_array().map(Vec::len), Some(1), "{result}");
         result["content"][0]["text"].as_str().unwrap()
     }
 
-    fn is_error(&self) -> bool {
+    pub(super) fn is_error(&self) -> bool {
         self.response["result"]["isError"] == true
     }
 }
 
 /// A client of the notes server over one transport in one era, with the capabilities it
 /// declares. It answers each ask of the server's with `answer(method, params)`.
-trait Wire {
+pub(super) trait Wire {
     /// Which transport and era, for failure messages.
     fn label(&self) -> &'static str;
 
@@ -841,7 +842,7 @@ impl<L: Link> Wire for Modern<L> {
 
 /// The notes server in each transport and era, each with a client that declares
 /// `capabilities`.
-fn wires(capabilities: Value) -> Vec<Box<dyn Wire>> {
+pub(super) fn wires(capabilities: Value) -> Vec<Box<dyn Wire>> {
     vec![
         Box::new(LegacyStdio::start(capabilities.clone())),
         Box::new(LegacyHttp::start(capabilities.clone())),
@@ -851,7 +852,7 @@ fn wires(capabilities: Value) -> Vec<Box<dyn Wire>> {
 }
 
 /// Adds a note; returns its id.
-fn add(wire: &mut dyn Wire, title: &str, body: &str, tags: &[&str]) -> u64 {
+pub(super) fn add(wire: &mut dyn Wire, title: &str, body: &str, tags: &[&str]) -> u64 {
     let added = wire.call_plain("add_note", json!({ "title": title, "body": body, "tags": tags }));
     added.response["result"]["structuredContent"]["id"]
         .as_u64()
@@ -868,7 +869,7 @@ fn count_notes(wire: &mut dyn Wire) -> u64 {
 /// Sends a request that asks nothing of the client (a prompt's, a resource's) and checks
 /// its answer against the schema of the wire's era: a result of the method's type, or an
 /// error.
-fn client_request(wire: &mut dyn Wire, method: &str, params: Value) -> Value {
+pub(super) fn client_request(wire: &mut dyn Wire, method: &str, params: Value) -> Value {
     let label = wire.label();
     let modern = label.starts_with(MODERN);
     let spec = Spec::of(if modern { MODERN } else { REVISION });
@@ -905,6 +906,7 @@ fn refused(wire: &mut dyn Wire, method: &str, params: Value) -> Value {
 /// The schema types of a request that asks nothing of the client, and of its result.
 fn client_request_types(method: &str) -> (&'static str, &'static str) {
     match method {
+        "tools/list" => ("ListToolsRequest", "ListToolsResult"),
         "prompts/list" => ("ListPromptsRequest", "ListPromptsResult"),
         "prompts/get" => ("GetPromptRequest", "GetPromptResult"),
         "resources/list" => ("ListResourcesRequest", "ListResourcesResult"),
@@ -1420,6 +1422,13 @@ fn resources_read_every_note_as_markdown_and_one_note_as_json() {
         "title": "Note",
         "description": "One note, with its title, text and tags.",
         "mimeType": "application/json"
+    }, {
+        // `export_markdown` has a result budget: the pages of its long answers.
+        "uriTemplate": "mcp-result://{id}/{page}",
+        "name": "result_page",
+        "title": "Result page",
+        "description": "A page of a tool result too large to answer with at once: the answer gave its id and how many pages it has. The contents are the page's text, then (unless it is the last) the next page's URI as text/uri-list.",
+        "mimeType": "text/plain"
     }]);
     for mut wire in wires(json!({})) {
         let wire = wire.as_mut();

@@ -7,7 +7,9 @@
 //! Every case makes ids of its own, unique to the run, so the suite can run against a
 //! backing store that other tests (or earlier runs) use too.
 
-use mcp_toolkit::task::{MemoryStore, SqliteStore, StoreError, StoreUrl, StoredTask, TaskStore};
+use mcp_toolkit::task::{
+    MemoryStore, RESULT_ID_PREFIX, SqliteStore, StoreError, StoreUrl, StoredTask, TaskStore,
+};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,10 +36,62 @@ pub(crate) async fn run_suite(store: Arc<dyn TaskStore>, second: Option<Arc<dyn 
     a_task_whose_time_is_up_is_gone(&*store).await;
     changes_are_announced(&*store).await;
     concurrent_replaces_have_one_winner(&store).await;
+    spilled_pages_are_kept_until_their_time(&*store).await;
     if let Some(second) = second {
         two_handles_see_one_store(&*store, &*second).await;
         two_handles_see_one_store(&*second, &*store).await;
+        a_page_spilled_on_one_handle_reads_on_the_other(&*store, &*second).await;
     }
+}
+
+/// The pages of a result spilled over its budget: records under `RESULT_ID_PREFIX`, written
+/// once, of any size, gone when their time is up.
+async fn spilled_pages_are_kept_until_their_time(store: &dyn TaskStore) {
+    let result = unique("spilled");
+    let page = |n: usize| format!("{RESULT_ID_PREFIX}{result}:{n}");
+    let expires_at = now_ms() + 1_000;
+    // A page of 1 MiB: a store keeps large records as they are.
+    let big = "é".repeat(512 * 1024);
+    for n in 1..=3 {
+        let data = format!("{{\"page\":{n},\"text\":\"{big}\"}}");
+        store
+            .create(StoredTask::new(page(n), 1, expires_at, data))
+            .await
+            .expect("a spilled page is kept");
+    }
+    let second = store.load(&page(2)).await.expect("load").expect("the page loads");
+    assert!(
+        second.data.starts_with("{\"page\":2,"),
+        "the page is the one written"
+    );
+    assert_eq!(second.data.len(), big.len() + 20);
+    assert_eq!(
+        store.load(&page(4)).await.expect("load"),
+        None,
+        "no page past the last"
+    );
+    tokio::time::sleep(Duration::from_millis(expires_at.saturating_sub(now_ms()) + 50)).await;
+    for n in 1..=3 {
+        assert_eq!(
+            store.load(&page(n)).await.expect("load"),
+            None,
+            "a spilled page whose time is up loads nothing"
+        );
+    }
+}
+
+/// A page one instance spilled is read by another sharing the store.
+async fn a_page_spilled_on_one_handle_reads_on_the_other(a: &dyn TaskStore, b: &dyn TaskStore) {
+    let id = format!("{RESULT_ID_PREFIX}{}:2", unique("shared-page"));
+    a.create(StoredTask::new(&id, 1, in_an_hour(), "page two"))
+        .await
+        .expect("create");
+    let read = b
+        .load(&id)
+        .await
+        .expect("load")
+        .expect("the other handle reads it");
+    assert_eq!(read.data, "page two");
 }
 
 /// An id no other case, test or run uses.
@@ -396,6 +450,56 @@ impl Drop for TempDb {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn memory_store_passes_the_suite() {
     run_suite(Arc::new(MemoryStore::new()), None).await;
+}
+
+#[tokio::test]
+async fn a_memory_store_drops_its_oldest_spilled_pages_never_a_task() {
+    // Three pages of 40 bytes (id and data) fit; tasks do not count against it.
+    let store = MemoryStore::with_limit(1).with_result_limit(120);
+    store
+        .create(StoredTask::new("task", 1, in_an_hour(), "x".repeat(500)))
+        .await
+        .expect("a task is no spilled result");
+    let page = |n: usize| StoredTask::new(format!("result:r:{n}"), 1, in_an_hour(), "y".repeat(30));
+    for n in 1..=5 {
+        store.create(page(n)).await.expect("room is made for a page");
+        assert!(store.result_bytes() <= 120, "{} bytes", store.result_bytes());
+    }
+    assert_eq!(store.result_bytes(), 120);
+    for n in 1..=2 {
+        assert_eq!(
+            store.load(&format!("result:r:{n}")).await.expect("load"),
+            None,
+            "page {n} was dropped"
+        );
+    }
+    for n in 3..=5 {
+        assert!(
+            store
+                .load(&format!("result:r:{n}"))
+                .await
+                .expect("load")
+                .is_some(),
+            "page {n} is kept"
+        );
+    }
+    assert!(
+        store.load("task").await.expect("load").is_some(),
+        "the task is never dropped for a page"
+    );
+    let huge = StoredTask::new("result:huge:1", 1, in_an_hour(), "z".repeat(200));
+    let refused = store.create(huge).await;
+    assert!(
+        matches!(
+            refused,
+            Err(StoreError::ResultTooLarge {
+                bytes: 213,
+                limit: 120
+            })
+        ),
+        "a page larger than the limit is refused, got {refused:?}"
+    );
+    assert_eq!(store.result_bytes(), 120, "and nothing was dropped for it");
 }
 
 #[tokio::test]

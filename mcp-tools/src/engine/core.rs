@@ -107,6 +107,8 @@ pub(crate) struct Options {
     pub(crate) request_state_ttl: Duration,
     /// Where tasks are kept, and how long they live.
     pub(crate) tasks: super::tasks::record::TaskOptions,
+    /// How results are budgeted.
+    pub(crate) spill: super::spill::record::SpillOptions,
 }
 
 impl Default for Options {
@@ -119,6 +121,7 @@ impl Default for Options {
             request_state_keys: None,
             request_state_ttl: Duration::from_secs(600),
             tasks: super::tasks::record::TaskOptions::default(),
+            spill: super::spill::record::SpillOptions::default(),
         }
     }
 }
@@ -187,6 +190,8 @@ pub(crate) struct Engine {
     pub(crate) bare: Context,
     /// The tasks: their store, and those running here.
     pub(crate) tasks: super::tasks::record::Tasks,
+    /// The results spilled over their budgets, kept in the tasks' store.
+    pub(crate) spills: super::spill::record::Spills,
 }
 
 /// What a server offers: its tools, and its prompts, resources and skills when it serves
@@ -226,11 +231,26 @@ impl Engine {
         let Offers {
             tools,
             prompts,
-            resources,
+            mut resources,
             skills,
         } = offers;
         let skills = skills.map(|skills| super::skills::index::SkillIndex::new(&skills));
+        let tasks = super::tasks::record::Tasks::new(&options.tasks);
+        let spills = super::spill::record::Spills::new(
+            options.spill.clone(),
+            Arc::clone(tasks.store()),
+            tools.clone(),
+        );
+        let budgeted =
+            options.spill.budget.is_some() || tools.items().iter().any(|tool| tool.result_budget().is_some());
+        if budgeted {
+            // The pages of spilled results are listed as a template, for clients to find;
+            // the engine of `execute` shares the registry and finds it added already.
+            let registry = resources.get_or_insert_with(ResourceRegistry::new);
+            let _ = registry.add_item(super::spill::record::page_resource());
+        }
         let mut services = StateMap::default();
+        services.insert(spills.pages());
         services.insert(tools.clone());
         if let Some(prompts) = &prompts {
             services.insert(prompts.clone());
@@ -258,7 +278,8 @@ impl Engine {
         Engine {
             bare,
             keys,
-            tasks: super::tasks::record::Tasks::new(&options.tasks),
+            tasks,
+            spills,
             limiters: RateLimiters::new(options.limits.rate_limit, options.limits.client_rate_limit),
             info,
             tools,

@@ -14,9 +14,9 @@
 //! `rounds` (the `input_required` rounds of 2026-07-28 and their sealed state), `client`
 //! (asks: requests of the server's own, or questions of a round), then one module per
 //! method family:
-//! `lifecycle`, `tools`, `prompts`, `resources`, `skills` (the skills extension),
-//! `completion`, `subscriptions` (with `asking`, the rounds tools and prompts share); and
-//! `dispatch`, which routes to them.
+//! `lifecycle`, `tools` (with `spill`, which pages a result over its budget), `prompts`,
+//! `resources`, `skills` (the skills extension), `completion`, `subscriptions` (with
+//! `asking`, the rounds tools and prompts share); and `dispatch`, which routes to them.
 
 mod asking;
 mod client;
@@ -35,6 +35,7 @@ mod prompts;
 mod resources;
 mod rounds;
 mod skills;
+mod spill;
 mod subscriptions;
 mod tasks;
 mod telemetry;
@@ -48,4 +49,5 @@ pub(crate) use encode::error as encode_error;
 #[cfg(feature = "http")]
 pub(crate) use outbox::Settled;
 pub(crate) use outbox::{ErrorInfo, Outbox, Outgoing, Queue, Sink};
+pub(crate) use spill::READ_RESULT;
 pub(crate) use tasks::EXTENSION as TASKS_EXTENSION;

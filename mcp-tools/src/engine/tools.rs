@@ -12,7 +12,7 @@ use super::listing;
 use super::outbox::Outbox;
 use super::rounds::{Finished, InputRequest, Round, Rounds};
 use super::tasks;
-use crate::context::{ClientChannel, Context};
+use crate::context::{ClientChannel, Context, Principal};
 use crate::error::ClientCapability;
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::{CallToolParams, RawCall};
@@ -232,7 +232,9 @@ impl Engine {
         out: &Outbox,
         auth: Auth<'_>,
     ) -> Outcome {
-        let Some(tool) = self.visible_tool(&call.name, auth) else {
+        // `read_result` is served whenever a page may be in the store, listed or not.
+        let read_result = || (call.name == super::spill::READ_RESULT).then(|| self.spills.tool().clone());
+        let Some(tool) = self.visible_tool(&call.name, auth).or_else(read_result) else {
             return Err(Failure::invalid_params(format!("Unknown tool: {}", call.name)));
         };
         let version = era.version();
@@ -303,6 +305,7 @@ impl Engine {
             wraps,
             modern,
             round,
+            caller: auth.cloned(),
         };
         let work = match work {
             Started::Done(finished) => {
@@ -314,6 +317,17 @@ impl Engine {
                     }
                     asked => asked,
                 };
+                if self.over_budget(&ending.tool, &finished) {
+                    // Its pages are written to the store before the first is sent.
+                    let ending = ending.into_owned();
+                    let (engine, out, raw_id) = (Arc::clone(self), out.clone(), id.raw.to_owned());
+                    conn.tasks().spawn(Instrument::in_current_span(async move {
+                        let caller = ending.caller.as_deref();
+                        let finished = engine.within_budget(&ending.tool, finished, caller).await;
+                        engine.respond_finished(&out, &raw_id, finished, &ending);
+                    }));
+                    return Ok(());
+                }
                 self.respond_finished(out, id.raw, finished, &ending);
                 return Ok(());
             }
@@ -334,6 +348,8 @@ impl Engine {
             let cancelled = cx.as_ref().is_some_and(Context::is_cancelled);
             conn2.finish(&key);
             if !cancelled {
+                let caller = ending.caller.as_deref();
+                let finished = engine.within_budget(&ending.tool, finished, caller).await;
                 engine.respond_finished(&out, &raw_id, finished, &ending);
             }
         }));
@@ -443,6 +459,8 @@ struct Ending<'a> {
     wraps: bool,
     modern: bool,
     round: Option<(Arc<Round>, Sealing<'a>)>,
+    /// Who called: a result spilled over its budget is theirs alone.
+    caller: Option<Arc<Principal>>,
 }
 
 impl Ending<'_> {
@@ -455,6 +473,7 @@ impl Ending<'_> {
             version: self.version,
             wraps: self.wraps,
             modern: self.modern,
+            caller: self.caller,
         }
     }
 }

@@ -594,6 +594,13 @@ impl ResourceBuilder {
         }
     }
 
+    /// Gives the fn a context of its own (the caller, the server's services), as a
+    /// parameter taken from the context does.
+    pub(crate) fn with_context(mut self) -> ResourceBuilder {
+        self.may_ask = true;
+        self
+    }
+
     /// Sets the title.
     pub fn title(mut self, title: &'static str) -> ResourceBuilder {
         self.title = Some(title);

@@ -545,6 +545,73 @@ impl Server {
         self
     }
 
+    /// The most a tool's answer carries at once, in bytes of its text (at least
+    /// [`MIN_RESULT_BUDGET`](crate::tool::MIN_RESULT_BUDGET); none by default), for every
+    /// tool without a budget of its own (`#[tool(result_budget = ...)]`). A larger result
+    /// is no error: the client gets its first page, a `resource_link` to the whole result
+    /// and a line saying how to read on, page by page, as the resource
+    /// `mcp-result://{id}/{page}` or through the `read_result` tool the server then lists.
+    /// The pages live in the task store ([`Server::task_store`]) for
+    /// [`Server::spilled_result_ttl`], for the caller alone. The guide's result budgets
+    /// chapter says what is counted and how pages are cut.
+    ///
+    /// ```
+    /// use mcp_toolkit::{tool, tools, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Lists every line of the log.
+    /// #[tool]
+    /// fn log() -> String {
+    ///     (1..=200).map(|n| format!("line {n}\n")).collect()
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+    /// let server = Server::new("logs", "1.0.0").tools(tools![log]).result_budget(1024);
+    /// let client = server.test_client()?;
+    /// let first = client.call("log", json!({})).await?;
+    /// let page = first.content()[0].as_text().unwrap();
+    /// assert!(page.starts_with("line 1\n") && page.len() < 1024);
+    /// assert!(first.content()[2].as_text().unwrap().contains("read_result"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn result_budget(mut self, bytes: usize) -> Server {
+        self.executor.take();
+        self.options.spill.budget = Some(bytes.max(crate::tool::MIN_RESULT_BUDGET));
+        self
+    }
+
+    /// How long the pages of a result spilled over its budget are kept (default 10
+    /// minutes): a page read after is unknown, as one never made is.
+    ///
+    /// ```
+    /// use mcp_toolkit::Server;
+    /// use std::time::Duration;
+    ///
+    /// let server = Server::new("logs", "1.0.0").result_budget(50_000).spilled_result_ttl(Duration::from_secs(120));
+    /// ```
+    pub fn spilled_result_ttl(mut self, ttl: Duration) -> Server {
+        self.executor.take();
+        self.options.spill.ttl = ttl;
+        self
+    }
+
+    /// The largest result spilled page by page, in bytes of its text (default 64 MiB): a
+    /// larger one is sent whole, and [`Limits::max_result_size`](crate::server::Limits::max_result_size)
+    /// refuses it as it would without a budget.
+    ///
+    /// ```
+    /// use mcp_toolkit::Server;
+    ///
+    /// let server = Server::new("logs", "1.0.0").result_budget(50_000).max_spilled_result_size(8 << 20);
+    /// ```
+    pub fn max_spilled_result_size(mut self, bytes: usize) -> Server {
+        self.executor.take();
+        self.options.spill.max_spilled_bytes = bytes;
+        self
+    }
+
     /// The same, for a store already shared (`--task-store`).
     #[cfg(feature = "cli")]
     pub(crate) fn task_store_arc(mut self, store: std::sync::Arc<dyn crate::task::TaskStore>) -> Server {
@@ -674,7 +741,15 @@ impl Server {
     /// Checks the configuration: every definition problem, then the state each tool needs.
     fn check(&self) -> Result<(), Error> {
         let mut problems = self.problems.clone();
-        for tool in self.registry.tools() {
+        let tools = self.registry.tools();
+        let budgeted =
+            self.options.spill.budget.is_some() || tools.iter().any(|t| t.result_budget().is_some());
+        if budgeted && tools.iter().any(|t| t.name() == crate::engine::READ_RESULT) {
+            problems.push(DefinitionError::ReservedName(
+                crate::engine::READ_RESULT.to_owned(),
+            ));
+        }
+        for tool in tools {
             problems.extend(tool.header_error());
             problems.extend(tool.form_errors().into_iter().map(|(type_name, error)| {
                 DefinitionError::NotAForm {

@@ -43,6 +43,23 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::sync::broadcast;
 
+/// The prefix of the ids under which a server keeps spilled results: the pages of tool
+/// results larger than their budget (see the guide's result budgets chapter), one record
+/// per page, each with the time-to-live the server gives them. They are a cache, not
+/// tasks: a store may drop them before their time to make room, and [`MemoryStore`] keeps
+/// them under a byte limit of their own ([`MemoryStore::result_limit`]), dropping the
+/// oldest first and never a task. Task ids never start with it.
+///
+/// ```
+/// assert_eq!(mcp_toolkit::task::RESULT_ID_PREFIX, "result:");
+/// ```
+pub const RESULT_ID_PREFIX: &str = "result:";
+
+/// Whether `id` names a spilled result's page rather than a task.
+pub(crate) fn is_result_id(id: &str) -> bool {
+    id.starts_with(RESULT_ID_PREFIX)
+}
+
 /// What a store's operations return: a boxed future, so a store is a trait object.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 
@@ -141,6 +158,16 @@ pub enum StoreError {
     #[error("the task store holds {limit} tasks, as many as it may; try again when some have expired")]
     Full {
         /// How many it may hold.
+        limit: usize,
+    },
+    /// A spilled result's page is larger than all the store keeps of spilled results.
+    #[error(
+        "a spilled result's page of {bytes} bytes is more than the {limit} bytes the task store keeps of them"
+    )]
+    ResultTooLarge {
+        /// The page's size.
+        bytes: usize,
+        /// The most the store keeps.
         limit: usize,
     },
     /// A task with this id is kept already.

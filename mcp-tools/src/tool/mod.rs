@@ -113,6 +113,8 @@ struct Definition {
     /// The parameters mirrored into headers, read from the input schema; `Err` when an
     /// annotation breaks a rule (a server refuses to start with such a tool).
     headers: Result<Vec<headers::HeaderParam>, HeaderError>,
+    /// The most its answer carries at once, in bytes of text (`#[tool(result_budget)]`).
+    result_budget: Option<usize>,
     /// The output schema, compiled on first use.
     #[cfg(feature = "validate-output")]
     output_validator: validate::OutputValidator,
@@ -208,6 +210,7 @@ impl Tool {
                 scopes: Vec::new(),
                 task_support: TaskSupport::Forbidden,
                 headers: Ok(headers),
+                result_budget: None,
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),
@@ -374,6 +377,41 @@ impl Tool {
     /// ```
     pub fn task_support(&self) -> TaskSupport {
         self.def.task_support
+    }
+
+    /// Gives the tool a result budget of its own, in place of the server's
+    /// ([`Server::result_budget`](crate::Server::result_budget)): the most its answer
+    /// carries at once, in bytes of text (at least 1024). A larger result is sent a page at
+    /// a time; the guide's result budgets chapter says how.
+    ///
+    /// ```
+    /// use mcp_toolkit::Tool;
+    /// use serde_json::json;
+    ///
+    /// let export = Tool::from_json("export", "Exports everything.", json!({"type": "object"}), |_, _| async {
+    ///     "exported"
+    /// })
+    /// .unwrap()
+    /// .with_result_budget(50_000);
+    /// assert_eq!(export.result_budget(), Some(50_000));
+    /// ```
+    pub fn with_result_budget(mut self, bytes: usize) -> Tool {
+        self.def_mut().result_budget = Some(bytes.max(MIN_RESULT_BUDGET));
+        self
+    }
+
+    /// The tool's own result budget, if it has one (`#[tool(result_budget = ...)]`).
+    ///
+    /// ```
+    /// # use mcp_toolkit::{tool, tools};
+    /// /// Exports everything.
+    /// #[tool(result_budget = 50_000)]
+    /// fn export() -> String { String::new() }
+    ///
+    /// assert_eq!(tools![export][0].result_budget(), Some(50_000));
+    /// ```
+    pub fn result_budget(&self) -> Option<usize> {
+        self.def.result_budget
     }
 
     fn def_mut(&mut self) -> &mut Definition {
@@ -1145,6 +1183,17 @@ pub enum TaskSupport {
     Required,
 }
 
+/// The smallest result budget, in bytes: room for a page and the line that says how to read
+/// on. A smaller budget given at run time is raised to it; `#[tool(result_budget)]` refuses
+/// one.
+///
+/// ```
+/// use mcp_toolkit::tool::MIN_RESULT_BUDGET;
+///
+/// assert_eq!(MIN_RESULT_BUDGET, 1024);
+/// ```
+pub const MIN_RESULT_BUDGET: usize = 1024;
+
 /// Assembles a tool from what the macro read. Not public API.
 #[doc(hidden)]
 #[allow(missing_debug_implementations)] // support for generated code, not public API
@@ -1161,6 +1210,7 @@ pub struct ToolBuilder {
     forms: Vec<FormCheck>,
     scopes: Vec<String>,
     task_support: TaskSupport,
+    result_budget: Option<usize>,
     input: schemars::SchemaGenerator,
     output_schema: Option<Value>,
 }
@@ -1181,6 +1231,7 @@ impl ToolBuilder {
             forms: Vec::new(),
             scopes: Vec::new(),
             task_support: TaskSupport::Forbidden,
+            result_budget: None,
             input: schema::input_generator(),
             output_schema: None,
         }
@@ -1219,6 +1270,12 @@ impl ToolBuilder {
     /// Sets whether its calls may run as tasks (`#[tool(task)]`, `#[tool(task = "required")]`).
     pub fn task(mut self, support: TaskSupport) -> ToolBuilder {
         self.task_support = support;
+        self
+    }
+
+    /// Sets its result budget (`#[tool(result_budget = ...)]`).
+    pub fn result_budget(mut self, bytes: usize) -> ToolBuilder {
+        self.result_budget = Some(bytes.max(MIN_RESULT_BUDGET));
         self
     }
 
@@ -1317,6 +1374,7 @@ impl ToolBuilder {
                 scopes: self.scopes,
                 task_support: self.task_support,
                 headers,
+                result_budget: self.result_budget,
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),

@@ -200,7 +200,7 @@ async function checkResources(client, version, note, notes) {
   check("resources/list", isDeepStrictEqual(got, want), `${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
   const { resourceTemplates } = await client.listResourceTemplates();
   got = resourceTemplates.map((t) => [t.uriTemplate, t.name, t.mimeType]);
-  want = [["notes://{id}", "note", "application/json"]];
+  want = [["notes://{id}", "note", "application/json"], ["mcp-result://{id}/{page}", "result_page", "text/plain"]];
   check("resources/templates/list", isDeepStrictEqual(got, want), `${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
 
   let { contents } = await client.readResource({ uri: "notes://all" });
@@ -291,6 +291,66 @@ export function notesHandlers() {
   };
 }
 
+/** Notes long enough that `export_markdown` (a budget of 1 KiB) answers in pages. */
+const LONG_NOTES = [
+  ["Rust traits", "Traits define shared behaviour. A trait object erases the type behind a pointer;\ngenerics keep it and monomorphize. Prefer generics on hot paths.", ["rust"]],
+  ["Groceries", "eggs, rice, green tea, oat milk, two lemons, a loaf of rye, butter, black pepper,\ntomatoes (the small ones), basil, olive oil, sea salt, coffee beans", []],
+  ["Déjà vu — café", "Naïve questions are welcome: «pourquoi?» leads to better design. 日本語のメモも\nここに書く。Emoji travel too: 🦀📚☕. Pages cut between characters.", ["unicode"]],
+  ["Trip", "Train at 07:42 from platform 3; change at Lyon; arrive 12:15. Hotel on rue Victor\nHugo, check-in from 15:00. Dinner booked at 20:00 near the river.", ["travel", "plans"]],
+];
+
+/** What `export_markdown` answers: a heading, then each note by id with its text and tags. */
+const exportMarkdown = (notes) =>
+  "# Notes\n" + [...notes].sort((a, b) => a.id - b.id)
+    .map((n) => `\n## ${n.title}\n\n${n.body}\n` + (n.tags.length ? `\nTags: ${n.tags.join(", ")}\n` : "")).join("");
+
+/** `export_markdown` over its budget: the first page, a link to the whole result and the line
+ * that says how to read on; then every other page, as resources (`resources/read`) and through
+ * the `read_result` tool, each way making the whole export. */
+async function checkSpilled(client, version) {
+  // Twice: some 1.7 KB, two pages or more.
+  for (const [title, body, tags] of [...LONG_NOTES, ...LONG_NOTES]) {
+    await client.callTool({ name: "add_note", arguments: { title, body, tags } });
+  }
+  const found = await client.callTool({ name: "search_notes", arguments: { query: "", limit: 1000 } });
+  const whole = exportMarkdown(JSON.parse(texts(found)[0]).notes);
+  const res = await client.callTool({ name: "export_markdown", arguments: {} });
+  const [first, link, line] = res.content;
+  const kinds = res.content.map((c) => c.type);
+  check("export_markdown over its budget: a page, a link, a line", isDeepStrictEqual(kinds, ["text", "resource_link", "text"]) && !res.isError,
+    JSON.stringify(res.content));
+  const id = link?.uri?.match(/^mcp-result:\/\/(.+)\/1$/)?.[1];
+  const pages = Number(link?.description?.match(/ in (\d+) pages/)?.[1]);
+  check("export_markdown: the link is to the whole result, page 1 of several", id !== undefined && pages >= 2,
+    JSON.stringify(link));
+  check("export_markdown: the line says how to read on",
+    line?.text?.includes(`read_result\` and arguments {"id": "${id}", "page": 2}`) && line.text.includes(`mcp-result://${id}/2`),
+    JSON.stringify(line));
+  check("export_markdown: the first page within 1 KiB", first.text.length + line.text.length <= 1024 && whole.startsWith(first.text),
+    JSON.stringify(first.text));
+  let asResources = first.text;
+  for (let page = 2; page <= pages; page++) {
+    const { contents } = await client.readResource({ uri: `mcp-result://${id}/${page}` });
+    asResources += contents[0].text;
+    const next = page < pages ? `mcp-result://${id}/${page + 1}` : undefined;
+    check(`resources/read page ${page}: then the next page's URI`, contents[1]?.text === next && (next === undefined || contents[1].mimeType === "text/uri-list"),
+      JSON.stringify(contents.slice(1)));
+  }
+  check("the pages read as resources are the whole export", asResources === whole, JSON.stringify(asResources));
+  // A 2026-07-28 client keeps a tools/list for its `ttlMs` (and hears of changes only on a
+  // listen stream): `read_result` is called all the same, as the server serves it listed or not.
+  if (version !== MODERN) {
+    const { tools } = await client.listTools();
+    check("tools/list has read_result once a result spilled", tools.some((t) => t.name === "read_result"), JSON.stringify(tools.map((t) => t.name)));
+  }
+  let throughTool = first.text;
+  for (let page = 2; page <= pages; page++) {
+    const read = await client.callTool({ name: "read_result", arguments: { id, page } });
+    throughTool += read.content[0].text;
+  }
+  check("the pages read through read_result are the whole export", throughTool === whole, JSON.stringify(throughTool));
+}
+
 export async function runNotesChecks(client, version, expectedVersion, handlers) {
   const { asked, folder } = handlers;
   try {
@@ -352,6 +412,8 @@ export async function runNotesChecks(client, version, expectedVersion, handlers)
     res = await client.callTool({ name: "clear_notes", arguments: {} });
     check("clear_notes with no notes asks nothing", isDeepStrictEqual(texts(res), ["there are no notes to delete"]) && asked.elicitation.length === 2,
       `${JSON.stringify(texts(res))}, ${asked.elicitation.length} forms`);
+
+    await checkSpilled(client, version);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

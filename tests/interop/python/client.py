@@ -23,6 +23,7 @@ import warnings
 import importlib.metadata
 import json
 import pathlib
+import re
 import sys
 import tempfile
 
@@ -200,7 +201,7 @@ async def check_resources(session, version, note, notes):
     check("resources/list", got == want, f"{got}, expected {want}")
     templates = field(await session.list_resource_templates(), "resource_templates", "resourceTemplates")
     got = [(field(t, "uri_template", "uriTemplate"), t.name, field(t, "mime_type", "mimeType")) for t in templates]
-    want = [("notes://{id}", "note", "application/json")]
+    want = [("notes://{id}", "note", "application/json"), ("mcp-result://{id}/{page}", "result_page", "text/plain")]
     check("resources/templates/list", got == want, f"{got}, expected {want}")
 
     contents = (await session.read_resource("notes://all")).contents
@@ -276,6 +277,71 @@ async def check_prompts(session, version, note, notes):
         code, message = raised(e)
         check("prompts/get review_note unknown id raises", code == -32602 and message == "there is no note 999999",
               f"{type(e).__name__}: code={code}, message={message!r}")
+
+
+# Notes long enough that `export_markdown` (a budget of 1 KiB) answers in pages.
+LONG_NOTES = [
+    ("Rust traits", "Traits define shared behaviour. A trait object erases the type behind a pointer;\n"
+     "generics keep it and monomorphize. Prefer generics on hot paths.", ["rust"]),
+    ("Groceries", "eggs, rice, green tea, oat milk, two lemons, a loaf of rye, butter, black pepper,\n"
+     "tomatoes (the small ones), basil, olive oil, sea salt, coffee beans", []),
+    ("Déjà vu — café", "Naïve questions are welcome: «pourquoi?» leads to better design. 日本語のメモも\n"
+     "ここに書く。Emoji travel too: 🦀📚☕. Pages cut between characters.", ["unicode"]),
+    ("Trip", "Train at 07:42 from platform 3; change at Lyon; arrive 12:15. Hotel on rue Victor\n"
+     "Hugo, check-in from 15:00. Dinner booked at 20:00 near the river.", ["travel", "plans"]),
+]
+
+
+def export_markdown(notes):
+    """What `export_markdown` answers: a heading, then each note by id with its text and tags."""
+    out = "# Notes\n"
+    for n in sorted(notes, key=lambda n: n["id"]):
+        out += f"\n## {n['title']}\n\n{n['body']}\n"
+        if n["tags"]:
+            out += f"\nTags: {', '.join(n['tags'])}\n"
+    return out
+
+
+async def check_spilled(session, version):
+    """`export_markdown` over its budget: the first page, a link to the whole result and the line
+    that says how to read on; then every other page, as resources (`resources/read`) and through
+    the `read_result` tool, each way making the whole export."""
+    for title, body, tags in LONG_NOTES * 2:  # some 1.7 KB: two pages or more
+        await session.call_tool("add_note", {"title": title, "body": body, "tags": tags})
+    found = await session.call_tool("search_notes", {"query": "", "limit": 1000})
+    whole = export_markdown(json.loads(texts(found)[0])["notes"])
+    res = await session.call_tool("export_markdown", {})
+    kinds = [c.type for c in res.content]
+    check("export_markdown over its budget: a page, a link, a line",
+          kinds == ["text", "resource_link", "text"] and not field(res, "is_error", "isError"), f"{res.content!r}")
+    first, link, line = res.content
+    match = re.fullmatch(r"mcp-result://(.+)/1", str(link.uri))
+    result_id = match and match.group(1)
+    pages = int(re.search(r" in (\d+) pages", link.description or "").group(1))
+    check("export_markdown: the link is to the whole result, page 1 of several", result_id and pages >= 2, repr(link))
+    check("export_markdown: the line says how to read on",
+          f'read_result` and arguments {{"id": "{result_id}", "page": 2}}' in line.text
+          and f"mcp-result://{result_id}/2" in line.text, repr(line.text))
+    check("export_markdown: the first page within 1 KiB",
+          len(first.text.encode()) + len(line.text.encode()) <= 1024 and whole.startswith(first.text), repr(first.text))
+    as_resources = first.text
+    for page in range(2, pages + 1):
+        contents = (await session.read_resource(f"mcp-result://{result_id}/{page}")).contents
+        as_resources += contents[0].text
+        nxt = f"mcp-result://{result_id}/{page + 1}" if page < pages else None
+        got = getattr(contents[1], "text", None) if len(contents) > 1 else None
+        check(f"resources/read page {page}: then the next page's URI", got == nxt, repr(contents[1:]))
+    check("the pages read as resources are the whole export", as_resources == whole, repr(as_resources))
+    # A 2026-07-28 client keeps a tools/list for its `ttlMs` (and hears of changes only on a
+    # listen stream): `read_result` is called all the same, as the server serves it listed or not.
+    if version != MODERN:
+        names = [t.name for t in (await session.list_tools()).tools]
+        check("tools/list has read_result once a result spilled", "read_result" in names, f"{names}")
+    through_tool = first.text
+    for page in range(2, pages + 1):
+        read = await session.call_tool("read_result", {"id": result_id, "page": page})
+        through_tool += read.content[0].text
+    check("the pages read through read_result are the whole export", through_tool == whole, repr(through_tool))
 
 
 async def run_notes(args):
@@ -382,6 +448,8 @@ async def run_notes(args):
             res = await session.call_tool("clear_notes", {})
             check("clear_notes with no notes asks nothing", texts(res) == ["there are no notes to delete"]
                   and len(asked["elicitation"]) == 2, f"{texts(res)}, {len(asked['elicitation'])} forms")
+
+            await check_spilled(session, version)
 
 
 def main():

@@ -220,7 +220,7 @@ impl Tasks {
 
     /// A new task id: 128 random bits, after `<instance>.` when the store is not shared
     /// and the instance has a name.
-    pub(super) fn new_id(&self) -> Result<String, Failure> {
+    pub(crate) fn new_id(&self) -> Result<String, Failure> {
         let random = crate::protocol::random_hex::<16>().map_err(|error| {
             tracing::error!(%error, "no randomness for a task id");
             Failure::new(
@@ -251,7 +251,7 @@ impl Tasks {
     }
 }
 
-pub(super) fn millis(duration: Duration) -> u64 {
+pub(crate) fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
