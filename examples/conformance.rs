@@ -146,6 +146,24 @@ fn test_trigger_resource_update(resources: ResourceRegistry) -> &'static str {
     "Resource updated"
 }
 
+// More text than its budget of 1 KiB: answered as its first page, a link to the whole result
+// and a line saying how to read on. The deploy lane (tests/deploy) reads the other pages
+// through the other instances, which find them in the shared task store.
+/// A long report of numbered lines, answered in pages of at most 1 KiB.
+#[tool(result_budget = 1024)]
+fn long_report(
+    /// How many lines (1 to 10,000; 100 when not given)
+    lines: Option<u32>,
+) -> Result<String, ToolError> {
+    let lines = lines.unwrap_or(100);
+    if !(1..=10_000).contains(&lines) {
+        return Err(ToolError::new(format!("`lines` is {lines}; give 1 to 10,000")));
+    }
+    Ok((1..=lines)
+        .map(|n| format!("line {n:05}: all systems nominal\n"))
+        .collect())
+}
+
 // Its `region` is mirrored into the header `Mcp-Param-Region` (`x-mcp-header`), and
 // `days` into `Mcp-Param-Days`: the scenario `http-custom-header-server-validation` calls it
 // with headers that do and do not repeat the body, so it answers for any region and city.
@@ -764,6 +782,7 @@ async fn main() -> std::process::ExitCode {
         multi_input,
         test_tool_with_task,
         forecast,
+        long_report,
     ];
     tools.push(json_schema_2020_12_tool());
     let served = Server::new("mcp-toolkit-conformance", env!("CARGO_PKG_VERSION"))

@@ -170,6 +170,8 @@ def modern_headers(method, params):
     headers = {"MCP-Protocol-Version": MODERN, "Mcp-Method": method}
     if "name" in params:
         headers["Mcp-Name"] = params["name"]
+    elif method == "resources/read":
+        headers["Mcp-Name"] = params["uri"]
     elif method in TASK_METHODS and "taskId" in params:
         headers["Mcp-Name"] = params["taskId"]
     return headers
@@ -694,6 +696,60 @@ class Deployment:
             f"{text!r} inlined"
         )
 
+    # (n)
+    def spilled_pages_read_elsewhere(self):
+        """A result over its budget, answered by one instance, read to its end through the
+        others: as `mcp-result://` resources, following each page's link to the next, and
+        through the `read_result` tool."""
+        lines = 120
+        whole = "".join(f"line {n:05}: all systems nominal\n" for n in range(1, lines + 1))
+        params = {"name": "long_report", "arguments": {"lines": lines}}
+        answer = modern(self.nginx, self.next_id(), "tools/call", params)
+        expect(answer.status == 200, f"tools/call long_report: HTTP {answer.status}: {answer.body[:300]!r}")
+        creator = self.answered_by(answer, self.nginx)
+        content = answer.result().get("content") or []
+        kinds = [block.get("type") for block in content]
+        expect(kinds == ["text", "resource_link", "text"], f"long_report answered blocks {kinds}")
+        first, link, line = content
+        sent = len(json.dumps(content, ensure_ascii=False).encode())
+        expect(len(first["text"].encode()) <= 1024, f"a first page of {len(first['text'].encode())} bytes")
+        match = re.fullmatch(r"mcp-result://([^/]+)/1", link.get("uri", ""))
+        expect(match, f"the link is to {link.get('uri')!r}, not a result's first page")
+        result_id = match.group(1)
+        expect(f"mcp-result://{result_id}/2" in line["text"], f"the line does not say where page 2 is: {line['text']!r}")
+        pages, readers = [first["text"]], []
+        uri = f"mcp-result://{result_id}/2"
+        while uri:
+            answer = modern(self.nginx, self.next_id(), "resources/read", {"uri": uri})
+            expect(answer.status == 200, f"resources/read {uri}: HTTP {answer.status}: {answer.body[:300]!r}")
+            readers.append(self.answered_by(answer, self.nginx))
+            contents = answer.result().get("contents") or []
+            expect(contents and "text" in contents[0], f"resources/read {uri} gave {short(contents)}")
+            pages.append(contents[0]["text"])
+            following = [c for c in contents[1:] if c.get("mimeType") == "text/uri-list"]
+            uri = following[0]["text"].strip() if following else None
+            expect(len(pages) <= 50, "more than 50 pages: the links go round")
+        expect("".join(pages) == whole, f"the {len(pages)} pages joined are not the report")
+        others = sorted(set(readers) - {creator})
+        expect(others, f"every page was read from {creator}, which made the result")
+        # Page 2 again, through the tool, from whichever instance nginx picks next.
+        params = {"name": "read_result", "arguments": {"id": result_id, "page": 2}}
+        answer = modern(self.nginx, self.next_id(), "tools/call", params)
+        expect(answer.status == 200, f"read_result: HTTP {answer.status}: {answer.body[:300]!r}")
+        by_tool = self.answered_by(answer, self.nginx)
+        text = (answer.result().get("content") or [{}])[0].get("text")
+        expect(text == pages[1], f"read_result page 2 through {by_tool} differs from the resource's")
+        # A made-up id is answered as any unknown resource is.
+        forged = modern(self.nginx, self.next_id(), "resources/read", {"uri": f"mcp-result://{result_id}x/2"})
+        expect("error" in forged.answer(), f"a forged result id was read: {forged.body[:200]!r}")
+        spread = Counter(readers)
+        return (
+            f"long_report ({len(whole)} bytes) answered by {creator} with a first page, a link and "
+            f"a line ({sent} bytes of content); pages 2-{len(pages)} read as resources through "
+            f"{', '.join(f'{n}: {spread[n]}' for n in sorted(spread))}; page 2 through read_result "
+            f"on {by_tool}; the pages joined are the report; a forged id is refused"
+        )
+
     # (h)
     def task_answered_elsewhere(self):
         task_id, creator = self.start_task("confirm_delete", {"filename": "deploy.txt"})
@@ -955,6 +1011,7 @@ def main():
         ("(h) a task's question is answered through another instance", deployment.task_answered_elsewhere),
         ("(i) a task is cancelled through another instance", deployment.task_cancelled_elsewhere),
         ("(m) a listen stream hears a task on another instance", deployment.task_heard_on_another_instance),
+        ("(n) a spilled result's pages are read through the other instances", deployment.spilled_pages_read_elsewhere),
         ("(j) tasks survive a redis-server restart", deployment.tasks_survive_a_redis_restart),
         ("(d) modern calls go on after SIGKILL of an instance", deployment.calls_survive_a_killed_instance),
         ("(f) sessions after the kill", deployment.sessions_after_the_kill),

@@ -19,6 +19,8 @@
 #   (m) a subscriptions/listen stream for a task id, opened straight on one instance, hears
 #       notifications/tasks (working, then completed with its result) for a task running on
 #       another (Redis's pub/sub carries them); unknown task ids are acknowledged as [];
+#   (n) a result over its budget, answered by one instance, is read page by page through the
+#       others (as `mcp-result://` resources and through `read_result`): the pages are in Redis;
 #   (j) redis-server killed (SIGKILL) and started again on its append-only file: every task
 #       acknowledged before is still there, a running one completes, the instances go on;
 #   (l) `tasks/*` whose task id names an instance (as with a store that is not shared) go to

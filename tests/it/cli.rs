@@ -400,7 +400,8 @@ fn read_says_why_it_could_not_read() {
         "error: no resource has the URI `test://nope`, and no template matches it; the resources are \
          `test://static-text`, `test://static-binary`, `test://watched-resource`, \
          `test://template/{id}/data`, `skill://conformance-guide/SKILL.md`, \
-         `skill://conformance-guide/templates/regional/eu.md`, `skill://conformance-guide/templates/report.md`"
+         `skill://conformance-guide/templates/regional/eu.md`, `skill://conformance-guide/templates/report.md`, \
+         `mcp-result://{id}/{page}`"
     );
     let none = run(CALCULATOR, &["read", "test://static-text"]);
     assert_eq!(none.status.code(), Some(2));
