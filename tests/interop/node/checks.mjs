@@ -196,8 +196,18 @@ async function checkPrompts(client, note, notes) {
 async function checkResources(client, version, note, notes) {
   const { resources } = await client.listResources();
   let got = resources.map((r) => [r.uri, r.name, r.mimeType]);
-  let want = [["notes://all", "all_notes", "text/markdown"]];
+  let want = [
+    ["notes://all", "all_notes", "text/markdown"],
+    ["skill://notes-workflow/SKILL.md", "notes-workflow", "text/markdown"],
+    ["skill://notes-workflow/references/tagging.md", "tagging.md", "text/markdown"],
+  ];
   check("resources/list", isDeepStrictEqual(got, want), `${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+  // The notes skill's files are ordinary resources to a client that knows no skills.
+  const skill = (await client.readResource({ uri: "skill://notes-workflow/SKILL.md" })).contents;
+  const manifest = skill.length === 1 ? skill[0].text ?? "" : "";
+  check("resources/read skill://notes-workflow/SKILL.md (its frontmatter, then the body)",
+    manifest.startsWith("---\nname: notes-workflow\n") && manifest.includes("search_notes"),
+    JSON.stringify(skill).slice(0, 300));
   const { resourceTemplates } = await client.listResourceTemplates();
   got = resourceTemplates.map((t) => [t.uriTemplate, t.name, t.mimeType]);
   want = [["notes://{id}", "note", "application/json"], ["mcp-result://{id}/{page}", "result_page", "text/plain"]];

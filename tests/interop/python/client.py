@@ -197,8 +197,20 @@ async def check_resources(session, version, note, notes):
     note by its id, and an unknown note's error."""
     resources = (await session.list_resources()).resources
     got = [(str(r.uri), r.name, field(r, "mime_type", "mimeType")) for r in resources]
-    want = [("notes://all", "all_notes", "text/markdown")]
+    want = [
+        ("notes://all", "all_notes", "text/markdown"),
+        ("skill://notes-workflow/SKILL.md", "notes-workflow", "text/markdown"),
+        ("skill://notes-workflow/references/tagging.md", "tagging.md", "text/markdown"),
+    ]
     check("resources/list", got == want, f"{got}, expected {want}")
+    # The notes skill's files are ordinary resources to a client that knows no skills.
+    skill = (await session.read_resource("skill://notes-workflow/SKILL.md")).contents
+    manifest = getattr(skill[0], "text", "") if len(skill) == 1 else ""
+    check(
+        "resources/read skill://notes-workflow/SKILL.md (its frontmatter, then the body)",
+        manifest.startswith("---\nname: notes-workflow\n") and "search_notes" in manifest,
+        str(skill)[:300],
+    )
     templates = field(await session.list_resource_templates(), "resource_templates", "resourceTemplates")
     got = [(field(t, "uri_template", "uriTemplate"), t.name, field(t, "mime_type", "mimeType")) for t in templates]
     want = [("notes://{id}", "note", "application/json"), ("mcp-result://{id}/{page}", "result_page", "text/plain")]
