@@ -7,7 +7,8 @@
 //! spilled results in a bounded store.
 
 use super::notes::{Wire, add, client_request, wires};
-use mcp_toolkit::auth::Principal;
+use crate::support::callers::TwoCallers;
+use crate::support::modern_meta;
 use mcp_toolkit::task::{MemoryStore, TaskStore};
 use mcp_toolkit::{Json, Server, tool, tools};
 use serde_json::{Value, json};
@@ -533,61 +534,27 @@ impl TaskStore for SharedStore {
     }
 }
 
-/// A 2026-07-28 request over HTTP with a bearer token; the JSON answer.
-async fn post(url: &str, token: &str, id: u64, method: &str, mut params: Value) -> Value {
-    params["_meta"] = super::support::modern_meta(json!({}));
-    let mut request = reqwest::Client::new()
-        .post(url)
-        .bearer_auth(token)
-        .header("Accept", "application/json, text/event-stream")
-        .header("MCP-Protocol-Version", super::notes::MODERN)
-        .header("Mcp-Method", method);
-    if let Some(name) = params
-        .get("name")
-        .or_else(|| params.get("uri"))
-        .and_then(Value::as_str)
-    {
-        request = request.header("Mcp-Name", name.to_owned());
-    }
-    let body = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
-    let text = request.json(&body).send().await.unwrap().text().await.unwrap();
-    serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text}"))
-}
-
 #[tokio::test]
 async fn a_spilled_result_is_its_callers_alone() {
-    let http = Server::new("reports", "1.0.0")
+    let server = Server::new("reports", "1.0.0")
         .tools(tools![report])
-        .result_budget(1024)
-        .bearer_auth(|token| async move {
-            match token.as_str() {
-                "ada-token" => Some(Principal::new("ada")),
-                "bob-token" => Some(Principal::new("bob")),
-                _ => None,
-            }
-        })
-        .bind_http("127.0.0.1:0")
-        .await
-        .unwrap();
-    let url = format!("http://{}/mcp", http.local_addr());
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let serving = tokio::spawn(http.run_until(async {
-        stopped.await.ok();
-    }));
+        .result_budget(1024);
+    let http = TwoCallers::serve(server).await;
+    let post = |token, id, method, params| http.post(token, id, method, params, modern_meta(json!({})));
 
     let call = json!({ "name": "report", "arguments": { "size": 3000 } });
-    let first = post(&url, "ada-token", 1, "tools/call", call).await;
+    let first = post("ada-token", 1, "tools/call", call).await;
     let id = id_of(first["result"]["content"][1]["uri"].as_str().unwrap()).to_owned();
     let page = format!("mcp-result://{id}/2");
-    let mine = post(&url, "ada-token", 2, "resources/read", json!({ "uri": page })).await;
+    let mine = post("ada-token", 2, "resources/read", json!({ "uri": page })).await;
     assert_eq!(mine["result"]["contents"][0]["uri"], page);
     // A cache must not share it: it is the caller's.
     assert_eq!(mine["result"]["cacheScope"], "private");
 
     // To another principal it is as unknown as a page never made.
-    let theirs = post(&url, "bob-token", 3, "resources/read", json!({ "uri": page })).await;
+    let theirs = post("bob-token", 3, "resources/read", json!({ "uri": page })).await;
     let never = format!("mcp-result://{}/2", "0".repeat(32));
-    let unknown = post(&url, "bob-token", 4, "resources/read", json!({ "uri": never })).await;
+    let unknown = post("bob-token", 4, "resources/read", json!({ "uri": never })).await;
     assert_eq!(theirs["error"]["code"], -32602);
     assert_eq!(
         theirs["error"]["message"].as_str().unwrap().replace(&id, "ID"),
@@ -597,7 +564,6 @@ async fn a_spilled_result_is_its_callers_alone() {
             .replace(&"0".repeat(32), "ID")
     );
     let through_tool = post(
-        &url,
         "bob-token",
         5,
         "tools/call",
@@ -609,6 +575,5 @@ async fn a_spilled_result_is_its_callers_alone() {
         through_tool["result"]["content"][0]["text"],
         format!("no page 2 of a result `{id}`: unknown or expired result id, or no such page")
     );
-    stop.send(()).unwrap();
-    serving.await.unwrap().unwrap();
+    http.stop().await;
 }

@@ -2,6 +2,7 @@
 //! conformance example's task tools: whole exchanges, every result checked against the
 //! schema of revision 2026-07-28 where it defines one.
 
+use crate::support::callers::TwoCallers;
 use crate::support::{Peer, Spec, initialize, modern_meta};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -493,52 +494,13 @@ async fn forever(cx: mcp_toolkit::Context) -> &'static str {
     "stopped"
 }
 
-/// A 2026-07-28 request over HTTP with a bearer token, from a client that declares the
-/// tasks extension; the JSON answer.
-async fn post(url: &str, token: &str, id: u64, method: &str, mut params: Value) -> Value {
-    params["_meta"] = with_tasks();
-    let name = params
-        .get("name")
-        .or_else(|| params.get("taskId"))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    let mut request = reqwest::Client::new()
-        .post(url)
-        .bearer_auth(token)
-        .header("Accept", "application/json, text/event-stream")
-        .header("MCP-Protocol-Version", MODERN)
-        .header("Mcp-Method", method);
-    if let Some(name) = name {
-        request = request.header("Mcp-Name", name);
-    }
-    let body = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
-    let text = request.json(&body).send().await.unwrap().text().await.unwrap();
-    serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text}"))
-}
-
 #[tokio::test]
 async fn a_task_is_invisible_to_every_caller_but_its_creator() {
-    use mcp_toolkit::{Server, auth::Principal, tools};
-    let http = Server::new("tasks", "1.0.0")
-        .tools(tools![forever])
-        .bearer_auth(|token| async move {
-            match token.as_str() {
-                "ada-token" => Some(Principal::new("ada")),
-                "bob-token" => Some(Principal::new("bob")),
-                _ => None,
-            }
-        })
-        .bind_http("127.0.0.1:0")
-        .await
-        .unwrap();
-    let url = format!("http://{}/mcp", http.local_addr());
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let serving = tokio::spawn(http.run_until(async {
-        stopped.await.ok();
-    }));
+    use mcp_toolkit::{Server, tools};
+    let http = TwoCallers::serve(Server::new("tasks", "1.0.0").tools(tools![forever])).await;
+    let post = |token, id, method, params| http.post(token, id, method, params, with_tasks());
 
     let created = post(
-        &url,
         "ada-token",
         1,
         "tools/call",
@@ -547,17 +509,9 @@ async fn a_task_is_invisible_to_every_caller_but_its_creator() {
     .await;
     let task = assert_task(&created["result"], "task", "working");
     // To another principal the task is as unknown as an id never issued.
-    let unknown = post(
-        &url,
-        "bob-token",
-        2,
-        "tasks/get",
-        json!({ "taskId": "0".repeat(32) }),
-    )
-    .await;
+    let unknown = post("bob-token", 2, "tasks/get", json!({ "taskId": "0".repeat(32) })).await;
     for (id, method) in [(3, "tasks/get"), (4, "tasks/update"), (5, "tasks/cancel")] {
         let refused = post(
-            &url,
             "bob-token",
             id,
             method,
@@ -567,18 +521,17 @@ async fn a_task_is_invisible_to_every_caller_but_its_creator() {
         assert_eq!(refused["error"], unknown["error"], "{method}: {refused}");
         assert_eq!(refused["error"]["code"], -32602);
     }
-    let still = post(&url, "ada-token", 6, "tasks/get", json!({ "taskId": task })).await;
+    let still = post("ada-token", 6, "tasks/get", json!({ "taskId": task })).await;
     assert_eq!(
         still["result"]["status"], "working",
         "bob's cancel did nothing: {still}"
     );
-    let cancelled = post(&url, "ada-token", 7, "tasks/cancel", json!({ "taskId": task })).await;
+    let cancelled = post("ada-token", 7, "tasks/cancel", json!({ "taskId": task })).await;
     assert_eq!(cancelled["result"]["resultType"], "complete");
-    let ended = post(&url, "ada-token", 8, "tasks/get", json!({ "taskId": task })).await;
+    let ended = post("ada-token", 8, "tasks/get", json!({ "taskId": task })).await;
     assert_eq!(ended["result"]["status"], "cancelled");
 
-    stop.send(()).ok();
-    serving.await.unwrap().unwrap();
+    http.stop().await;
 }
 
 /// A task store that is down until told otherwise, over an in-memory one.

@@ -5,6 +5,7 @@
 //! roots of the fixture binaries (`[[bin]]` in Cargo.toml), which reach `tools.rs` and
 //! `oauth_as.rs` as their own modules, so the binaries and the tests serve the same tools.
 
+pub mod callers;
 pub mod oauth_as;
 pub mod redis;
 pub mod tools;
