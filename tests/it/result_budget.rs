@@ -279,11 +279,18 @@ fn the_notes_export_comes_in_pages_read_to_the_end_both_ways_on_every_wire() {
             expected["data"]["uri"] = json!(missing);
             assert_eq!(refused["error"], expected, "{label}: {missing}");
         }
-        let unknown = wire.call_plain("read_result", json!({ "id": "nope", "page": 2 }));
+        let never = "0".repeat(32);
+        let unknown = wire.call_plain("read_result", json!({ "id": never, "page": 2 }));
         assert!(unknown.is_error(), "{label}");
         assert_eq!(
             unknown.text(),
-            "no page 2 of a result `nope`: unknown or expired result id, or no such page",
+            format!("no page 2 of a result `{never}`: unknown or expired result id, or no such page"),
+            "{label}"
+        );
+        let not_an_id = wire.call_plain("read_result", json!({ "id": "nope", "page": 2 }));
+        assert_eq!(
+            not_an_id.text(),
+            "no page 2 of such a result: `id` is not a result id (the answer that gave the first page says it)",
             "{label}"
         );
     }
@@ -574,6 +581,13 @@ async fn a_spilled_result_is_its_callers_alone() {
     assert_eq!(
         through_tool["result"]["content"][0]["text"],
         format!("no page 2 of a result `{id}`: unknown or expired result id, or no such page")
+    );
+    // An id the server cannot have made is not looked for, nor written back.
+    let forged = json!({ "name": "read_result", "arguments": { "id": "x".repeat(100_000), "page": 2 } });
+    let forged = post("bob-token", 6, "tools/call", forged).await;
+    assert_eq!(
+        forged["result"]["content"][0]["text"],
+        "no page 2 of such a result: `id` is not a result id (the answer that gave the first page says it)"
     );
     http.stop().await;
 }

@@ -60,6 +60,17 @@ pub(crate) fn is_result_id(id: &str) -> bool {
     id.starts_with(RESULT_ID_PREFIX)
 }
 
+/// Whether `id` could be an id this server made, of a task or a spilled result: 32 random
+/// hexadecimal digits, after an instance's name (1 to 63 of `A-Z a-z 0-9 - _`) and a dot
+/// where the store is not shared. An id a client sent that is anything else (a megabyte of
+/// text, a key of another namespace) is unknown without asking the store.
+pub(crate) fn could_be_id(id: &str) -> bool {
+    (32..=96).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
 /// What a store's operations return: a boxed future, so a store is a trait object.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 
@@ -297,3 +308,21 @@ pub(crate) fn now_ms() -> u64 {
 /// How many changes a receiver of [`TaskStore::changes`] may fall behind by before it is
 /// told it lagged.
 pub(crate) const CHANGES_BACKLOG: usize = 1024;
+
+#[cfg(test)]
+mod tests {
+    use super::could_be_id;
+
+    #[test]
+    fn only_ids_the_server_could_have_made_are_looked_for() {
+        let random = "0123456789abcdef0123456789abcdef";
+        assert!(could_be_id(random));
+        assert!(could_be_id(&format!("mcp-0.{random}")));
+        assert!(could_be_id(&format!("{}.{random}", "n".repeat(63))));
+        assert!(!could_be_id("nope"));
+        assert!(!could_be_id(&"a".repeat(100_000)));
+        assert!(!could_be_id(&format!("result:{random}:2")));
+        assert!(!could_be_id(&format!("{random} ")));
+        assert!(!could_be_id(&format!("ünï.{random}")));
+    }
+}

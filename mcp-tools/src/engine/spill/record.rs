@@ -89,7 +89,7 @@ impl Pages {
     /// Page `page` of result `id` with the number of pages, if `caller` may read it: `None`
     /// alike when there is no such page, its time is up, or another made it.
     async fn read(&self, id: &str, page: usize, caller: Option<&Principal>) -> Option<(String, usize)> {
-        if page == 0 {
+        if page == 0 || !crate::task::could_be_id(id) {
             return None;
         }
         let stored = match self.store.load(&record_id(id, page)).await {
@@ -278,8 +278,11 @@ fn read_result_tool(pages: Arc<Pages>) -> Tool {
                         Content::text(text),
                         Content::text(page_line(id, page, count)),
                     ]),
-                    None => CallToolResult::error(format!(
+                    None if crate::task::could_be_id(id) => CallToolResult::error(format!(
                         "no page {page} of a result `{id}`: unknown or expired result id, or no such page"
+                    )),
+                    None => CallToolResult::error(format!(
+                        "no page {page} of such a result: `id` is not a result id (the answer that gave the first page says it)"
                     )),
                 }
             }

@@ -531,8 +531,9 @@ impl Engine {
     /// Reads task `id` for `caller`: `-32602` when it is unknown, expired or another's; a
     /// working task whose instance is gone is failed first.
     async fn load_for(&self, id: &str, caller: Auth<'_>) -> Result<Loaded, Failure> {
-        // A spilled result's page is kept beside the tasks, and is none.
-        if crate::task::is_result_id(id) {
+        // A spilled result's page is kept beside the tasks, and is none; an id this server
+        // cannot have made is not looked for.
+        if crate::task::is_result_id(id) || !crate::task::could_be_id(id) {
             return Err(not_found());
         }
         for _ in 0..RETRIES {
