@@ -171,16 +171,31 @@ fn parse_integer(text: &str) -> Option<i64> {
     text.parse::<i64>().ok().filter(|n| n.abs() <= MAX_SAFE)
 }
 
+/// The most of a header's or an argument's value an error repeats: a client that sent
+/// megabytes does not get them back.
+const SHOWN: usize = 200;
+
+/// `text`, cut after [`SHOWN`] bytes (at a character's end) with `…` to say so.
+fn clipped(text: &str) -> Cow<'_, str> {
+    if text.len() <= SHOWN {
+        return Cow::Borrowed(text);
+    }
+    let end = (0..=SHOWN).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    Cow::Owned(format!("{}…", &text[..end]))
+}
+
 /// Checks that the header `label` (`value`, when sent) repeats `expected`.
 fn expect(label: &str, value: Option<&HeaderValue>, expected: &Expected<'_>) -> Result<(), String> {
+    let body = || expected.to_string();
     let Some(value) = value else {
         return Err(format!(
-            "Header mismatch: the {label} header is required and must be '{expected}'"
+            "Header mismatch: the {label} header is required and must be '{}'",
+            clipped(&body())
         ));
     };
     let shown = || {
         value.to_str().map_or(Cow::Borrowed("(not text)"), |v| {
-            Cow::Borrowed(v.trim_matches([' ', '\t']))
+            clipped(v.trim_matches([' ', '\t']))
         })
     };
     match decoded(value) {
@@ -190,8 +205,9 @@ fn expect(label: &str, value: Option<&HeaderValue>, expected: &Expected<'_>) -> 
         )),
         Ok(header) if expected.matches(&header) => Ok(()),
         Ok(_) => Err(format!(
-            "Header mismatch: {label} header value '{}' does not match body value '{expected}'",
-            shown()
+            "Header mismatch: {label} header value '{}' does not match body value '{}'",
+            shown(),
+            clipped(&body())
         )),
     }
 }
@@ -419,5 +435,27 @@ mod tests {
             check_params(&headers, &params[..1], &none),
             Err("Header mismatch: the Mcp-Param-Region header is sent, but the body has no value for the argument `region` that it repeats".into())
         );
+    }
+
+    #[test]
+    fn an_error_repeats_at_most_200_bytes_of_a_value() {
+        let long = format!("{}é{}", "a".repeat(199), "b".repeat(100_000));
+        let value = HeaderValue::from_str(&"c".repeat(100_000)).unwrap();
+        let expected = Expected::Text(Cow::Borrowed(&long));
+        let error = expect("Mcp-Param-Text", Some(&value), &expected).unwrap_err();
+        assert_eq!(
+            error,
+            format!(
+                "Header mismatch: Mcp-Param-Text header value '{}…' does not match body value '{}…'",
+                "c".repeat(200),
+                "a".repeat(199)
+            )
+        );
+        let missing = expect("Mcp-Param-Text", None, &expected).unwrap_err();
+        assert_eq!(
+            missing.len(),
+            "Header mismatch: the Mcp-Param-Text header is required and must be ''…".len() + 199
+        );
+        assert_eq!(clipped("short"), "short");
     }
 }
