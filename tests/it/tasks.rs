@@ -534,6 +534,92 @@ async fn a_task_is_invisible_to_every_caller_but_its_creator() {
     http.stop().await;
 }
 
+#[tokio::test]
+async fn running_tasks_have_bounds_of_their_own_and_leave_calls_theirs() {
+    use mcp_toolkit::server::Limits;
+    use mcp_toolkit::{Server, tools};
+    let server = Server::new("tasks", "1.0.0")
+        .tools(tools![forever, brief])
+        .limits(Limits::default().max_concurrent_calls(2))
+        .max_running_tasks(3)
+        .max_running_tasks_per_client(2);
+    let http = TwoCallers::serve(server).await;
+    let forever = json!({ "name": "forever", "arguments": {} });
+    let start = |token, id| http.post(token, id, "tools/call", forever.clone(), with_tasks());
+
+    // Two long tasks of ada's: as many as the calls in progress may be.
+    let mut ada_tasks = Vec::new();
+    for id in 1..=2 {
+        let created = start("ada-token", id).await;
+        ada_tasks.push(assert_task(&created["result"], "task", "working"));
+    }
+    let refused = start("ada-token", 3).await;
+    assert_eq!(refused["error"]["code"], -32000, "{refused}");
+    assert_eq!(
+        refused["error"]["message"],
+        "too many tasks: this client has 2 running, its limit (`max_running_tasks_per_client`); try again when one has ended"
+    );
+    // Another client still has places, until the server's bound.
+    let created = start("bob-token", 4).await;
+    let mut bob_tasks = vec![assert_task(&created["result"], "task", "working")];
+    let busy = start("bob-token", 5).await;
+    assert_eq!(busy["error"]["code"], -32000, "{busy}");
+    assert_eq!(
+        busy["error"]["message"],
+        "the server is busy: 3 tasks are running, its limit (`max_running_tasks`); try again shortly"
+    );
+    // Plain calls that wait keep their own places, two at once.
+    let plain = |token, id| {
+        http.post(
+            token,
+            id,
+            "tools/call",
+            json!({ "name": "brief", "arguments": {} }),
+            modern_meta(json!({})),
+        )
+    };
+    let (a, b) = tokio::join!(plain("ada-token", 6), plain("bob-token", 7));
+    for answer in [a, b] {
+        assert_eq!(answer["result"]["content"][0]["text"], "done", "{answer}");
+        assert!(answer["result"].get("isError").is_none(), "{answer}");
+    }
+    // A task that ends gives its place back.
+    let cancelled = http
+        .post(
+            "ada-token",
+            8,
+            "tasks/cancel",
+            json!({ "taskId": ada_tasks[0] }),
+            with_tasks(),
+        )
+        .await;
+    assert_eq!(cancelled["result"]["resultType"], "complete", "{cancelled}");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut id = 9;
+    loop {
+        let again = start("bob-token", id).await;
+        if again["result"]["resultType"] == "task" {
+            bob_tasks.push(assert_task(&again["result"], "task", "working"));
+            break;
+        }
+        assert!(Instant::now() < deadline, "no place came back: {again}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        id += 1;
+    }
+    // Every task cancelled, for the server to stop at once.
+    let owned = ada_tasks[1..]
+        .iter()
+        .map(|t| ("ada-token", t))
+        .chain(bob_tasks.iter().map(|t| ("bob-token", t)));
+    for (token, task) in owned {
+        id += 1;
+        let params = json!({ "taskId": task });
+        let cancelled = http.post(token, id, "tasks/cancel", params, with_tasks()).await;
+        assert_eq!(cancelled["result"]["resultType"], "complete", "{cancelled}");
+    }
+    http.stop().await;
+}
+
 /// A task store that is down until told otherwise, over an in-memory one.
 struct Flaky {
     inner: mcp_toolkit::task::MemoryStore,

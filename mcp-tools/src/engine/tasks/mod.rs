@@ -17,6 +17,7 @@
 //! turned `failed` by whoever reads it next.
 
 pub(super) mod record;
+mod slots;
 
 use super::connection::Connection;
 use super::core::{Auth, CallParts, Engine};
@@ -29,6 +30,7 @@ use crate::context::{Check, ClientChannel, Notification, Principal};
 use crate::error::ClientRequestError;
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
+use crate::rate::ClientKey;
 use crate::result::CallToolResult;
 use crate::task::{StoreError, StoredTask, now_ms};
 use crate::tool::{RawArguments, TaskSupport, Tool};
@@ -150,6 +152,8 @@ pub(crate) struct TaskCall {
     pub(crate) arguments: String,
     pub(crate) capabilities: Option<Arc<Value>>,
     pub(crate) principal: Option<Arc<Principal>>,
+    /// Who the task counts against, for the bound on each client's running tasks.
+    pub(crate) client: ClientKey,
     /// The round the call's asks were answered in, if it had one.
     pub(crate) round: Option<Arc<Round>>,
     /// The status message the tool has set so far.
@@ -210,8 +214,10 @@ impl Engine {
     }
 
     /// Turns a call into a task: writes it to the store, answers the call with it once a
-    /// `tasks/get` anywhere would find it, then drives its work here. A store that fails
-    /// answers the call with an error and stops the work.
+    /// `tasks/get` anywhere would find it, then drives its work here. A store that fails,
+    /// or no place for one more running task, answers the call with an error and stops the
+    /// work. The call's place among the calls in progress (`permit`) is given back: a
+    /// running task holds a place of its own.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn begin_task(
         self: &Arc<Self>,
@@ -223,6 +229,20 @@ impl Engine {
         begun: Begun,
         permit: OwnedSemaphorePermit,
     ) {
+        let slot = match begun {
+            Begun::Running(_) => match self.tasks.slots.try_take(&call.client) {
+                Ok(slot) => Some(slot),
+                Err(failure) => {
+                    if let Some(cancel) = &call.cancel {
+                        cancel.cancel();
+                    }
+                    conn.finish(&request_id);
+                    return encode::respond_failure(out, Some(id), failure);
+                }
+            },
+            Begun::Finished(_) => None,
+        };
+        drop(permit);
         let engine = Arc::clone(self);
         let conn2 = Arc::clone(conn);
         let out = out.clone();
@@ -268,7 +288,7 @@ impl Engine {
                         call.round,
                         call.status,
                         cancel,
-                        Some(permit),
+                        slot,
                         until,
                     );
                     tokio::spawn(tracing::Instrument::in_current_span(run));
@@ -374,7 +394,7 @@ impl Engine {
         round: Option<Arc<Round>>,
         status: Arc<StatusCell>,
         cancel: CancellationToken,
-        permit: Option<OwnedSemaphorePermit>,
+        slot: Option<slots::Slot>,
         until: u64,
     ) {
         let tasks = &self.tasks;
@@ -433,7 +453,7 @@ impl Engine {
                 }
             }
         };
-        drop(permit);
+        drop(slot);
         tasks.running().remove(&id);
         let Some(finished) = finished else { return };
         match finished {
@@ -636,9 +656,10 @@ impl Engine {
         out: &Outbox,
         auth: Auth<'_>,
     ) -> Outcome {
+        let client = Engine::client_key(conn, auth);
         self.serve_task_request(conn, id, out, auth, |engine, caller| async move {
             if let Some(record) = engine.take_answers(&task_id, &responses, caller.as_ref()).await? {
-                tokio::spawn(engine.resume(task_id, record));
+                tokio::spawn(engine.resume(task_id, record, client));
             }
             Ok(Map::new())
         })
@@ -697,7 +718,7 @@ impl Engine {
 
     /// Runs a task's tool again from the top on this instance, every ask answered from
     /// what the task holds.
-    async fn resume(self: Arc<Self>, id: String, record: Record) {
+    async fn resume(self: Arc<Self>, id: String, record: Record, client: ClientKey) {
         let Some(tool) = self.tools.snapshot().get(&record.tool).cloned() else {
             let message = format!("the tool `{}` is no longer served", record.tool);
             self.update(&id, |r| {
@@ -753,11 +774,11 @@ impl Engine {
         let until = record.created_at.saturating_add(record.ttl_ms);
         let engine = Arc::clone(&self);
         tokio::spawn(async move {
-            // A task run again counts among the calls in progress, as its first run did;
-            // it waits for a place rather than failing.
-            let permit = Arc::clone(&engine.calls).acquire_owned().await.ok();
+            // A task run again counts among the running tasks, its creator's included, as
+            // its first run did; it waits for a place rather than failing.
+            let slot = engine.tasks.slots.take(client).await;
             engine
-                .drive(id, tool, work, Some(round), status, cancel, permit, until)
+                .drive(id, tool, work, Some(round), status, cancel, slot, until)
                 .await;
         });
     }

@@ -154,6 +154,8 @@ pub(crate) struct Tasks {
     pub(super) poll_interval: Duration,
     /// The tasks running here, each with the token that stops it.
     pub(super) running: Mutex<foldhash::HashMap<String, CancellationToken>>,
+    /// The places for tasks running here, in all and per client.
+    pub(super) slots: super::slots::Slots,
 }
 
 /// How the engine's tasks are set up.
@@ -164,6 +166,9 @@ pub(crate) struct TaskOptions {
     pub(crate) ttl: Duration,
     pub(crate) poll_interval: Duration,
     pub(crate) instance: Option<String>,
+    /// How many tasks may run here at once, in all and per client.
+    pub(crate) max_running: usize,
+    pub(crate) max_running_per_client: usize,
 }
 
 impl std::fmt::Debug for TaskOptions {
@@ -174,6 +179,8 @@ impl std::fmt::Debug for TaskOptions {
             .field("ttl", &self.ttl)
             .field("poll_interval", &self.poll_interval)
             .field("instance", &self.instance)
+            .field("max_running", &self.max_running)
+            .field("max_running_per_client", &self.max_running_per_client)
             .finish()
     }
 }
@@ -186,6 +193,8 @@ impl Default for TaskOptions {
             ttl: Duration::from_secs(3600),
             poll_interval: Duration::from_secs(1),
             instance: None,
+            max_running: super::slots::DEFAULT_MAX_RUNNING,
+            max_running_per_client: super::slots::DEFAULT_MAX_RUNNING_PER_CLIENT,
         }
     }
 }
@@ -207,6 +216,7 @@ impl Tasks {
             ttl: options.ttl,
             poll_interval: options.poll_interval,
             running: Mutex::default(),
+            slots: super::slots::Slots::new(options.max_running, options.max_running_per_client),
         }
     }
 
