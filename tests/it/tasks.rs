@@ -620,6 +620,126 @@ async fn running_tasks_have_bounds_of_their_own_and_leave_calls_theirs() {
     http.stop().await;
 }
 
+/// Works a moment on its text, then says how long it was.
+#[mcp_toolkit::tool(task)]
+async fn measure(text: String) -> String {
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    format!("{} bytes", text.len())
+}
+
+/// A `tools/call` of `measure` from a client that declares the extension.
+async fn measure_task(
+    client: &mcp_toolkit::testing::TestClient,
+    text: &str,
+) -> Result<Value, mcp_toolkit::testing::ClientError> {
+    let meta = json!({ "io.modelcontextprotocol/clientCapabilities": { "extensions": { EXTENSION: {} } } });
+    client
+        .request(
+            "tools/call",
+            json!({ "_meta": meta, "name": "measure", "arguments": { "text": text } }),
+        )
+        .await
+}
+
+/// Polls `tasks/get` on `client` until task `id` has ended; its last state.
+async fn ended(client: &mcp_toolkit::testing::TestClient, id: &str) -> Value {
+    let meta = json!({ "io.modelcontextprotocol/clientCapabilities": { "extensions": { EXTENSION: {} } } });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let got = client
+            .request("tasks/get", json!({ "_meta": meta, "taskId": id }))
+            .await
+            .unwrap();
+        if got["status"] != "working" {
+            return got;
+        }
+        assert!(Instant::now() < deadline, "the task never ended: {got}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn the_memory_store_bounds_the_bytes_of_tasks_and_an_ended_task_keeps_no_arguments() {
+    use mcp_toolkit::task::MemoryStore;
+    use mcp_toolkit::{Server, tools};
+    let client = Server::new("tasks", "1.0.0")
+        .tools(tools![measure])
+        .task_store(MemoryStore::new().with_task_byte_limit(100_000))
+        .test_client()
+        .unwrap();
+    let text = "x".repeat(60_000);
+    let first = measure_task(&client, &text).await.unwrap();
+    assert_eq!(first["resultType"], "task", "{first}");
+    // The first task holds its arguments while it runs: no room for another as large.
+    let refused = measure_task(&client, &text).await.unwrap_err();
+    let mcp_toolkit::testing::ClientError::Rpc { code, message, .. } = &refused else {
+        panic!("{refused:?}")
+    };
+    assert_eq!(*code, mcp_toolkit::protocol::ErrorCode::SERVER_BUSY);
+    assert!(
+        message.starts_with("the task store holds ")
+            && message.ends_with("more than the 100000 bytes it may hold; try again when some have expired"),
+        "{message}"
+    );
+    // A client without the extension gets a plain call, which the store does not bound.
+    assert_eq!(
+        client
+            .call("measure", json!({ "text": text }))
+            .await
+            .unwrap()
+            .text(),
+        Some("60000 bytes")
+    );
+    let done = ended(&client, first["taskId"].as_str().unwrap()).await;
+    assert_eq!(done["result"]["content"][0]["text"], "60000 bytes", "{done}");
+    // Ended, the task never runs again: its arguments are gone, and so is their room.
+    let second = measure_task(&client, &text).await.unwrap();
+    assert_eq!(second["resultType"], "task", "{second}");
+}
+
+#[tokio::test]
+async fn a_sqlite_record_keeps_a_task_s_arguments_only_while_it_may_run() {
+    use mcp_toolkit::task::{SqliteStore, TaskStore};
+    use mcp_toolkit::{Server, tools};
+    let path = std::env::temp_dir().join(format!(
+        "mcp-toolkit-arguments-{}-{}.db",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    let client = Server::new("tasks", "1.0.0")
+        .tools(tools![measure])
+        .task_store(SqliteStore::open(&path).unwrap())
+        .test_client()
+        .unwrap();
+    // Another handle on the file reads the records as they are written.
+    let reader = SqliteStore::open(&path).unwrap();
+    let marker = "an argument worth forgetting";
+    let created = measure_task(&client, marker).await.unwrap();
+    let id = created["taskId"].as_str().unwrap();
+    let running = reader.load(id).await.unwrap().unwrap();
+    assert!(running.data.contains(marker), "{}", running.data);
+    let done = ended(&client, id).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let kept = reader.load(id).await.unwrap().unwrap();
+    assert!(
+        !kept.data.contains(marker) && !kept.data.contains("\"arguments\""),
+        "{}",
+        kept.data
+    );
+    assert!(
+        kept.data.contains("28 bytes"),
+        "the result is kept: {}",
+        kept.data
+    );
+    drop((client, reader));
+    for end in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{end}", path.display()));
+    }
+}
+
 /// A task store that is down until told otherwise, over an in-memory one.
 struct Flaky {
     inner: mcp_toolkit::task::MemoryStore,

@@ -67,7 +67,9 @@ enum Written {
 /// A store failure as a client sees it: the cause logged, not sent.
 fn store_failure(error: &StoreError) -> Failure {
     match error {
-        StoreError::Full { .. } => Failure::new(ErrorCode::SERVER_BUSY, error.to_string()),
+        StoreError::Full { .. } | StoreError::BytesFull { .. } => {
+            Failure::new(ErrorCode::SERVER_BUSY, error.to_string())
+        }
         _ => {
             tracing::error!(error = %error, source = ?std::error::Error::source(error), "the task store failed");
             Failure::new(
@@ -351,6 +353,7 @@ impl Engine {
     fn settle(&self, record: &mut Record, result: &CallToolResult, tool: &Tool) {
         record.lease = None;
         record.asked.clear();
+        record.ended();
         if let Some(capability) = result.missing_capability() {
             let message = result
                 .content()
@@ -573,6 +576,7 @@ impl Engine {
             }
             let record = &mut loaded.record;
             record.status = Status::Failed;
+            record.ended();
             record.lease = None;
             record.last_updated_at = now;
             let message = "the server instance running this task stopped before it finished";
@@ -724,6 +728,7 @@ impl Engine {
             self.update(&id, |r| {
                 (!r.status.is_terminal()).then(|| {
                     r.status = Status::Failed;
+                    r.ended();
                     r.lease = None;
                     r.status_message = Some(message.clone());
                     r.error = Some(json!({ "code": ErrorCode::INTERNAL_ERROR.get(), "message": message }));
@@ -808,6 +813,7 @@ impl Engine {
             }
             let mut record = loaded.record.clone();
             record.status = Status::Cancelled;
+            record.ended();
             record.status_message = Some("cancelled by the client".to_owned());
             record.asked.clear();
             record.lease = None;

@@ -87,8 +87,10 @@ pub(super) struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) caller: Option<Caller>,
     /// What runs it again: the tool, its arguments (canonical JSON), the capabilities the
-    /// client declared when it called.
+    /// client declared when it called. The arguments are dropped once the task has ended
+    /// ([`Record::ended`]): it never runs again.
     pub(super) tool: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub(super) arguments: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) capabilities: Option<Value>,
@@ -104,6 +106,16 @@ pub(super) struct Record {
     pub(super) error: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) lease: Option<Lease>,
+}
+
+impl Record {
+    /// Drops what only a run of the tool needs, its arguments and the answers it took: a
+    /// task that has ended never runs again, and its record is kept until its time to live
+    /// runs out. Called wherever a task's status becomes terminal.
+    pub(super) fn ended(&mut self) {
+        self.arguments = String::new();
+        self.answers.clear();
+    }
 }
 
 /// A task read from the store: its record, and the version the next write replaces.
