@@ -446,10 +446,10 @@ fn before_2026_07_28_task_tools_are_plain_and_task_only_tools_are_not_there() {
     assert_eq!(get["error"]["code"], -32601, "{get}");
 }
 
-#[test]
-fn a_sqlite_store_keeps_finished_tasks_across_a_restart_and_fails_the_one_that_was_running() {
+/// A fresh folder in the temp dir, for a SQLite store's file.
+fn temp_folder(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!(
-        "mcp-toolkit-tasks-{}-{}",
+        "mcp-toolkit-{name}-{}-{}",
         std::process::id(),
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -457,10 +457,17 @@ fn a_sqlite_store_keeps_finished_tasks_across_a_restart_and_fails_the_one_that_w
             .as_nanos()
     ));
     std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_sqlite_store_keeps_finished_tasks_across_a_restart_and_fails_the_one_that_was_running() {
+    let dir = temp_folder("tasks");
     let store = format!("sqlite:{}", dir.join("tasks.db").display());
     let args = ["--task-store", store.as_str()];
+    let lease = [("MCP_TOOLKIT_TASK_LEASE", "1s")];
 
-    let mut peer = Peer::spawn_with(CONFORMANCE, &args);
+    let mut peer = Peer::spawn_with_env(CONFORMANCE, &args, &lease);
     let finished = call(&mut peer, 1, "failing_job", json!({}), true);
     let finished = assert_task(&finished["result"], "task", "working");
     let mut id = 2;
@@ -470,20 +477,56 @@ fn a_sqlite_store_keeps_finished_tasks_across_a_restart_and_fails_the_one_that_w
     // The process dies with the task working: no chance to say so.
     peer.child().kill().unwrap();
     peer.child().wait().unwrap();
+    let died = Instant::now();
 
-    let mut restarted = Peer::spawn_with(CONFORMANCE, &args);
+    let mut restarted = Peer::spawn_with_env(CONFORMANCE, &args, &lease);
     let after = task_request(&mut restarted, 1, "tasks/get", json!({ "taskId": finished }));
     assert_eq!(after["result"]["status"], "completed", "{after}");
     assert_eq!(after["result"]["result"], before["result"]);
     assert_eq!(after["result"]["createdAt"], before["createdAt"]);
-    let orphan = task_request(&mut restarted, 2, "tasks/get", json!({ "taskId": running }));
-    assert_eq!(orphan["result"]["status"], "failed", "{orphan}");
-    assert_eq!(orphan["result"]["error"]["code"], -32603);
+    // Its lease runs out within a second of the death; then it reads `failed`.
+    let mut id = 2;
+    let orphan = wait_for(&mut restarted, &mut id, &running, &["failed"]);
+    assert!(died.elapsed() < Duration::from_secs(10), "{:?}", died.elapsed());
+    assert_eq!(orphan["error"]["code"], -32603);
     assert_eq!(
-        orphan["result"]["statusMessage"],
+        orphan["statusMessage"],
         "the server instance running this task stopped before it finished"
     );
     drop(restarted);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_second_process_on_the_same_sqlite_file_leaves_a_live_lease_alone() {
+    let dir = temp_folder("two-processes");
+    let store = format!("sqlite:{}", dir.join("tasks.db").display());
+    let args = ["--task-store", store.as_str()];
+    let mut first = Peer::spawn_with(CONFORMANCE, &args);
+    let mut second = Peer::spawn_with(CONFORMANCE, &args);
+
+    let created = call(
+        &mut first,
+        1,
+        "slow_compute",
+        json!({ "seconds": 2, "label": "here" }),
+        true,
+    );
+    let task = assert_task(&created["result"], "task", "working");
+    // Read from the other process while the first holds a live lease: still working.
+    let read = task_request(&mut second, 1, "tasks/get", json!({ "taskId": task }));
+    assert_eq!(read["result"]["status"], "working", "{read}");
+    // And it finishes, where it runs, with its result, read from either process.
+    let mut id = 2;
+    let done = wait_for(&mut second, &mut id, &task, &["completed", "failed"]);
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(
+        done["result"]["content"],
+        json!([{ "type": "text", "text": "computed here in 2 s" }])
+    );
+    let there = task_request(&mut first, 2, "tasks/get", json!({ "taskId": task }));
+    assert_eq!(there["result"]["result"], done["result"]);
+    drop((first, second));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -263,13 +263,12 @@ impl Tasks {
         }
     }
 
-    /// Whether a working task's lease says its instance is gone: the lease ran out, or
-    /// (with a store no other instance shares) it names an earlier run of this process.
+    /// Whether a working task's lease says its instance is gone: the lease ran out. A
+    /// lease another holder renews is alive until then, whoever holds it: another instance
+    /// on a shared store, a second process on the same SQLite file, or an earlier run of
+    /// this one (whose lease then runs out soon enough).
     pub(super) fn orphaned(&self, record: &Record, now: u64) -> bool {
-        record.status == Status::Working
-            && record.lease.as_ref().is_none_or(|lease| {
-                lease.until <= now || (!self.store.is_shared() && lease.holder != self.holder)
-            })
+        record.status == Status::Working && record.lease.as_ref().is_none_or(|lease| lease.until <= now)
     }
 }
 
