@@ -542,6 +542,79 @@ async fn a_full_memory_store_refuses_until_a_task_expires() {
     );
 }
 
+#[tokio::test]
+async fn a_memory_store_refuses_a_task_past_its_byte_limit_until_one_expires() {
+    // Ids of 5 bytes: each task below holds its id and data.
+    let store = MemoryStore::new().with_task_byte_limit(1_000);
+    assert_eq!(store.task_byte_limit(), 1_000);
+    let brief = now_ms() + 300;
+    store
+        .create(StoredTask::new("brief", 1, brief, "a".repeat(595)))
+        .await
+        .expect("600 bytes fit");
+    store
+        .create(StoredTask::new("large", 1, in_an_hour(), "b".repeat(295)))
+        .await
+        .expect("900 bytes fit");
+    // Spilled pages have a limit of their own: they take nothing from the tasks'.
+    store
+        .create(StoredTask::new("result:r:1", 1, in_an_hour(), "p".repeat(500)))
+        .await
+        .expect("a page is no task");
+    assert_eq!(store.task_bytes(), 900);
+    let third = store
+        .create(StoredTask::new("third", 1, in_an_hour(), "c".repeat(395)))
+        .await;
+    let Err(refused) = third else {
+        panic!("a task past the byte limit is refused, got {third:?}")
+    };
+    assert!(
+        matches!(
+            refused,
+            StoreError::BytesFull {
+                held: 900,
+                bytes: 400,
+                limit: 1_000
+            }
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(
+        refused.to_string(),
+        "the task store holds 900 bytes of tasks and this one needs 400, more than the 1000 bytes it may hold; try again when some have expired"
+    );
+    assert_eq!(
+        store.load("third").await.expect("load"),
+        None,
+        "a refused create writes nothing"
+    );
+    // A kept task's writes are never refused, and its size is counted as it is now.
+    assert!(
+        store
+            .replace(StoredTask::new("large", 2, in_an_hour(), "d".repeat(95)))
+            .await
+            .expect("replace")
+    );
+    assert_eq!(
+        store.task_bytes(),
+        700,
+        "a smaller record frees what it no longer holds"
+    );
+    let again = store
+        .create(StoredTask::new("third", 1, in_an_hour(), "c".repeat(395)))
+        .await;
+    assert!(
+        matches!(again, Err(StoreError::BytesFull { held: 700, .. })),
+        "still too much, got {again:?}"
+    );
+    tokio::time::sleep(Duration::from_millis(brief.saturating_sub(now_ms()) + 50)).await;
+    store
+        .create(StoredTask::new("third", 1, in_an_hour(), "c".repeat(395)))
+        .await
+        .expect("a task whose time is up frees its bytes");
+    assert_eq!(store.task_bytes(), 500);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_store_passes_the_suite() {
     let db = TempDb::new("suite");

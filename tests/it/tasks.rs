@@ -446,10 +446,10 @@ fn before_2026_07_28_task_tools_are_plain_and_task_only_tools_are_not_there() {
     assert_eq!(get["error"]["code"], -32601, "{get}");
 }
 
-#[test]
-fn a_sqlite_store_keeps_finished_tasks_across_a_restart_and_fails_the_one_that_was_running() {
+/// A fresh folder in the temp dir, for a SQLite store's file.
+fn temp_folder(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!(
-        "mcp-toolkit-tasks-{}-{}",
+        "mcp-toolkit-{name}-{}-{}",
         std::process::id(),
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -457,10 +457,17 @@ fn a_sqlite_store_keeps_finished_tasks_across_a_restart_and_fails_the_one_that_w
             .as_nanos()
     ));
     std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_sqlite_store_keeps_finished_tasks_across_a_restart_and_fails_the_one_that_was_running() {
+    let dir = temp_folder("tasks");
     let store = format!("sqlite:{}", dir.join("tasks.db").display());
     let args = ["--task-store", store.as_str()];
+    let lease = [("MCP_TOOLKIT_TASK_LEASE", "1s")];
 
-    let mut peer = Peer::spawn_with(CONFORMANCE, &args);
+    let mut peer = Peer::spawn_with_env(CONFORMANCE, &args, &lease);
     let finished = call(&mut peer, 1, "failing_job", json!({}), true);
     let finished = assert_task(&finished["result"], "task", "working");
     let mut id = 2;
@@ -470,20 +477,56 @@ fn a_sqlite_store_keeps_finished_tasks_across_a_restart_and_fails_the_one_that_w
     // The process dies with the task working: no chance to say so.
     peer.child().kill().unwrap();
     peer.child().wait().unwrap();
+    let died = Instant::now();
 
-    let mut restarted = Peer::spawn_with(CONFORMANCE, &args);
+    let mut restarted = Peer::spawn_with_env(CONFORMANCE, &args, &lease);
     let after = task_request(&mut restarted, 1, "tasks/get", json!({ "taskId": finished }));
     assert_eq!(after["result"]["status"], "completed", "{after}");
     assert_eq!(after["result"]["result"], before["result"]);
     assert_eq!(after["result"]["createdAt"], before["createdAt"]);
-    let orphan = task_request(&mut restarted, 2, "tasks/get", json!({ "taskId": running }));
-    assert_eq!(orphan["result"]["status"], "failed", "{orphan}");
-    assert_eq!(orphan["result"]["error"]["code"], -32603);
+    // Its lease runs out within a second of the death; then it reads `failed`.
+    let mut id = 2;
+    let orphan = wait_for(&mut restarted, &mut id, &running, &["failed"]);
+    assert!(died.elapsed() < Duration::from_secs(10), "{:?}", died.elapsed());
+    assert_eq!(orphan["error"]["code"], -32603);
     assert_eq!(
-        orphan["result"]["statusMessage"],
+        orphan["statusMessage"],
         "the server instance running this task stopped before it finished"
     );
     drop(restarted);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_second_process_on_the_same_sqlite_file_leaves_a_live_lease_alone() {
+    let dir = temp_folder("two-processes");
+    let store = format!("sqlite:{}", dir.join("tasks.db").display());
+    let args = ["--task-store", store.as_str()];
+    let mut first = Peer::spawn_with(CONFORMANCE, &args);
+    let mut second = Peer::spawn_with(CONFORMANCE, &args);
+
+    let created = call(
+        &mut first,
+        1,
+        "slow_compute",
+        json!({ "seconds": 2, "label": "here" }),
+        true,
+    );
+    let task = assert_task(&created["result"], "task", "working");
+    // Read from the other process while the first holds a live lease: still working.
+    let read = task_request(&mut second, 1, "tasks/get", json!({ "taskId": task }));
+    assert_eq!(read["result"]["status"], "working", "{read}");
+    // And it finishes, where it runs, with its result, read from either process.
+    let mut id = 2;
+    let done = wait_for(&mut second, &mut id, &task, &["completed", "failed"]);
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(
+        done["result"]["content"],
+        json!([{ "type": "text", "text": "computed here in 2 s" }])
+    );
+    let there = task_request(&mut first, 2, "tasks/get", json!({ "taskId": task }));
+    assert_eq!(there["result"]["result"], done["result"]);
+    drop((first, second));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -532,6 +575,212 @@ async fn a_task_is_invisible_to_every_caller_but_its_creator() {
     assert_eq!(ended["result"]["status"], "cancelled");
 
     http.stop().await;
+}
+
+#[tokio::test]
+async fn running_tasks_have_bounds_of_their_own_and_leave_calls_theirs() {
+    use mcp_toolkit::server::Limits;
+    use mcp_toolkit::{Server, tools};
+    let server = Server::new("tasks", "1.0.0")
+        .tools(tools![forever, brief])
+        .limits(Limits::default().max_concurrent_calls(2))
+        .max_running_tasks(3)
+        .max_running_tasks_per_client(2);
+    let http = TwoCallers::serve(server).await;
+    let forever = json!({ "name": "forever", "arguments": {} });
+    let start = |token, id| http.post(token, id, "tools/call", forever.clone(), with_tasks());
+
+    // Two long tasks of ada's: as many as the calls in progress may be.
+    let mut ada_tasks = Vec::new();
+    for id in 1..=2 {
+        let created = start("ada-token", id).await;
+        ada_tasks.push(assert_task(&created["result"], "task", "working"));
+    }
+    let refused = start("ada-token", 3).await;
+    assert_eq!(refused["error"]["code"], -32000, "{refused}");
+    assert_eq!(
+        refused["error"]["message"],
+        "too many tasks: this client has 2 running, its limit (`max_running_tasks_per_client`); try again when one has ended"
+    );
+    // Another client still has places, until the server's bound.
+    let created = start("bob-token", 4).await;
+    let mut bob_tasks = vec![assert_task(&created["result"], "task", "working")];
+    let busy = start("bob-token", 5).await;
+    assert_eq!(busy["error"]["code"], -32000, "{busy}");
+    assert_eq!(
+        busy["error"]["message"],
+        "the server is busy: 3 tasks are running, its limit (`max_running_tasks`); try again shortly"
+    );
+    // Plain calls that wait keep their own places, two at once.
+    let plain = |token, id| {
+        http.post(
+            token,
+            id,
+            "tools/call",
+            json!({ "name": "brief", "arguments": {} }),
+            modern_meta(json!({})),
+        )
+    };
+    let (a, b) = tokio::join!(plain("ada-token", 6), plain("bob-token", 7));
+    for answer in [a, b] {
+        assert_eq!(answer["result"]["content"][0]["text"], "done", "{answer}");
+        assert!(answer["result"].get("isError").is_none(), "{answer}");
+    }
+    // A task that ends gives its place back.
+    let cancelled = http
+        .post(
+            "ada-token",
+            8,
+            "tasks/cancel",
+            json!({ "taskId": ada_tasks[0] }),
+            with_tasks(),
+        )
+        .await;
+    assert_eq!(cancelled["result"]["resultType"], "complete", "{cancelled}");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut id = 9;
+    loop {
+        let again = start("bob-token", id).await;
+        if again["result"]["resultType"] == "task" {
+            bob_tasks.push(assert_task(&again["result"], "task", "working"));
+            break;
+        }
+        assert!(Instant::now() < deadline, "no place came back: {again}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        id += 1;
+    }
+    // Every task cancelled, for the server to stop at once.
+    let owned = ada_tasks[1..]
+        .iter()
+        .map(|t| ("ada-token", t))
+        .chain(bob_tasks.iter().map(|t| ("bob-token", t)));
+    for (token, task) in owned {
+        id += 1;
+        let params = json!({ "taskId": task });
+        let cancelled = http.post(token, id, "tasks/cancel", params, with_tasks()).await;
+        assert_eq!(cancelled["result"]["resultType"], "complete", "{cancelled}");
+    }
+    http.stop().await;
+}
+
+/// Works a moment on its text, then says how long it was.
+#[mcp_toolkit::tool(task)]
+async fn measure(text: String) -> String {
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    format!("{} bytes", text.len())
+}
+
+/// A `tools/call` of `measure` from a client that declares the extension.
+async fn measure_task(
+    client: &mcp_toolkit::testing::TestClient,
+    text: &str,
+) -> Result<Value, mcp_toolkit::testing::ClientError> {
+    let meta = json!({ "io.modelcontextprotocol/clientCapabilities": { "extensions": { EXTENSION: {} } } });
+    client
+        .request(
+            "tools/call",
+            json!({ "_meta": meta, "name": "measure", "arguments": { "text": text } }),
+        )
+        .await
+}
+
+/// Polls `tasks/get` on `client` until task `id` has ended; its last state.
+async fn ended(client: &mcp_toolkit::testing::TestClient, id: &str) -> Value {
+    let meta = json!({ "io.modelcontextprotocol/clientCapabilities": { "extensions": { EXTENSION: {} } } });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let got = client
+            .request("tasks/get", json!({ "_meta": meta, "taskId": id }))
+            .await
+            .unwrap();
+        if got["status"] != "working" {
+            return got;
+        }
+        assert!(Instant::now() < deadline, "the task never ended: {got}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn the_memory_store_bounds_the_bytes_of_tasks_and_an_ended_task_keeps_no_arguments() {
+    use mcp_toolkit::task::MemoryStore;
+    use mcp_toolkit::{Server, tools};
+    let client = Server::new("tasks", "1.0.0")
+        .tools(tools![measure])
+        .task_store(MemoryStore::new().with_task_byte_limit(100_000))
+        .test_client()
+        .unwrap();
+    let text = "x".repeat(60_000);
+    let first = measure_task(&client, &text).await.unwrap();
+    assert_eq!(first["resultType"], "task", "{first}");
+    // The first task holds its arguments while it runs: no room for another as large.
+    let refused = measure_task(&client, &text).await.unwrap_err();
+    let mcp_toolkit::testing::ClientError::Rpc { code, message, .. } = &refused else {
+        panic!("{refused:?}")
+    };
+    assert_eq!(*code, mcp_toolkit::protocol::ErrorCode::SERVER_BUSY);
+    assert!(
+        message.starts_with("the task store holds ")
+            && message.ends_with("more than the 100000 bytes it may hold; try again when some have expired"),
+        "{message}"
+    );
+    // A client without the extension gets a plain call, which the store does not bound.
+    assert_eq!(
+        client
+            .call("measure", json!({ "text": text }))
+            .await
+            .unwrap()
+            .text(),
+        Some("60000 bytes")
+    );
+    let done = ended(&client, first["taskId"].as_str().unwrap()).await;
+    assert_eq!(done["result"]["content"][0]["text"], "60000 bytes", "{done}");
+    // Ended, the task never runs again: its arguments are gone, and so is their room.
+    let second = measure_task(&client, &text).await.unwrap();
+    assert_eq!(second["resultType"], "task", "{second}");
+}
+
+#[tokio::test]
+async fn a_sqlite_record_keeps_a_task_s_arguments_only_while_it_may_run() {
+    use mcp_toolkit::task::{SqliteStore, TaskStore};
+    use mcp_toolkit::{Server, tools};
+    let path = std::env::temp_dir().join(format!(
+        "mcp-toolkit-arguments-{}-{}.db",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    let client = Server::new("tasks", "1.0.0")
+        .tools(tools![measure])
+        .task_store(SqliteStore::open(&path).unwrap())
+        .test_client()
+        .unwrap();
+    // Another handle on the file reads the records as they are written.
+    let reader = SqliteStore::open(&path).unwrap();
+    let marker = "an argument worth forgetting";
+    let created = measure_task(&client, marker).await.unwrap();
+    let id = created["taskId"].as_str().unwrap();
+    let running = reader.load(id).await.unwrap().unwrap();
+    assert!(running.data.contains(marker), "{}", running.data);
+    let done = ended(&client, id).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let kept = reader.load(id).await.unwrap().unwrap();
+    assert!(
+        !kept.data.contains(marker) && !kept.data.contains("\"arguments\""),
+        "{}",
+        kept.data
+    );
+    assert!(
+        kept.data.contains("28 bytes"),
+        "the result is kept: {}",
+        kept.data
+    );
+    drop((client, reader));
+    for end in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{end}", path.display()));
+    }
 }
 
 /// A task store that is down until told otherwise, over an in-memory one.

@@ -286,6 +286,7 @@ impl Engine {
                         arguments,
                         capabilities,
                         principal: auth.cloned(),
+                        client: Engine::client_key(conn, auth),
                         round: asks(),
                         status,
                         cancel: cx.as_ref().map(|cx| cx.cancellation().clone()),

@@ -652,6 +652,68 @@ impl Server {
         self
     }
 
+    /// How many tasks may run at once on this instance (default 1024). A running task
+    /// holds one of these places, not one of the calls in progress
+    /// ([`Limits::max_concurrent_calls`](crate::server::Limits::max_concurrent_calls)): a
+    /// call that becomes a task gives its place among the calls back, so long tasks never
+    /// keep plain calls out. A call that would become one task more is answered with error
+    /// `-32000` naming this bound, and its tool is stopped; a task waiting for input
+    /// (`input_required`) holds no place, and one that runs again after its answers waits
+    /// for one.
+    ///
+    /// ```
+    /// use mcp_toolkit::Server;
+    ///
+    /// let server = Server::new("reports", "1.0.0")
+    ///     .max_running_tasks(200)
+    ///     .max_running_tasks_per_client(20);
+    /// ```
+    pub fn max_running_tasks(mut self, tasks: usize) -> Server {
+        self.executor.take();
+        self.options.tasks.max_running = tasks.max(1);
+        self
+    }
+
+    /// How many tasks one client may run at once on this instance (default 256), so that
+    /// one client cannot take every place [`Server::max_running_tasks`] gives. A client is
+    /// told apart as per-client rate limits tell it
+    /// ([`Limits::client_rate_limit`](crate::server::Limits::client_rate_limit)): over HTTP
+    /// the subject of its bearer token, or else its IP address; over stdio there is one
+    /// client. A call over it is answered with error `-32000` naming this bound.
+    ///
+    /// ```
+    /// use mcp_toolkit::protocol::ErrorCode;
+    /// use mcp_toolkit::{tool, tools, testing::ClientError, Context, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Works until it is stopped.
+    /// #[tool(task)]
+    /// async fn work(ctx: Context) -> &'static str {
+    ///     ctx.cancelled().await;
+    ///     "stopped"
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = Server::new("worker", "1.0.0")
+    ///     .tools(tools![work])
+    ///     .max_running_tasks_per_client(1);
+    /// let client = server.test_client()?.with_tasks();
+    /// let first = client.request("tools/call", json!({"name": "work", "arguments": {}})).await?;
+    /// assert_eq!(first["status"], "working");
+    /// let second = client.request("tools/call", json!({"name": "work", "arguments": {}})).await;
+    /// let Err(ClientError::Rpc { code, message, .. }) = second else { panic!("{second:?}") };
+    /// assert_eq!(code, ErrorCode::SERVER_BUSY);
+    /// assert!(message.contains("`max_running_tasks_per_client`"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn max_running_tasks_per_client(mut self, tasks: usize) -> Server {
+        self.executor.take();
+        self.options.tasks.max_running_per_client = tasks.max(1);
+        self
+    }
+
     /// Decides, per caller, which tools are listed and callable: the tool list may depend on
     /// authorization (see `Server::bearer_auth`, feature `http`). Lists then go out with
     /// `cacheScope: "private"`.

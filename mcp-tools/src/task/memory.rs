@@ -11,7 +11,8 @@ use tokio::sync::broadcast;
 ///
 /// Bounded: a task is dropped once its time is up, and past [`MemoryStore::limit`] tasks
 /// a new one is refused with [`StoreError::Full`] (the client's call gets an error that
-/// says so) until some expire. Spilled results (records under
+/// says so) until some expire; so is a new one that would take the bytes the tasks hold
+/// past [`MemoryStore::task_byte_limit`] ([`StoreError::BytesFull`]). Spilled results (records under
 /// [`RESULT_ID_PREFIX`](super::RESULT_ID_PREFIX)) do not count as tasks: they are held
 /// under a byte limit of their own ([`MemoryStore::result_limit`]), and to make room for a
 /// new one the oldest are dropped before their time; a task is never dropped for them.
@@ -20,7 +21,9 @@ use tokio::sync::broadcast;
 /// use mcp_toolkit::Server;
 /// use mcp_toolkit::task::MemoryStore;
 ///
-/// let store = MemoryStore::with_limit(1_000).with_result_limit(64 * 1024 * 1024);
+/// let store = MemoryStore::with_limit(1_000)
+///     .with_task_byte_limit(128 * 1024 * 1024)
+///     .with_result_limit(64 * 1024 * 1024);
 /// assert_eq!(store.result_limit(), 64 * 1024 * 1024);
 /// let server = Server::new("reports", "1.0.0").task_store(store);
 /// ```
@@ -28,6 +31,7 @@ use tokio::sync::broadcast;
 pub struct MemoryStore {
     tasks: Mutex<Tasks>,
     limit: usize,
+    task_byte_limit: usize,
     result_limit: usize,
     changes: broadcast::Sender<Arc<str>>,
 }
@@ -39,13 +43,15 @@ struct Tasks {
     next_expiry: u64,
     /// How many records are tasks (the others are spilled results).
     task_count: usize,
+    /// The bytes the tasks hold.
+    task_bytes: usize,
     /// The bytes the spilled results hold.
     result_bytes: usize,
     /// The spilled results, oldest first, with their sizes; some may be gone already.
     result_order: VecDeque<(Arc<str>, usize)>,
 }
 
-/// What a record holds in memory, as counted against the byte limit of spilled results.
+/// What a record holds in memory, as counted against the byte limits.
 fn footprint(task: &StoredTask) -> usize {
     task.id.len() + task.data.len()
 }
@@ -56,17 +62,19 @@ impl Tasks {
         if now < self.next_expiry {
             return;
         }
-        let (mut tasks, mut results) = (0, 0);
+        let (mut tasks, mut task_bytes, mut results) = (0, 0, 0);
         self.by_id.retain(|id, task| {
             let kept = !task.expired_at(now);
             if !kept && is_result_id(id) {
                 results += footprint(task);
             } else if !kept {
                 tasks += 1;
+                task_bytes += footprint(task);
             }
             kept
         });
         self.task_count -= tasks;
+        self.task_bytes -= task_bytes;
         self.result_bytes -= results;
         let by_id = &self.by_id;
         self.result_order.retain(|(id, _)| by_id.contains_key(id));
@@ -100,17 +108,23 @@ impl MemoryStore {
     /// How many tasks a store made with [`MemoryStore::new`] holds at most.
     pub const DEFAULT_LIMIT: usize = 10_000;
 
+    /// How many bytes of tasks a store made with [`MemoryStore::new`] holds at most:
+    /// 256 MiB.
+    pub const DEFAULT_TASK_BYTE_LIMIT: usize = 256 * 1024 * 1024;
+
     /// How many bytes of spilled results a store made with [`MemoryStore::new`] holds at
     /// most: 256 MiB.
     pub const DEFAULT_RESULT_LIMIT: usize = 256 * 1024 * 1024;
 
-    /// A store of at most [`MemoryStore::DEFAULT_LIMIT`] tasks and
+    /// A store of at most [`MemoryStore::DEFAULT_LIMIT`] tasks,
+    /// [`MemoryStore::DEFAULT_TASK_BYTE_LIMIT`] bytes of them, and
     /// [`MemoryStore::DEFAULT_RESULT_LIMIT`] bytes of spilled results.
     pub fn new() -> MemoryStore {
         MemoryStore::with_limit(MemoryStore::DEFAULT_LIMIT)
     }
 
-    /// A store of at most `limit` tasks (and the default bytes of spilled results).
+    /// A store of at most `limit` tasks (and the default bytes of tasks and of spilled
+    /// results).
     pub fn with_limit(limit: usize) -> MemoryStore {
         MemoryStore {
             tasks: Mutex::new(Tasks {
@@ -118,6 +132,7 @@ impl MemoryStore {
                 ..Tasks::default()
             }),
             limit,
+            task_byte_limit: MemoryStore::DEFAULT_TASK_BYTE_LIMIT,
             result_limit: MemoryStore::DEFAULT_RESULT_LIMIT,
             changes: broadcast::channel(CHANGES_BACKLOG).0,
         }
@@ -131,9 +146,45 @@ impl MemoryStore {
         self
     }
 
+    /// The same store, holding at most `bytes` of tasks (their ids and data: what the
+    /// server writes of each, its arguments while it may run again and its result
+    /// included). A new task that would take the tasks past it is refused with
+    /// [`StoreError::BytesFull`] (the client's call gets error `-32000` that says so) until
+    /// some expire; the writes of a task already kept are never refused, so a large result
+    /// may take the bytes past the limit, and no new task is taken until they are below.
+    ///
+    /// ```
+    /// use mcp_toolkit::task::{MemoryStore, StoreError, StoredTask, TaskStore};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() {
+    /// let store = MemoryStore::new().with_task_byte_limit(100);
+    /// store.create(StoredTask::new("t1", 1, u64::MAX, "x".repeat(60))).await.unwrap();
+    /// assert_eq!(store.task_bytes(), 62);
+    /// let refused = store.create(StoredTask::new("t2", 1, u64::MAX, "y".repeat(60))).await;
+    /// assert!(matches!(refused, Err(StoreError::BytesFull { held: 62, bytes: 62, limit: 100 })));
+    /// // The task's own writes go on: a result larger than the rest is kept.
+    /// store.replace(StoredTask::new("t1", 2, u64::MAX, "z".repeat(500))).await.unwrap();
+    /// assert_eq!(store.task_bytes(), 502);
+    /// # }
+    /// ```
+    pub fn with_task_byte_limit(mut self, bytes: usize) -> MemoryStore {
+        self.task_byte_limit = bytes;
+        self
+    }
+
     /// How many tasks it holds at most.
     pub fn limit(&self) -> usize {
         self.limit
+    }
+
+    /// How many bytes of tasks it holds at most.
+    pub fn task_byte_limit(&self) -> usize {
+        self.task_byte_limit
+    }
+
+    /// How many bytes of tasks it holds now (expired ones not yet swept included).
+    pub fn task_bytes(&self) -> usize {
+        self.tasks().task_bytes
     }
 
     /// How many bytes of spilled results it holds at most.
@@ -185,18 +236,26 @@ impl TaskStore for MemoryStore {
             let mut tasks = self.tasks();
             let now = now_ms();
             let result = is_result_id(&task.id);
-            if !result && tasks.task_count >= self.limit {
+            let bytes = footprint(&task);
+            let over_bytes = |tasks: &Tasks| tasks.task_bytes.saturating_add(bytes) > self.task_byte_limit;
+            if !result && (tasks.task_count >= self.limit || over_bytes(&tasks)) {
                 tasks.next_expiry = 0;
                 tasks.sweep(now);
                 if tasks.task_count >= self.limit {
                     return Err(StoreError::Full { limit: self.limit });
+                }
+                if over_bytes(&tasks) {
+                    return Err(StoreError::BytesFull {
+                        held: tasks.task_bytes,
+                        bytes,
+                        limit: self.task_byte_limit,
+                    });
                 }
             }
             tasks.sweep(now);
             if tasks.by_id.contains_key(task.id.as_str()) {
                 return Err(StoreError::Exists { id: task.id });
             }
-            let bytes = footprint(&task);
             if result && !tasks.room_for_result(bytes, self.result_limit) {
                 return Err(StoreError::ResultTooLarge {
                     bytes,
@@ -211,6 +270,7 @@ impl TaskStore for MemoryStore {
                 tasks.result_order.push_back((Arc::clone(&id), bytes));
             } else {
                 tasks.task_count += 1;
+                tasks.task_bytes += bytes;
             }
             Ok(id)
         })();
@@ -241,7 +301,11 @@ impl TaskStore for MemoryStore {
                 _ => None,
             };
             if let Some(id) = &id {
-                tasks.by_id.insert(Arc::clone(id), task);
+                let bytes = footprint(&task);
+                if let Some(old) = tasks.by_id.insert(Arc::clone(id), task) {
+                    tasks.task_bytes -= footprint(&old);
+                }
+                tasks.task_bytes += bytes;
                 tasks.next_expiry = tasks.next_expiry.min(expires_at);
             }
             id

@@ -139,7 +139,7 @@ pub trait TaskStore: Send + Sync + 'static {
     /// Keeps a new task (its version 1). Returns only once [`load`](TaskStore::load) on any
     /// instance sharing the store finds it. An id already kept is an error
     /// ([`StoreError::Exists`]); so is a store that holds as many tasks as it may
-    /// ([`StoreError::Full`]).
+    /// ([`StoreError::Full`]), or as many bytes of them ([`StoreError::BytesFull`]).
     fn create(&self, task: StoredTask) -> StoreFuture<'_, ()>;
 
     /// The task `id`, or `None` when there is none or its time is up.
@@ -169,6 +169,18 @@ pub enum StoreError {
     #[error("the task store holds {limit} tasks, as many as it may; try again when some have expired")]
     Full {
         /// How many it may hold.
+        limit: usize,
+    },
+    /// The tasks the store holds take as many bytes as it may keep of them.
+    #[error(
+        "the task store holds {held} bytes of tasks and this one needs {bytes}, more than the {limit} bytes it may hold; try again when some have expired"
+    )]
+    BytesFull {
+        /// The bytes the tasks hold now.
+        held: usize,
+        /// The new task's size.
+        bytes: usize,
+        /// The most the store holds.
         limit: usize,
     },
     /// A spilled result's page is larger than all the store keeps of spilled results.

@@ -187,6 +187,12 @@ impl Peer {
         Peer::start(binary, args, false)
     }
 
+    /// Starts a binary of this package with command-line arguments and environment
+    /// variables.
+    pub fn spawn_with_env(binary: &str, args: &[&str], env: &[(&str, &str)]) -> Peer {
+        Peer::start_with(binary, args, false, env)
+    }
+
     /// Starts a binary of this package and keeps what it writes to stderr, for `log`.
     pub fn spawn_logged(binary: &str) -> Peer {
         Peer::start(binary, &[], true)
@@ -212,8 +218,12 @@ impl Peer {
     }
 
     fn start(binary: &str, args: &[&str], logged: bool) -> Peer {
+        Peer::start_with(binary, args, logged, &[])
+    }
+
+    fn start_with(binary: &str, args: &[&str], logged: bool, env: &[(&str, &str)]) -> Peer {
         let mut command = Command::new(binary);
-        command.args(args);
+        command.args(args).envs(env.iter().copied());
         if logged {
             command.env("RUST_LOG", "warn").stderr(Stdio::piped());
         } else if std::env::var_os("RUST_LOG").is_none() {

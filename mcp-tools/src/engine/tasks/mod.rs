@@ -17,6 +17,7 @@
 //! turned `failed` by whoever reads it next.
 
 pub(super) mod record;
+mod slots;
 
 use super::connection::Connection;
 use super::core::{Auth, CallParts, Engine};
@@ -29,6 +30,7 @@ use crate::context::{Check, ClientChannel, Notification, Principal};
 use crate::error::ClientRequestError;
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
+use crate::rate::ClientKey;
 use crate::result::CallToolResult;
 use crate::task::{StoreError, StoredTask, now_ms};
 use crate::tool::{RawArguments, TaskSupport, Tool};
@@ -65,7 +67,9 @@ enum Written {
 /// A store failure as a client sees it: the cause logged, not sent.
 fn store_failure(error: &StoreError) -> Failure {
     match error {
-        StoreError::Full { .. } => Failure::new(ErrorCode::SERVER_BUSY, error.to_string()),
+        StoreError::Full { .. } | StoreError::BytesFull { .. } => {
+            Failure::new(ErrorCode::SERVER_BUSY, error.to_string())
+        }
         _ => {
             tracing::error!(error = %error, source = ?std::error::Error::source(error), "the task store failed");
             Failure::new(
@@ -150,6 +154,8 @@ pub(crate) struct TaskCall {
     pub(crate) arguments: String,
     pub(crate) capabilities: Option<Arc<Value>>,
     pub(crate) principal: Option<Arc<Principal>>,
+    /// Who the task counts against, for the bound on each client's running tasks.
+    pub(crate) client: ClientKey,
     /// The round the call's asks were answered in, if it had one.
     pub(crate) round: Option<Arc<Round>>,
     /// The status message the tool has set so far.
@@ -210,8 +216,10 @@ impl Engine {
     }
 
     /// Turns a call into a task: writes it to the store, answers the call with it once a
-    /// `tasks/get` anywhere would find it, then drives its work here. A store that fails
-    /// answers the call with an error and stops the work.
+    /// `tasks/get` anywhere would find it, then drives its work here. A store that fails,
+    /// or no place for one more running task, answers the call with an error and stops the
+    /// work. The call's place among the calls in progress (`permit`) is given back: a
+    /// running task holds a place of its own.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn begin_task(
         self: &Arc<Self>,
@@ -223,6 +231,20 @@ impl Engine {
         begun: Begun,
         permit: OwnedSemaphorePermit,
     ) {
+        let slot = match begun {
+            Begun::Running(_) => match self.tasks.slots.try_take(&call.client) {
+                Ok(slot) => Some(slot),
+                Err(failure) => {
+                    if let Some(cancel) = &call.cancel {
+                        cancel.cancel();
+                    }
+                    conn.finish(&request_id);
+                    return encode::respond_failure(out, Some(id), failure);
+                }
+            },
+            Begun::Finished(_) => None,
+        };
+        drop(permit);
         let engine = Arc::clone(self);
         let conn2 = Arc::clone(conn);
         let out = out.clone();
@@ -268,7 +290,7 @@ impl Engine {
                         call.round,
                         call.status,
                         cancel,
-                        Some(permit),
+                        slot,
                         until,
                     );
                     tokio::spawn(tracing::Instrument::in_current_span(run));
@@ -331,6 +353,7 @@ impl Engine {
     fn settle(&self, record: &mut Record, result: &CallToolResult, tool: &Tool) {
         record.lease = None;
         record.asked.clear();
+        record.ended();
         if let Some(capability) = result.missing_capability() {
             let message = result
                 .content()
@@ -374,7 +397,7 @@ impl Engine {
         round: Option<Arc<Round>>,
         status: Arc<StatusCell>,
         cancel: CancellationToken,
-        permit: Option<OwnedSemaphorePermit>,
+        slot: Option<slots::Slot>,
         until: u64,
     ) {
         let tasks = &self.tasks;
@@ -433,7 +456,7 @@ impl Engine {
                 }
             }
         };
-        drop(permit);
+        drop(slot);
         tasks.running().remove(&id);
         let Some(finished) = finished else { return };
         match finished {
@@ -553,6 +576,7 @@ impl Engine {
             }
             let record = &mut loaded.record;
             record.status = Status::Failed;
+            record.ended();
             record.lease = None;
             record.last_updated_at = now;
             let message = "the server instance running this task stopped before it finished";
@@ -636,9 +660,10 @@ impl Engine {
         out: &Outbox,
         auth: Auth<'_>,
     ) -> Outcome {
+        let client = Engine::client_key(conn, auth);
         self.serve_task_request(conn, id, out, auth, |engine, caller| async move {
             if let Some(record) = engine.take_answers(&task_id, &responses, caller.as_ref()).await? {
-                tokio::spawn(engine.resume(task_id, record));
+                tokio::spawn(engine.resume(task_id, record, client));
             }
             Ok(Map::new())
         })
@@ -697,12 +722,13 @@ impl Engine {
 
     /// Runs a task's tool again from the top on this instance, every ask answered from
     /// what the task holds.
-    async fn resume(self: Arc<Self>, id: String, record: Record) {
+    async fn resume(self: Arc<Self>, id: String, record: Record, client: ClientKey) {
         let Some(tool) = self.tools.snapshot().get(&record.tool).cloned() else {
             let message = format!("the tool `{}` is no longer served", record.tool);
             self.update(&id, |r| {
                 (!r.status.is_terminal()).then(|| {
                     r.status = Status::Failed;
+                    r.ended();
                     r.lease = None;
                     r.status_message = Some(message.clone());
                     r.error = Some(json!({ "code": ErrorCode::INTERNAL_ERROR.get(), "message": message }));
@@ -753,11 +779,11 @@ impl Engine {
         let until = record.created_at.saturating_add(record.ttl_ms);
         let engine = Arc::clone(&self);
         tokio::spawn(async move {
-            // A task run again counts among the calls in progress, as its first run did;
-            // it waits for a place rather than failing.
-            let permit = Arc::clone(&engine.calls).acquire_owned().await.ok();
+            // A task run again counts among the running tasks, its creator's included, as
+            // its first run did; it waits for a place rather than failing.
+            let slot = engine.tasks.slots.take(client).await;
             engine
-                .drive(id, tool, work, Some(round), status, cancel, permit, until)
+                .drive(id, tool, work, Some(round), status, cancel, slot, until)
                 .await;
         });
     }
@@ -787,6 +813,7 @@ impl Engine {
             }
             let mut record = loaded.record.clone();
             record.status = Status::Cancelled;
+            record.ended();
             record.status_message = Some("cancelled by the client".to_owned());
             record.asked.clear();
             record.lease = None;

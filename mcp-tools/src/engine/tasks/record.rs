@@ -87,8 +87,10 @@ pub(super) struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) caller: Option<Caller>,
     /// What runs it again: the tool, its arguments (canonical JSON), the capabilities the
-    /// client declared when it called.
+    /// client declared when it called. The arguments are dropped once the task has ended
+    /// ([`Record::ended`]): it never runs again.
     pub(super) tool: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub(super) arguments: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) capabilities: Option<Value>,
@@ -104,6 +106,16 @@ pub(super) struct Record {
     pub(super) error: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) lease: Option<Lease>,
+}
+
+impl Record {
+    /// Drops what only a run of the tool needs, its arguments and the answers it took: a
+    /// task that has ended never runs again, and its record is kept until its time to live
+    /// runs out. Called wherever a task's status becomes terminal.
+    pub(super) fn ended(&mut self) {
+        self.arguments = String::new();
+        self.answers.clear();
+    }
 }
 
 /// A task read from the store: its record, and the version the next write replaces.
@@ -154,6 +166,8 @@ pub(crate) struct Tasks {
     pub(super) poll_interval: Duration,
     /// The tasks running here, each with the token that stops it.
     pub(super) running: Mutex<foldhash::HashMap<String, CancellationToken>>,
+    /// The places for tasks running here, in all and per client.
+    pub(super) slots: super::slots::Slots,
 }
 
 /// How the engine's tasks are set up.
@@ -164,6 +178,9 @@ pub(crate) struct TaskOptions {
     pub(crate) ttl: Duration,
     pub(crate) poll_interval: Duration,
     pub(crate) instance: Option<String>,
+    /// How many tasks may run here at once, in all and per client.
+    pub(crate) max_running: usize,
+    pub(crate) max_running_per_client: usize,
 }
 
 impl std::fmt::Debug for TaskOptions {
@@ -174,6 +191,8 @@ impl std::fmt::Debug for TaskOptions {
             .field("ttl", &self.ttl)
             .field("poll_interval", &self.poll_interval)
             .field("instance", &self.instance)
+            .field("max_running", &self.max_running)
+            .field("max_running_per_client", &self.max_running_per_client)
             .finish()
     }
 }
@@ -186,6 +205,8 @@ impl Default for TaskOptions {
             ttl: Duration::from_secs(3600),
             poll_interval: Duration::from_secs(1),
             instance: None,
+            max_running: super::slots::DEFAULT_MAX_RUNNING,
+            max_running_per_client: super::slots::DEFAULT_MAX_RUNNING_PER_CLIENT,
         }
     }
 }
@@ -207,6 +228,7 @@ impl Tasks {
             ttl: options.ttl,
             poll_interval: options.poll_interval,
             running: Mutex::default(),
+            slots: super::slots::Slots::new(options.max_running, options.max_running_per_client),
         }
     }
 
@@ -241,13 +263,12 @@ impl Tasks {
         }
     }
 
-    /// Whether a working task's lease says its instance is gone: the lease ran out, or
-    /// (with a store no other instance shares) it names an earlier run of this process.
+    /// Whether a working task's lease says its instance is gone: the lease ran out. A
+    /// lease another holder renews is alive until then, whoever holds it: another instance
+    /// on a shared store, a second process on the same SQLite file, or an earlier run of
+    /// this one (whose lease then runs out soon enough).
     pub(super) fn orphaned(&self, record: &Record, now: u64) -> bool {
-        record.status == Status::Working
-            && record.lease.as_ref().is_none_or(|lease| {
-                lease.until <= now || (!self.store.is_shared() && lease.holder != self.holder)
-            })
+        record.status == Status::Working && record.lease.as_ref().is_none_or(|lease| lease.until <= now)
     }
 }
 
