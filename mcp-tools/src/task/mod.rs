@@ -187,6 +187,19 @@ pub enum StoreError {
         /// The id.
         id: String,
     },
+    /// The store could not be opened: a file that is no SQLite database, a folder that is
+    /// missing, a Redis that does not answer. [`Error::report`](crate::Error::report) says
+    /// it with every cause: `cannot open the task store sqlite:tasks.db: file is not a
+    /// database`.
+    #[error("cannot open the task store {store}")]
+    Open {
+        /// What was opened, as a URL: `sqlite:PATH`, `redis://HOST:PORT` (without
+        /// credentials).
+        store: String,
+        /// Why.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// The store could not be reached, or failed.
     #[error("the task store ({store}) failed")]
     Unavailable {
