@@ -327,6 +327,7 @@ impl Engine {
             services: self.services.clone(),
             principal: parts.principal,
             client: parts.channel,
+            last_progress: Default::default(),
         })
     }
 
