@@ -487,6 +487,109 @@ fn a_sqlite_store_keeps_finished_tasks_across_a_restart_and_fails_the_one_that_w
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// What a task still running when its server stopped says.
+const SHUT_DOWN: &str = "the server shut down before the task finished";
+
+/// Waits for `peer`'s process to exit (20 s at most): its status, and how long that took.
+fn exit_of(peer: &mut Peer) -> (std::process::ExitStatus, Duration) {
+    let asked = Instant::now();
+    loop {
+        if let Some(status) = peer.child().try_wait().unwrap() {
+            return (status, asked.elapsed());
+        }
+        assert!(
+            asked.elapsed() < Duration::from_secs(20),
+            "the server did not exit"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_stopped_server_lets_running_tasks_finish_for_its_grace_then_fails_the_rest() {
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-toolkit-grace-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = format!("sqlite:{}", dir.join("tasks.db").display());
+    let args = ["--task-store", store.as_str()];
+    let grace = Duration::from_secs(3);
+
+    // SIGTERM with a short task and a long one running.
+    let mut peer = Peer::spawn_with_env(CONFORMANCE, &args, &[("MCP_TOOLKIT_SHUTDOWN_GRACE", "3s")]);
+    let short = call(
+        &mut peer,
+        1,
+        "slow_compute",
+        json!({ "seconds": 1, "label": "short" }),
+        true,
+    );
+    let short = assert_task(&short["result"], "task", "working");
+    let long = call(
+        &mut peer,
+        2,
+        "slow_compute",
+        json!({ "seconds": 60, "label": "long" }),
+        true,
+    );
+    let long = assert_task(&long["result"], "task", "working");
+    let pid = peer.child().id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let (status, took) = exit_of(&mut peer);
+    assert_eq!(status.code(), Some(0));
+    // It waited for the long task as long as the grace, not for the task itself.
+    assert!(took >= grace && took < grace + Duration::from_secs(2), "{took:?}");
+
+    // Another process on the same file reads how each ended.
+    let mut after = Peer::spawn_with(CONFORMANCE, &args);
+    let finished = task_request(&mut after, 1, "tasks/get", json!({ "taskId": short }));
+    assert_task(&finished["result"], "complete", "completed");
+    assert_eq!(
+        finished["result"]["result"]["content"],
+        json!([{ "type": "text", "text": "computed short in 1 s" }])
+    );
+    let failed = task_request(&mut after, 2, "tasks/get", json!({ "taskId": long }));
+    assert_task(&failed["result"], "complete", "failed");
+    assert_eq!(failed["result"]["statusMessage"], SHUT_DOWN, "{failed}");
+    assert_eq!(
+        failed["result"]["error"],
+        json!({ "code": -32603, "message": SHUT_DOWN })
+    );
+    // With no task running, a stop is at once.
+    let pid = after.child().id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let (status, took) = exit_of(&mut after);
+    assert_eq!(status.code(), Some(0));
+    assert!(took < Duration::from_secs(1), "{took:?}");
+
+    // The end of standard input stops a stdio server the same way.
+    let mut peer = Peer::spawn_with_env(CONFORMANCE, &args, &[("MCP_TOOLKIT_SHUTDOWN_GRACE", "500ms")]);
+    let long = call(&mut peer, 1, "slow_compute", json!({ "seconds": 60 }), true);
+    let long = assert_task(&long["result"], "task", "working");
+    let (status, rest) = peer.finish();
+    assert_eq!(status.code(), Some(0));
+    assert!(rest.is_empty(), "{rest:?}");
+    let mut after = Peer::spawn_with(CONFORMANCE, &args);
+    let failed = task_request(&mut after, 1, "tasks/get", json!({ "taskId": long }));
+    assert_eq!(failed["result"]["status"], "failed", "{failed}");
+    assert_eq!(failed["result"]["statusMessage"], SHUT_DOWN, "{failed}");
+    drop(after);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Works until cancelled; only ever a task.
 #[mcp_toolkit::tool(task = "required")]
 async fn forever(cx: mcp_toolkit::Context) -> &'static str {

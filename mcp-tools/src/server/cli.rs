@@ -1,7 +1,7 @@
 //! The command line every server gets with the `cli` feature: [`Server::run`].
 
 use super::builder::{Server, compiled_here};
-use super::error::{CliError, Error, INSTANCE_VAR, KEYS_VAR, TASK_LEASE_VAR};
+use super::error::{CliError, Error, INSTANCE_VAR, KEYS_VAR, SHUTDOWN_GRACE_VAR, TASK_LEASE_VAR};
 use super::terminal::Terminal;
 use crate::ToolError;
 use crate::engine::Engine;
@@ -51,6 +51,9 @@ impl Server {
     ///   issues (`<name>.<32 hex digits>`; see [`HttpSettings::instance_name`](crate::server::HttpSettings::instance_name)) so a load balancer
     ///   can send a session's requests back to it. Read only when no name was given in code;
     ///   unset, ids are the 32 hex digits alone.
+    ///
+    /// Two more set durations, as `10s` or `500ms`: `MCP_TOOLKIT_TASK_LEASE`
+    /// ([`Server::task_lease`]) and `MCP_TOOLKIT_SHUTDOWN_GRACE` ([`Server::shutdown_grace`]).
     ///
     /// A value set but malformed (no key, a key that is not 32 bytes of base64, a name that
     /// breaks the rule) stops the server before it serves, with a usage error (exit status
@@ -284,6 +287,11 @@ impl Server {
                 .map_err(|_| CliError::InvalidTaskLease(lease.clone()))?;
             self = self.task_lease(parsed);
         }
+        if let Some(grace) = text(SHUTDOWN_GRACE_VAR)? {
+            let parsed = humantime::parse_duration(grace.trim())
+                .map_err(|_| CliError::InvalidShutdownGrace(grace.clone()))?;
+            self = self.shutdown_grace(parsed);
+        }
         match (text(INSTANCE_VAR)?, &self.http.settings.instance) {
             (Some(_), Some(_)) => {
                 tracing::warn!("`{INSTANCE_VAR}` is ignored: the server was given its name in code");
@@ -512,6 +520,8 @@ Environment (read when serving):
                                   is not shared
   MCP_TOOLKIT_TASK_LEASE          How long a running task's lease lasts (default 30s): a
                                   task whose instance died is failed once it runs out
+  MCP_TOOLKIT_SHUTDOWN_GRACE      How long the running tasks may finish when the server
+                                  is asked to stop (default 10s); then they are failed
 "
     )
 }
@@ -750,6 +760,17 @@ mod tests {
         assert_eq!(
             wrong.to_string(),
             "`MCP_TOOLKIT_TASK_LEASE` is not a duration: `soon`; expected a number with a unit, such as `10s` or `500ms`"
+        );
+        let graced = configured(&[(SHUTDOWN_GRACE_VAR, "1500ms")]).unwrap();
+        assert_eq!(
+            graced.options.shutdown_grace,
+            std::time::Duration::from_millis(1500)
+        );
+        assert_eq!(plain.options.shutdown_grace, std::time::Duration::from_secs(10));
+        let wrong = configured(&[(SHUTDOWN_GRACE_VAR, "later")]).expect_err("refused");
+        assert_eq!(
+            wrong.to_string(),
+            "`MCP_TOOLKIT_SHUTDOWN_GRACE` is not a duration: `later`; expected a number with a unit, such as `10s` or `500ms`"
         );
 
         // What the code gave wins.

@@ -189,6 +189,9 @@ pub enum CliError {
     /// `MCP_TOOLKIT_TASK_LEASE` is not a duration. It holds what the variable says.
     #[error("`{var}` is not a duration: `{0}`; expected a number with a unit, such as `10s` or `500ms`", var = TASK_LEASE_VAR)]
     InvalidTaskLease(String),
+    /// `MCP_TOOLKIT_SHUTDOWN_GRACE` is not a duration. It holds what the variable says.
+    #[error("`{var}` is not a duration: `{0}`; expected a number with a unit, such as `10s` or `500ms`", var = SHUTDOWN_GRACE_VAR)]
+    InvalidShutdownGrace(String),
     /// `--task-store` names no store this server can open.
     #[error("`--task-store`: {0}")]
     InvalidTaskStore(#[source] std::sync::Arc<crate::task::StoreError>),
@@ -258,6 +261,9 @@ pub(super) const INSTANCE_VAR: &str = "MCP_TOOLKIT_INSTANCE";
 /// The environment variable with how long a running task's lease lasts.
 #[cfg(feature = "cli")]
 pub(super) const TASK_LEASE_VAR: &str = "MCP_TOOLKIT_TASK_LEASE";
+/// The environment variable with how long a shutdown waits for running tasks.
+#[cfg(feature = "cli")]
+pub(super) const SHUTDOWN_GRACE_VAR: &str = "MCP_TOOLKIT_SHUTDOWN_GRACE";
 
 /// What [`CliError::MissingOperand`] says of the option or command.
 #[cfg(feature = "cli")]

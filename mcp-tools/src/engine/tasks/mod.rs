@@ -17,6 +17,7 @@
 //! turned `failed` by whoever reads it next.
 
 pub(super) mod record;
+mod shutdown;
 
 use super::connection::Connection;
 use super::core::{Auth, CallParts, Engine};
@@ -261,6 +262,7 @@ impl Engine {
                     // waiting for it.
                     let cancel = call.cancel.clone().unwrap_or_default();
                     let until = record.created_at.saturating_add(record.ttl_ms);
+                    let runs = engine.tasks.runs.clone();
                     let run = engine.drive(
                         task_id,
                         call.tool,
@@ -271,7 +273,7 @@ impl Engine {
                         Some(permit),
                         until,
                     );
-                    tokio::spawn(tracing::Instrument::in_current_span(run));
+                    runs.spawn(tracing::Instrument::in_current_span(run));
                 }
             }));
         conn.set_abort(&request_id, task.abort_handle());
@@ -638,7 +640,8 @@ impl Engine {
     ) -> Outcome {
         self.serve_task_request(conn, id, out, auth, |engine, caller| async move {
             if let Some(record) = engine.take_answers(&task_id, &responses, caller.as_ref()).await? {
-                tokio::spawn(engine.resume(task_id, record));
+                let runs = engine.tasks.runs.clone();
+                runs.spawn(engine.resume(task_id, record));
             }
             Ok(Map::new())
         })
@@ -752,7 +755,7 @@ impl Engine {
         };
         let until = record.created_at.saturating_add(record.ttl_ms);
         let engine = Arc::clone(&self);
-        tokio::spawn(async move {
+        self.tasks.runs.spawn(async move {
             // A task run again counts among the calls in progress, as its first run did;
             // it waits for a place rather than failing.
             let permit = Arc::clone(&engine.calls).acquire_owned().await.ok();

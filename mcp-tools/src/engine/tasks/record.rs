@@ -154,6 +154,9 @@ pub(crate) struct Tasks {
     pub(super) poll_interval: Duration,
     /// The tasks running here, each with the token that stops it.
     pub(super) running: Mutex<foldhash::HashMap<String, CancellationToken>>,
+    /// The runs of tasks on this instance, each from the moment it is spawned until its end
+    /// is written: what a shutdown waits for.
+    pub(super) runs: tokio_util::task::TaskTracker,
 }
 
 /// How the engine's tasks are set up.
@@ -207,6 +210,7 @@ impl Tasks {
             ttl: options.ttl,
             poll_interval: options.poll_interval,
             running: Mutex::default(),
+            runs: tokio_util::task::TaskTracker::new(),
         }
     }
 
