@@ -637,6 +637,54 @@ async fn a_task_is_invisible_to_every_caller_but_its_creator() {
     http.stop().await;
 }
 
+#[tokio::test]
+async fn over_http_a_stop_lets_running_tasks_finish_for_the_grace_then_fails_them() {
+    use mcp_toolkit::task::{SqliteStore, TaskStore};
+    use mcp_toolkit::{Server, tools};
+    let path = std::env::temp_dir().join(format!(
+        "mcp-toolkit-grace-http-{}-{}.db",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    let grace = Duration::from_millis(400);
+    let server = Server::new("tasks", "1.0.0")
+        .tools(tools![forever])
+        .task_store(SqliteStore::open(&path).unwrap())
+        .shutdown_grace(grace);
+    let http = TwoCallers::serve(server).await;
+    let created = http
+        .post(
+            "ada-token",
+            1,
+            "tools/call",
+            json!({ "name": "forever", "arguments": {} }),
+            with_tasks(),
+        )
+        .await;
+    let task = assert_task(&created["result"], "task", "working");
+    let stopping = Instant::now();
+    http.stop().await;
+    let took = stopping.elapsed();
+    assert!(
+        took >= grace && took < grace + Duration::from_millis(1500),
+        "{took:?}"
+    );
+    // The file says how the task ended, for whichever process opens it next.
+    let store = SqliteStore::open(&path).unwrap();
+    let stored = store.load(&task).await.unwrap().expect("the task is kept");
+    let record: Value = serde_json::from_str(&stored.data).unwrap();
+    assert_eq!(record["status"], "failed", "{record}");
+    assert_eq!(record["statusMessage"], SHUT_DOWN, "{record}");
+    assert_eq!(record["error"], json!({ "code": -32603, "message": SHUT_DOWN }));
+    drop(store);
+    for end in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{end}", path.display()));
+    }
+}
+
 /// A task store that is down until told otherwise, over an in-memory one.
 struct Flaky {
     inner: mcp_toolkit::task::MemoryStore,
