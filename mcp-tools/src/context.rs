@@ -118,6 +118,29 @@ pub(crate) struct ContextParts {
     pub(crate) services: StateMap,
     pub(crate) principal: Option<Arc<Principal>>,
     pub(crate) client: Option<Arc<dyn ClientChannel>>,
+    /// The figures of the progress last reported, which a status message repeats.
+    pub(crate) last_progress: LastProgress,
+}
+
+/// The `progress` and `total` a call reported last ([`Context::report_progress`]), for
+/// [`Context::set_status`] to send with its message: `0` and none before any report.
+#[derive(Default)]
+pub(crate) struct LastProgress(std::sync::Mutex<(f64, Option<f64>)>);
+
+impl LastProgress {
+    fn get(&self) -> (f64, Option<f64>) {
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn set(&self, progress: f64, total: Option<f64>) {
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = (progress, total);
+    }
+}
+
+impl Clone for LastProgress {
+    fn clone(&self) -> LastProgress {
+        LastProgress(std::sync::Mutex::new(self.get()))
+    }
 }
 
 impl Context {
@@ -375,6 +398,7 @@ impl Context {
         let (Some(token), Some(client)) = (&self.inner.info.progress_token, &self.inner.client) else {
             return;
         };
+        self.inner.last_progress.set(progress, total);
         let mut params = json!({ "progressToken": token, "progress": progress });
         if let Some(total) = total {
             params["total"] = json!(total);
@@ -561,28 +585,60 @@ impl Context {
         &self.inner.cancellation
     }
 
-    /// Says how far a task has got: the `statusMessage` a client reads with `tasks/get`
-    /// (and hears in `notifications/tasks`) while the tool works. Only the latest message
-    /// counts; a call that is not a task has no status, and the message goes nowhere.
+    /// Says how far the call has got. In a task it is the `statusMessage` a client reads
+    /// with `tasks/get` (and hears in `notifications/tasks`) while the tool works; only the
+    /// latest message counts. In a call that is not a task, the message goes out as
+    /// `notifications/progress` when the client asked for progress (sent a
+    /// `progressToken`), with the figures of the last
+    /// [`report_progress`](Context::report_progress) (`progress` 0 before any), so a client
+    /// without the tasks extension hears it too; otherwise it goes nowhere.
     ///
     /// ```
-    /// use mcp_toolkit::{tool, Context, ToolError};
+    /// use mcp_toolkit::{tool, tools, Context, Server, ToolError};
+    /// use serde_json::json;
     /// use std::time::Duration;
     ///
     /// /// Builds the monthly report; takes a while.
     /// #[tool(task)]
     /// async fn build_report(ctx: Context, month: String) -> Result<String, ToolError> {
-    ///     for step in 1..=5 {
-    ///         ctx.set_status(format!("step {step} of 5"));
-    ///         tokio::time::sleep(Duration::from_millis(300)).await;
+    ///     for step in 1..=2 {
+    ///         ctx.report_progress(f64::from(step - 1), Some(2.0), None);
+    ///         ctx.set_status(format!("step {step} of 2"));
+    ///         tokio::time::sleep(Duration::from_millis(10)).await;
     ///     }
     ///     Ok(format!("report for {month}"))
     /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+    /// // A client without the tasks extension that asked for progress hears each step.
+    /// let client = Server::new("reports", "1.0.0").tools(tools![build_report]).test_client()?;
+    /// let result = client.call_with_progress("build_report", json!({"month": "May"})).await?;
+    /// let last = &result.notifications()[3]["params"];
+    /// assert_eq!((&last["progress"], &last["total"]), (&json!(1.0), &json!(2.0)));
+    /// assert_eq!(last["message"], "step 2 of 2");
+    /// # Ok(())
+    /// # }
     /// ```
     pub fn set_status(&self, message: impl Into<String>) {
-        if let Some(client) = &self.inner.client {
-            client.set_status(message.into());
+        let Some(client) = &self.inner.client else {
+            return;
+        };
+        let message = message.into();
+        if let Some(token) = &self.inner.info.progress_token {
+            // A task sends no notifications: there the message is the task's status alone.
+            let (progress, total) = self.inner.last_progress.get();
+            let mut params = json!({ "progressToken": token, "progress": progress });
+            if let Some(total) = total {
+                params["total"] = json!(total);
+            }
+            params["message"] = json!(message);
+            client.notify(Notification {
+                method: "notifications/progress",
+                params,
+            });
         }
+        client.set_status(message);
     }
 
     /// Sends a request of the server's own to the client that made this call, and waits for

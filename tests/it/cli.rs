@@ -541,3 +541,97 @@ fn call_gives_the_current_directory_as_the_root() {
         .to_owned();
     assert!(text.starts_with("Found 1 root(s): file:///"), "{text}");
 }
+
+/// A folder of its own for one test, removed when dropped.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let dir = std::env::temp_dir().join(format!("mcp-cli-{name}-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Serves with `--task-store URL` and expects it to stop before serving, saying why on
+/// stderr as one line: the store's URL, then every cause.
+fn store_refused(url: &str) -> String {
+    let output = Command::new(CONFORMANCE)
+        .args(["--task-store", url])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let said = stderr(&output);
+    let prefix = format!("error: cannot open the task store {url}: ");
+    let line = said
+        .lines()
+        .find(|line| line.starts_with("error: "))
+        .unwrap_or_else(|| panic!("no error line: {said}"));
+    assert!(line.starts_with(&prefix), "{said}");
+    line[prefix.len()..].to_owned()
+}
+
+#[test]
+fn a_task_store_that_cannot_open_is_named_with_its_cause() {
+    let dir = TempDir::new("stores");
+    // A file that starts as SQLite's do, then breaks off into noise.
+    let corrupt = dir.0.join("corrupt.db");
+    let mut bytes = b"SQLite format 3\0".to_vec();
+    bytes.extend((0..8192u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8));
+    std::fs::write(&corrupt, bytes).unwrap();
+    let corrupt = format!("sqlite:{}", corrupt.display());
+    assert_eq!(store_refused(&corrupt), "file is not a database");
+
+    let random = dir.0.join("random.db");
+    let noise: Vec<u8> = (0..4096u32).map(|i| (i * 7919 % 251) as u8).collect();
+    std::fs::write(&random, noise).unwrap();
+    let random = format!("sqlite:{}", random.display());
+    assert_eq!(store_refused(&random), "file is not a database");
+
+    let folder = format!("sqlite:{}", dir.0.display());
+    assert_eq!(
+        store_refused(&folder),
+        "it is a folder; expected a file's path (the file is created if missing)"
+    );
+
+    let missing = dir.0.join("no-such-folder");
+    let in_missing = format!("sqlite:{}", missing.join("tasks.db").display());
+    assert_eq!(
+        store_refused(&in_missing),
+        format!("the folder `{}` does not exist", missing.display())
+    );
+
+    // A port nothing listens on.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .unwrap()
+        .port();
+    let why = store_refused(&format!("redis://127.0.0.1:{port}"));
+    assert!(why.to_lowercase().starts_with("connection refused"), "{why}");
+    // The address is named, never the password.
+    let with_password = format!("redis://ada:hunter2@127.0.0.1:{port}/0");
+    let output = Command::new(CONFORMANCE)
+        .args(["--task-store", &with_password])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let said = stderr(&output);
+    assert!(
+        said.contains(&format!(
+            "error: cannot open the task store redis://127.0.0.1:{port}: "
+        )),
+        "{said}"
+    );
+    assert!(!said.contains("hunter2"), "{said}");
+}

@@ -605,6 +605,51 @@ fn progress_notifications_carry_the_token() {
 }
 
 #[test]
+fn a_status_outside_a_task_goes_out_as_progress_when_the_client_asked_for_it() {
+    for revision in ["2025-06-18", MODERN] {
+        let mut peer = Peer::spawn(FIXTURE);
+        let mut meta = json!({ "progressToken": "tok" });
+        if revision == MODERN {
+            meta = modern_meta(meta);
+        } else {
+            initialize(&mut peer, revision);
+        }
+        peer.send(json!({
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": { "_meta": meta, "name": "staged", "arguments": {} }
+        }));
+        // The figures are the last ones reported (none yet: 0), so progress never goes back.
+        for expected in [
+            json!({ "progressToken": "tok", "progress": 0.0, "message": "starting" }),
+            json!({ "progressToken": "tok", "progress": 1.0, "total": 2.0 }),
+            json!({ "progressToken": "tok", "progress": 1.0, "total": 2.0, "message": "halfway" }),
+        ] {
+            let note = peer.recv();
+            Spec::of(revision).assert_valid("ProgressNotification", &note);
+            assert_eq!(
+                note,
+                json!({ "jsonrpc": "2.0", "method": "notifications/progress", "params": expected }),
+                "{revision}"
+            );
+        }
+        let done = peer.recv();
+        assert_result(revision, "CallToolResult", &done);
+        assert_eq!(done["id"], 1);
+        assert_eq!(done["result"]["content"][0]["text"], "staged");
+
+        // Without a token the statuses go nowhere: the answer is the next message.
+        let mut params = json!({ "name": "staged", "arguments": {} });
+        if revision == MODERN {
+            params["_meta"] = modern_meta(json!({}));
+        }
+        let quiet =
+            peer.request(json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": params }));
+        assert_eq!(quiet["result"]["content"][0]["text"], "staged", "{revision}");
+        assert_eq!(peer.silent_for(Duration::from_millis(100)), None);
+    }
+}
+
+#[test]
 fn log_messages_only_at_the_level_the_client_asked_for() {
     let call = |level: &str| json!({ "name": "log", "arguments": { "level": level, "message": format!("at {level}") } });
     // Legacy: nothing before `logging/setLevel`, then its level and above.
@@ -885,7 +930,8 @@ fn pagination_with_an_opaque_cursor() {
             "ask_two",
             "roots_if_any",
             "needs_sign_in",
-            "quiet_task"
+            "quiet_task",
+            "staged"
         ]
     );
     assert!(list["result"].get("nextCursor").is_none());

@@ -307,7 +307,7 @@ async fn a_restarted_redis_keeps_acknowledged_tasks_and_the_store_recovers() {
 }
 
 #[tokio::test]
-async fn a_redis_that_is_not_there_is_unavailable_at_once() {
+async fn a_redis_that_is_not_there_fails_to_open_at_once() {
     // A port nothing listens on: connecting fails, and does not hang.
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -316,7 +316,17 @@ async fn a_redis_that_is_not_there_is_unavailable_at_once() {
         .port();
     let started = Instant::now();
     let failed = RedisStore::connect(&format!("redis://127.0.0.1:{port}")).await;
-    assert_unavailable(failed);
+    // Named by its address, with the cause.
+    match failed {
+        Err(StoreError::Open { store, source }) => {
+            assert_eq!(store, format!("redis://127.0.0.1:{port}"));
+            assert!(
+                source.to_string().to_lowercase().contains("connection refused"),
+                "{source}"
+            );
+        }
+        other => panic!("expected the redis store not to open, got {other:?}"),
+    }
     assert!(
         started.elapsed() < Duration::from_secs(5),
         "took {:?}",

@@ -530,6 +530,109 @@ fn a_second_process_on_the_same_sqlite_file_leaves_a_live_lease_alone() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// What a task still running when its server stopped says.
+const SHUT_DOWN: &str = "the server shut down before the task finished";
+
+/// Waits for `peer`'s process to exit (20 s at most): its status, and how long that took.
+fn exit_of(peer: &mut Peer) -> (std::process::ExitStatus, Duration) {
+    let asked = Instant::now();
+    loop {
+        if let Some(status) = peer.child().try_wait().unwrap() {
+            return (status, asked.elapsed());
+        }
+        assert!(
+            asked.elapsed() < Duration::from_secs(20),
+            "the server did not exit"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_stopped_server_lets_running_tasks_finish_for_its_grace_then_fails_the_rest() {
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-toolkit-grace-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = format!("sqlite:{}", dir.join("tasks.db").display());
+    let args = ["--task-store", store.as_str()];
+    let grace = Duration::from_secs(3);
+
+    // SIGTERM with a short task and a long one running.
+    let mut peer = Peer::spawn_with_env(CONFORMANCE, &args, &[("MCP_TOOLKIT_SHUTDOWN_GRACE", "3s")]);
+    let short = call(
+        &mut peer,
+        1,
+        "slow_compute",
+        json!({ "seconds": 1, "label": "short" }),
+        true,
+    );
+    let short = assert_task(&short["result"], "task", "working");
+    let long = call(
+        &mut peer,
+        2,
+        "slow_compute",
+        json!({ "seconds": 60, "label": "long" }),
+        true,
+    );
+    let long = assert_task(&long["result"], "task", "working");
+    let pid = peer.child().id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let (status, took) = exit_of(&mut peer);
+    assert_eq!(status.code(), Some(0));
+    // It waited for the long task as long as the grace, not for the task itself.
+    assert!(took >= grace && took < grace + Duration::from_secs(2), "{took:?}");
+
+    // Another process on the same file reads how each ended.
+    let mut after = Peer::spawn_with(CONFORMANCE, &args);
+    let finished = task_request(&mut after, 1, "tasks/get", json!({ "taskId": short }));
+    assert_task(&finished["result"], "complete", "completed");
+    assert_eq!(
+        finished["result"]["result"]["content"],
+        json!([{ "type": "text", "text": "computed short in 1 s" }])
+    );
+    let failed = task_request(&mut after, 2, "tasks/get", json!({ "taskId": long }));
+    assert_task(&failed["result"], "complete", "failed");
+    assert_eq!(failed["result"]["statusMessage"], SHUT_DOWN, "{failed}");
+    assert_eq!(
+        failed["result"]["error"],
+        json!({ "code": -32603, "message": SHUT_DOWN })
+    );
+    // With no task running, a stop is at once.
+    let pid = after.child().id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let (status, took) = exit_of(&mut after);
+    assert_eq!(status.code(), Some(0));
+    assert!(took < Duration::from_secs(1), "{took:?}");
+
+    // The end of standard input stops a stdio server the same way.
+    let mut peer = Peer::spawn_with_env(CONFORMANCE, &args, &[("MCP_TOOLKIT_SHUTDOWN_GRACE", "500ms")]);
+    let long = call(&mut peer, 1, "slow_compute", json!({ "seconds": 60 }), true);
+    let long = assert_task(&long["result"], "task", "working");
+    let (status, rest) = peer.finish();
+    assert_eq!(status.code(), Some(0));
+    assert!(rest.is_empty(), "{rest:?}");
+    let mut after = Peer::spawn_with(CONFORMANCE, &args);
+    let failed = task_request(&mut after, 1, "tasks/get", json!({ "taskId": long }));
+    assert_eq!(failed["result"]["status"], "failed", "{failed}");
+    assert_eq!(failed["result"]["statusMessage"], SHUT_DOWN, "{failed}");
+    drop(after);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Works until cancelled; only ever a task.
 #[mcp_toolkit::tool(task = "required")]
 async fn forever(cx: mcp_toolkit::Context) -> &'static str {
@@ -778,6 +881,54 @@ async fn a_sqlite_record_keeps_a_task_s_arguments_only_while_it_may_run() {
         kept.data
     );
     drop((client, reader));
+    for end in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{end}", path.display()));
+    }
+}
+
+#[tokio::test]
+async fn over_http_a_stop_lets_running_tasks_finish_for_the_grace_then_fails_them() {
+    use mcp_toolkit::task::{SqliteStore, TaskStore};
+    use mcp_toolkit::{Server, tools};
+    let path = std::env::temp_dir().join(format!(
+        "mcp-toolkit-grace-http-{}-{}.db",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    let grace = Duration::from_millis(400);
+    let server = Server::new("tasks", "1.0.0")
+        .tools(tools![forever])
+        .task_store(SqliteStore::open(&path).unwrap())
+        .shutdown_grace(grace);
+    let http = TwoCallers::serve(server).await;
+    let created = http
+        .post(
+            "ada-token",
+            1,
+            "tools/call",
+            json!({ "name": "forever", "arguments": {} }),
+            with_tasks(),
+        )
+        .await;
+    let task = assert_task(&created["result"], "task", "working");
+    let stopping = Instant::now();
+    http.stop().await;
+    let took = stopping.elapsed();
+    assert!(
+        took >= grace && took < grace + Duration::from_millis(1500),
+        "{took:?}"
+    );
+    // The file says how the task ended, for whichever process opens it next.
+    let store = SqliteStore::open(&path).unwrap();
+    let stored = store.load(&task).await.unwrap().expect("the task is kept");
+    let record: Value = serde_json::from_str(&stored.data).unwrap();
+    assert_eq!(record["status"], "failed", "{record}");
+    assert_eq!(record["statusMessage"], SHUT_DOWN, "{record}");
+    assert_eq!(record["error"], json!({ "code": -32603, "message": SHUT_DOWN }));
+    drop(store);
     for end in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{end}", path.display()));
     }

@@ -109,6 +109,8 @@ pub(crate) struct Options {
     pub(crate) tasks: super::tasks::record::TaskOptions,
     /// How results are budgeted.
     pub(crate) spill: super::spill::record::SpillOptions,
+    /// How long a shutdown waits for the tasks running here to finish.
+    pub(crate) shutdown_grace: Duration,
 }
 
 impl Default for Options {
@@ -122,6 +124,7 @@ impl Default for Options {
             request_state_ttl: Duration::from_secs(600),
             tasks: super::tasks::record::TaskOptions::default(),
             spill: super::spill::record::SpillOptions::default(),
+            shutdown_grace: Duration::from_secs(10),
         }
     }
 }
@@ -327,6 +330,7 @@ impl Engine {
             services: self.services.clone(),
             principal: parts.principal,
             client: parts.channel,
+            last_progress: Default::default(),
         })
     }
 

@@ -714,6 +714,37 @@ impl Server {
         self
     }
 
+    /// How long a server that is asked to stop (SIGTERM or Ctrl-C, the end of standard
+    /// input for [`serve_stdio`](Server::serve_stdio), the future given to
+    /// `HttpServer::run_until` (feature `http`)) lets the tasks running on it finish. It
+    /// takes no new requests and finishes the calls in flight first; then each task still
+    /// running is written `failed`, with the status message "the server shut down before
+    /// the task finished", and the server returns. Ten seconds by default; a second signal
+    /// ends the wait at once. With `Server::run` (feature `cli`), the environment's
+    /// `MCP_TOOLKIT_SHUTDOWN_GRACE` (`30s`, `500ms`) sets it.
+    ///
+    /// ```
+    /// use mcp_toolkit::{tool, tools, Server};
+    /// use std::time::Duration;
+    ///
+    /// /// Builds the report; takes up to a minute.
+    /// #[tool(task)]
+    /// async fn build_report() -> &'static str {
+    ///     tokio::time::sleep(Duration::from_secs(50)).await;
+    ///     "done"
+    /// }
+    ///
+    /// // A rolling restart waits for the reports being built.
+    /// let server = Server::new("reports", "1.0.0")
+    ///     .tools(tools![build_report])
+    ///     .shutdown_grace(Duration::from_secs(60));
+    /// ```
+    pub fn shutdown_grace(mut self, grace: Duration) -> Server {
+        self.executor.take();
+        self.options.shutdown_grace = grace;
+        self
+    }
+
     /// Decides, per caller, which tools are listed and callable: the tool list may depend on
     /// authorization (see `Server::bearer_auth`, feature `http`). Lists then go out with
     /// `cacheScope: "private"`.

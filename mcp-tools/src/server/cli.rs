@@ -1,7 +1,7 @@
 //! The command line every server gets with the `cli` feature: [`Server::run`].
 
 use super::builder::{Server, compiled_here};
-use super::error::{CliError, Error, INSTANCE_VAR, KEYS_VAR, TASK_LEASE_VAR};
+use super::error::{CliError, Error, INSTANCE_VAR, KEYS_VAR, SHUTDOWN_GRACE_VAR, TASK_LEASE_VAR};
 use super::terminal::Terminal;
 use crate::ToolError;
 use crate::engine::Engine;
@@ -51,6 +51,9 @@ impl Server {
     ///   issues (`<name>.<32 hex digits>`; see [`HttpSettings::instance_name`](crate::server::HttpSettings::instance_name)) so a load balancer
     ///   can send a session's requests back to it. Read only when no name was given in code;
     ///   unset, ids are the 32 hex digits alone.
+    ///
+    /// Two more set durations, as `10s` or `500ms`: `MCP_TOOLKIT_TASK_LEASE`
+    /// ([`Server::task_lease`]) and `MCP_TOOLKIT_SHUTDOWN_GRACE` ([`Server::shutdown_grace`]).
     ///
     /// A value set but malformed (no key, a key that is not 32 bytes of base64, a name that
     /// breaks the rule) stops the server before it serves, with a usage error (exit status
@@ -284,6 +287,11 @@ impl Server {
                 .map_err(|_| CliError::InvalidTaskLease(lease.clone()))?;
             self = self.task_lease(parsed);
         }
+        if let Some(grace) = text(SHUTDOWN_GRACE_VAR)? {
+            let parsed = humantime::parse_duration(grace.trim())
+                .map_err(|_| CliError::InvalidShutdownGrace(grace.clone()))?;
+            self = self.shutdown_grace(parsed);
+        }
         match (text(INSTANCE_VAR)?, &self.http.settings.instance) {
             (Some(_), Some(_)) => {
                 tracing::warn!("`{INSTANCE_VAR}` is ignored: the server was given its name in code");
@@ -438,8 +446,38 @@ fn text(value: OsString) -> Result<String, CliError> {
     value.into_string().map_err(CliError::ArgumentNotUtf8)
 }
 
+/// What `--help` says of `--task-store`'s URLs: the stores of `kinds` that are built, each
+/// with what it is, wrapped to the help's width under the option's first line.
+fn task_stores(kinds: &[crate::task::StoreKind]) -> String {
+    let listed: Vec<String> = kinds
+        .iter()
+        .filter(|kind| kind.built)
+        .map(|kind| format!("{} ({})", kind.url, kind.what))
+        .collect();
+    let mut text = String::new();
+    let mut column = HELP_INDENT + "Keep tasks there: ".len();
+    for word in listed.join(", ").split(' ') {
+        if column + 1 + word.len() > HELP_WIDTH {
+            text.push('\n');
+            text.push_str(&" ".repeat(HELP_INDENT));
+            column = HELP_INDENT;
+        } else if !text.is_empty() {
+            text.push(' ');
+            column += 1;
+        }
+        text.push_str(word);
+        column += word.len();
+    }
+    text
+}
+
+/// Where the options' descriptions start in `--help`, and how wide its lines are at most.
+const HELP_INDENT: usize = 25;
+const HELP_WIDTH: usize = 92;
+
 /// What `--help` prints.
 fn help(name: &str) -> String {
+    let stores = task_stores(&crate::task::STORE_KINDS);
     format!(
         "An MCP server. With no arguments it serves MCP on stdin and stdout, as clients launch it.
 
@@ -467,8 +505,7 @@ Commands:
 
 Options:
       --http <ADDR>      Serve Streamable HTTP on this address instead, such as 127.0.0.1:8080
-      --task-store <URL>  Keep tasks there: memory: (the default), sqlite:PATH (a file that
-                         outlives the process), redis://HOST:PORT (shared by instances)
+      --task-store <URL> Keep tasks there: {stores}
       --wire-log <FILE>  Append every message received and sent to FILE, one JSON line each
   -h, --help             Print help
   -V, --version          Print version
@@ -483,6 +520,8 @@ Environment (read when serving):
                                   is not shared
   MCP_TOOLKIT_TASK_LEASE          How long a running task's lease lasts (default 30s): a
                                   task whose instance died is failed once it runs out
+  MCP_TOOLKIT_SHUTDOWN_GRACE      How long the running tasks may finish when the server
+                                  is asked to stop (default 10s); then they are failed
 "
     )
 }
@@ -539,6 +578,43 @@ mod tests {
     }
 
     #[test]
+    fn help_offers_only_the_task_stores_this_build_opens() {
+        let text = help("notes");
+        let stores = task_stores(&crate::task::STORE_KINDS);
+        assert!(
+            text.contains(&format!("--task-store <URL> Keep tasks there: {stores}\n")),
+            "{text}"
+        );
+        assert!(text.contains("memory: (the default)"), "{text}");
+        assert_eq!(text.contains("sqlite:PATH"), cfg!(feature = "sqlite"), "{text}");
+        assert_eq!(text.contains("redis://"), cfg!(feature = "redis"), "{text}");
+        for (sqlite, redis) in [(false, false), (true, false), (false, true), (true, true)] {
+            let mut kinds = crate::task::STORE_KINDS;
+            kinds[1].built = sqlite;
+            kinds[2].built = redis;
+            let said = task_stores(&kinds);
+            assert!(said.starts_with("memory: (the default)"), "{said}");
+            assert_eq!(said.contains("sqlite:PATH (a file that"), sqlite, "{said}");
+            assert_eq!(said.contains("redis://HOST:PORT (shared"), redis, "{said}");
+            // Each line fits the help's width, the later ones aligned under the first.
+            let option = format!("      --task-store <URL> Keep tasks there: {said}");
+            for (i, line) in option.lines().enumerate() {
+                assert!(line.len() <= HELP_WIDTH, "{line:?}");
+                if i > 0 {
+                    assert!(line.starts_with(&" ".repeat(HELP_INDENT)), "{line:?}");
+                    assert!(!line[HELP_INDENT..].starts_with(' '), "{line:?}");
+                }
+            }
+        }
+        // With every store built, the lines of the help before stores were listed by build.
+        let all = crate::task::STORE_KINDS.map(|kind| crate::task::StoreKind { built: true, ..kind });
+        assert_eq!(
+            task_stores(&all),
+            "memory: (the default), sqlite:PATH (a file that\n                         outlives the process), redis://HOST:PORT (shared by instances)"
+        );
+    }
+
+    #[test]
     fn commands_and_options() {
         assert_eq!(
             command(&[]),
@@ -563,7 +639,10 @@ mod tests {
         let wrong = parsed(&["--task-store", "postgres://db"]).unwrap_err();
         assert_eq!(
             wrong.to_string(),
-            "`--task-store`: unknown task store `postgres://db`: expected `memory:`, `sqlite:PATH` or `redis://HOST:PORT`"
+            format!(
+                "`--task-store`: unknown task store `postgres://db`: expected {}",
+                crate::task::store_urls(&crate::task::STORE_KINDS)
+            )
         );
         assert_eq!(wrong.exit_code(), 2);
         assert_eq!(command(&["tools"]), Command::Tools);
@@ -681,6 +760,17 @@ mod tests {
         assert_eq!(
             wrong.to_string(),
             "`MCP_TOOLKIT_TASK_LEASE` is not a duration: `soon`; expected a number with a unit, such as `10s` or `500ms`"
+        );
+        let graced = configured(&[(SHUTDOWN_GRACE_VAR, "1500ms")]).unwrap();
+        assert_eq!(
+            graced.options.shutdown_grace,
+            std::time::Duration::from_millis(1500)
+        );
+        assert_eq!(plain.options.shutdown_grace, std::time::Duration::from_secs(10));
+        let wrong = configured(&[(SHUTDOWN_GRACE_VAR, "later")]).expect_err("refused");
+        assert_eq!(
+            wrong.to_string(),
+            "`MCP_TOOLKIT_SHUTDOWN_GRACE` is not a duration: `later`; expected a number with a unit, such as `10s` or `500ms`"
         );
 
         // What the code gave wins.

@@ -67,10 +67,11 @@ pub enum Error {
 }
 
 impl Error {
-    /// Says on standard error what went wrong, and gives the exit status a command line
-    /// should end with: 2 for a command line that could not be run, 1 for a tool call that
-    /// failed (its result is printed already, so nothing more is said) and for everything
-    /// else. For a program's `main` after `Server::run` (feature `cli`).
+    /// Says on standard error what went wrong, with every cause (`error: cannot open the
+    /// task store sqlite:tasks.db: file is not a database`), and gives the exit status a
+    /// command line should end with: 2 for a command line that could not be run, 1 for a
+    /// tool call that failed (its result is printed already, so nothing more is said) and
+    /// for everything else. For a program's `main` after `Server::run` (feature `cli`).
     ///
     /// ```
     /// use std::process::ExitCode;
@@ -85,13 +86,29 @@ impl Error {
                 cli,
                 CliError::ToolFailed(_) | CliError::PromptFailed { .. } | CliError::ReadFailed { .. }
             ) {
-                eprintln!("error: {cli}");
+                eprintln!("error: {}", with_causes(cli));
             }
             return std::process::ExitCode::from(cli.exit_code());
         }
-        eprintln!("error: {self}");
+        eprintln!("error: {}", with_causes(&self));
         std::process::ExitCode::from(1)
     }
+}
+
+/// What `error` says, followed by each of its causes that it does not say already,
+/// separated by `: `.
+fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut said = error.to_string();
+    let mut cause = error.source();
+    while let Some(error) = cause {
+        let text = error.to_string();
+        if !said.contains(&text) {
+            said.push_str(": ");
+            said.push_str(&text);
+        }
+        cause = error.source();
+    }
+    said
 }
 
 #[cfg(feature = "cli")]
@@ -172,6 +189,9 @@ pub enum CliError {
     /// `MCP_TOOLKIT_TASK_LEASE` is not a duration. It holds what the variable says.
     #[error("`{var}` is not a duration: `{0}`; expected a number with a unit, such as `10s` or `500ms`", var = TASK_LEASE_VAR)]
     InvalidTaskLease(String),
+    /// `MCP_TOOLKIT_SHUTDOWN_GRACE` is not a duration. It holds what the variable says.
+    #[error("`{var}` is not a duration: `{0}`; expected a number with a unit, such as `10s` or `500ms`", var = SHUTDOWN_GRACE_VAR)]
+    InvalidShutdownGrace(String),
     /// `--task-store` names no store this server can open.
     #[error("`--task-store`: {0}")]
     InvalidTaskStore(#[source] std::sync::Arc<crate::task::StoreError>),
@@ -241,6 +261,9 @@ pub(super) const INSTANCE_VAR: &str = "MCP_TOOLKIT_INSTANCE";
 /// The environment variable with how long a running task's lease lasts.
 #[cfg(feature = "cli")]
 pub(super) const TASK_LEASE_VAR: &str = "MCP_TOOLKIT_TASK_LEASE";
+/// The environment variable with how long a shutdown waits for running tasks.
+#[cfg(feature = "cli")]
+pub(super) const SHUTDOWN_GRACE_VAR: &str = "MCP_TOOLKIT_SHUTDOWN_GRACE";
 
 /// What [`CliError::MissingOperand`] says of the option or command.
 #[cfg(feature = "cli")]
@@ -282,4 +305,24 @@ fn instance_name_rule(name: &str) -> String {
 pub(crate) fn quoted(names: &[String]) -> String {
     let quoted: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
     quoted.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_says_each_cause_once() {
+        let store = crate::task::StoreError::Open {
+            store: "sqlite:tasks.db".to_owned(),
+            source: Box::new(std::io::Error::other("file is not a database")),
+        };
+        assert_eq!(
+            with_causes(&Error::TaskStore(store)),
+            "cannot open the task store sqlite:tasks.db: file is not a database"
+        );
+        // A message that says its cause already does not say it twice.
+        let io = Error::Io(std::io::Error::other("the pipe broke"));
+        assert_eq!(with_causes(&io), "transport I/O failed: the pipe broke");
+    }
 }

@@ -348,7 +348,9 @@ impl HttpServer {
         self.local_addr
     }
 
-    /// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight.
+    /// Serves until Ctrl-C or SIGTERM, then finishes the requests in flight and lets the
+    /// tasks running here finish for [`Server::shutdown_grace`] (a second signal ends the
+    /// wait).
     ///
     /// ```no_run
     /// # #[tokio::main]
@@ -359,11 +361,12 @@ impl HttpServer {
     /// # }
     /// ```
     pub fn run(self) -> impl Future<Output = Result<(), Error>> + Send {
-        compiled_here(self.run_until(crate::transport::signal::shutdown_signal()))
+        compiled_here(self.serve(crate::transport::signal::shutdown_signal(), true))
     }
 
     /// Serves until `shutdown` completes, then stops accepting, ends open streams and
-    /// sessions, finishes the requests in flight and returns.
+    /// sessions, finishes the requests in flight, lets the tasks running here finish for
+    /// [`Server::shutdown_grace`] and returns.
     ///
     /// ```
     /// use std::time::Duration;
@@ -381,13 +384,22 @@ impl HttpServer {
         self,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), Error> {
+        self.serve(shutdown, false).await
+    }
+
+    /// Serves until `shutdown`; with `signals`, a signal during the shutdown grace ends it.
+    async fn serve(
+        self,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+        signals: bool,
+    ) -> Result<(), Error> {
         let HttpServer {
             listener,
             local_addr,
             app,
         } = self;
         tracing::info!("serving MCP at http://{local_addr}{}", app.path());
-        Ok(crate::transport::http::serve(listener, app, shutdown).await?)
+        Ok(crate::transport::http::serve(listener, app, shutdown, signals).await?)
     }
 }
 

@@ -199,6 +199,19 @@ pub enum StoreError {
         /// The id.
         id: String,
     },
+    /// The store could not be opened: a file that is no SQLite database, a folder that is
+    /// missing, a Redis that does not answer. [`Error::report`](crate::Error::report) says
+    /// it with every cause: `cannot open the task store sqlite:tasks.db: file is not a
+    /// database`.
+    #[error("cannot open the task store {store}")]
+    Open {
+        /// What was opened, as a URL: `sqlite:PATH`, `redis://HOST:PORT` (without
+        /// credentials).
+        store: String,
+        /// Why.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// The store could not be reached, or failed.
     #[error("the task store ({store}) failed")]
     Unavailable {
@@ -232,7 +245,8 @@ impl StoreError {
 }
 
 /// A task store named by a URL, as the command line's `--task-store URL` takes it:
-/// `memory:`, `sqlite:PATH` (feature `sqlite`), `redis://HOST:PORT` (feature `redis`).
+/// `memory:`, `sqlite:PATH` (feature `sqlite`), `redis://HOST:PORT` (feature `redis`). A URL
+/// of a store this build cannot open is refused, and the error lists the ones it can.
 ///
 /// ```
 /// use mcp_toolkit::task::StoreUrl;
@@ -271,24 +285,72 @@ impl std::str::FromStr for StoreUrl {
             return if cfg!(feature = "sqlite") {
                 Ok(StoreUrl::Sqlite(path.into()))
             } else {
-                Err(invalid(
-                    "this server was built without the `sqlite` feature of mcp-toolkit",
-                ))
+                Err(invalid(&without("sqlite")))
             };
         }
         if url.starts_with("redis://") || url.starts_with("rediss://") {
             return if cfg!(feature = "redis") {
                 Ok(StoreUrl::Redis(url.to_owned()))
             } else {
-                Err(invalid(
-                    "this server was built without the `redis` feature of mcp-toolkit",
-                ))
+                Err(invalid(&without("redis")))
             };
         }
-        Err(invalid(
-            "expected `memory:`, `sqlite:PATH` or `redis://HOST:PORT`",
-        ))
+        Err(invalid(&format!("expected {}", store_urls(&STORE_KINDS))))
     }
+}
+
+/// A kind of store a URL may name, as errors and the command line's help list them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StoreKind {
+    /// The URL's form: `sqlite:PATH`.
+    pub(crate) url: &'static str,
+    /// What the store is, in a few words (for the command line's help).
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
+    pub(crate) what: &'static str,
+    /// Whether this build opens it.
+    pub(crate) built: bool,
+}
+
+/// Every kind of store, in the order they are listed.
+pub(crate) const STORE_KINDS: [StoreKind; 3] = [
+    StoreKind {
+        url: "memory:",
+        what: "the default",
+        built: true,
+    },
+    StoreKind {
+        url: "sqlite:PATH",
+        what: "a file that outlives the process",
+        built: cfg!(feature = "sqlite"),
+    },
+    StoreKind {
+        url: "redis://HOST:PORT",
+        what: "shared by instances",
+        built: cfg!(feature = "redis"),
+    },
+];
+
+/// The URLs of the stores of `kinds` that are built, in backticks: `` `memory:` or
+/// `sqlite:PATH` ``.
+pub(crate) fn store_urls(kinds: &[StoreKind]) -> String {
+    let urls: Vec<String> = kinds
+        .iter()
+        .filter(|kind| kind.built)
+        .map(|kind| format!("`{}`", kind.url))
+        .collect();
+    match urls.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// Why a URL of a store this build lacks is refused.
+fn without(feature: &str) -> String {
+    format!(
+        "this server was built without the `{feature}` feature of mcp-toolkit; expected {}",
+        store_urls(&STORE_KINDS)
+    )
 }
 
 impl StoreUrl {
@@ -303,7 +365,10 @@ impl StoreUrl {
             #[allow(unreachable_patterns)]
             other => Err(StoreError::InvalidUrl {
                 url: format!("{other:?}"),
-                reason: "this server was built without the feature that opens it".to_owned(),
+                reason: format!(
+                    "this server was built without the feature that opens it; expected {}",
+                    store_urls(&STORE_KINDS)
+                ),
             }),
         }
     }
@@ -323,7 +388,7 @@ pub(crate) const CHANGES_BACKLOG: usize = 1024;
 
 #[cfg(test)]
 mod tests {
-    use super::could_be_id;
+    use super::{STORE_KINDS, StoreUrl, could_be_id, store_urls};
 
     #[test]
     fn only_ids_the_server_could_have_made_are_looked_for() {
@@ -336,5 +401,49 @@ mod tests {
         assert!(!could_be_id(&format!("result:{random}:2")));
         assert!(!could_be_id(&format!("{random} ")));
         assert!(!could_be_id(&format!("ünï.{random}")));
+    }
+
+    #[test]
+    fn only_the_stores_this_build_opens_are_offered() {
+        let built = |sqlite: bool, redis: bool| {
+            let mut kinds = STORE_KINDS;
+            kinds[1].built = sqlite;
+            kinds[2].built = redis;
+            store_urls(&kinds)
+        };
+        assert_eq!(built(false, false), "`memory:`");
+        assert_eq!(built(true, false), "`memory:` or `sqlite:PATH`");
+        assert_eq!(built(false, true), "`memory:` or `redis://HOST:PORT`");
+        assert_eq!(
+            built(true, true),
+            "`memory:`, `sqlite:PATH` or `redis://HOST:PORT`"
+        );
+        let this_build = store_urls(&STORE_KINDS);
+        assert_eq!(
+            this_build,
+            built(cfg!(feature = "sqlite"), cfg!(feature = "redis"))
+        );
+
+        let unknown = "postgres://db".parse::<StoreUrl>().unwrap_err().to_string();
+        assert_eq!(
+            unknown,
+            format!("unknown task store `postgres://db`: expected {this_build}")
+        );
+        for (url, feature, built) in [
+            ("sqlite:tasks.db", "sqlite", cfg!(feature = "sqlite")),
+            ("redis://127.0.0.1:6379", "redis", cfg!(feature = "redis")),
+        ] {
+            let parsed = url.parse::<StoreUrl>();
+            if built {
+                assert!(parsed.is_ok(), "{url}: {parsed:?}");
+            } else {
+                assert_eq!(
+                    parsed.unwrap_err().to_string(),
+                    format!(
+                        "unknown task store `{url}`: this server was built without the `{feature}` feature of mcp-toolkit; expected {this_build}"
+                    )
+                );
+            }
+        }
     }
 }

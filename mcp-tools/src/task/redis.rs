@@ -117,7 +117,8 @@ impl RedisStore {
     /// Connects to the Redis at `url` (`redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`), with
     /// the default prefix and timeout, and subscribes to its changes. Fails with
     /// [`StoreError::InvalidUrl`] for a URL it cannot use, and with
-    /// [`StoreError::Unavailable`] when Redis cannot be reached now.
+    /// [`StoreError::Open`] (naming the address, never the credentials) when Redis cannot
+    /// be reached now.
     ///
     /// ```no_run
     /// use mcp_toolkit::task::{RedisStore, TaskStore};
@@ -181,8 +182,8 @@ impl RedisStoreBuilder {
         self
     }
 
-    /// How long one call (and the first connection) may take before it fails with
-    /// [`StoreError::Unavailable`] (default 2 s).
+    /// How long one call may take before it fails with [`StoreError::Unavailable`], and the
+    /// first connection before it fails with [`StoreError::Open`] (default 2 s).
     pub fn timeout(mut self, timeout: Duration) -> RedisStoreBuilder {
         self.timeout = timeout;
         self
@@ -200,13 +201,21 @@ impl RedisStoreBuilder {
             .set_number_of_retries(2)
             .set_min_delay(Duration::from_millis(50))
             .set_max_delay(Duration::from_millis(500));
+        // What a failure to connect names: the address, never the credentials.
+        let cannot_open = |source: Box<dyn std::error::Error + Send + Sync>| StoreError::Open {
+            store: address(&client),
+            source,
+        };
         let connecting = ConnectionManager::new_with_config(client.clone(), config);
-        let connection = within(timeout, connecting).await?;
+        let connection = match tokio::time::timeout(timeout, connecting).await {
+            Ok(connected) => connected.map_err(|e| cannot_open(Box::new(e)))?,
+            Err(_) => return Err(cannot_open(Box::new(Problem::NoAnswer(timeout)))),
+        };
 
         let channel = format!("{prefix}tasks:changes");
         let pubsub = subscribe(&client, &channel, timeout).await.map_err(|e| match e {
-            Subscribe::Redis(e) => unavailable(e),
-            Subscribe::NoAnswer => StoreError::unavailable("redis", Problem::NoAnswer(timeout)),
+            Subscribe::Redis(e) => cannot_open(Box::new(e)),
+            Subscribe::NoAnswer => cannot_open(Box::new(Problem::NoAnswer(timeout))),
         })?;
         let (changes, _) = broadcast::channel(CHANGES_BACKLOG);
         let subscriber =
@@ -376,10 +385,12 @@ fn unavailable(e: RedisError) -> StoreError {
     StoreError::unavailable("redis", e)
 }
 
-async fn within<T>(timeout: Duration, work: impl Future<Output = RedisResult<T>>) -> Result<T, StoreError> {
-    match tokio::time::timeout(timeout, work).await {
-        Ok(done) => done.map_err(unavailable),
-        Err(_) => Err(StoreError::unavailable("redis", Problem::NoAnswer(timeout))),
+/// The server `client` connects to, as a URL without credentials: `redis://HOST:PORT`, or
+/// a Unix socket's path.
+fn address(client: &Client) -> String {
+    match client.get_connection_info().addr() {
+        ::redis::ConnectionAddr::Unix(path) => path.display().to_string(),
+        tcp => format!("redis://{tcp}"),
     }
 }
 

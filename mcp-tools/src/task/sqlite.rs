@@ -98,7 +98,8 @@ impl SqliteStore {
     /// let path = std::env::temp_dir().join(format!("tasks-open-{}.db", std::process::id()));
     /// std::fs::write(&path, "not a database, but a text that is long enough to tell").unwrap();
     /// let wrong = SqliteStore::open(&path).unwrap_err();
-    /// assert!(std::error::Error::source(&wrong).unwrap().to_string().contains("cannot open"));
+    /// assert_eq!(wrong.to_string(), format!("cannot open the task store sqlite:{}", path.display()));
+    /// assert_eq!(std::error::Error::source(&wrong).unwrap().to_string(), "file is not a database");
     /// # std::fs::remove_file(&path).unwrap();
     /// ```
     pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore, StoreError> {
@@ -106,7 +107,10 @@ impl SqliteStore {
     }
 
     fn open_with(path: &Path, sweep_every: Duration) -> Result<SqliteStore, StoreError> {
-        let conn = open_connection(path).map_err(|e| StoreError::unavailable(STORE, e))?;
+        let conn = open_connection(path).map_err(|source| StoreError::Open {
+            store: format!("{STORE}:{}", path.display()),
+            source,
+        })?;
         let (jobs, queue) = mpsc::channel();
         let changes = broadcast::channel(CHANGES_BACKLOG).0;
         let worker = Worker {
@@ -118,7 +122,10 @@ impl SqliteStore {
         std::thread::Builder::new()
             .name("mcp-task-sqlite".to_owned())
             .spawn(move || worker.run(&queue))
-            .map_err(|e| StoreError::unavailable(STORE, e))?;
+            .map_err(|source| StoreError::Open {
+                store: format!("{STORE}:{}", path.display()),
+                source: Box::new(source),
+            })?;
         tracing::debug!(path = %path.display(), "opened the sqlite task store");
         Ok(SqliteStore {
             path: path.to_owned(),
@@ -160,19 +167,25 @@ impl SqliteStore {
 }
 
 /// Opens the file, sets it up for durable writes and brings its layout to
-/// [`SCHEMA_VERSION`].
-fn open_connection(path: &Path) -> Result<Connection, Failure> {
-    let failed = |source| Failure::Open {
-        path: path.to_owned(),
-        source,
-    };
-    let mut conn = Connection::open(path).map_err(failed)?;
-    conn.busy_timeout(BUSY_TIMEOUT).map_err(failed)?;
+/// [`SCHEMA_VERSION`]; why not, as the source of a [`StoreError::Open`] that names the file.
+fn open_connection(path: &Path) -> Result<Connection, Box<dyn std::error::Error + Send + Sync>> {
+    // SQLite says only "unable to open database file" of these two.
+    if path.is_dir() {
+        return Err(Box::new(Failure::Folder));
+    }
+    if let Some(folder) = path.parent().filter(|folder| !folder.as_os_str().is_empty())
+        && !folder.is_dir()
+    {
+        return Err(Box::new(Failure::NoFolder(folder.to_owned())));
+    }
+    let sqlite = |e| -> Box<dyn std::error::Error + Send + Sync> { Box::new(Failure::Sqlite(e)) };
+    let mut conn = Connection::open(path).map_err(sqlite)?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
     // Write-ahead log: a commit appends to the log instead of rewriting pages, and readers
     // on other connections do not block the writer.
     let mode: String = conn
         .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
-        .map_err(failed)?;
+        .map_err(sqlite)?;
     if !mode.eq_ignore_ascii_case("wal") {
         // Some file systems (network ones) cannot share the log's memory map; SQLite then
         // keeps its rollback journal, slower but as durable.
@@ -182,13 +195,12 @@ fn open_connection(path: &Path) -> Result<Connection, Failure> {
     // survives the process dying but may be lost with the machine (power, kernel). The trait
     // promises that a created task is durable once `create` returns, so each commit syncs
     // the log; batching the queued writes into one transaction pays for that.
-    conn.pragma_update(None, "synchronous", "FULL").map_err(failed)?;
-    migrate(&mut conn).map_err(|e| match e {
-        Migration::Sql(source) => failed(source),
-        Migration::Newer(found) => Failure::NewerSchema {
-            path: path.to_owned(),
-            found,
-        },
+    conn.pragma_update(None, "synchronous", "FULL").map_err(sqlite)?;
+    migrate(&mut conn).map_err(|e| -> Box<dyn std::error::Error + Send + Sync> {
+        match e {
+            Migration::Sql(source) => sqlite(source),
+            Migration::Newer(found) => Box::new(Failure::NewerSchema { found }),
+        }
     })?;
     Ok(conn)
 }
@@ -220,20 +232,22 @@ fn migrate(conn: &mut Connection) -> Result<(), Migration> {
     Ok(())
 }
 
-/// What the store's thread fails with, as the source of a [`StoreError::Unavailable`].
+/// What the store fails with, as the source of a [`StoreError::Unavailable`] (or of a
+/// [`StoreError::Open`]).
 #[derive(Debug, thiserror::Error)]
 enum Failure {
-    #[error("cannot open `{}` as a sqlite task store", path.display())]
-    Open {
-        path: PathBuf,
-        #[source]
-        source: rusqlite::Error,
-    },
+    /// What SQLite says, which its message holds whole: rusqlite's source would say it
+    /// again after its code.
+    #[error("{0}")]
+    Sqlite(rusqlite::Error),
+    #[error("it is a folder; expected a file's path (the file is created if missing)")]
+    Folder,
+    #[error("the folder `{}` does not exist", .0.display())]
+    NoFolder(PathBuf),
     #[error(
-        "`{}` holds tasks in layout {found} (`PRAGMA user_version`); this build reads layout {SCHEMA_VERSION} and older",
-        path.display()
+        "it holds tasks in layout {found} (`PRAGMA user_version`); this build reads layout {SCHEMA_VERSION} and older"
     )]
-    NewerSchema { path: PathBuf, found: i32 },
+    NewerSchema { found: i32 },
     #[error("task version {0} is out of range; the sqlite task store keeps versions up to {max}", max = i64::MAX)]
     VersionOutOfRange(u64),
     #[error("the sqlite task store's thread has stopped")]
@@ -589,12 +603,12 @@ mod tests {
             .execute_batch("CREATE TABLE tasks (name TEXT)")
             .unwrap();
         let refused = SqliteStore::open(&db.0).unwrap_err();
-        let why = std::error::Error::source(&refused).unwrap();
-        assert!(why.to_string().starts_with("cannot open"), "{why}");
-        assert!(
-            why.source().unwrap().to_string().contains("already exists"),
-            "{why:?}"
+        assert_eq!(
+            refused.to_string(),
+            format!("cannot open the task store sqlite:{}", db.0.display())
         );
+        let why = std::error::Error::source(&refused).unwrap();
+        assert!(why.to_string().contains("already exists"), "{why:?}");
     }
 
     #[tokio::test]

@@ -57,9 +57,14 @@ pub(crate) async fn serve_stdio(engine: Arc<Engine>) -> io::Result<()> {
             Ok(())
         }
     };
-    // Finish what is in flight (its answers still go out), then stop.
+    // Finish what is in flight (its answers still go out), then the tasks running here
+    // (for the shutdown grace), then stop. Standard input's end is how a client stops a
+    // stdio server, as a signal is.
     conn.close().await;
     conn.set_unsolicited(None);
+    engine
+        .finish_tasks(async { super::signal::shutdown_signal().await })
+        .await;
     result
 }
 

@@ -66,6 +66,16 @@ async fn quiet_task(cx: Context) -> &'static str {
     "done"
 }
 
+/// Says where it is: a status, a progress report, another status.
+#[tool]
+async fn staged(cx: Context) -> &'static str {
+    cx.set_status("starting");
+    cx.report_progress(1.0, Some(2.0), None);
+    tokio::task::yield_now().await;
+    cx.set_status("halfway");
+    "staged"
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
     // Served without `run`, so it installs the log itself, as such a server would.
@@ -94,7 +104,8 @@ async fn main() -> std::process::ExitCode {
             ask_two,
             roots_if_any,
             needs_sign_in,
-            quiet_task
+            quiet_task,
+            staged
         ])
         .serve_stdio()
         .await;

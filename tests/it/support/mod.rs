@@ -179,23 +179,23 @@ pub struct Peer {
 impl Peer {
     /// Starts a binary of this package.
     pub fn spawn(binary: &str) -> Peer {
-        Peer::start(binary, &[], false)
+        Peer::start(binary, &[], &[], false)
     }
 
     /// Starts a binary of this package with command-line arguments.
     pub fn spawn_with(binary: &str, args: &[&str]) -> Peer {
-        Peer::start(binary, args, false)
+        Peer::start(binary, args, &[], false)
     }
 
     /// Starts a binary of this package with command-line arguments and environment
     /// variables.
     pub fn spawn_with_env(binary: &str, args: &[&str], env: &[(&str, &str)]) -> Peer {
-        Peer::start_with(binary, args, false, env)
+        Peer::start(binary, args, env, false)
     }
 
     /// Starts a binary of this package and keeps what it writes to stderr, for `log`.
     pub fn spawn_logged(binary: &str) -> Peer {
-        Peer::start(binary, &[], true)
+        Peer::start(binary, &[], &[], true)
     }
 
     /// What the server has written to stderr so far (after `spawn_logged`).
@@ -217,11 +217,7 @@ impl Peer {
         }
     }
 
-    fn start(binary: &str, args: &[&str], logged: bool) -> Peer {
-        Peer::start_with(binary, args, logged, &[])
-    }
-
-    fn start_with(binary: &str, args: &[&str], logged: bool, env: &[(&str, &str)]) -> Peer {
+    fn start(binary: &str, args: &[&str], env: &[(&str, &str)], logged: bool) -> Peer {
         let mut command = Command::new(binary);
         command.args(args).envs(env.iter().copied());
         if logged {

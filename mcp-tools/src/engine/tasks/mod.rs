@@ -18,6 +18,7 @@
 
 pub(super) mod record;
 mod slots;
+mod shutdown;
 
 use super::connection::Connection;
 use super::core::{Auth, CallParts, Engine};
@@ -283,6 +284,7 @@ impl Engine {
                     // waiting for it.
                     let cancel = call.cancel.clone().unwrap_or_default();
                     let until = record.created_at.saturating_add(record.ttl_ms);
+                    let runs = engine.tasks.runs.clone();
                     let run = engine.drive(
                         task_id,
                         call.tool,
@@ -293,7 +295,7 @@ impl Engine {
                         slot,
                         until,
                     );
-                    tokio::spawn(tracing::Instrument::in_current_span(run));
+                    runs.spawn(tracing::Instrument::in_current_span(run));
                 }
             }));
         conn.set_abort(&request_id, task.abort_handle());
@@ -663,7 +665,8 @@ impl Engine {
         let client = Engine::client_key(conn, auth);
         self.serve_task_request(conn, id, out, auth, |engine, caller| async move {
             if let Some(record) = engine.take_answers(&task_id, &responses, caller.as_ref()).await? {
-                tokio::spawn(engine.resume(task_id, record, client));
+                let runs = engine.tasks.runs.clone();
+                runs.spawn(engine.resume(task_id, record, client));
             }
             Ok(Map::new())
         })
@@ -778,7 +781,7 @@ impl Engine {
         };
         let until = record.created_at.saturating_add(record.ttl_ms);
         let engine = Arc::clone(&self);
-        tokio::spawn(async move {
+        self.tasks.runs.spawn(async move {
             // A task run again counts among the running tasks, its creator's included, as
             // its first run did; it waits for a place rather than failing.
             let slot = engine.tasks.slots.take(client).await;

@@ -168,6 +168,9 @@ pub(crate) struct Tasks {
     pub(super) running: Mutex<foldhash::HashMap<String, CancellationToken>>,
     /// The places for tasks running here, in all and per client.
     pub(super) slots: super::slots::Slots,
+    /// The runs of tasks on this instance, each from the moment it is spawned until its end
+    /// is written: what a shutdown waits for.
+    pub(super) runs: tokio_util::task::TaskTracker,
 }
 
 /// How the engine's tasks are set up.
@@ -229,6 +232,7 @@ impl Tasks {
             poll_interval: options.poll_interval,
             running: Mutex::default(),
             slots: super::slots::Slots::new(options.max_running, options.max_running_per_client),
+            runs: tokio_util::task::TaskTracker::new(),
         }
     }
 

@@ -20,6 +20,7 @@ pub(crate) async fn serve(
     listener: tokio::net::TcpListener,
     app: Arc<HttpApp>,
     shutdown: impl Future<Output = ()> + Send + 'static,
+    signals: bool,
 ) -> std::io::Result<()> {
     // Idle sessions end on time even when no new session comes to trigger a sweep.
     let sweeper = {
@@ -108,5 +109,15 @@ pub(crate) async fn serve(
     connections.close();
     connections.wait().await;
     sweeper.abort();
+    // Then the tasks running here, for the shutdown grace; a second signal (when signals
+    // stop this server) cuts it short.
+    let again = async move {
+        if signals {
+            crate::transport::signal::shutdown_signal().await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    app.engine.finish_tasks(again).await;
     Ok(())
 }

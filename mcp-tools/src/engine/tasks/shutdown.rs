@@ -1,0 +1,60 @@
+//! A server that shuts down lets the tasks running here finish for its grace, then writes
+//! each one still running as `failed`, so that no client waits on a task nobody runs, and
+//! none reads the generic failure of a lease run out.
+
+use super::record::Status;
+use crate::engine::core::Engine;
+use crate::protocol::ErrorCode;
+use serde_json::json;
+use std::future::Future;
+
+/// What a task still running when its server shut down says, as its status message and
+/// its error's message.
+const SHUT_DOWN: &str = "the server shut down before the task finished";
+
+impl Engine {
+    /// Waits for the tasks running here to finish, for the server's shutdown grace at most
+    /// (less if `cut_short` completes first: a second signal), then writes each one still
+    /// running as `failed`. The transports call it once they take no more requests.
+    pub(crate) async fn finish_tasks(&self, cut_short: impl Future<Output = ()>) {
+        let runs = &self.tasks.runs;
+        runs.close();
+        if runs.is_empty() {
+            return;
+        }
+        let grace = self.options.shutdown_grace;
+        tracing::info!(
+            tasks = runs.len(),
+            "waiting up to {grace:?} for the tasks running here to finish"
+        );
+        tokio::select! {
+            () = runs.wait() => return,
+            () = tokio::time::sleep(grace) => {}
+            () = cut_short => tracing::info!("asked again to stop: not waiting for the tasks any longer"),
+        }
+        let unfinished: Vec<(String, tokio_util::sync::CancellationToken)> = self
+            .tasks
+            .running()
+            .iter()
+            .map(|(id, cancel)| (id.clone(), cancel.clone()))
+            .collect();
+        for (id, cancel) in unfinished {
+            let failed = self
+                .update(&id, |record| {
+                    (record.status == Status::Working).then(|| {
+                        record.status = Status::Failed;
+                        record.lease = None;
+                        record.status_message = Some(SHUT_DOWN.to_owned());
+                        record.error =
+                            Some(json!({ "code": ErrorCode::INTERNAL_ERROR.get(), "message": SHUT_DOWN }));
+                    })
+                })
+                .await;
+            if matches!(failed, super::Written::Done) {
+                tracing::warn!(task = id, "a task was still running at shutdown; it is failed");
+            }
+            // Its tool sees `ctx.cancelled()`, for as long as the process lives.
+            cancel.cancel();
+        }
+    }
+}
