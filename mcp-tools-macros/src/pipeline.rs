@@ -51,6 +51,11 @@ pub(crate) fn resource(args: TokenStream, input: TokenStream) -> Expansion {
     capability(Kind::Resource, args, input)
 }
 
+/// `#[method(args)] input`.
+pub(crate) fn method(args: TokenStream, input: TokenStream) -> Expansion {
+    capability(Kind::Method, args, input)
+}
+
 /// The one pipeline of every capability macro: parse, check, expand.
 fn capability(kind: Kind, args: TokenStream, input: TokenStream) -> Expansion {
     let mut cx = Ctxt::new();

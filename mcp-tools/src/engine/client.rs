@@ -76,7 +76,7 @@ impl ClientChannel for CallChannel {
                 return Box::pin(std::future::ready(Err(ClientRequestError::Closed)));
             }
         };
-        self.out.notify_always(encode::request(&id, method, &params));
+        self.out.request(encode::request(&id, method, &params));
         // Whatever ends the wait (an answer, the call's end), the id is forgotten with it,
         // so a late answer finds nobody waiting and is dropped; a request still unanswered
         // is withdrawn.

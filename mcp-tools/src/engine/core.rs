@@ -192,6 +192,10 @@ pub(crate) struct Engine {
     pub(crate) tasks: super::tasks::record::Tasks,
     /// The results spilled over their budgets, kept in the tasks' store.
     pub(crate) spills: super::spill::record::Spills,
+    /// The extensions declared, and their custom methods.
+    pub(crate) extensions: super::extensions::Extensions,
+    /// The middleware, outermost first; empty costs nothing per request.
+    pub(crate) middleware: Arc<[Arc<dyn crate::middleware::Middleware>]>,
 }
 
 /// What a server offers: its tools, and its prompts, resources and skills when it serves
@@ -202,6 +206,10 @@ pub(crate) struct Offers {
     pub(crate) prompts: Option<PromptRegistry>,
     pub(crate) resources: Option<ResourceRegistry>,
     pub(crate) skills: Option<crate::skill::Skills>,
+    /// The extensions the server was given (the framework adds its own).
+    pub(crate) extensions: Vec<crate::extension::Extension>,
+    /// The middleware, outermost first.
+    pub(crate) middleware: Vec<Arc<dyn crate::middleware::Middleware>>,
 }
 
 /// What a call's [`Context`] is made of, besides what the engine itself holds.
@@ -233,7 +241,10 @@ impl Engine {
             prompts,
             mut resources,
             skills,
+            extensions,
+            middleware,
         } = offers;
+        let extensions = super::extensions::Extensions::new(extensions, skills.is_some());
         let skills = skills.map(|skills| super::skills::index::SkillIndex::new(&skills));
         let tasks = super::tasks::record::Tasks::new(&options.tasks);
         let spills = super::spill::record::Spills::new(
@@ -276,6 +287,8 @@ impl Engine {
             ..ContextParts::default()
         });
         Engine {
+            extensions,
+            middleware: middleware.into(),
             bare,
             keys,
             tasks,
