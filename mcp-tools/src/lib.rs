@@ -29,6 +29,8 @@ pub mod guide {
     pub mod skills {}
     #[doc = include_str!("docs/completions.md")]
     pub mod completions {}
+    #[doc = include_str!("docs/extensions.md")]
+    pub mod extensions {}
     #[doc = include_str!("docs/transports.md")]
     pub mod transports {}
     #[doc = include_str!("docs/limits.md")]

@@ -51,6 +51,13 @@ impl ClientChannel for CallChannel {
         }
     }
 
+    fn notify_custom(&self, method: &str, params: Value) {
+        let answered = self.status.as_ref().is_some_and(|status| status.is_answered());
+        if !self.call.is_cancelled() && !answered {
+            self.out.notify(encode::notification(method, &params));
+        }
+    }
+
     fn request(
         &self,
         method: &str,
