@@ -50,9 +50,9 @@ use mcp_toolkit::ask::RootError;
 use mcp_toolkit::extension::Extension;
 use mcp_toolkit::middleware::{Exchange, Middleware, Outcome};
 use mcp_toolkit::{
-    Context, Json, Server, State, ToolError, method, methods, prompt, prompt::PromptError, prompt::PromptMessage,
-    prompts, registry::ResourceRegistry, registry::ToolRegistry, resource, resource::ResourceError, resources,
-    skills, tool, tools,
+    Context, Json, Server, State, ToolError, method, methods, prompt, prompt::PromptError,
+    prompt::PromptMessage, prompts, registry::ResourceRegistry, registry::ToolRegistry, resource,
+    resource::ResourceError, resources, skills, tool, tools,
 };
 use std::collections::BTreeMap;
 use std::sync::Mutex;

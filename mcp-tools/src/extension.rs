@@ -52,6 +52,7 @@ use crate::tool::args::{Arguments, Of, Refusal};
 use crate::tool::param::{Kind, Param};
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -134,11 +135,6 @@ impl Extension {
         &self.id
     }
 
-    /// The settings, as declared.
-    pub(crate) fn declared_settings(&self) -> &Value {
-        &self.settings
-    }
-
     /// The ids this extension depends on.
     pub(crate) fn dependencies(&self) -> &[String] {
         &self.depends_on
@@ -189,6 +185,44 @@ impl fmt::Debug for Extension {
             .field("depends_on", &self.depends_on)
             .field("methods", &self.methods)
             .finish()
+    }
+}
+
+/// The extensions a server declares (its own among them), and the custom methods they
+/// serve by name.
+#[derive(Clone, Default)]
+pub(crate) struct Extensions {
+    declared: Vec<Extension>,
+    methods: HashMap<&'static str, Method>,
+}
+
+impl Extensions {
+    /// The extensions `declared`, in order.
+    pub(crate) fn new(declared: Vec<Extension>) -> Extensions {
+        let methods = declared
+            .iter()
+            .flat_map(Extension::custom_methods)
+            .map(|method| (method.name(), method.clone()))
+            .collect();
+        Extensions { declared, methods }
+    }
+
+    /// The custom method `name`, if the server serves one.
+    pub(crate) fn method(&self, name: &str) -> Option<&Method> {
+        if self.methods.is_empty() {
+            return None;
+        }
+        self.methods.get(name)
+    }
+
+    /// `capabilities.extensions`: each extension's id and settings; the tasks extension
+    /// only while `task_tools`.
+    pub(crate) fn declared(&self, task_tools: bool) -> Map<String, Value> {
+        self.declared
+            .iter()
+            .filter(|e| e.gate == Gate::Always || task_tools)
+            .map(|e| (e.id.clone(), e.settings.clone()))
+            .collect()
     }
 }
 

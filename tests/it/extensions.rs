@@ -4,7 +4,7 @@
 //! middleware logs one `audit` event per exchange with the method, name, outcome, the
 //! messages the server sent (progress and rounds counted) and the duration.
 
-use super::notes::{Wire, add, logged_wires, wires};
+use super::notes::{add, logged_wires, wires};
 use crate::support::{Peer, initialize};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -19,7 +19,11 @@ fn notes_stats_answers_and_the_extension_is_declared_on_every_wire() {
         let kept = add(wire, "milk", "buy milk", &["shopping"]);
         let trashed = add(wire, "eggs", "buy eggs", &["shopping"]);
         let deleted = wire.call_plain("delete_note", json!({ "id": trashed }));
-        assert!(deleted.response["result"]["isError"] != json!(true), "{label}: {}", deleted.response);
+        assert!(
+            deleted.response["result"]["isError"] != json!(true),
+            "{label}: {}",
+            deleted.response
+        );
         let _ = kept;
 
         let stats = wire.request("notes/stats", json!({}));
@@ -27,10 +31,17 @@ fn notes_stats_answers_and_the_extension_is_declared_on_every_wire() {
         assert_eq!(stats["result"]["trashed"], 1, "{label}: {stats}");
         if label.starts_with("2026-07-28") {
             assert_eq!(stats["result"]["resultType"], "complete", "{label}: {stats}");
-            assert_eq!(stats["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "notes");
+            assert_eq!(
+                stats["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+                "notes"
+            );
             let discover = wire.request("server/discover", json!({}));
             let extensions = &discover["result"]["capabilities"]["extensions"];
-            assert_eq!(extensions["com.example/notes-stats"], json!({}), "{label}: {discover}");
+            assert_eq!(
+                extensions["com.example/notes-stats"],
+                json!({}),
+                "{label}: {discover}"
+            );
             // The framework's own are declared through the same list.
             assert_eq!(extensions["io.modelcontextprotocol/tasks"], json!({}), "{label}");
             assert_eq!(
@@ -82,7 +93,11 @@ fn fields_of(text: &str) -> BTreeMap<String, String> {
 }
 
 /// The one event of the exchange `method` (of `name`) at position `nth` among them.
-fn event<'a>(events: &'a [BTreeMap<String, String>], method: &str, name: Option<&str>) -> Vec<&'a BTreeMap<String, String>> {
+fn event<'a>(
+    events: &'a [BTreeMap<String, String>],
+    method: &str,
+    name: Option<&str>,
+) -> Vec<&'a BTreeMap<String, String>> {
     events
         .iter()
         .filter(|e| e["method"] == method && e.get("name").map(String::as_str) == name)
@@ -99,9 +114,11 @@ fn the_audit_middleware_logs_one_event_per_exchange_on_every_wire() {
         add(wire, "milk", "buy milk", &["shopping"]);
         wire.request("notes/stats", json!({}));
         wire.request("notes/unknown", json!({}));
-        let cleared = wire.call("clear_notes", json!({}), &mut |_, _| {
-            json!({ "action": "accept", "content": { "confirm": true } })
-        });
+        let cleared = wire.call(
+            "clear_notes",
+            json!({}),
+            &mut |_, _| json!({ "action": "accept", "content": { "confirm": true } }),
+        );
         assert_eq!(cleared.asked.len(), 1, "{label}");
         // Every exchange so far: `initialize` (legacy), 2 calls, 2 requests, and the rounds
         // of `clear_notes` (one exchange in the legacy era, two in 2026-07-28).
@@ -118,13 +135,24 @@ fn the_audit_middleware_logs_one_event_per_exchange_on_every_wire() {
             }
             wanted.push("outcome");
             assert_eq!(keys, wanted, "{label}: {fields:?}");
-            assert!(fields["duration_ms"].parse::<u64>().is_ok(), "{label}: {fields:?}");
+            assert!(
+                fields["duration_ms"].parse::<u64>().is_ok(),
+                "{label}: {fields:?}"
+            );
         }
 
         let added = event(&events, "tools/call", Some("add_note"));
-        assert_eq!((added[0]["outcome"].as_str(), added[0]["messages"].as_str()), ("ok", "1"), "{label}");
+        assert_eq!(
+            (added[0]["outcome"].as_str(), added[0]["messages"].as_str()),
+            ("ok", "1"),
+            "{label}"
+        );
         let stats = event(&events, "notes/stats", None);
-        assert_eq!((stats[0]["outcome"].as_str(), stats[0]["messages"].as_str()), ("ok", "1"), "{label}");
+        assert_eq!(
+            (stats[0]["outcome"].as_str(), stats[0]["messages"].as_str()),
+            ("ok", "1"),
+            "{label}"
+        );
         let unknown = event(&events, "notes/unknown", None);
         assert_eq!(unknown[0]["outcome"], "error", "{label}");
         let clear = event(&events, "tools/call", Some("clear_notes"));
@@ -176,7 +204,11 @@ fn the_audit_event_counts_the_progress_sent_in_the_exchange() {
 #[test]
 fn a_cancelled_call_is_audited_as_cancelled() {
     let mut peer = Peer::spawn_with_log(NOTES, "audit=info");
-    initialize(&mut peer, "2025-11-25");
+    peer.request(json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": { "protocolVersion": "2025-11-25", "capabilities": { "elicitation": {} }, "clientInfo": { "name": "tests", "version": "1.0.0" } }
+    }));
+    peer.send(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
     peer.request(json!({
         "jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": { "name": "add_note", "arguments": { "title": "milk", "body": "buy milk", "tags": [] } }

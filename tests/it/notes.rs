@@ -907,7 +907,10 @@ pub(super) fn logged_wires(capabilities: Value, rust_log: &str) -> Vec<Box<dyn W
     vec![
         Box::new(LegacyStdio::start_logging(capabilities.clone(), Some(rust_log))),
         Box::new(LegacyHttp::start_logging(capabilities.clone(), Some(rust_log))),
-        Box::new(Modern::new(Stdio::spawn_logging(Some(rust_log)), capabilities.clone())),
+        Box::new(Modern::new(
+            Stdio::spawn_logging(Some(rust_log)),
+            capabilities.clone(),
+        )),
         Box::new(Modern::new(Http::start_logging(Some(rust_log)), capabilities)),
     ]
 }

@@ -193,7 +193,7 @@ pub(crate) struct Engine {
     /// The results spilled over their budgets, kept in the tasks' store.
     pub(crate) spills: super::spill::record::Spills,
     /// The extensions declared, and their custom methods.
-    pub(crate) extensions: super::extensions::Extensions,
+    pub(crate) extensions: crate::extension::Extensions,
     /// The middleware, outermost first; empty costs nothing per request.
     pub(crate) middleware: Arc<[Arc<dyn crate::middleware::Middleware>]>,
 }
@@ -206,8 +206,8 @@ pub(crate) struct Offers {
     pub(crate) prompts: Option<PromptRegistry>,
     pub(crate) resources: Option<ResourceRegistry>,
     pub(crate) skills: Option<crate::skill::Skills>,
-    /// The extensions the server was given (the framework adds its own).
-    pub(crate) extensions: Vec<crate::extension::Extension>,
+    /// The extensions the server declares, the framework's own among them.
+    pub(crate) extensions: crate::extension::Extensions,
     /// The middleware, outermost first.
     pub(crate) middleware: Vec<Arc<dyn crate::middleware::Middleware>>,
 }
@@ -244,7 +244,6 @@ impl Engine {
             extensions,
             middleware,
         } = offers;
-        let extensions = super::extensions::Extensions::new(extensions, skills.is_some());
         let skills = skills.map(|skills| super::skills::index::SkillIndex::new(&skills));
         let tasks = super::tasks::record::Tasks::new(&options.tasks);
         let spills = super::spill::record::Spills::new(

@@ -11,7 +11,7 @@ use super::failure::{Failure, Outcome};
 use super::outbox::Outbox;
 use super::rounds::Finished;
 use crate::error::DefinitionError;
-use crate::extension::{Extension, Gate, Method};
+use crate::extension::{Extension, Extensions, Gate, Method};
 use crate::prompt::HandlerError;
 use crate::protocol::ErrorCode;
 use crate::protocol::arguments::RawArguments;
@@ -19,16 +19,9 @@ use crate::protocol::jsonrpc::{Id, Params};
 use crate::protocol::messages::{CallToolParams, META_SERVER_INFO, RequestMeta};
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::Arc;
-
-/// The extensions a server declares, and the custom methods they serve by name.
-pub(crate) struct Extensions {
-    declared: Vec<Extension>,
-    methods: HashMap<&'static str, Method>,
-}
 
 /// The framework's own extensions: tasks (declared while a tool may run as a task) and
 /// skills (on a server with skills).
@@ -84,35 +77,10 @@ pub(crate) fn extension_problems(
     problems
 }
 
-impl Extensions {
-    /// The extensions given, then the framework's own.
-    pub(crate) fn new(mut declared: Vec<Extension>, skills: bool) -> Extensions {
-        declared.extend(builtin(skills));
-        let methods = declared
-            .iter()
-            .flat_map(Extension::custom_methods)
-            .map(|method| (method.name(), method.clone()))
-            .collect();
-        Extensions { declared, methods }
-    }
-
-    /// The custom method `name`, if the server serves one.
-    pub(crate) fn method(&self, name: &str) -> Option<&Method> {
-        if self.methods.is_empty() {
-            return None;
-        }
-        self.methods.get(name)
-    }
-
-    /// `capabilities.extensions`: each extension's id and settings; the tasks extension
-    /// while `task_tools`.
-    pub(crate) fn declared(&self, task_tools: bool) -> Map<String, Value> {
-        self.declared
-            .iter()
-            .filter(|e| e.gate() == Gate::Always || task_tools)
-            .map(|e| (e.id().to_owned(), e.declared_settings().clone()))
-            .collect()
-    }
+/// The extensions `given`, then the framework's own: what a server declares.
+pub(crate) fn with_builtin(mut given: Vec<Extension>, skills: bool) -> Extensions {
+    given.extend(builtin(skills));
+    Extensions::new(given)
 }
 
 impl Engine {
@@ -282,4 +250,66 @@ fn method_params<'a>(name: &str, params: Option<Params<'a>>) -> Result<CallToolP
         input_responses,
         request_state,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn messages(given: &[Extension], task_tools: bool, skills: bool) -> Vec<String> {
+        extension_problems(given, task_tools, skills)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn every_problem_is_named_and_the_frameworks_own_count() {
+        let given = [
+            Extension::new("stats"),
+            Extension::new("com.example/a").settings(json!([1])),
+            Extension::new("io.modelcontextprotocol/tasks"),
+            Extension::new("com.example/b").depends_on("io.modelcontextprotocol/skills"),
+            Extension::new("com.example/b"),
+        ];
+        assert_eq!(
+            messages(&given, true, false),
+            [
+                "extension id `stats` has no vendor prefix; write `vendor/name`, such as `com.example/stats`",
+                "the settings of extension `com.example/a` must be a JSON object, such as `{\"fuzzy\": true}`",
+                "duplicate extension `com.example/b`: every extension of a server needs its own id",
+                "duplicate extension `io.modelcontextprotocol/tasks`: every extension of a server needs its own id",
+                "extension `com.example/b` depends on `io.modelcontextprotocol/skills`, which the server does not declare; declare it with `Server::extension`",
+            ]
+        );
+        // Without task tools the framework declares no tasks extension, and with skills the
+        // skills extension satisfies a dependency.
+        let given = [
+            Extension::new("io.modelcontextprotocol/tasks"),
+            Extension::new("com.example/b").depends_on("io.modelcontextprotocol/skills"),
+        ];
+        assert!(messages(&given, false, true).is_empty());
+    }
+
+    #[test]
+    fn the_declared_list_follows_the_gate() {
+        let extensions = with_builtin(vec![Extension::new("com.example/a")], true);
+        let ids = |task_tools| {
+            extensions
+                .declared(task_tools)
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ids(false), ["com.example/a", "io.modelcontextprotocol/skills"]);
+        assert_eq!(
+            ids(true),
+            [
+                "com.example/a",
+                "io.modelcontextprotocol/tasks",
+                "io.modelcontextprotocol/skills"
+            ]
+        );
+        assert!(extensions.method("com.example/a").is_none());
+    }
 }

@@ -872,8 +872,8 @@ impl Server {
             tools: self.registry,
             prompts: self.prompts,
             resources: self.resources,
+            extensions: crate::engine::with_builtin(self.extensions, self.skills.is_some()),
             skills: self.skills,
-            extensions: self.extensions,
             middleware: self.middleware,
         };
         Ok(Arc::new(Engine::new(
@@ -896,7 +896,7 @@ impl Server {
             prompts: self.prompts.clone(),
             resources: self.resources.clone(),
             skills: self.skills.clone(),
-            extensions: self.extensions.clone(),
+            extensions: crate::engine::with_builtin(self.extensions.clone(), self.skills.is_some()),
             middleware: self.middleware.clone(),
         };
         let engine = Arc::new(Engine::new(

@@ -413,7 +413,10 @@ impl HttpProcess {
 
     /// What the server has written to stderr so far (after `spawn_with_log`).
     pub fn log(&self) -> String {
-        let log = self.log.as_ref().expect("the server was spawned with spawn_with_log");
+        let log = self
+            .log
+            .as_ref()
+            .expect("the server was spawned with spawn_with_log");
         log.lock().unwrap().clone()
     }
 
@@ -423,7 +426,9 @@ impl HttpProcess {
             .expect("a free port")
             .port();
         let mut command = Command::new(binary);
-        command.args(["--http", &format!("127.0.0.1:{port}")]).stdin(Stdio::null());
+        command
+            .args(["--http", &format!("127.0.0.1:{port}")])
+            .stdin(Stdio::null());
         if let Some(rust_log) = rust_log {
             command.env("RUST_LOG", rust_log).stderr(Stdio::piped());
         }
