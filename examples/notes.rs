@@ -28,6 +28,12 @@
 //! - a skill (`examples/skills/notes-workflow/`, embedded with `skills!`): when to search,
 //!   add and export notes, for the model to load when the user's request calls for it
 //!   (`skills/list`, then `resources/read` of `skill://notes-workflow/SKILL.md`).
+//! - an extension of its own (SEP-3371): `com.example/notes-stats` with the custom method
+//!   `notes/stats` (how many notes there are, and how many are in the trash), declared in
+//!   `server/discover`;
+//! - middleware: `Audit` logs one line per exchange with target `audit` (the method, what
+//!   it names, the caller, how it ended, how many messages the server sent, how long it
+//!   took): `RUST_LOG=audit=info cargo run --bin notes`.
 //!
 //! ```text
 //! cargo run --bin notes                           # stdio, as clients launch it
@@ -41,10 +47,12 @@
 mod common;
 
 use mcp_toolkit::ask::RootError;
+use mcp_toolkit::extension::Extension;
+use mcp_toolkit::middleware::{Exchange, Middleware, Outcome};
 use mcp_toolkit::{
-    Context, Json, Server, State, ToolError, prompt, prompt::PromptError, prompt::PromptMessage, prompts,
-    registry::ResourceRegistry, registry::ToolRegistry, resource, resource::ResourceError, resources, skills,
-    tool, tools,
+    Context, Json, Server, State, ToolError, method, methods, prompt, prompt::PromptError,
+    prompt::PromptMessage, prompts, registry::ResourceRegistry, registry::ToolRegistry, resource,
+    resource::ResourceError, resources, skills, tool, tools,
 };
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -492,6 +500,46 @@ fn digest(
     ]
 }
 
+/// What `notes/stats` answers.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Stats {
+    /// How many notes there are.
+    notes: usize,
+    /// How many are in the trash.
+    trashed: usize,
+}
+
+/// How many notes there are, and how many are in the trash.
+#[method(name = "notes/stats")]
+async fn stats(notes: State<Notes>) -> Result<Json<Stats>, ToolError> {
+    let store = notes.store();
+    Ok(Json(Stats {
+        notes: store.notes.len(),
+        trashed: store.trash.len(),
+    }))
+}
+
+/// Logs one event per exchange with target `audit`: the method, what it names, who called
+/// (when authenticated), how it ended (`ok`, `error`, `input_required`, `task`,
+/// `cancelled`), how many messages the server sent in it (the answer included) and how long
+/// it took. `RUST_LOG=audit=info` shows them.
+struct Audit;
+
+impl Middleware for Audit {
+    fn on_end(&self, exchange: &Exchange, outcome: Outcome) {
+        tracing::info!(
+            target: "audit",
+            method = exchange.method(),
+            name = exchange.name(),
+            principal = exchange.principal().map(|p| p.subject.as_str()),
+            outcome = outcome.as_str(),
+            messages = exchange.messages(),
+            duration_ms = u64::try_from(exchange.elapsed().as_millis()).unwrap_or(u64::MAX),
+            "exchange"
+        );
+    }
+}
+
 // One thread for tasks is plenty: stdio serves one client, and its reader answers most
 // calls on a thread of its own.
 #[tokio::main(flavor = "current_thread")]
@@ -514,6 +562,8 @@ async fn main() -> std::process::ExitCode {
         .prompts(prompts![review_note, digest])
         .resources(resources![all_notes, note])
         .skills(skills!("examples/skills"))
+        .extension(Extension::new("com.example/notes-stats").methods(methods![stats]))
+        .middleware(Audit)
         .run()
         .await;
     common::exit(served)

@@ -1,4 +1,4 @@
-//! `#[tool]`, `#[prompt]` and `#[resource]` mistakes are compile errors at the offending token,
+//! `#[tool]`, `#[prompt]`, `#[resource]` and `#[method]` mistakes are compile errors at the offending token,
 //! saying what is wrong and what is accepted. The cases live in `tests/ui/<topic>/`; a case
 //! holds related mistakes, one module each, which one compile reports together, and the
 //! `several_mistakes` and `*_all_reported` cases prove that one item's mistakes all arrive at
@@ -6,7 +6,7 @@
 //! with `TRYBUILD=overwrite cargo test --test compile_errors` and read the diff.
 
 /// The topics of `tests/ui`, each a folder of cases.
-const TOPICS: [&str; 10] = [
+const TOPICS: [&str; 11] = [
     "tool_attribute",
     "parameters",
     "returns",
@@ -17,6 +17,7 @@ const TOPICS: [&str; 10] = [
     "lists",
     "asks",
     "skills",
+    "method",
 ];
 
 #[test]

@@ -403,6 +403,20 @@ fn check_variables(cx: &mut Ctxt, f: &CapabilityFn, uri: &ResourceUri<'_>, templ
 /// the name comes from it.
 fn check_name_of(cx: &mut Ctxt, f: &CapabilityFn) {
     let noun = f.kind.noun();
+    if f.kind == Kind::Method {
+        let Err(error) = mcp_toolkit_core::method::check(&f.name()) else {
+            return;
+        };
+        let message = format!("method {error}");
+        match f.name_source() {
+            NameSource::Attr(lit) => cx.error_spanned_by(lit, message),
+            NameSource::Ident(ident) => cx.error_at(
+                ident.span(),
+                format!("{message}\nhelp: name the method: `#[method(name = \"vendor/name\")]`"),
+            ),
+        }
+        return;
+    }
     let Err(error) = mcp_toolkit_core::name::check(&f.name()) else {
         return;
     };
@@ -448,6 +462,10 @@ pub(crate) fn check_signature(cx: &mut Ctxt, sig: &Signature, kind: Kind) {
 }
 
 fn check_description(cx: &mut Ctxt, f: &CapabilityFn) {
+    if f.kind == Kind::Method {
+        // A method's doc comment documents the fn; no client reads a description.
+        return;
+    }
     let (who_reads, say_what, comment) = f.kind.why_described();
     let noun = f.kind.noun();
     match f.attr.description.get() {
@@ -605,6 +623,10 @@ fn misplaced_complete(f: &CapabilityFn, param: &Param) -> Option<String> {
     }
     match f.kind {
         Kind::Prompt => None,
+        Kind::Method => Some(
+            "`#[complete(..)]` is for prompt arguments and resource template variables; methods have no completion"
+                .to_owned(),
+        ),
         Kind::Tool => Some(
             "`#[complete(..)]` is for prompt arguments and resource template variables; tools have no completion"
                 .to_owned(),

@@ -119,7 +119,7 @@ pub(crate) fn expand(f: &CapabilityFn, valid: bool) -> TokenStream {
             let uri = f.attr.uri.get().map(LitStr::value).unwrap_or_default();
             quote!(const URI: &'static str = #uri;)
         }
-        Kind::Tool | Kind::Prompt => {
+        Kind::Tool | Kind::Prompt | Kind::Method => {
             let name = f.name();
             quote!(const NAME: &'static str = #name;)
         }
@@ -432,6 +432,17 @@ fn build(f: &CapabilityFn) -> TokenStream {
             .map(|name| quote! { .header(#name) });
         quote! { .param(#arg_name, #description, #var) #header #complete }
     });
+    if f.kind == Kind::Method {
+        // No definition to list: the name, whether it handles a notification, its params.
+        let notification = is_unit(&f.item.sig.output).then(|| quote!(.notification()));
+        let handler = handler(f);
+        return quote! {
+            ::mcp_toolkit::__private::MethodBuilder::new(#name)
+                #notification
+                #( #params )*
+                #handler
+        };
+    }
     let (new, only_tools) = match f.kind {
         Kind::Tool => (
             quote!(::mcp_toolkit::__private::ToolBuilder::new(#name, #description)),
@@ -441,6 +452,7 @@ fn build(f: &CapabilityFn) -> TokenStream {
             quote!(::mcp_toolkit::__private::PromptBuilder::new(#name, ::core::option::Option::Some(#description))),
             TokenStream::new(),
         ),
+        Kind::Method => unreachable!("built above"),
         Kind::Resource => {
             let uri = f.attr.uri.get().map(LitStr::value).unwrap_or_default();
             let mime_type = f.attr.mime_type.get().into_iter();
@@ -464,6 +476,14 @@ fn build(f: &CapabilityFn) -> TokenStream {
             #( #params )*
             #only_tools
             #handler
+    }
+}
+
+/// Whether a fn returns `()`: nothing written, or `()` itself.
+fn is_unit(output: &syn::ReturnType) -> bool {
+    match output {
+        syn::ReturnType::Default => true,
+        syn::ReturnType::Type(_, ty) => matches!(&**ty, syn::Type::Tuple(tuple) if tuple.elems.is_empty()),
     }
 }
 

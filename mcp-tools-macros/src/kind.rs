@@ -1,4 +1,5 @@
-//! What differs between the capability macros, `#[tool]`, `#[prompt]` and `#[resource]`: the
+//! What differs between the capability macros, `#[tool]`, `#[prompt]`, `#[resource]` and
+//! `#[method]` (an extension's custom method): the
 //! keys their attribute accepts, the words of their messages, and the runtime items their
 //! expansion names. The pipeline (`attr`, `model`, `check`, `expand`) is one for all and asks
 //! its [`Kind`] wherever they part.
@@ -13,6 +14,7 @@ pub(crate) enum Kind {
     Tool,
     Prompt,
     Resource,
+    Method,
 }
 
 /// Every key a capability attribute may hold, in the order error messages list them.
@@ -33,7 +35,7 @@ pub(crate) const ALL_KEYS: &[&str] = &[
 ];
 
 /// Every kind, in the order messages list them.
-pub(crate) const ALL_KINDS: [Kind; 3] = [Kind::Tool, Kind::Prompt, Kind::Resource];
+pub(crate) const ALL_KINDS: [Kind; 4] = [Kind::Tool, Kind::Prompt, Kind::Resource, Kind::Method];
 
 const KEY_VALUE: &str = "`key = value`";
 const TOOL_LIST: ListKind = ListKind {
@@ -48,6 +50,10 @@ const RESOURCE_LIST: ListKind = ListKind {
     scope: "#[resource(...)]",
     entry: KEY_VALUE,
 };
+const METHOD_LIST: ListKind = ListKind {
+    scope: "#[method(...)]",
+    entry: KEY_VALUE,
+};
 
 impl Kind {
     /// `"tool"`: the noun of messages, the attribute's name and the infix of a method's
@@ -57,6 +63,7 @@ impl Kind {
             Kind::Tool => "tool",
             Kind::Prompt => "prompt",
             Kind::Resource => "resource",
+            Kind::Method => "method",
         }
     }
 
@@ -66,6 +73,7 @@ impl Kind {
             Kind::Tool => &TOOL_LIST,
             Kind::Prompt => &PROMPT_LIST,
             Kind::Resource => &RESOURCE_LIST,
+            Kind::Method => &METHOD_LIST,
         }
     }
 
@@ -96,6 +104,7 @@ impl Kind {
                 "meta",
                 "cache",
             ],
+            Kind::Method => &["name"],
         }
     }
 
@@ -107,6 +116,9 @@ impl Kind {
             Kind::Resource => {
                 "#[resource(uri = \"scheme://path/{id}\")] async fn name(id: String) -> String { ... }"
             }
+            Kind::Method => {
+                "#[method(name = \"vendor/name\")] async fn name(arg: Type) -> Json<Output> { ... }"
+            }
         }
     }
 
@@ -116,6 +128,7 @@ impl Kind {
             Kind::Tool => "its input schema is built from concrete parameter types",
             Kind::Prompt => "its arguments are parsed into concrete parameter types",
             Kind::Resource => "the variables of its URI are parsed into concrete parameter types",
+            Kind::Method => "its params are decoded into concrete parameter types",
         }
     }
 
@@ -125,6 +138,7 @@ impl Kind {
             Kind::Tool => "its schema is built from a concrete type",
             Kind::Prompt => "its argument is parsed into a concrete type",
             Kind::Resource => "its variable is parsed into a concrete type",
+            Kind::Method => "its param is decoded into a concrete type",
         }
     }
 
@@ -134,6 +148,7 @@ impl Kind {
             Kind::Tool => "the type decides the output schema and the conversion",
             Kind::Prompt => "the type decides how it converts into the prompt's messages",
             Kind::Resource => "the type decides how it converts into the resource's contents",
+            Kind::Method => "the type decides how it converts into the answer's result",
         }
     }
 
@@ -155,6 +170,11 @@ impl Kind {
                 "say what the resource holds, for those who will choose it",
                 "/// Says what the resource holds.",
             ),
+            Kind::Method => (
+                "it documents the method",
+                "say what the method does",
+                "/// Says what the method does.",
+            ),
         }
     }
 
@@ -165,6 +185,7 @@ impl Kind {
             Kind::Tool => quote!(::mcp_toolkit::tool::ToolFn),
             Kind::Prompt => quote!(::mcp_toolkit::prompt::PromptFn),
             Kind::Resource => quote!(::mcp_toolkit::resource::ResourceFn),
+            Kind::Method => quote!(::mcp_toolkit::extension::MethodFn),
         }
     }
 
@@ -173,6 +194,7 @@ impl Kind {
             Kind::Tool => quote!(::mcp_toolkit::Tool),
             Kind::Prompt => quote!(::mcp_toolkit::prompt::Prompt),
             Kind::Resource => quote!(::mcp_toolkit::resource::Resource),
+            Kind::Method => quote!(::mcp_toolkit::extension::Method),
         }
     }
 
@@ -197,6 +219,11 @@ impl Kind {
                     <#output as ::mcp_toolkit::resource::IntoReadResult>::into_read_result,
                 )
             },
+            Kind::Method => quote! {
+                ::mcp_toolkit::__private::Converter::new(
+                    <#output as ::mcp_toolkit::extension::IntoMethodResult>::into_method_result,
+                )
+            },
         }
     }
 
@@ -206,6 +233,7 @@ impl Kind {
             Kind::Tool => quote!(::mcp_toolkit::__private::Arguments),
             Kind::Prompt => quote!(::mcp_toolkit::__private::PromptArguments),
             Kind::Resource => quote!(::mcp_toolkit::__private::ResourceArguments),
+            Kind::Method => quote!(::mcp_toolkit::__private::MethodArguments),
         }
     }
 
@@ -215,15 +243,16 @@ impl Kind {
             Kind::Tool => quote!(::mcp_toolkit::__private::Invocation),
             Kind::Prompt => quote!(::mcp_toolkit::__private::PromptInvocation),
             Kind::Resource => quote!(::mcp_toolkit::__private::ResourceInvocation),
+            Kind::Method => quote!(::mcp_toolkit::__private::MethodInvocation),
         }
     }
 
     /// The invocation's constructor for a sync fn: a tool's runs on the blocking pool, a
-    /// prompt's and a resource's at once.
+    /// prompt's, a resource's and a custom method's at once.
     pub(crate) fn run_sync(self) -> TokenStream {
         match self {
             Kind::Tool => quote!(blocking),
-            Kind::Prompt | Kind::Resource => quote!(now),
+            Kind::Prompt | Kind::Resource | Kind::Method => quote!(now),
         }
     }
 

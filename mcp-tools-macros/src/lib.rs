@@ -49,6 +49,13 @@ pub fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
     pipeline::resource(args.into(), input.into()).into_tokens().into()
 }
 
+/// Turns a fn into a custom method of an extension. See `mcp_toolkit::method` for the full
+/// guide.
+#[proc_macro_attribute]
+pub fn method(args: TokenStream, input: TokenStream) -> TokenStream {
+    pipeline::method(args.into(), input.into()).into_tokens().into()
+}
+
 /// `instance => a, b`: the tools of `&self` methods `a` and `b`, built from `instance` (an
 /// `&Arc<T>`). What `tools![instance => a, b]` expands to; not public API.
 #[doc(hidden)]

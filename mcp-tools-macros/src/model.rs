@@ -158,7 +158,7 @@ impl CapabilityFn {
     /// checks it), or on a resource template's variable; never on a tool's.
     pub(crate) fn may_complete(&self, param: &Param) -> bool {
         match self.kind {
-            Kind::Tool => false,
+            Kind::Tool | Kind::Method => false,
             Kind::Prompt => true,
             Kind::Resource => self
                 .uri_variables()

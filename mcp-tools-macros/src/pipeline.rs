@@ -51,6 +51,11 @@ pub(crate) fn resource(args: TokenStream, input: TokenStream) -> Expansion {
     capability(Kind::Resource, args, input)
 }
 
+/// `#[method(args)] input`.
+pub(crate) fn method(args: TokenStream, input: TokenStream) -> Expansion {
+    capability(Kind::Method, args, input)
+}
+
 /// The one pipeline of every capability macro: parse, check, expand.
 fn capability(kind: Kind, args: TokenStream, input: TokenStream) -> Expansion {
     let mut cx = Ctxt::new();
@@ -76,6 +81,58 @@ mod tests {
             TokenStream::from_str(args).expect("args lex"),
             TokenStream::from_str(item).expect("item lexes"),
         )
+    }
+
+    /// Runs `#[method(args)] item` from source text.
+    fn run_method(args: &str, item: &str) -> Expansion {
+        method(
+            TokenStream::from_str(args).expect("args lex"),
+            TokenStream::from_str(item).expect("item lexes"),
+        )
+    }
+
+    #[test]
+    fn a_method_expands_to_its_builder_and_a_unit_fn_handles_a_notification() {
+        let stats = run_method(
+            r#"name = "notes/stats""#,
+            "/// Counts.\nasync fn stats(notes: State<Notes>) -> Json<u8> { Json(1) }",
+        );
+        assert!(stats.errors.is_empty(), "{:?}", messages(&stats));
+        assert_eq!(
+            shape(&stats.code),
+            [
+                "fn stats",
+                "struct stats",
+                "impl :: mcp_toolkit :: extension :: MethodFn for stats"
+            ]
+        );
+        let code = stats.code.to_string();
+        assert!(code.contains("MethodBuilder :: new (\"notes/stats\")"), "{code}");
+        assert!(!code.contains("notification"), "{code}");
+        // No doc comment is needed: no client reads a method's description.
+        let seen = run_method(r#"name = "notes/seen""#, "fn seen(id: u64) {}");
+        assert!(seen.errors.is_empty(), "{:?}", messages(&seen));
+        assert!(seen.code.to_string().contains(". notification ()"));
+    }
+
+    #[test]
+    fn every_method_mistake_arrives_at_once_at_its_token() {
+        let expansion = run_method(
+            r#"name = "tools/list", task"#,
+            "fn all<T>(text: &str, v: T) -> Json<u8> { Json(1) }",
+        );
+        let messages = messages(&expansion);
+        assert_eq!(messages.len(), 4, "{messages:#?}");
+        assert_eq!(
+            messages[0],
+            "`task` is a tool key; `#[method(...)]` accepts `name`"
+        );
+        assert!(messages[1].starts_with("method name `tools/list` is a method of the protocol"));
+        assert!(messages[2].starts_with("a method fn cannot be generic"));
+        assert!(messages[3].starts_with("a method parameter must own its value"));
+        // Without a name, the fn's name has no vendor prefix: said at the fn's name.
+        let unnamed = run_method("", "fn count() -> Json<u8> { Json(1) }");
+        assert_eq!(column(&unnamed.errors[0]), 3);
     }
 
     fn messages(expansion: &Expansion) -> Vec<String> {

@@ -73,6 +73,12 @@ pub(crate) trait ClientChannel: Send + Sync {
     fn set_status(&self, message: String) {
         let _ = message;
     }
+
+    /// Sends a custom notification (an extension's, checked already) on the call's way out;
+    /// a channel that sends no notifications drops it.
+    fn notify_custom(&self, method: &str, params: Value) {
+        let _ = (method, params);
+    }
 }
 
 /// Whether a client's answer is a result of the request it answers (the whole of it, as
@@ -696,6 +702,41 @@ impl Context {
             answer = client.request(method, params, key, check) => answer,
             () = self.inner.cancellation.cancelled() => Err(ClientRequestError::CallEnded),
         }
+    }
+
+    /// Sends a custom notification to the client, an extension's (SEP-3371): `method` is
+    /// `vendor/name` and none of the protocol's own. Like progress and log messages, it goes
+    /// on the call's way out while the call runs (nothing once it is cancelled, or runs as
+    /// a task). A name that breaks the rule is an error, and nothing is sent.
+    ///
+    /// ```
+    /// use mcp_toolkit::{tool, tools, Context, Server, ToolError};
+    /// use serde_json::json;
+    ///
+    /// /// Imports the notes, announcing each.
+    /// #[tool]
+    /// fn import(cx: Context) -> Result<&'static str, ToolError> {
+    ///     cx.notify("com.example/imported", json!({"note": "milk"}))?;
+    ///     assert!(cx.notify("notifications/progress", json!({})).is_err());
+    ///     Ok("done")
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+    /// let client = Server::new("notes", "1.0.0").tools(tools![import]).test_client()?;
+    /// let result = client.call("import", json!({})).await?;
+    /// assert_eq!(result.notifications()[0]["method"], "com.example/imported");
+    /// assert_eq!(result.notifications()[0]["params"], json!({"note": "milk"}));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn notify(&self, method: &str, params: Value) -> Result<(), ToolError> {
+        mcp_toolkit_core::method::check(method)
+            .map_err(|error| ToolError::internal(format!("cannot send a notification: method {error}")))?;
+        if let Some(client) = &self.inner.client {
+            client.notify_custom(method, params);
+        }
+        Ok(())
     }
 
     /// The shared state of type `T` given to the server, if any: for a tool that works

@@ -630,6 +630,25 @@ pub enum DefinitionError {
         #[source]
         error: HeaderError,
     },
+    /// An extension's id has no vendor prefix, or its settings are not a JSON object.
+    #[error("{0}")]
+    InvalidExtension(String),
+    /// Two extensions have one id (a server's own, tasks and skills, among them).
+    #[error("duplicate extension `{0}`: every extension of a server needs its own id")]
+    DuplicateExtension(String),
+    /// An extension depends on one the server does not declare.
+    #[error(
+        "extension `{extension}` depends on `{needs}`, which the server does not declare; declare it with `Server::extension`"
+    )]
+    MissingDependency {
+        /// The extension that depends.
+        extension: String,
+        /// The id it depends on.
+        needs: String,
+    },
+    /// Two custom methods have one name, in one extension or in two.
+    #[error("duplicate method `{0}`: every custom method of a server needs its own name")]
+    DuplicateMethod(String),
 }
 
 /// What is wrong with a tool's parameters mirrored into headers: the `x-mcp-header`

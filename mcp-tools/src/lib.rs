@@ -29,6 +29,8 @@ pub mod guide {
     pub mod skills {}
     #[doc = include_str!("docs/completions.md")]
     pub mod completions {}
+    #[doc = include_str!("docs/extensions.md")]
+    pub mod extensions {}
     #[doc = include_str!("docs/transports.md")]
     pub mod transports {}
     #[doc = include_str!("docs/limits.md")]
@@ -60,7 +62,9 @@ pub mod content;
 mod context;
 mod engine;
 mod error;
+pub mod extension;
 mod form;
+pub mod middleware;
 #[cfg(feature = "oauth")]
 pub mod oauth;
 pub mod prompt;
@@ -626,6 +630,91 @@ macro_rules! resources {
     }};
 }
 
+/// Turns a documented fn into a custom method of an [`Extension`](extension::Extension)
+/// (SEP-3371): `#[method(name = "vendor/name")]`.
+///
+/// The fn takes what a [`#[tool]`](macro@tool) takes: arguments, which are the members of
+/// the request's params (`_meta`, `inputResponses` and `requestState` aside), decoded with
+/// every problem named in one invalid-params error (`-32602`); and parameters the
+/// framework fills in ([`State<T>`](State), [`Context`]). It returns what
+/// [`IntoMethodResult`](extension::IntoMethodResult) converts: `Json<T>`,
+/// `serde_json::Value`, or a `Result` of them. A fn that returns `()` handles the
+/// notification of that name. List methods with [`methods!`] and give them to
+/// [`Extension::methods`](extension::Extension::methods).
+///
+/// ```
+/// use mcp_toolkit::extension::Extension;
+/// use mcp_toolkit::{method, methods, Json, Server, State};
+/// use serde_json::{json, Value};
+/// use std::sync::atomic::{AtomicU64, Ordering};
+///
+/// struct Hits { count: AtomicU64 }
+///
+/// /// Counts a page view.
+/// #[method(name = "com.example/hit")]
+/// fn hit(hits: State<Hits>, page: String) {
+///     let _ = page;
+///     hits.count.fetch_add(1, Ordering::Relaxed);
+/// }
+///
+/// /// How many page views there were.
+/// #[method(name = "com.example/hits")]
+/// fn hits(hits: State<Hits>) -> Json<Value> {
+///     Json(json!({ "hits": hits.count.load(Ordering::Relaxed) }))
+/// }
+///
+/// let server = Server::new("pages", "1.0.0")
+///     .state(Hits { count: AtomicU64::new(0) })
+///     .extension(Extension::new("com.example/hits").methods(methods![hit, hits]));
+/// # let _ = server;
+/// ```
+///
+/// The name needs a vendor prefix and cannot be one of the protocol's methods; both are
+/// compile errors at the name:
+///
+/// ```compile_fail
+/// use mcp_toolkit::{method, Json};
+///
+/// /// Calls a tool.
+/// #[method(name = "tools/call")] // name `tools/call` is a method of the protocol
+/// fn call() -> Json<u8> { Json(1) }
+/// ```
+#[doc(inline)]
+pub use mcp_toolkit_macros::method;
+
+/// The custom methods of an extension: `methods![stats, export]`, by the names of
+/// [`#[method]`](macro@method) fns (paths work). Evaluates to a
+/// `Vec<`[`Method`](extension::Method)`>`.
+///
+/// Two methods with one name are a compile error:
+///
+/// ```compile_fail
+/// use mcp_toolkit::{method, methods, Json};
+///
+/// /// Counts.
+/// #[method(name = "com.example/count")]
+/// fn count() -> Json<u8> { Json(1) }
+///
+/// /// Counts again.
+/// #[method(name = "com.example/count")]
+/// fn again() -> Json<u8> { Json(2) }
+///
+/// let _ = methods![count, again]; // two methods are named `com.example/count`
+/// ```
+#[macro_export]
+macro_rules! methods {
+    ($($method:ty),* $(,)?) => {{
+        const ENTRIES: &[$crate::__private::MethodEntry] =
+            &[$( (<$method as $crate::extension::MethodFn>::NAME, <$method as $crate::extension::MethodFn>::method) ),*];
+        const _: () = if let ::core::option::Option::Some(duplicate) =
+            $crate::__private::duplicate_name::<{ ENTRIES.len() }>(&$crate::__private::names(ENTRIES), "method")
+        {
+            ::core::panic!("{}", duplicate.message())
+        };
+        ENTRIES.iter().map(|(_, method)| method()).collect::<::std::vec::Vec<$crate::extension::Method>>()
+    }};
+}
+
 /// The engine without a transport, for the benchmarks in `benches/`. Not public API.
 #[doc(hidden)]
 pub mod __bench {
@@ -687,6 +776,8 @@ pub mod __private {
         ReadOutput, ResourceArguments, ResourceBuilder, ResourceInvocation, ResourceRet,
     };
 
+    pub use crate::extension::{MethodArguments, MethodBuilder, MethodInvocation};
+
     use crate::Tool;
     use crate::prompt::Prompt;
     use crate::resource::Resource;
@@ -705,6 +796,9 @@ pub mod __private {
 
     /// A prompt of `prompts![...]`: its name and its constructor.
     pub type PromptEntry = (&'static str, fn() -> Prompt);
+
+    /// A method of `methods![...]`: its name, for the duplicate check, and its constructor.
+    pub type MethodEntry = (&'static str, fn() -> crate::extension::Method);
 
     /// A resource of `resources![...]`: its URI, for the duplicate check, and its constructor.
     pub type ResourceEntry = (&'static str, fn() -> Resource);

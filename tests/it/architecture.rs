@@ -24,6 +24,8 @@ const LAYERS: &[&str] = &[
     "seal",
     "task",
     "registry",
+    "extension",
+    "middleware",
     "engine",
     "wire_log",
     "transport",

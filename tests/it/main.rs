@@ -16,6 +16,7 @@ mod completion;
 mod definitions;
 mod execute;
 mod export;
+mod extensions;
 mod headers;
 mod http;
 mod lenient;

@@ -146,7 +146,8 @@ impl Engine {
         };
         match sealed {
             Ok(state) => {
-                out.respond(encode::input_required(id, asked, &state, &self.identity));
+                let answer = encode::input_required(id, asked, &state, &self.identity);
+                out.respond_as(answer, super::outbox::Answer::InputRequired);
                 true
             }
             Err(error) => {

@@ -51,6 +51,13 @@ impl ClientChannel for CallChannel {
         }
     }
 
+    fn notify_custom(&self, method: &str, params: Value) {
+        let answered = self.status.as_ref().is_some_and(|status| status.is_answered());
+        if !self.call.is_cancelled() && !answered {
+            self.out.notify(encode::notification(method, &params));
+        }
+    }
+
     fn request(
         &self,
         method: &str,
@@ -76,7 +83,7 @@ impl ClientChannel for CallChannel {
                 return Box::pin(std::future::ready(Err(ClientRequestError::Closed)));
             }
         };
-        self.out.notify_always(encode::request(&id, method, &params));
+        self.out.request(encode::request(&id, method, &params));
         // Whatever ends the wait (an answer, the call's end), the id is forgotten with it,
         // so a late answer finds nobody waiting and is dropped; a request still unanswered
         // is withdrawn.

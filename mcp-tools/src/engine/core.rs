@@ -195,6 +195,10 @@ pub(crate) struct Engine {
     pub(crate) tasks: super::tasks::record::Tasks,
     /// The results spilled over their budgets, kept in the tasks' store.
     pub(crate) spills: super::spill::record::Spills,
+    /// The extensions declared, and their custom methods.
+    pub(crate) extensions: crate::extension::Extensions,
+    /// The middleware, outermost first; empty costs nothing per request.
+    pub(crate) middleware: Arc<[Arc<dyn crate::middleware::Middleware>]>,
 }
 
 /// What a server offers: its tools, and its prompts, resources and skills when it serves
@@ -205,6 +209,10 @@ pub(crate) struct Offers {
     pub(crate) prompts: Option<PromptRegistry>,
     pub(crate) resources: Option<ResourceRegistry>,
     pub(crate) skills: Option<crate::skill::Skills>,
+    /// The extensions the server declares, the framework's own among them.
+    pub(crate) extensions: crate::extension::Extensions,
+    /// The middleware, outermost first.
+    pub(crate) middleware: Vec<Arc<dyn crate::middleware::Middleware>>,
 }
 
 /// What a call's [`Context`] is made of, besides what the engine itself holds.
@@ -236,6 +244,8 @@ impl Engine {
             prompts,
             mut resources,
             skills,
+            extensions,
+            middleware,
         } = offers;
         let skills = skills.map(|skills| super::skills::index::SkillIndex::new(&skills));
         let tasks = super::tasks::record::Tasks::new(&options.tasks);
@@ -279,6 +289,8 @@ impl Engine {
             ..ContextParts::default()
         });
         Engine {
+            extensions,
+            middleware: middleware.into(),
             bare,
             keys,
             tasks,

@@ -145,12 +145,17 @@ impl Engine {
                 // a call that waits until its response is sent.
                 let span = RequestSpan::start(conn, id, &method, params.as_ref());
                 let _entered = span.span().enter();
-                if let Err(failure) = self.request(conn, id, &method, params, out, auth) {
+                if !self.middleware.is_empty() {
+                    self.through_middleware(conn, id, &method, params, out, auth);
+                } else if let Err(failure) = self.request(conn, id, &method, params, out, auth) {
                     respond_failure(out, Some(id.raw), failure);
                 }
                 span.routed(conn);
             }
-            Ok(Message::Notification { method, params }) => notification(conn, &method, params),
+            Ok(Message::Notification { method, params }) => match self.extensions.method(&method) {
+                Some(custom) => self.method_notification(conn, custom, params),
+                None => notification(conn, &method, params),
+            },
             Ok(Message::Response { id, result, error }) => route_response(conn, id, result, error),
             Err(rejection) => {
                 respond_failure(out, rejection.id, Failure::new(rejection.code, rejection.message))
@@ -215,7 +220,7 @@ impl Engine {
     }
 
     /// Routes a request to its method's handler.
-    fn request(
+    pub(super) fn request(
         self: &Arc<Self>,
         conn: &Arc<Connection>,
         id: Id<'_>,
@@ -224,6 +229,9 @@ impl Engine {
         out: &Outbox,
         auth: Auth<'_>,
     ) -> Outcome {
+        if let Some(custom) = self.extensions.method(method) {
+            return self.call_method(conn, id, custom.clone(), params, out, auth);
+        }
         let params = match params {
             Some(Params::Call(call)) => return self.tools_call(conn, id, call, out, auth),
             Some(Params::Raw(raw)) => Some(raw),

@@ -105,21 +105,13 @@ impl Engine {
         capabilities
     }
 
-    /// What the server offers in revision 2026-07-28: the same, the tasks extension when it
-    /// has a task tool, and the skills extension (with `resources/directory/read`) when it
-    /// has skills. Revision 2025-11-25 has no `extensions` to declare them in.
+    /// What the server offers in revision 2026-07-28: the same, and its extensions: those
+    /// it was given, the tasks extension when it has a task tool, and the skills extension
+    /// (with `resources/directory/read`) when it has skills. Revisions before have no
+    /// `extensions` to declare them in.
     fn modern_capabilities(&self) -> serde_json::Value {
         let mut capabilities = self.capabilities();
-        let mut extensions = serde_json::Map::new();
-        if self.has_task_tools() {
-            extensions.insert(super::tasks::EXTENSION.to_owned(), serde_json::json!({}));
-        }
-        if self.has_skills() {
-            extensions.insert(
-                super::skills::EXTENSION.to_owned(),
-                serde_json::json!({ "directoryRead": true }),
-            );
-        }
+        let extensions = self.extensions.declared(self.has_task_tools());
         if !extensions.is_empty() {
             capabilities["extensions"] = serde_json::Value::Object(extensions);
         }

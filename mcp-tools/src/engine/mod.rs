@@ -26,7 +26,9 @@ mod core;
 mod dispatch;
 mod encode;
 mod era;
+mod extensions;
 mod failure;
+mod layers;
 mod lifecycle;
 pub(crate) mod limits;
 mod listing;
@@ -46,6 +48,7 @@ pub(crate) use core::{Engine, Offers, Options, ServerInfo, Visibilities};
 #[cfg(feature = "http")]
 pub(crate) use dispatch::Incoming;
 pub(crate) use encode::error as encode_error;
+pub(crate) use extensions::{extension_problems, with_builtin};
 #[cfg(feature = "http")]
 pub(crate) use outbox::Settled;
 pub(crate) use outbox::{ErrorInfo, Outbox, Outgoing, Queue, Sink};

@@ -8,9 +8,10 @@
 //! once the client has caught up ([`Outbox::drained`]), or end a stream whose client takes
 //! nothing for too long ([`Outbox::taken`], [`Outbox::end`]).
 
+use crate::middleware::{Exchange as Exchanged, Message, MessageKind, Middleware, Outcome};
 use crate::protocol::ErrorCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 #[cfg(feature = "http")]
 use std::sync::{Mutex, PoisonError};
 use tokio::sync::{Notify, mpsc};
@@ -243,6 +244,78 @@ impl Drop for Queue {
 pub(crate) struct Outbox {
     responses: Route,
     notifications: Route,
+    /// The middleware watching the exchange this outbox answers, when the server has any.
+    watch: Option<Arc<Watch>>,
+}
+
+/// What an answer is, for the middleware's [`Outcome`]: the transport needs none of it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Answer {
+    /// A result.
+    Complete,
+    /// A tool's result that is an error (`isError`).
+    ToolError,
+    /// An `input_required` round (2026-07-28).
+    InputRequired,
+    /// A task.
+    Task,
+}
+
+/// The middleware around one exchange: each sees every message sent for it, then its end,
+/// innermost first. Its end comes with the answer, or (dropped with the last outbox of the
+/// exchange, unanswered) as a cancellation.
+pub(crate) struct Watch {
+    exchange: Exchanged,
+    /// The middleware whose `on_request` ran, outermost first.
+    layers: Arc<[Arc<dyn Middleware>]>,
+    entered: usize,
+    ended: AtomicBool,
+}
+
+impl Watch {
+    pub(crate) fn new(exchange: Exchanged, layers: Arc<[Arc<dyn Middleware>]>, entered: usize) -> Watch {
+        Watch {
+            exchange,
+            layers,
+            entered,
+            ended: AtomicBool::new(false),
+        }
+    }
+
+    fn entered(&self) -> impl Iterator<Item = &Arc<dyn Middleware>> {
+        self.layers[..self.entered].iter().rev()
+    }
+
+    /// `bytes` was sent; an answer ends the exchange with `outcome`.
+    fn sent(&self, bytes: &[u8], kind: MessageKind, outcome: Option<Outcome>) {
+        if self.ended.load(Ordering::Acquire) {
+            return;
+        }
+        self.exchange.count();
+        let message = Message::new(bytes, kind);
+        for layer in self.entered() {
+            layer.on_message(&self.exchange, &message);
+        }
+        if let Some(outcome) = outcome {
+            self.end(outcome);
+        }
+    }
+
+    fn end(&self, outcome: Outcome) {
+        if !self.ended.swap(true, Ordering::AcqRel) {
+            for layer in self.entered() {
+                layer.on_end(&self.exchange, outcome);
+            }
+        }
+    }
+}
+
+impl Drop for Watch {
+    /// The last outbox of the exchange is gone unanswered: cancelled, timed out without an
+    /// answer, or its connection closed.
+    fn drop(&mut self) {
+        self.end(Outcome::Cancelled);
+    }
 }
 
 /// One way out: a queue a task drains, a sink written at once, or one HTTP exchange.
@@ -425,6 +498,7 @@ impl Outbox {
             Outbox {
                 responses: Route::Queue(sender.clone()),
                 notifications: Route::Queue(sender),
+                watch: None,
             },
             receiver,
         )
@@ -445,6 +519,7 @@ impl Outbox {
             Outbox {
                 responses: route.clone(),
                 notifications: route,
+                watch: None,
             },
             exchange,
         )
@@ -455,6 +530,7 @@ impl Outbox {
         Outbox {
             responses: Route::Direct(Arc::clone(&sink)),
             notifications: Route::Direct(sink),
+            watch: None,
         }
     }
 
@@ -466,6 +542,7 @@ impl Outbox {
             Outbox {
                 responses: Route::Queue(sender),
                 notifications: self.notifications.clone(),
+                watch: None,
             },
             receiver,
         )
@@ -476,8 +553,31 @@ impl Outbox {
         self.notifications.is_open()
     }
 
+    /// The same way out, watched by the middleware of one exchange.
+    pub(crate) fn watched(&self, watch: Arc<Watch>) -> Outbox {
+        Outbox {
+            responses: self.responses.clone(),
+            notifications: self.notifications.clone(),
+            watch: Some(watch),
+        }
+    }
+
     /// Sends a response that is not an error.
     pub(crate) fn respond(&self, message: Vec<u8>) {
+        self.respond_as(message, Answer::Complete);
+    }
+
+    /// Sends a response that is not an error, saying what it is to the middleware.
+    pub(crate) fn respond_as(&self, message: Vec<u8>, answer: Answer) {
+        if let Some(watch) = &self.watch {
+            let outcome = match answer {
+                Answer::Complete => Outcome::Ok,
+                Answer::ToolError => Outcome::Error(ErrorCode::INTERNAL_ERROR),
+                Answer::InputRequired => Outcome::InputRequired,
+                Answer::Task => Outcome::Task,
+            };
+            watch.sent(&message, MessageKind::Result, Some(outcome));
+        }
         let _ = self
             .responses
             .send(Outgoing::response(message, None), Room::Always, "response");
@@ -485,6 +585,9 @@ impl Outbox {
 
     /// Sends an error response.
     pub(crate) fn respond_error(&self, message: Vec<u8>, error: ErrorInfo) {
+        if let Some(watch) = &self.watch {
+            watch.sent(&message, MessageKind::Error, Some(Outcome::Error(error.code)));
+        }
         let _ = self
             .responses
             .send(Outgoing::response(message, Some(error)), Room::Always, "response");
@@ -499,6 +602,9 @@ impl Outbox {
     /// Sends a notification; `false` when it was left out because the stream's backlog is
     /// full (the client reads more slowly than the stream fills).
     pub(crate) fn offer(&self, message: Vec<u8>) -> bool {
+        if let Some(watch) = &self.watch {
+            watch.sent(&message, MessageKind::Notification, None);
+        }
         let sent = self
             .notifications
             .send(Outgoing::notification(message), Room::IfAny, "notification");
@@ -509,6 +615,19 @@ impl Outbox {
     /// fell behind sends once it has caught up, on the way of notifications: queued
     /// whatever the backlog holds.
     pub(crate) fn notify_always(&self, message: Vec<u8>) {
+        self.always(message, MessageKind::Notification);
+    }
+
+    /// Sends a request of the server's own: as [`Outbox::notify_always`], named a request
+    /// for the middleware.
+    pub(crate) fn request(&self, message: Vec<u8>) {
+        self.always(message, MessageKind::Request);
+    }
+
+    fn always(&self, message: Vec<u8>, kind: MessageKind) {
+        if let Some(watch) = &self.watch {
+            watch.sent(&message, kind, None);
+        }
         let _ = self
             .notifications
             .send(Outgoing::notification(message), Room::Always, "notification");

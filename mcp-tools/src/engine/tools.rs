@@ -9,7 +9,7 @@ use super::encode::{self, respond_failure};
 use super::era::{Era, era_of};
 use super::failure::{Failure, Outcome, strip_position};
 use super::listing;
-use super::outbox::Outbox;
+use super::outbox::{Answer, Outbox};
 use super::rounds::{Finished, InputRequest, Round, Rounds};
 use super::tasks;
 use crate::context::{ClientChannel, Context, Principal};
@@ -204,20 +204,18 @@ impl Engine {
                             .unwrap_or_default();
                         respond_failure(out, Some(id), missing_capability(message, capability));
                     }
-                    _ => out.respond(self.encode_call(
-                        id,
-                        &result,
-                        ending.version,
-                        ending.wraps,
-                        ending.modern,
-                    )),
+                    _ => out.respond_as(
+                        self.encode_call(id, &result, ending.version, ending.wraps, ending.modern),
+                        answer_of(&result),
+                    ),
                 }
             }
             Finished::InputRequired(asked) => {
                 let sealing = ending.round.as_ref().map(|(round, sealing)| (&**round, sealing));
                 if !self.respond_input_required(out, id, &asked, sealing, ending.tool.name()) {
                     let result = CallToolResult::internal_error();
-                    out.respond(self.encode_call(id, &result, ending.version, false, ending.modern));
+                    let answer = self.encode_call(id, &result, ending.version, false, ending.modern);
+                    out.respond_as(answer, Answer::ToolError);
                 }
             }
         }
@@ -247,7 +245,10 @@ impl Engine {
         let permit = match self.admit(&call.name, || Engine::client_key(conn, auth)) {
             Ok(permit) => permit,
             Err(refused) => {
-                out.respond(self.encode_call(id.raw, &refused, version, false, modern));
+                out.respond_as(
+                    self.encode_call(id.raw, &refused, version, false, modern),
+                    Answer::ToolError,
+                );
                 return Ok(());
             }
         };
@@ -476,6 +477,15 @@ impl Ending<'_> {
             modern: self.modern,
             caller: self.caller,
         }
+    }
+}
+
+/// What a call's result is, for the middleware.
+fn answer_of(result: &CallToolResult) -> Answer {
+    if result.is_error() {
+        Answer::ToolError
+    } else {
+        Answer::Complete
     }
 }
 

@@ -48,6 +48,19 @@ impl<'a> RawArguments<'a> {
         }
     }
 
+    /// Takes the member `key` out (every occurrence; the first is returned): a custom
+    /// method's params hold `_meta` and the round's members beside its arguments.
+    pub(crate) fn remove(&mut self, key: &str) -> Option<&'a RawValue> {
+        let Received::Object(entries) = &mut self.0 else {
+            return None;
+        };
+        let first = entries.iter().find(|(name, _)| name == key).map(|(_, raw)| *raw);
+        if first.is_some() {
+            entries.retain(|(name, _)| name != key);
+        }
+        first
+    }
+
     /// The arguments in one canonical form (members sorted by key at every level, no
     /// spaces), so two encodings of the same arguments compare equal.
     pub(crate) fn canonical(&self) -> String {

@@ -67,6 +67,14 @@ impl<'a> RawCall<'a> {
         }
     }
 
+    /// The same call with another `_meta` (a middleware edited it).
+    pub(crate) fn with_meta(self, meta: &'a RawValue) -> RawCall<'a> {
+        RawCall {
+            meta: Some(meta),
+            ..self
+        }
+    }
+
     /// The arguments as read, for the HTTP transport's check of the headers that repeat
     /// them.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]

@@ -8,6 +8,8 @@ use crate::context::{Principal, StateMap};
 use crate::engine::limits::Limits;
 use crate::engine::{Engine, Offers, Options, ServerInfo, Visibilities};
 use crate::error::DefinitionError;
+use crate::extension::Extension;
+use crate::middleware::Middleware;
 use crate::prompt::Prompt;
 use crate::registry::{PromptRegistry, ResourceRegistry, ToolRegistry};
 use crate::resource::Resource;
@@ -76,6 +78,10 @@ pub struct Server {
     pub(super) resources: Option<ResourceRegistry>,
     /// The skills, once `skills` was called.
     pub(super) skills: Option<Skills>,
+    /// The extensions declared with `extension`, in the order given.
+    pub(super) extensions: Vec<Extension>,
+    /// The middleware, outermost first.
+    pub(super) middleware: Vec<Arc<dyn Middleware>>,
     pub(super) state: StateMap,
     pub(super) options: Options,
     /// Definition problems found while configuring, reported when serving starts.
@@ -126,6 +132,8 @@ impl Server {
             prompts: None,
             resources: None,
             skills: None,
+            extensions: Vec::new(),
+            middleware: Vec::new(),
             state: StateMap::default(),
             options: Options::default(),
             problems: Vec::new(),
@@ -248,6 +256,59 @@ impl Server {
             Some(held) => held.merge(skills),
             None => self.skills = Some(skills),
         }
+        self
+    }
+
+    /// Declares an extension ([`Extension`]) and serves its custom methods; call it once
+    /// per extension. The server declares it in `server/discover` and in the
+    /// `capabilities.extensions` of the revisions that have them (2026-07-28; revisions
+    /// before have no such field, and their clients call the methods all the same). A
+    /// duplicate id, an extension depending on one the server does not declare, an id
+    /// without a vendor prefix, settings that are no JSON object, or two methods of one
+    /// name stop the server at start ([`Error::Definition`]).
+    ///
+    /// ```
+    /// use mcp_toolkit::extension::Extension;
+    /// use mcp_toolkit::{method, methods, Json, Server};
+    /// use serde_json::{json, Value};
+    ///
+    /// /// Echoes its text.
+    /// #[method(name = "com.example/echo")]
+    /// fn echo(text: String) -> Json<Value> {
+    ///     Json(json!({ "text": text }))
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+    /// let client = Server::new("echo", "1.0.0")
+    ///     .extension(Extension::new("com.example/echo").methods(methods![echo]))
+    ///     .test_client()?;
+    /// assert_eq!(client.request("com.example/echo", json!({"text": "hi"})).await?["text"], "hi");
+    ///
+    /// // Every problem with the params is named, in one invalid-params error.
+    /// assert!(client.request("com.example/echo", json!({"txt": 1})).await.is_err());
+    /// let error = &client.last_response().unwrap()["error"];
+    /// assert_eq!(error["code"], -32602);
+    /// assert_eq!(
+    ///     error["message"],
+    ///     "2 problems with the arguments:\nargument `text` is missing: expected a string\nargument `txt` is not accepted; the accepted arguments are `text`"
+    /// );
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn extension(mut self, extension: Extension) -> Server {
+        self.executor.take();
+        self.extensions.push(extension);
+        self
+    }
+
+    /// Adds a [`Middleware`], which sees every request the server serves and every message
+    /// it sends in answer. Middleware runs in the order added: the first added is the
+    /// outermost, its `on_request` first and its `on_end` last. A server without any pays
+    /// nothing per request. See [`middleware`](crate::middleware).
+    pub fn middleware(mut self, middleware: impl Middleware) -> Server {
+        self.executor.take();
+        self.middleware.push(Arc::new(middleware));
         self
     }
 
@@ -842,6 +903,13 @@ impl Server {
                 crate::engine::READ_RESULT.to_owned(),
             ));
         }
+        problems.extend(crate::engine::extension_problems(
+            &self.extensions,
+            tools
+                .iter()
+                .any(|t| t.task_support() != crate::tool::TaskSupport::Forbidden),
+            self.skills.is_some(),
+        ));
         for tool in tools {
             problems.extend(tool.header_error());
             problems.extend(tool.form_errors().into_iter().map(|(type_name, error)| {
@@ -867,7 +935,9 @@ impl Server {
         let prompts = prompts.map(|p| (p.name().to_owned(), p.required_state().to_vec()));
         let resources = self.resources.iter().flat_map(|registry| registry.resources());
         let resources = resources.map(|r| (r.uri().to_owned(), r.required_state().to_vec()));
-        for (name, needs) in tools.chain(prompts).chain(resources) {
+        let methods = self.extensions.iter().flat_map(|e| e.custom_methods());
+        let methods = methods.map(|m| (m.name().to_owned(), m.required_state().to_vec()));
+        for (name, needs) in tools.chain(prompts).chain(resources).chain(methods) {
             if let Some(state) = needs.iter().find(|state| !self.state.contains(state)) {
                 return Err(Error::MissingState {
                     needed_by: name,
@@ -895,7 +965,9 @@ impl Server {
             tools: self.registry,
             prompts: self.prompts,
             resources: self.resources,
+            extensions: crate::engine::with_builtin(self.extensions, self.skills.is_some()),
             skills: self.skills,
+            middleware: self.middleware,
         };
         Ok(Arc::new(Engine::new(
             self.info,
@@ -917,6 +989,8 @@ impl Server {
             prompts: self.prompts.clone(),
             resources: self.resources.clone(),
             skills: self.skills.clone(),
+            extensions: crate::engine::with_builtin(self.extensions.clone(), self.skills.is_some()),
+            middleware: self.middleware.clone(),
         };
         let engine = Arc::new(Engine::new(
             self.info.clone(),

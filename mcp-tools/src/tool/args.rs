@@ -30,12 +30,14 @@ pub struct Arguments<'a> {
     of: Of,
 }
 
-/// Whose arguments are decoded: a tool's are JSON values; a prompt's are all strings on the
-/// wire, and a parameter that is not a string reads the string's text as JSON (`"3"` is 3).
+/// Whose arguments are decoded: a tool's (and a custom method's params) are JSON values; a
+/// prompt's are all strings on the wire, and a parameter that is not a string reads the
+/// string's text as JSON (`"3"` is 3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Of {
     Tool,
     Prompt,
+    Method,
 }
 
 impl Of {
@@ -43,6 +45,7 @@ impl Of {
         match self {
             Of::Tool => "tool",
             Of::Prompt => "prompt",
+            Of::Method => "method",
         }
     }
 }

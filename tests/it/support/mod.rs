@@ -179,23 +179,29 @@ pub struct Peer {
 impl Peer {
     /// Starts a binary of this package.
     pub fn spawn(binary: &str) -> Peer {
-        Peer::start(binary, &[], &[], false)
+        Peer::start(binary, &[], &[], None)
     }
 
     /// Starts a binary of this package with command-line arguments.
     pub fn spawn_with(binary: &str, args: &[&str]) -> Peer {
-        Peer::start(binary, args, &[], false)
+        Peer::start(binary, args, &[], None)
     }
 
     /// Starts a binary of this package with command-line arguments and environment
     /// variables.
     pub fn spawn_with_env(binary: &str, args: &[&str], env: &[(&str, &str)]) -> Peer {
-        Peer::start(binary, args, env, false)
+        Peer::start(binary, args, env, None)
     }
 
     /// Starts a binary of this package and keeps what it writes to stderr, for `log`.
     pub fn spawn_logged(binary: &str) -> Peer {
-        Peer::start(binary, &[], &[], true)
+        Peer::start(binary, &[], &[], Some("warn"))
+    }
+
+    /// Starts a binary of this package with `RUST_LOG=rust_log` and keeps what it writes to
+    /// stderr, for `log`.
+    pub fn spawn_with_log(binary: &str, rust_log: &str) -> Peer {
+        Peer::start(binary, &[], &[], Some(rust_log))
     }
 
     /// What the server has written to stderr so far (after `spawn_logged`).
@@ -217,11 +223,12 @@ impl Peer {
         }
     }
 
-    fn start(binary: &str, args: &[&str], env: &[(&str, &str)], logged: bool) -> Peer {
+    /// Starts `binary`; with `rust_log`, under that `RUST_LOG` and keeping its stderr.
+    fn start(binary: &str, args: &[&str], env: &[(&str, &str)], rust_log: Option<&str>) -> Peer {
         let mut command = Command::new(binary);
         command.args(args).envs(env.iter().copied());
-        if logged {
-            command.env("RUST_LOG", "warn").stderr(Stdio::piped());
+        if let Some(rust_log) = rust_log {
+            command.env("RUST_LOG", rust_log).stderr(Stdio::piped());
         } else if std::env::var_os("RUST_LOG").is_none() {
             // Quiet unless asked: many tests provoke warnings on purpose.
             command.env("RUST_LOG", "off");
@@ -231,19 +238,7 @@ impl Peer {
             .stdout(Stdio::piped())
             .spawn()
             .unwrap_or_else(|e| panic!("starting {binary}: {e}"));
-        let log = child.stderr.take().map(|stderr| {
-            let log = Arc::new(Mutex::new(String::new()));
-            let sink = Arc::clone(&log);
-            std::thread::spawn(move || {
-                for line in BufReader::new(stderr).lines() {
-                    let Ok(line) = line else { break };
-                    let mut sink = sink.lock().unwrap();
-                    sink.push_str(&line);
-                    sink.push('\n');
-                }
-            });
-            log
-        });
+        let log = child.stderr.take().map(keep_lines);
         let stdout = child.stdout.take().unwrap();
         let (sender, lines) = channel();
         std::thread::spawn(move || {
@@ -362,6 +357,21 @@ impl Drop for Peer {
     }
 }
 
+/// Reads `stderr` on a thread of its own into the string returned.
+fn keep_lines(stderr: std::process::ChildStderr) -> Arc<Mutex<String>> {
+    let log = Arc::new(Mutex::new(String::new()));
+    let sink = Arc::clone(&log);
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            let mut sink = sink.lock().unwrap();
+            sink.push_str(&line);
+            sink.push('\n');
+        }
+    });
+    log
+}
+
 /// `params._meta` of a 2026-07-28 request, with `extra` keys added.
 pub fn modern_meta(extra: Value) -> Value {
     let mut meta = json!({
@@ -391,22 +401,48 @@ pub struct HttpProcess {
     child: Child,
     /// The MCP endpoint, `http://127.0.0.1:PORT/mcp`.
     pub url: String,
+    log: Option<Arc<Mutex<String>>>,
 }
 
 impl HttpProcess {
     pub fn spawn(binary: &str) -> HttpProcess {
+        HttpProcess::start(binary, None)
+    }
+
+    /// The same with `RUST_LOG=rust_log`, keeping what it writes to stderr for `log`.
+    pub fn spawn_with_log(binary: &str, rust_log: &str) -> HttpProcess {
+        HttpProcess::start(binary, Some(rust_log))
+    }
+
+    /// What the server has written to stderr so far (after `spawn_with_log`).
+    pub fn log(&self) -> String {
+        let log = self
+            .log
+            .as_ref()
+            .expect("the server was spawned with spawn_with_log");
+        log.lock().unwrap().clone()
+    }
+
+    fn start(binary: &str, rust_log: Option<&str>) -> HttpProcess {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())
             .expect("a free port")
             .port();
-        let child = Command::new(binary)
+        let mut command = Command::new(binary);
+        command
             .args(["--http", &format!("127.0.0.1:{port}")])
-            .stdin(Stdio::null())
+            .stdin(Stdio::null());
+        if let Some(rust_log) = rust_log {
+            command.env("RUST_LOG", rust_log).stderr(Stdio::piped());
+        }
+        let mut child = command
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {binary}: {e}"));
+        let log = child.stderr.take().map(keep_lines);
         let process = HttpProcess {
             child,
             url: format!("http://127.0.0.1:{port}/mcp"),
+            log,
         };
         let deadline = std::time::Instant::now() + PATIENCE;
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {

@@ -276,7 +276,7 @@ impl Engine {
                     "_meta".into(),
                     json!({ crate::protocol::messages::META_SERVER_INFO: &*engine.identity }),
                 );
-                out.respond(encode::result(&raw_id, &created));
+                out.respond_as(encode::result(&raw_id, &created), super::outbox::Answer::Task);
                 call.status.answered();
                 if let Some(work) = work {
                     // The task outlives its request: it runs apart from the connection,

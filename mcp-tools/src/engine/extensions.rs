@@ -1,0 +1,315 @@
+//! Extensions (SEP-3371): those the server declares (its own, tasks and skills, through the
+//! same [`Extension`] a user declares hers with), the start-time checks on them, and the
+//! custom methods and notifications they serve.
+
+use super::asking::{Answering, Handler, Respond};
+use super::connection::Connection;
+use super::core::{Auth, CallParts, Engine};
+use super::encode;
+use super::era::era_of;
+use super::failure::{Failure, Outcome};
+use super::outbox::Outbox;
+use super::rounds::Finished;
+use crate::error::DefinitionError;
+use crate::extension::{Extension, Extensions, Gate, Method};
+use crate::prompt::HandlerError;
+use crate::protocol::ErrorCode;
+use crate::protocol::arguments::RawArguments;
+use crate::protocol::jsonrpc::{Id, Params};
+use crate::protocol::messages::{CallToolParams, META_SERVER_INFO, RequestMeta};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// The framework's own extensions: tasks (declared while a tool may run as a task) and
+/// skills (on a server with skills).
+fn builtin(skills: bool) -> Vec<Extension> {
+    let mut builtin = vec![Extension::new(super::tasks::EXTENSION).gated(Gate::TaskTools)];
+    if skills {
+        builtin.push(Extension::new(super::skills::EXTENSION).settings(json!({ "directoryRead": true })));
+    }
+    builtin
+}
+
+/// Every problem with the extensions a server is given: ids and settings, duplicates (the
+/// framework's own among them, as they are at start), dependencies the server does not
+/// declare, and methods of one name.
+pub(crate) fn extension_problems(
+    given: &[Extension],
+    task_tools: bool,
+    skills: bool,
+) -> Vec<DefinitionError> {
+    let builtin = builtin(skills);
+    let declared: Vec<&Extension> = given
+        .iter()
+        .chain(builtin.iter().filter(|e| e.gate() == Gate::Always || task_tools))
+        .collect();
+    let mut problems: Vec<DefinitionError> = given
+        .iter()
+        .filter_map(|e| e.problem().map(DefinitionError::InvalidExtension))
+        .collect();
+    for (index, extension) in declared.iter().enumerate() {
+        let id = extension.id();
+        let earlier = declared[..index].iter().filter(|e| e.id() == id).count();
+        if earlier == 1 {
+            problems.push(DefinitionError::DuplicateExtension(id.to_owned()));
+        }
+    }
+    for extension in given {
+        for needs in extension.dependencies() {
+            if !declared.iter().any(|e| e.id() == needs) {
+                problems.push(DefinitionError::MissingDependency {
+                    extension: extension.id().to_owned(),
+                    needs: needs.clone(),
+                });
+            }
+        }
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for method in given.iter().flat_map(Extension::custom_methods) {
+        if seen.contains(&method.name()) {
+            problems.push(DefinitionError::DuplicateMethod(method.name().to_owned()));
+        }
+        seen.push(method.name());
+    }
+    problems
+}
+
+/// The extensions `given`, then the framework's own: what a server declares.
+pub(crate) fn with_builtin(mut given: Vec<Extension>, skills: bool) -> Extensions {
+    given.extend(builtin(skills));
+    Extensions::new(given)
+}
+
+impl Engine {
+    /// A request for a custom method: its params (an object; `_meta`, `inputResponses` and
+    /// `requestState` are the protocol's, the rest are the fn's arguments), its era, then its
+    /// fn, as a prompt's is run.
+    pub(crate) fn call_method(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        id: Id<'_>,
+        method: Method,
+        params: Option<Params<'_>>,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) -> Outcome {
+        let request = method_params(method.name(), params)?;
+        let era = era_of(conn, method.name(), request.meta.as_ref())?;
+        let handler = Handler {
+            method: "method",
+            name: method.name().to_owned(),
+            may_ask: method.may_ask(),
+        };
+        let respond: Respond<Value> = |engine, out, id, finished, answering| {
+            engine.respond_method(out, id, finished, answering);
+        };
+        self.handle_request(
+            conn,
+            id,
+            era,
+            request,
+            auth,
+            out,
+            handler,
+            move |cx, arguments| method.invoke(cx, arguments),
+            respond,
+        )
+    }
+
+    /// A notification for a custom method: its fn runs with the params; what goes wrong is
+    /// logged, as nothing answers a notification.
+    pub(crate) fn method_notification(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        method: &Method,
+        params: Option<&RawValue>,
+    ) {
+        let name = method.name();
+        let params = params.map(Params::Raw);
+        let request = match method_params(name, params) {
+            Ok(request) => request,
+            Err(failure) => {
+                tracing::debug!(
+                    method = name,
+                    error = failure.message,
+                    "ignored a malformed notification"
+                );
+                return;
+            }
+        };
+        let Ok(era) = era_of(conn, name, request.meta.as_ref()) else {
+            tracing::debug!(method = name, "ignored a notification before `initialize`");
+            return;
+        };
+        let cx = method.may_ask().then(|| {
+            self.context(CallParts {
+                request_id: None,
+                version: Some(era.version()),
+                client: era.into_client(),
+                progress_token: None,
+                cancel: tokio_util::sync::CancellationToken::new(),
+                principal: None,
+                channel: None,
+            })
+        });
+        let work = method.invoke(cx.as_ref().unwrap_or(&self.bare), request.arguments);
+        let limit = self.options.limits.call_timeout;
+        let run = async move {
+            let _cx = cx;
+            match tokio::time::timeout(limit, work.run()).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(HandlerError::Arguments(problems))) => {
+                    tracing::debug!(method = name, problems, "ignored a notification with bad params");
+                }
+                Ok(Err(HandlerError::Failed(error))) => {
+                    tracing::warn!(
+                        method = name,
+                        error = error.message(),
+                        "a notification's handler failed"
+                    );
+                }
+                Err(_) => tracing::warn!(method = name, ?limit, "a notification's handler ran out of time"),
+            }
+        };
+        conn.tasks().spawn(run);
+    }
+
+    /// The answer to a custom method: its fn's result (in revision 2026-07-28 an object
+    /// gets `resultType` and the server's identity in `_meta`), or its error as a prompt's
+    /// is answered.
+    fn respond_method(
+        &self,
+        out: &Outbox,
+        id: &RawValue,
+        finished: Finished<Result<Value, HandlerError>>,
+        answering: &Answering<'_>,
+    ) {
+        match finished {
+            Finished::Complete(Ok(mut result)) => {
+                if answering.modern()
+                    && let Value::Object(members) = &mut result
+                {
+                    members.insert("resultType".into(), json!("complete"));
+                    let identity: Value = serde_json::from_str(self.identity.get()).unwrap_or(Value::Null);
+                    match members.get_mut("_meta") {
+                        Some(Value::Object(meta)) => {
+                            meta.insert(META_SERVER_INFO.into(), identity);
+                        }
+                        _ => {
+                            members.insert("_meta".into(), json!({ META_SERVER_INFO: identity }));
+                        }
+                    }
+                }
+                out.respond(encode::result(id, &result));
+            }
+            Finished::Complete(Err(HandlerError::Failed(error))) if error.is_not_found() => {
+                encode::respond_failure(out, Some(id), Failure::invalid_params(error.message()));
+            }
+            unfinished => self.respond_unfinished(out, id, unfinished, answering),
+        }
+    }
+}
+
+/// A custom method's params, split: the protocol's members, and the fn's arguments.
+fn method_params<'a>(name: &str, params: Option<Params<'a>>) -> Result<CallToolParams<'a>, Failure> {
+    let mut arguments = match params {
+        Some(Params::Raw(raw)) => RawArguments::from_json(raw.get())
+            .map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?,
+        Some(Params::NotObject(what)) => {
+            return Err(Failure::invalid_params(format!(
+                "the params of `{name}` must be a JSON object, not {what}"
+            )));
+        }
+        Some(Params::Call(_)) => {
+            return Err(Failure::new(ErrorCode::INTERNAL_ERROR, "internal error"));
+        }
+        None => RawArguments::default(),
+    };
+    let meta = match arguments.remove("_meta") {
+        Some(raw) => Option::<RequestMeta<'a>>::deserialize(raw)
+            .map_err(|e| Failure::invalid_params(format!("invalid `_meta`: {e}")))?,
+        None => None,
+    };
+    let input_responses = arguments
+        .remove("inputResponses")
+        .filter(|raw| raw.get() != "null");
+    let request_state = match arguments.remove("requestState") {
+        Some(raw) => Some(
+            Cow::<'a, str>::deserialize(raw)
+                .map_err(|_| Failure::invalid_params("`requestState` must be a string"))?,
+        ),
+        None => None,
+    };
+    Ok(CallToolParams {
+        name: Cow::Owned(name.to_owned()),
+        arguments,
+        meta,
+        input_responses,
+        request_state,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn messages(given: &[Extension], task_tools: bool, skills: bool) -> Vec<String> {
+        extension_problems(given, task_tools, skills)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn every_problem_is_named_and_the_frameworks_own_count() {
+        let given = [
+            Extension::new("stats"),
+            Extension::new("com.example/a").settings(json!([1])),
+            Extension::new("io.modelcontextprotocol/tasks"),
+            Extension::new("com.example/b").depends_on("io.modelcontextprotocol/skills"),
+            Extension::new("com.example/b"),
+        ];
+        assert_eq!(
+            messages(&given, true, false),
+            [
+                "extension id `stats` has no vendor prefix; write `vendor/name`, such as `com.example/stats`",
+                "the settings of extension `com.example/a` must be a JSON object, such as `{\"fuzzy\": true}`",
+                "duplicate extension `com.example/b`: every extension of a server needs its own id",
+                "duplicate extension `io.modelcontextprotocol/tasks`: every extension of a server needs its own id",
+                "extension `com.example/b` depends on `io.modelcontextprotocol/skills`, which the server does not declare; declare it with `Server::extension`",
+            ]
+        );
+        // Without task tools the framework declares no tasks extension, and with skills the
+        // skills extension satisfies a dependency.
+        let given = [
+            Extension::new("io.modelcontextprotocol/tasks"),
+            Extension::new("com.example/b").depends_on("io.modelcontextprotocol/skills"),
+        ];
+        assert!(messages(&given, false, true).is_empty());
+    }
+
+    #[test]
+    fn the_declared_list_follows_the_gate() {
+        let extensions = with_builtin(vec![Extension::new("com.example/a")], true);
+        let ids = |task_tools| {
+            extensions
+                .declared(task_tools)
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ids(false), ["com.example/a", "io.modelcontextprotocol/skills"]);
+        assert_eq!(
+            ids(true),
+            [
+                "com.example/a",
+                "io.modelcontextprotocol/tasks",
+                "io.modelcontextprotocol/skills"
+            ]
+        );
+        assert!(extensions.method("com.example/a").is_none());
+    }
+}

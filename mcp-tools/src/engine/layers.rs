@@ -1,0 +1,118 @@
+//! The middleware around each request ([`crate::middleware`]), when the server has any:
+//! their `on_request` in the order added, then the method (or the answer one of them gave
+//! instead) with an outbox that shows them every message sent for the request.
+
+use super::connection::Connection;
+use super::core::{Auth, Engine};
+use super::encode::{self, respond_failure};
+use super::failure::Failure;
+use super::outbox::{Outbox, Watch};
+use crate::middleware::{Exchange, Flow, Request};
+use crate::protocol::ProtocolVersion;
+use crate::protocol::jsonrpc::{Id, Params};
+use crate::protocol::messages::ParamsHead;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::sync::Arc;
+
+impl Engine {
+    /// Serves a request through the middleware.
+    pub(super) fn through_middleware(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        id: Id<'_>,
+        method: &str,
+        params: Option<Params<'_>>,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) {
+        let mut exchange = exchange_of(conn, id, method, params.as_ref(), auth);
+        let mut edited = false;
+        let mut flow = Flow::Continue;
+        let mut entered = 0;
+        for layer in self.middleware.iter() {
+            entered += 1;
+            flow = layer.on_request(&mut Request::new(&mut exchange, &mut edited));
+            if flow != Flow::Continue {
+                break;
+            }
+        }
+        let meta = edited
+            .then(|| serde_json::value::to_raw_value(exchange.meta()).ok())
+            .flatten();
+        let watch = Arc::new(Watch::new(exchange, Arc::clone(&self.middleware), entered));
+        let out = out.watched(watch);
+        match flow {
+            Flow::Answer(result) => out.respond(encode::result(id.raw, &result)),
+            Flow::Reject(code, message) => respond_failure(&out, Some(id.raw), Failure::new(code, message)),
+            _ => {
+                let rewritten;
+                let params = match (params, &meta) {
+                    (Some(Params::Call(call)), Some(meta)) => Some(Params::Call(call.with_meta(meta))),
+                    (Some(Params::Raw(raw)), Some(meta)) => {
+                        rewritten = with_meta(raw, meta);
+                        rewritten.as_deref().map(Params::Raw)
+                    }
+                    (None, Some(meta)) => {
+                        rewritten = RawValue::from_string(format!("{{\"_meta\":{}}}", meta.get())).ok();
+                        rewritten.as_deref().map(Params::Raw)
+                    }
+                    (params, _) => params,
+                };
+                if let Err(failure) = self.request(conn, id, method, params, &out, auth) {
+                    respond_failure(&out, Some(id.raw), failure);
+                }
+            }
+        }
+    }
+}
+
+/// What the middleware learn of a request: its method, the name it targets, its id, caller,
+/// revision and `_meta`.
+fn exchange_of(
+    conn: &Connection,
+    id: Id<'_>,
+    method: &str,
+    params: Option<&Params<'_>>,
+    auth: Auth<'_>,
+) -> Exchange {
+    let head = match params {
+        Some(Params::Call(call)) => call.head(),
+        Some(Params::Raw(raw)) => ParamsHead::read(raw),
+        Some(Params::NotObject(_)) | None => ParamsHead::default(),
+    };
+    let target = match method {
+        "tools/call" | "prompts/get" => head.name,
+        "resources/read" | "resources/subscribe" | "resources/unsubscribe" => head.uri,
+        _ => None,
+    };
+    let name = target
+        .and_then(|raw| Cow::<str>::deserialize(raw).ok())
+        .map(Cow::into_owned);
+    let version = head
+        .version()
+        .and_then(|raw| Cow::<str>::deserialize(raw).ok())
+        .and_then(|text| ProtocolVersion::parse(&text))
+        .or_else(|| conn.legacy().map(|session| session.version));
+    let meta: Map<String, Value> = head
+        .meta
+        .and_then(|raw| serde_json::from_str(raw.get()).ok())
+        .unwrap_or_default();
+    Exchange::new(
+        method.to_owned(),
+        name,
+        id.raw.get().to_owned(),
+        auth.cloned(),
+        version,
+        meta,
+    )
+}
+
+/// Params `raw` (an object) with `_meta` replaced.
+fn with_meta(raw: &RawValue, meta: &RawValue) -> Option<Box<RawValue>> {
+    let mut members: Map<String, Value> = serde_json::from_str(raw.get()).ok()?;
+    members.insert("_meta".into(), serde_json::from_str(meta.get()).ok()?);
+    serde_json::value::to_raw_value(&members).ok()
+}

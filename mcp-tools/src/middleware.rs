@@ -1,0 +1,318 @@
+//! Middleware (SEP-3371): code of yours around every exchange the server serves.
+//!
+//! An exchange is one request and everything the server sends for it: progress, log
+//! messages, the requests of its own a tool makes in the legacy era (elicitation, sampling,
+//! roots), the task status it announces, and the answer: a result, an `input_required`
+//! round (2026-07-28), a task, or an error. A [`Middleware`] added with
+//! [`Server::middleware`](crate::Server::middleware) sees each of them, for every method
+//! (core and custom), in both eras and on every transport:
+//!
+//! - [`Middleware::on_request`] before the method runs, outermost first: it reads the
+//!   method, the name it targets, the caller ([`Principal`]), the era and `_meta`; it may
+//!   edit `_meta`, answer in the handler's place ([`Flow::Answer`]) or refuse with a
+//!   JSON-RPC error ([`Flow::Reject`]);
+//! - [`Middleware::on_message`] for each message sent in the exchange, the answer included;
+//! - [`Middleware::on_end`] once, when the exchange ends: answered, or cancelled, or its
+//!   connection gone ([`Outcome::Cancelled`]), innermost first.
+//!
+//! The first middleware added is the outermost: its `on_request` runs first and its
+//! `on_end` last; one that answers or rejects stops the request there, and only the
+//! middleware it passed through see the rest. A server without middleware pays nothing.
+//!
+//! ```
+//! use mcp_toolkit::middleware::{Exchange, Flow, Middleware, Outcome, Request};
+//! use mcp_toolkit::protocol::ErrorCode;
+//! use mcp_toolkit::{tool, tools, Server};
+//! use serde_json::json;
+//! use std::sync::{Arc, Mutex};
+//!
+//! /// Counts what each exchange sent, and refuses `tools/call` of `forbidden`.
+//! struct Ledger(Arc<Mutex<Vec<String>>>);
+//!
+//! impl Middleware for Ledger {
+//!     fn on_request(&self, request: &mut Request<'_>) -> Flow {
+//!         if request.name() == Some("forbidden") {
+//!             return Flow::Reject(ErrorCode::INVALID_PARAMS, "`forbidden` may not be called".into());
+//!         }
+//!         request.meta_mut().insert("com.example/seen".into(), json!(true));
+//!         Flow::Continue
+//!     }
+//!
+//!     fn on_end(&self, exchange: &Exchange, outcome: Outcome) {
+//!         let line = format!("{} {} {}", exchange.method(), outcome.as_str(), exchange.messages());
+//!         self.0.lock().unwrap().push(line);
+//!     }
+//! }
+//!
+//! /// Adds two numbers.
+//! #[tool]
+//! fn add(a: i64, b: i64) -> i64 { a + b }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+//! let lines = Arc::new(Mutex::new(Vec::new()));
+//! let client = Server::new("calculator", "1.0.0")
+//!     .tools(tools![add])
+//!     .middleware(Ledger(Arc::clone(&lines)))
+//!     .test_client()?;
+//! client.call("add", json!({"a": 1, "b": 2})).await?;
+//! assert!(client.call("forbidden", json!({})).await.is_err());
+//! assert_eq!(*lines.lock().unwrap(), ["tools/call ok 1", "tools/call error 1"]);
+//! # Ok(())
+//! # }
+//! ```
+
+use crate::context::Principal;
+use crate::protocol::{ErrorCode, ProtocolVersion};
+use serde_json::{Map, Value};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Code around every exchange a server serves. Each hook has a default that does nothing,
+/// so a middleware implements only what it needs. Hooks run on the server's threads as the
+/// exchange goes: keep them short and never block.
+pub trait Middleware: Send + Sync + 'static {
+    /// A request arrived, before its method runs (outermost middleware first).
+    fn on_request(&self, request: &mut Request<'_>) -> Flow {
+        let _ = request;
+        Flow::Continue
+    }
+
+    /// The server sent `message` in the exchange (innermost middleware first).
+    fn on_message(&self, exchange: &Exchange, message: &Message<'_>) {
+        let _ = (exchange, message);
+    }
+
+    /// The exchange ended (innermost middleware first): once per exchange whose
+    /// `on_request` this middleware saw, whether it was answered, cancelled, or its
+    /// connection went away.
+    fn on_end(&self, exchange: &Exchange, outcome: Outcome) {
+        let _ = (exchange, outcome);
+    }
+}
+
+/// What happens to a request after [`Middleware::on_request`].
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Flow {
+    /// On to the next middleware, then the method.
+    Continue,
+    /// Answer with this `result`, in the method's place.
+    Answer(Value),
+    /// Answer with this JSON-RPC error, in the method's place.
+    Reject(ErrorCode, String),
+}
+
+/// One exchange: a request and what the server sends for it.
+#[derive(Debug)]
+pub struct Exchange {
+    method: String,
+    name: Option<String>,
+    id: String,
+    principal: Option<Arc<Principal>>,
+    version: Option<ProtocolVersion>,
+    meta: Map<String, Value>,
+    started: Instant,
+    messages: AtomicUsize,
+}
+
+impl Exchange {
+    /// An exchange starting now. Made by the engine.
+    pub(crate) fn new(
+        method: String,
+        name: Option<String>,
+        id: String,
+        principal: Option<Arc<Principal>>,
+        version: Option<ProtocolVersion>,
+        meta: Map<String, Value>,
+    ) -> Exchange {
+        Exchange {
+            method,
+            name,
+            id,
+            principal,
+            version,
+            meta,
+            started: Instant::now(),
+            messages: AtomicUsize::new(0),
+        }
+    }
+
+    /// The request's method: `tools/call`, `notes/stats`.
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+
+    /// What the request names, when its method names something: a tool's or a prompt's
+    /// name, a resource's URI.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The request's id, as its JSON text (`7`, `"a"`).
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Who is calling, when the transport authenticated the caller.
+    pub fn principal(&self) -> Option<&Principal> {
+        self.principal.as_deref()
+    }
+
+    /// The protocol revision the request is served in: its own (2026-07-28), or its
+    /// connection's (`initialize`); `None` when it names none (it is then refused).
+    pub fn protocol_version(&self) -> Option<ProtocolVersion> {
+        self.version
+    }
+
+    /// Whether the request is served in the stateless era (2026-07-28).
+    pub fn is_modern(&self) -> bool {
+        self.version.is_some_and(ProtocolVersion::is_modern)
+    }
+
+    /// The request's `_meta`, as the middleware left it.
+    pub fn meta(&self) -> &Map<String, Value> {
+        &self.meta
+    }
+
+    /// How many messages the server has sent in the exchange so far, the answer included.
+    pub fn messages(&self) -> usize {
+        self.messages.load(Ordering::Relaxed)
+    }
+
+    /// How long ago the request arrived.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    pub(crate) fn count(&self) {
+        self.messages.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn meta_map(&mut self) -> &mut Map<String, Value> {
+        &mut self.meta
+    }
+}
+
+/// A request as [`Middleware::on_request`] sees it: its exchange, and its `_meta` to edit.
+#[derive(Debug)]
+pub struct Request<'a> {
+    exchange: &'a mut Exchange,
+    edited: &'a mut bool,
+}
+
+impl<'a> Request<'a> {
+    pub(crate) fn new(exchange: &'a mut Exchange, edited: &'a mut bool) -> Request<'a> {
+        Request { exchange, edited }
+    }
+
+    /// The exchange the request begins.
+    pub fn exchange(&self) -> &Exchange {
+        self.exchange
+    }
+
+    /// The request's method.
+    pub fn method(&self) -> &str {
+        self.exchange.method()
+    }
+
+    /// What the request names: a tool's or prompt's name, a resource's URI.
+    pub fn name(&self) -> Option<&str> {
+        self.exchange.name()
+    }
+
+    /// Who is calling, when authenticated.
+    pub fn principal(&self) -> Option<&Principal> {
+        self.exchange.principal()
+    }
+
+    /// The request's `_meta`.
+    pub fn meta(&self) -> &Map<String, Value> {
+        self.exchange.meta()
+    }
+
+    /// The request's `_meta`, to edit: the method (and the middleware after this one)
+    /// read it as edited.
+    pub fn meta_mut(&mut self) -> &mut Map<String, Value> {
+        *self.edited = true;
+        self.exchange.meta_map()
+    }
+}
+
+/// What kind of message the server sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MessageKind {
+    /// A notification: progress, a log message, a task's status.
+    Notification,
+    /// A request of the server's own (legacy era): elicitation, sampling, roots.
+    Request,
+    /// The answer, a result.
+    Result,
+    /// The answer, a JSON-RPC error.
+    Error,
+}
+
+/// A message the server sent in an exchange.
+#[derive(Debug)]
+pub struct Message<'a> {
+    text: &'a [u8],
+    kind: MessageKind,
+}
+
+impl<'a> Message<'a> {
+    pub(crate) fn new(text: &'a [u8], kind: MessageKind) -> Message<'a> {
+        Message { text, kind }
+    }
+
+    /// What kind of message it is.
+    pub fn kind(&self) -> MessageKind {
+        self.kind
+    }
+
+    /// The message as sent: one JSON-RPC object.
+    pub fn text(&self) -> &str {
+        std::str::from_utf8(self.text).unwrap_or_default()
+    }
+
+    /// The `method` of a notification or request (read from the text, on demand).
+    pub fn method(&self) -> Option<String> {
+        #[derive(serde::Deserialize)]
+        struct Head {
+            method: Option<String>,
+        }
+        serde_json::from_slice::<Head>(self.text).ok()?.method
+    }
+}
+
+/// How an exchange ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// Answered with a result.
+    Ok,
+    /// Answered with a JSON-RPC error (its code), or with a tool result that is an error
+    /// (`isError`, [`ErrorCode::INTERNAL_ERROR`] stands for it).
+    Error(ErrorCode),
+    /// Answered with an `input_required` round (2026-07-28): the client answers and asks
+    /// again, in an exchange of its own.
+    InputRequired,
+    /// Answered with a task (the tasks extension): the work goes on, polled with `tasks/get`.
+    Task,
+    /// Never answered: cancelled by the client, or its connection went away.
+    Cancelled,
+}
+
+impl Outcome {
+    /// `ok`, `error`, `input_required`, `task` or `cancelled`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Error(_) => "error",
+            Outcome::InputRequired => "input_required",
+            Outcome::Task => "task",
+            Outcome::Cancelled => "cancelled",
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! Extension points (SEP-3371), driven through the notes example over stdio and HTTP in
+//! both eras: its extension `com.example/notes-stats` is declared, its custom method
+//! `notes/stats` answers (and refuses bad params with every problem named), and its `Audit`
+//! middleware logs one `audit` event per exchange with the method, name, outcome, the
+//! messages the server sent (progress and rounds counted) and the duration.
+
+use super::notes::{add, logged_wires, wires};
+use crate::support::{Peer, initialize};
+use serde_json::json;
+use std::collections::BTreeMap;
+
+const NOTES: &str = env!("CARGO_BIN_EXE_notes");
+
+#[test]
+fn notes_stats_answers_and_the_extension_is_declared_on_every_wire() {
+    for mut wire in wires(json!({})) {
+        let wire = &mut *wire;
+        let label = wire.label();
+        let kept = add(wire, "milk", "buy milk", &["shopping"]);
+        let trashed = add(wire, "eggs", "buy eggs", &["shopping"]);
+        let deleted = wire.call_plain("delete_note", json!({ "id": trashed }));
+        assert!(
+            deleted.response["result"]["isError"] != json!(true),
+            "{label}: {}",
+            deleted.response
+        );
+        let _ = kept;
+
+        let stats = wire.request("notes/stats", json!({}));
+        assert_eq!(stats["result"]["notes"], 1, "{label}: {stats}");
+        assert_eq!(stats["result"]["trashed"], 1, "{label}: {stats}");
+        if label.starts_with("2026-07-28") {
+            assert_eq!(stats["result"]["resultType"], "complete", "{label}: {stats}");
+            assert_eq!(
+                stats["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+                "notes"
+            );
+            let discover = wire.request("server/discover", json!({}));
+            let extensions = &discover["result"]["capabilities"]["extensions"];
+            assert_eq!(
+                extensions["com.example/notes-stats"],
+                json!({}),
+                "{label}: {discover}"
+            );
+            // The framework's own are declared through the same list.
+            assert_eq!(extensions["io.modelcontextprotocol/tasks"], json!({}), "{label}");
+            assert_eq!(
+                extensions["io.modelcontextprotocol/skills"],
+                json!({ "directoryRead": true }),
+                "{label}"
+            );
+        } else {
+            assert_eq!(stats["result"].get("resultType"), None, "{label}: {stats}");
+        }
+
+        // Every problem with the params is named, in one invalid-params error.
+        let bad = wire.request("notes/stats", json!({ "verbose": true, "limit": 3 }));
+        assert_eq!(bad["error"]["code"], -32602, "{label}: {bad}");
+        assert_eq!(
+            bad["error"]["message"],
+            "2 problems with the arguments:\nargument `verbose` is not accepted; this method takes no arguments\nargument `limit` is not accepted; this method takes no arguments",
+            "{label}"
+        );
+        let unknown = wire.request("notes/unknown", json!({}));
+        assert_eq!(unknown["error"]["code"], -32601, "{label}: {unknown}");
+    }
+}
+
+/// The `audit` events in a log, each as its fields (`method` → `tools/call`).
+fn audit_events(log: &str) -> Vec<BTreeMap<String, String>> {
+    log.lines()
+        .filter_map(|line| line.split_once(" audit: exchange "))
+        .map(|(_, fields)| fields_of(fields))
+        .collect()
+}
+
+/// `a="x y" b=2` as `{a: x y, b: 2}`.
+fn fields_of(text: &str) -> BTreeMap<String, String> {
+    let mut fields = BTreeMap::new();
+    let mut rest = text.trim();
+    while let Some((key, after)) = rest.split_once('=') {
+        let (value, next) = match after.strip_prefix('"') {
+            Some(quoted) => {
+                let end = quoted.find('"').unwrap_or(quoted.len());
+                (&quoted[..end], quoted.get(end + 1..).unwrap_or(""))
+            }
+            None => after.split_once(' ').unwrap_or((after, "")),
+        };
+        fields.insert(key.trim().to_owned(), value.to_owned());
+        rest = next.trim_start();
+    }
+    fields
+}
+
+/// The one event of the exchange `method` (of `name`) at position `nth` among them.
+fn event<'a>(
+    events: &'a [BTreeMap<String, String>],
+    method: &str,
+    name: Option<&str>,
+) -> Vec<&'a BTreeMap<String, String>> {
+    events
+        .iter()
+        .filter(|e| e["method"] == method && e.get("name").map(String::as_str) == name)
+        .collect()
+}
+
+#[test]
+fn the_audit_middleware_logs_one_event_per_exchange_on_every_wire() {
+    let capabilities = json!({ "elicitation": {} });
+    for mut wire in logged_wires(capabilities, "audit=info") {
+        let wire = &mut *wire;
+        let label = wire.label();
+        let legacy = !label.starts_with("2026-07-28");
+        add(wire, "milk", "buy milk", &["shopping"]);
+        wire.request("notes/stats", json!({}));
+        wire.request("notes/unknown", json!({}));
+        let cleared = wire.call(
+            "clear_notes",
+            json!({}),
+            &mut |_, _| json!({ "action": "accept", "content": { "confirm": true } }),
+        );
+        assert_eq!(cleared.asked.len(), 1, "{label}");
+        // Every exchange so far: `initialize` (legacy), 2 calls, 2 requests, and the rounds
+        // of `clear_notes` (one exchange in the legacy era, two in 2026-07-28).
+        let expected = 5;
+        let log = wire.log_when(&|log| audit_events(log).len() >= expected);
+        let events = audit_events(&log);
+        assert_eq!(events.len(), expected, "{label}: one event per exchange:\n{log}");
+        for fields in &events {
+            let keys: Vec<&str> = fields.keys().map(String::as_str).collect();
+            let named = fields["method"] == "tools/call";
+            let mut wanted = vec!["duration_ms", "messages", "method"];
+            if named {
+                wanted.push("name");
+            }
+            wanted.push("outcome");
+            assert_eq!(keys, wanted, "{label}: {fields:?}");
+            assert!(
+                fields["duration_ms"].parse::<u64>().is_ok(),
+                "{label}: {fields:?}"
+            );
+        }
+
+        let added = event(&events, "tools/call", Some("add_note"));
+        assert_eq!(
+            (added[0]["outcome"].as_str(), added[0]["messages"].as_str()),
+            ("ok", "1"),
+            "{label}"
+        );
+        let stats = event(&events, "notes/stats", None);
+        assert_eq!(
+            (stats[0]["outcome"].as_str(), stats[0]["messages"].as_str()),
+            ("ok", "1"),
+            "{label}"
+        );
+        let unknown = event(&events, "notes/unknown", None);
+        assert_eq!(unknown[0]["outcome"], "error", "{label}");
+        let clear = event(&events, "tools/call", Some("clear_notes"));
+        let clear: Vec<(&str, &str)> = clear
+            .iter()
+            .map(|e| (e["outcome"].as_str(), e["messages"].as_str()))
+            .collect();
+        if legacy {
+            // The elicitation request went out inside the call's exchange.
+            assert_eq!(clear, [("ok", "2")], "{label}");
+            assert_eq!(event(&events, "initialize", None)[0]["outcome"], "ok", "{label}");
+        } else {
+            // Each round is an exchange of its own.
+            assert_eq!(clear, [("input_required", "1"), ("ok", "1")], "{label}");
+        }
+    }
+}
+
+#[test]
+fn the_audit_event_counts_the_progress_sent_in_the_exchange() {
+    let mut peer = Peer::spawn_with_log(NOTES, "audit=info");
+    initialize(&mut peer, "2025-11-25");
+    for (id, title) in [(1, "one"), (2, "two"), (3, "three")] {
+        peer.request(json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": { "name": "add_note", "arguments": { "title": title, "body": "words", "tags": [] } }
+        }));
+    }
+    peer.send(json!({
+        "jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": { "name": "summarize_notes", "_meta": { "progressToken": "sum" } }
+    }));
+    let mut progress = 0;
+    while peer.recv().get("id").is_none() {
+        progress += 1;
+    }
+    assert_eq!(progress, 3);
+    let summarized = |log: &str| {
+        audit_events(log)
+            .into_iter()
+            .find(|e| e.get("name").map(String::as_str) == Some("summarize_notes"))
+    };
+    let log = peer.log_when(|log| summarized(log).is_some());
+    let fields = summarized(&log).unwrap_or_else(|| panic!("no audit event of the call:\n{log}"));
+    assert_eq!(fields["outcome"], "ok");
+    assert_eq!(fields["messages"], "4", "3 progress notifications and the result");
+}
+
+#[test]
+fn a_cancelled_call_is_audited_as_cancelled() {
+    let mut peer = Peer::spawn_with_log(NOTES, "audit=info");
+    peer.request(json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": { "protocolVersion": "2025-11-25", "capabilities": { "elicitation": {} }, "clientInfo": { "name": "tests", "version": "1.0.0" } }
+    }));
+    peer.send(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+    peer.request(json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": "add_note", "arguments": { "title": "milk", "body": "buy milk", "tags": [] } }
+    }));
+    // `clear_notes` waits on the user's answer; the client cancels instead of answering.
+    peer.send(json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": { "name": "clear_notes" }
+    }));
+    let asked = peer.recv();
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    peer.send(json!({
+        "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": 2 }
+    }));
+    let cleared = |log: &str| {
+        audit_events(log)
+            .into_iter()
+            .find(|e| e.get("name").map(String::as_str) == Some("clear_notes"))
+    };
+    let log = peer.log_when(|log| cleared(log).is_some());
+    let fields = cleared(&log).unwrap_or_else(|| panic!("no audit event of the call:\n{log}"));
+    assert_eq!(fields["outcome"], "cancelled");
+    // The elicitation request, and the notice that it is withdrawn.
+    assert_eq!(fields["messages"], "2", "{fields:?}");
+}
