@@ -12,6 +12,7 @@ use super::response::{
 use super::sessions::{StartError, unknown_session};
 use crate::context::Principal;
 use crate::engine::{Connection, Engine, Incoming, Outbox, Settled, encode_error};
+use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::id_scan::IdScan;
 use crate::protocol::{ErrorCode, ProtocolVersion};
 
@@ -285,7 +286,8 @@ fn check_session_version(heads: &Heads<'_>, id: Option<&RawValue>) -> Result<(),
         .map(|v| v.as_str())
         .collect();
     let message = format!(
-        "the MCP-Protocol-Version header says {sent}, {why}; a session accepts {}",
+        "the MCP-Protocol-Version header says {}, {why}; a session accepts {}",
+        clip(sent, QUOTED_NAME_CHARS),
         accepted.join(", ")
     );
     Err(json_response(
