@@ -274,6 +274,18 @@ fn check_session_version(heads: &Heads<'_>, id: Option<&RawValue>) -> Result<(),
     let Some(sent) = heads.version else {
         return Ok(());
     };
+    if heads.doubled == Some("MCP-Protocol-Version") {
+        return Err(json_response(
+            0,
+            StatusCode::BAD_REQUEST,
+            encode_error(
+                id,
+                ErrorCode::INVALID_REQUEST,
+                "the MCP-Protocol-Version header is sent more than once; send it once",
+                None,
+            ),
+        ));
+    }
     let sent = sent.to_str().unwrap_or("(not text)");
     let why = match ProtocolVersion::parse(sent) {
         Some(version) if !version.is_modern() => return Ok(()),
