@@ -22,6 +22,7 @@ const TOPICS: [&str; 10] = [
 #[test]
 fn compile_errors() {
     make_oversized_skills();
+    copy_skill_fixtures();
     let cases = trybuild::TestCases::new();
     for topic in TOPICS {
         cases.compile_fail(format!("tests/ui/{topic}/*.rs"));
@@ -45,6 +46,37 @@ fn make_oversized_skills() {
     std::fs::write(big.join("SKILL.md"), manifest("too-many-bytes")).expect("writable");
     let data = std::fs::File::create(big.join("data.bin")).expect("writable");
     data.set_len(16 * 1024 * 1024).expect("a sparse file can be made");
+}
+
+/// The folders of skills the `tests/ui/skills` cases embed, copied afresh into the target's
+/// `tmp/` folder. trybuild compiles each case in a crate of its own, in
+/// `<target>/tests/trybuild/<crate>`, and `skills!` reads a path relative to that crate's
+/// `Cargo.toml`: `../../../tmp` is the target's `tmp/` wherever the target folder is
+/// (`CARGO_TARGET_DIR` may put it outside this clone), where a path back into the clone
+/// would hold only for `target/` inside it. The paths the expected output shows stay the
+/// same on every machine.
+fn copy_skill_fixtures() {
+    fn copy(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).expect("the target's tmp folder is writable");
+        for entry in std::fs::read_dir(from).expect("the fixtures are readable") {
+            let entry = entry.expect("the fixtures are readable");
+            let target = to.join(entry.file_name());
+            if entry.file_type().expect("the fixtures are readable").is_dir() {
+                copy(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).expect("the target's tmp folder is writable");
+            }
+        }
+    }
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui/skills/fixtures");
+    let copied = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("skills-fixtures");
+    // A fixture removed from the clone must not linger in the copy.
+    match std::fs::remove_dir_all(&copied) {
+        Ok(()) => {}
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+        Err(error) => panic!("{} cannot be removed: {error}", copied.display()),
+    }
+    copy(&fixtures, &copied);
 }
 
 /// A folder of cases that no topic names would never run.
