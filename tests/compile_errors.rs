@@ -48,8 +48,8 @@ fn make_oversized_skills() {
     data.set_len(16 * 1024 * 1024).expect("a sparse file can be made");
 }
 
-/// The folders of skills the `tests/ui/skills` cases embed, copied afresh into the target's
-/// `tmp/` folder. trybuild compiles each case in a crate of its own, in
+/// The folders of skills the `tests/ui/skills` cases and `tests/ui/pass/skills.rs` embed
+/// (the fixtures, and the examples' skills), copied afresh into the target's `tmp/` folder. trybuild compiles each case in a crate of its own, in
 /// `<target>/tests/trybuild/<crate>`, and `skills!` reads a path relative to that crate's
 /// `Cargo.toml`: `../../../tmp` is the target's `tmp/` wherever the target folder is
 /// (`CARGO_TARGET_DIR` may put it outside this clone), where a path back into the clone
@@ -68,15 +68,25 @@ fn copy_skill_fixtures() {
             }
         }
     }
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui/skills/fixtures");
-    let copied = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("skills-fixtures");
-    // A fixture removed from the clone must not linger in the copy.
-    match std::fs::remove_dir_all(&copied) {
-        Ok(()) => {}
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
-        Err(error) => panic!("{} cannot be removed: {error}", copied.display()),
+    let clone = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for (from, to) in [
+        ("tests/ui/skills/fixtures", "skills-fixtures"),
+        ("examples/skills", "skills-examples/skills"),
+        (
+            "examples/conformance-skills",
+            "skills-examples/conformance-skills",
+        ),
+    ] {
+        let copied = tmp.join(to);
+        // A file removed from the clone must not linger in the copy.
+        match std::fs::remove_dir_all(&copied) {
+            Ok(()) => {}
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(error) => panic!("{} cannot be removed: {error}", copied.display()),
+        }
+        copy(&clone.join(from), &copied);
     }
-    copy(&fixtures, &copied);
 }
 
 /// A folder of cases that no topic names would never run.
