@@ -23,6 +23,7 @@ const TOPICS: [&str; 11] = [
 #[test]
 fn compile_errors() {
     make_oversized_skills();
+    copy_skill_fixtures();
     let cases = trybuild::TestCases::new();
     for topic in TOPICS {
         cases.compile_fail(format!("tests/ui/{topic}/*.rs"));
@@ -46,6 +47,47 @@ fn make_oversized_skills() {
     std::fs::write(big.join("SKILL.md"), manifest("too-many-bytes")).expect("writable");
     let data = std::fs::File::create(big.join("data.bin")).expect("writable");
     data.set_len(16 * 1024 * 1024).expect("a sparse file can be made");
+}
+
+/// The folders of skills the `tests/ui/skills` cases and `tests/ui/pass/skills.rs` embed
+/// (the fixtures, and the examples' skills), copied afresh into the target's `tmp/` folder. trybuild compiles each case in a crate of its own, in
+/// `<target>/tests/trybuild/<crate>`, and `skills!` reads a path relative to that crate's
+/// `Cargo.toml`: `../../../tmp` is the target's `tmp/` wherever the target folder is
+/// (`CARGO_TARGET_DIR` may put it outside this clone), where a path back into the clone
+/// would hold only for `target/` inside it. The paths the expected output shows stay the
+/// same on every machine.
+fn copy_skill_fixtures() {
+    fn copy(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).expect("the target's tmp folder is writable");
+        for entry in std::fs::read_dir(from).expect("the fixtures are readable") {
+            let entry = entry.expect("the fixtures are readable");
+            let target = to.join(entry.file_name());
+            if entry.file_type().expect("the fixtures are readable").is_dir() {
+                copy(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).expect("the target's tmp folder is writable");
+            }
+        }
+    }
+    let clone = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for (from, to) in [
+        ("tests/ui/skills/fixtures", "skills-fixtures"),
+        ("examples/skills", "skills-examples/skills"),
+        (
+            "examples/conformance-skills",
+            "skills-examples/conformance-skills",
+        ),
+    ] {
+        let copied = tmp.join(to);
+        // A file removed from the clone must not linger in the copy.
+        match std::fs::remove_dir_all(&copied) {
+            Ok(()) => {}
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(error) => panic!("{} cannot be removed: {error}", copied.display()),
+        }
+        copy(&clone.join(from), &copied);
+    }
 }
 
 /// A folder of cases that no topic names would never run.

@@ -1042,3 +1042,167 @@ fn nested_batches_do_not_bring_an_http_server_down() {
     assert_eq!(deep.ok(), Some(StatusCode::OK), "the nested batch is answered");
     assert_eq!(next.ok(), Some(StatusCode::OK), "and the server goes on");
 }
+
+/// Values of the client's, a hundred kilobytes to a megabyte long, where an error would
+/// quote them: the answer is still a proper error (or a tool's error result), and under
+/// 2 KB whatever the client sent: each value is quoted to at most 200 characters. The notes
+/// example, over pipes, in both eras; it serves on afterwards.
+#[test]
+fn an_error_quotes_at_most_a_little_of_a_huge_value() {
+    const NOTES: &str = env!("CARGO_BIN_EXE_notes");
+    let big = "a".repeat(100_000);
+    let huge = "a".repeat(1_000_000);
+    let reference =
+        |reference: Value| json!({ "ref": reference, "argument": { "name": "id", "value": "1" } });
+    let legacy: Vec<(&str, &str, Value)> = vec![
+        (
+            "a tool's name",
+            "tools/call",
+            json!({ "name": big, "arguments": {} }),
+        ),
+        (
+            "an argument's name",
+            "tools/call",
+            json!({ "name": "add_note", "arguments": { "title": "t", "body": "b", &big: 1 } }),
+        ),
+        ("a resource's URI", "resources/read", json!({ "uri": big })),
+        (
+            "a result's id",
+            "resources/read",
+            json!({ "uri": format!("mcp-result://{big}/1") }),
+        ),
+        (
+            "a subscription's URI",
+            "resources/subscribe",
+            json!({ "uri": big }),
+        ),
+        ("a log level", "logging/setLevel", json!({ "level": big })),
+        ("a prompt's name", "prompts/get", json!({ "name": big })),
+        ("a cursor", "tools/list", json!({ "cursor": big })),
+        (
+            "a skill's URI",
+            "skills/get",
+            json!({ "uri": format!("skill://{huge}") }),
+        ),
+        ("a method", &big, json!({})),
+    ];
+    let modern: Vec<(&str, &str, Value)> = vec![
+        (
+            "a tool's name",
+            "tools/call",
+            json!({ "name": big, "arguments": {} }),
+        ),
+        (
+            "inputResponses",
+            "tools/call",
+            json!({ "name": "clear_notes", "arguments": {}, "inputResponses": big }),
+        ),
+        (
+            "requestState",
+            "tools/call",
+            json!({ "name": "clear_notes", "arguments": {}, "requestState": big }),
+        ),
+        ("a resource's URI", "resources/read", json!({ "uri": big })),
+        (
+            "a result's id",
+            "resources/read",
+            json!({ "uri": format!("mcp-result://{big}/1") }),
+        ),
+        (
+            "a result's page",
+            "resources/read",
+            json!({ "uri": format!("mcp-result://{}/{big}", "0".repeat(32)) }),
+        ),
+        ("a prompt's name", "prompts/get", json!({ "name": big })),
+        ("a cursor", "prompts/list", json!({ "cursor": big })),
+        ("a task's id", "tasks/get", json!({ "taskId": big })),
+        (
+            "a task's inputResponses",
+            "tasks/update",
+            json!({ "taskId": "t", "inputResponses": big }),
+        ),
+        (
+            "a skill's URI",
+            "skills/get",
+            json!({ "uri": format!("skill://{huge}") }),
+        ),
+        ("a directory", "resources/directory/read", json!({ "uri": big })),
+        (
+            "a prompt to complete",
+            "completion/complete",
+            reference(json!({ "type": "ref/prompt", "name": big })),
+        ),
+        (
+            "a template to complete",
+            "completion/complete",
+            reference(json!({ "type": "ref/resource", "uri": big })),
+        ),
+        (
+            "a reference's type",
+            "completion/complete",
+            reference(json!({ "type": big })),
+        ),
+        (
+            "notifications to listen to",
+            "subscriptions/listen",
+            json!({ "notifications": big }),
+        ),
+        ("a method", &big, json!({})),
+        (
+            "a revision",
+            "tools/list",
+            json!({ "_meta": { "io.modelcontextprotocol/protocolVersion": big } }),
+        ),
+    ];
+    let capabilities = json!({
+        "io.modelcontextprotocol/clientCapabilities": {
+            "elicitation": {},
+            "extensions": { "io.modelcontextprotocol/tasks": {} }
+        }
+    });
+    // Before `initialize` and without a revision in `_meta`: a method alone.
+    let fresh = vec![("a method", big.as_str(), json!({}))];
+    for (revision, cases) in [("2025-11-25", legacy), (MODERN, modern), ("", fresh)] {
+        let mut peer = Peer::spawn(NOTES);
+        if revision == "2025-11-25" {
+            initialize(&mut peer, revision);
+        }
+        let spec = Spec::of(if revision.is_empty() {
+            "2025-11-25"
+        } else {
+            revision
+        });
+        for (id, (what, method, mut params)) in cases.into_iter().enumerate() {
+            if revision == MODERN && params.get("_meta").is_none() {
+                params["_meta"] = modern_meta(capabilities.clone());
+            }
+            peer.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+            let line = peer.recv_line();
+            let shown = || format!("{revision}, {what}: {}…", &line[..line.len().min(400)]);
+            assert!(line.len() < 2048, "{} bytes: {}", line.len(), shown());
+            let answer: Value = serde_json::from_str(&line).unwrap();
+            assert_eq!(answer["id"], id, "{}", shown());
+            if let Some(error) = answer.get("error") {
+                assert!(
+                    error["code"].is_i64() && error["message"].is_string(),
+                    "{}",
+                    shown()
+                );
+                let kind = if spec.defines("JSONRPCErrorResponse") {
+                    "JSONRPCErrorResponse"
+                } else {
+                    "JSONRPCError"
+                };
+                spec.assert_valid(kind, &answer);
+            } else {
+                assert_eq!(answer["result"]["isError"], true, "{}", shown());
+            }
+        }
+        let mut request = json!({ "jsonrpc": "2.0", "id": "next", "method": "tools/list", "params": {} });
+        if revision != "2025-11-25" {
+            request["params"]["_meta"] = modern_meta(json!({}));
+        }
+        let listed = peer.request(request);
+        assert!(listed["result"]["tools"].is_array(), "{revision}: {listed}");
+    }
+}

@@ -306,6 +306,98 @@ async fn mcp_name_is_read_as_param_headers_are() {
     );
 }
 
+/// `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` sent twice, the right value first:
+/// refused with 400, as a doubled `Mcp-Param-*` is, for the server cannot tell which of
+/// the values an intermediary read. In a session of an earlier revision too.
+#[tokio::test]
+async fn a_standard_header_sent_twice_is_refused() {
+    let server = HttpProcess::spawn(CONFORMANCE);
+    let url = &server.url;
+    let spec = Spec::of(MODERN);
+    let eu = json!({ "region": "eu-west", "city": "Paris" });
+    let region = ("Mcp-Param-Region", "eu-west");
+    let doubled: [(&str, Vec<(&str, &str)>); 3] = [
+        (
+            "Mcp-Name",
+            vec![("Mcp-Name", "forecast"), ("Mcp-Name", "other"), region],
+        ),
+        ("Mcp-Method", vec![("Mcp-Method", "tools/list"), region]),
+        (
+            "MCP-Protocol-Version",
+            vec![("MCP-Protocol-Version", "2025-11-25"), region],
+        ),
+    ];
+    for (label, headers) in doubled {
+        let (status, answer) = call(url, eu.clone(), &headers).await;
+        let expected = format!("Header mismatch: the {label} header is sent more than once; send it once");
+        assert_eq!(
+            (status, &answer),
+            (StatusCode::BAD_REQUEST, &mismatch(&expected)),
+            "{label}"
+        );
+        spec.assert_valid("HeaderMismatchError", &answer);
+    }
+    // The same value twice is refused too: one header, one value.
+    let (status, answer) = call(
+        url,
+        eu.clone(),
+        &[("Mcp-Name", "forecast"), ("Mcp-Name", "forecast"), region],
+    )
+    .await;
+    assert_eq!(
+        (status, answer),
+        (
+            StatusCode::BAD_REQUEST,
+            mismatch("Header mismatch: the Mcp-Name header is sent more than once; send it once")
+        )
+    );
+
+    // A session's request naming its revision twice.
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let post = || {
+        client
+            .post(url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+    };
+    let initialized = post()
+        .json(&json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": { "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } }
+        }))
+        .send()
+        .await
+        .unwrap();
+    let session = initialized.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let listed = |versions: &'static [&'static str]| {
+        let mut request = post().header("mcp-session-id", &session);
+        for version in versions {
+            request = request.header("mcp-protocol-version", *version);
+        }
+        request
+            .json(&json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" }))
+            .send()
+    };
+    let twice = listed(&["2025-11-25", "2025-06-18"]).await.unwrap();
+    assert_eq!(twice.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        twice.json::<Value>().await.unwrap(),
+        json!({ "jsonrpc": "2.0", "id": 1, "error": { "code": -32600, "message": "the MCP-Protocol-Version header is sent more than once; send it once" } })
+    );
+
+    // The server serves on, in both.
+    let once = listed(&["2025-11-25"]).await.unwrap();
+    assert_eq!(once.status(), StatusCode::OK);
+    let (status, answer) = call(url, eu, &[region]).await;
+    assert_eq!(
+        (status, answer),
+        (StatusCode::OK, answered("Paris (eu-west): sunny"))
+    );
+}
+
 /// Sessions of earlier revisions define no `Mcp-Param-*` headers: their calls are not
 /// checked, and their tool lists carry the annotations as schema keywords.
 #[tokio::test]

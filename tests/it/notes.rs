@@ -1040,14 +1040,33 @@ fn clearing_notes_asks_the_user_and_deletes_only_on_yes() {
             assert!(!called.is_error(), "{label}: {}", called.response);
             assert_eq!(called.text(), said, "{label}");
         }
-        // Accepting with the box left as it was (no content) is a yes.
+        // An accept that does not carry `confirm: true` is no yes, though the box is
+        // shown ticked: a client that fills in no defaults and leaves untouched fields
+        // out sends one when the user accepts an unticked box.
         add(wire, "three", "third", &[]);
+        add(wire, "four", "fourth", &[]);
+        let mut unsaid = vec![
+            json!({ "action": "accept" }),
+            json!({ "action": "accept", "content": {} }),
+        ];
+        // The 2026-07-28 schema has no `null` content for an input response; a legacy
+        // answer is the client's own result, and some send it.
+        if !label.starts_with(MODERN) {
+            unsaid.push(json!({ "action": "accept", "content": null }));
+        }
+        for reply in unsaid {
+            let called = wire.call("clear_notes", json!({}), &mut |_, _| reply.clone());
+            assert_eq!(called.asked.len(), 1, "{label}: {reply}");
+            assert!(!called.is_error(), "{label}: {reply}: {}", called.response);
+            assert_eq!(called.text(), "kept 2 notes", "{label}: {reply}");
+            assert_eq!(count_notes(wire), 2, "{label}: {reply}");
+        }
         let called = wire.call(
             "clear_notes",
             json!({}),
-            &mut |_, _| json!({ "action": "accept" }),
+            &mut |_, _| json!({ "action": "accept", "content": { "confirm": true } }),
         );
-        assert_eq!(called.text(), "deleted 1 notes", "{label}: {}", called.response);
+        assert_eq!(called.text(), "deleted 2 notes", "{label}: {}", called.response);
         assert_eq!(count_notes(wire), 0, "{label}");
     }
 }

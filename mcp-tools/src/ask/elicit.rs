@@ -227,16 +227,20 @@ impl<'a> IntoFuture for ElicitUrl<'a> {
 }
 
 /// The one-field form [`Context::confirm`] asks for.
+///
+/// The box is shown ticked (the schema's `default`), but only an answer that carries
+/// `confirm: true` is a yes: a client that does not fill in defaults and leaves untouched
+/// fields out sends an accept with no `confirm` at all, and that is not a yes.
 #[derive(Deserialize, JsonSchema)]
 struct Confirmation {
     /// Go ahead?
-    #[serde(default = "ticked")]
-    #[schemars(title = "Confirm")]
+    #[serde(default)]
+    #[schemars(default = "ticked", title = "Confirm")]
     confirm: bool,
 }
 
-/// A confirmation's box starts ticked: the user's choice is the accept or decline button,
-/// and unticking it says no too.
+/// A confirmation's box is shown ticked: the user's choice is the accept or decline
+/// button, and unticking it says no too.
 fn ticked() -> bool {
     true
 }
@@ -345,12 +349,15 @@ impl Context {
         }
     }
 
-    /// Asks the user a yes-or-no question: `true` only when the user accepts. Declining,
-    /// dismissing the question or unticking its box all answer `false`, so a tool that
-    /// acts only on `true` never acts without a clear yes.
+    /// Asks the user a yes-or-no question: `true` only when the user accepts with the box
+    /// ticked, that is when the answer carries `"content": {"confirm": true}`. Declining,
+    /// dismissing the question, unticking its box, and an accept without `confirm: true`
+    /// (no content, `null` or `{}`, as a client that fills in no defaults sends) all answer
+    /// `false`, so a tool that acts only on `true` never acts without a clear yes.
     ///
-    /// The client shows `message` with one checkbox, `confirm`, ticked by default: what
-    /// [`elicit`](Context::elicit) would ask for a struct with one `bool` field. Needs the
+    /// The client shows `message` with one checkbox, `confirm`, ticked by default (the
+    /// schema's `"default": true`): what [`elicit`](Context::elicit) would ask for a
+    /// struct with one `bool` field. Needs the
     /// client's `elicitation` capability, like any form; without it the ask fails with
     /// [`AskError::MissingCapability`].
     ///
@@ -441,5 +448,41 @@ impl fmt::Debug for ElicitUrl<'_> {
             .field("message", &self.message)
             .field("key", &self.key)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Decodes an accepted answer's content as [`Confirm`] does.
+    fn said_yes(content: Value) -> bool {
+        let requested = form::requested_schema_of::<Confirmation>().unwrap();
+        form::check_content(&requested, &content).unwrap();
+        form::decode::<Confirmation>(content).unwrap().confirm
+    }
+
+    #[test]
+    fn the_box_is_shown_ticked_but_optional() {
+        let requested = form::requested_schema_of::<Confirmation>().unwrap();
+        assert_eq!(
+            *requested,
+            json!({
+                "type": "object",
+                "properties": {
+                    "confirm": { "type": "boolean", "title": "Confirm", "description": "Go ahead?", "default": true }
+                }
+            })
+        );
+    }
+
+    #[test]
+    fn only_confirm_true_is_a_yes() {
+        assert!(said_yes(json!({ "confirm": true })));
+        assert!(said_yes(json!({ "confirm": true, "extra": "kept out" })));
+        assert!(!said_yes(json!({ "confirm": false })));
+        // A client that leaves untouched fields out, or fills in no defaults: not a yes.
+        assert!(!said_yes(json!({})));
+        assert!(!said_yes(json!({ "extra": true })));
     }
 }

@@ -13,6 +13,7 @@ use super::rounds::{self, Binding, Finished, InputRequest, Round, Rounds};
 use crate::context::{ClientChannel, Context};
 use crate::error::{ClientCapability, ToolError};
 use crate::prompt::{HandlerError, Work};
+use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::CallToolParams;
 use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
@@ -194,7 +195,10 @@ pub(crate) fn served<'a, T>(registry: Option<&'a T>, method: &str, what: &str) -
     registry.ok_or_else(|| {
         Failure::new(
             ErrorCode::METHOD_NOT_FOUND,
-            format!("method `{method}` is not served: this server has no {what}"),
+            format!(
+                "method `{}` is not served: this server has no {what}",
+                clip(method, QUOTED_NAME_CHARS)
+            ),
         )
     })
 }
@@ -348,7 +352,10 @@ impl Engine {
         let name = answering.name.clone();
         let timed_out = move || {
             tracing::warn!(method, name, ?limit, "a request ran out of time and was stopped");
-            let message = format!("`{method}` of `{name}` did not finish within its time limit");
+            let message = format!(
+                "`{method}` of `{}` did not finish within its time limit",
+                clip(&name, QUOTED_NAME_CHARS)
+            );
             Finished::Complete(Err(HandlerError::Failed(ToolError::new(message))))
         };
         answer_later(conn, &request_id, cx, limit, work, timed_out, move |finished| {

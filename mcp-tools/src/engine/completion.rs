@@ -14,6 +14,7 @@ use crate::completion::{Completed, Completing};
 use crate::context::Context;
 use crate::error::ToolError;
 use crate::protocol::ErrorCode;
+use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::jsonrpc::{self, Id};
 use crate::protocol::messages::META_SERVER_INFO;
 use crate::resource::Resource;
@@ -192,9 +193,11 @@ impl Engine {
         auth: Auth<'_>,
     ) -> Result<Completing, Failure> {
         let Some(prompt) = self.visible_prompt(name, auth) else {
+            let name = clip(name, QUOTED_NAME_CHARS);
             return Err(Failure::invalid_params(format!("Unknown prompt: {name}")));
         };
         prompt.complete(cx, argument, value, given).ok_or_else(|| {
+            let argument = clip(argument, QUOTED_NAME_CHARS);
             Failure::invalid_params(format!("the prompt `{name}` has no argument `{argument}`"))
         })
     }
@@ -222,6 +225,7 @@ impl Engine {
             )));
         }
         resource.complete(cx, variable, value, given).ok_or_else(|| {
+            let variable = clip(variable, QUOTED_NAME_CHARS);
             let variables: Vec<String> = resource.variables().map(|name| format!("`{name}`")).collect();
             Failure::invalid_params(format!(
                 "the resource template `{uri}` has no variable `{variable}`; its variables are {}",
@@ -234,13 +238,14 @@ impl Engine {
 /// Why no enabled resource has the URI (template) `uri`, and which templates there are:
 /// the one that matches `uri` (a URI read from it is not its name), else the first ten.
 fn unknown_template(uri: &str, resources: &[Resource]) -> String {
+    let said = clip(uri, QUOTED_NAME_CHARS);
     let mut templates = resources.iter().filter(|resource| resource.is_template());
     if let Some(template) = templates
         .clone()
         .find(|template| template.variables_of(uri).is_some())
     {
         return format!(
-            "unknown resource template `{uri}`; did you mean `{}`? `ref/resource` names a template as `resources/templates/list` lists it",
+            "unknown resource template `{said}`; did you mean `{}`? `ref/resource` names a template as `resources/templates/list` lists it",
             template.uri()
         );
     }
@@ -250,13 +255,13 @@ fn unknown_template(uri: &str, resources: &[Resource]) -> String {
         .map(|t| format!("`{}`", t.uri()))
         .collect();
     match (known.is_empty(), templates.next().is_some()) {
-        (true, _) => format!("unknown resource template `{uri}`; this server has no resource templates"),
+        (true, _) => format!("unknown resource template `{said}`; this server has no resource templates"),
         (false, false) => format!(
-            "unknown resource template `{uri}`; expected one of {}",
+            "unknown resource template `{said}`; expected one of {}",
             known.join(", ")
         ),
         (false, true) => format!(
-            "unknown resource template `{uri}`; expected one of {}, ...",
+            "unknown resource template `{said}`; expected one of {}, ...",
             known.join(", ")
         ),
     }

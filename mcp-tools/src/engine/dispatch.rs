@@ -12,6 +12,7 @@ use super::outbox::Outbox;
 use super::tasks;
 use super::telemetry::RequestSpan;
 use crate::protocol::arguments::RawArguments;
+use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::jsonrpc::{self, Envelope, Id, Message, Params};
 use crate::protocol::messages::{
     CancelledParams, ListToolsParams, ListenParams, MetaOnly, ParamsHead, RawCall,
@@ -324,7 +325,8 @@ impl Engine {
                     _ => Err(Failure::new(
                         ErrorCode::METHOD_NOT_FOUND,
                         format!(
-                            "method `{method}` is not served by this server in protocol revision {}",
+                            "method `{}` is not served by this server in protocol revision {}",
+                            clip(method, QUOTED_NAME_CHARS),
                             era.version()
                         ),
                     )),

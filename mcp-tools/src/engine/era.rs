@@ -3,6 +3,7 @@
 
 use super::connection::{Connection, LegacySession};
 use super::failure::Failure;
+use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::messages::RequestMeta;
 use crate::protocol::{ErrorCode, Implementation, LoggingLevel, ProtocolVersion};
 use serde_json::{Value, json};
@@ -103,6 +104,7 @@ fn era(conn: &Connection, method: &str, meta: Option<&RequestMeta<'_>>) -> Resul
             // Legacy clients may ping before `initialize`.
             return Ok(Era::Legacy(Arc::new(LegacySession::pre_initialize())));
         }
+        let method = clip(method, QUOTED_NAME_CHARS);
         return Err(Failure::invalid_params(format!(
             "`{method}` needs a protocol revision: send `initialize` first (revisions 2024-11-05 to 2025-11-25), or name the revision in `params._meta[\"io.modelcontextprotocol/protocolVersion\"]` (2026-07-28)"
         ))
@@ -121,12 +123,14 @@ fn era(conn: &Connection, method: &str, meta: Option<&RequestMeta<'_>>) -> Resul
             )));
         }
         None => {
-            return Err(
-                Failure::new(ErrorCode::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version").with_data(json!({
-                    "supported": supported_versions(),
-                    "requested": requested_text.map_or_else(|| Value::String(requested.get().to_owned()), Value::String),
-                })),
-            );
+            return Err(Failure::new(
+                ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+                "Unsupported protocol version",
+            )
+            .with_data(json!({
+                "supported": supported_versions(),
+                "requested": clip(requested_text.as_deref().unwrap_or(requested.get()), QUOTED_NAME_CHARS),
+            })));
         }
     }
     let meta = meta.unwrap_or_else(|| unreachable!("a requested version implies `_meta`"));

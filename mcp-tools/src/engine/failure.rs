@@ -2,10 +2,12 @@
 //! most of them.
 
 use crate::protocol::ErrorCode;
+use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip_quoted};
 use crate::protocol::messages::{RequestMeta, WithMeta};
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 
 /// A JSON-RPC error to answer with.
 #[derive(Debug)]
@@ -49,7 +51,7 @@ pub(crate) type Outcome = Result<(), Failure>;
 /// Parses params; absent params read as `{}`, so required fields are reported missing.
 pub(crate) fn parse<'a, T: Deserialize<'a>>(params: Option<&'a RawValue>) -> Result<T, String> {
     serde_json::from_str(params.map_or("{}", RawValue::get))
-        .map_err(|e| strip_position(&e.to_string()).to_owned())
+        .map_err(|e| strip_position(&e.to_string()).into_owned())
 }
 
 /// Parses a method's params and their `_meta` in one pass over the request.
@@ -70,7 +72,9 @@ pub(crate) fn invalid_params(error: &serde_json::Error) -> Failure {
     Failure::invalid_params(format!("invalid params: {}", strip_position(&error.to_string())))
 }
 
-/// A serde message without its ` at line 1 column 7`.
-pub(crate) fn strip_position(message: &str) -> &str {
-    message.rfind(" at line ").map_or(message, |i| &message[..i])
+/// A serde message without its ` at line 1 column 7`, and with each value of the client's
+/// it quotes cut (a client that sent megabytes does not get them back).
+pub(crate) fn strip_position(message: &str) -> Cow<'_, str> {
+    let message = message.rfind(" at line ").map_or(message, |i| &message[..i]);
+    clip_quoted(message, QUOTED_NAME_CHARS)
 }

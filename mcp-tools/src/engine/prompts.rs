@@ -12,6 +12,7 @@ use super::listing;
 use super::outbox::Outbox;
 use super::rounds::Finished;
 use crate::prompt::{GetPromptResult, HandlerError, Prompt};
+use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::RawCall;
 use crate::registry::PromptRegistry;
@@ -83,7 +84,7 @@ impl Engine {
         let Some(prompt) = self.visible_prompt(&request.name, auth) else {
             return Err(Failure::invalid_params(format!(
                 "Unknown prompt: {}",
-                request.name
+                clip(&request.name, QUOTED_NAME_CHARS)
             )));
         };
         let handler = Handler {

@@ -14,6 +14,7 @@ use super::outbox::Outbox;
 use super::rounds::Finished;
 use crate::prompt::HandlerError;
 use crate::protocol::ErrorCode;
+use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::jsonrpc::{self, Id};
 use crate::protocol::messages::{CallToolParams, META_SERVER_INFO, RequestMeta};
 use crate::registry::ResourceRegistry;
@@ -74,7 +75,7 @@ fn resolve(
 /// The revision's error for a URI no resource has.
 pub(crate) fn not_found(era: &Era, uri: &str) -> Failure {
     let message = if era.is_modern() {
-        format!("Resource not found: {uri}")
+        format!("Resource not found: {}", clip(uri, QUOTED_NAME_CHARS))
     } else {
         "Resource not found".to_owned()
     };
@@ -88,7 +89,7 @@ fn not_found_because(modern: bool, uri: &str, message: String) -> Failure {
     } else {
         ErrorCode::RESOURCE_NOT_FOUND
     };
-    Failure::new(code, message).with_data(json!({ "uri": uri }))
+    Failure::new(code, message).with_data(json!({ "uri": clip(uri, QUOTED_NAME_CHARS) }))
 }
 
 /// The cache hints of a read in revision 2026-07-28 (`ttlMs`, `cacheScope`): the
@@ -363,7 +364,7 @@ impl Engine {
             return Some(Err(HandlerError::Arguments(problem.into())));
         };
         let cx = self.local_context(local);
-        let what = format!("the resource `{uri}`");
+        let what = format!("the resource `{}`", clip(uri, QUOTED_NAME_CHARS));
         let read = self.run_local(resource.invoke(&cx, raw), uri, &what).await;
         Some(read.map(|output| resource.contents(uri, output)))
     }

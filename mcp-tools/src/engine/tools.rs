@@ -14,6 +14,7 @@ use super::rounds::{Finished, InputRequest, Round, Rounds};
 use super::tasks;
 use crate::context::{ClientChannel, Context, Principal};
 use crate::error::ClientCapability;
+use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::{CallToolParams, RawCall};
 use crate::protocol::{ErrorCode, ProtocolVersion};
@@ -233,7 +234,10 @@ impl Engine {
         // `read_result` is served whenever a page may be in the store, listed or not.
         let read_result = || (call.name == super::spill::READ_RESULT).then(|| self.spills.tool().clone());
         let Some(tool) = self.visible_tool(&call.name, auth).or_else(read_result) else {
-            return Err(Failure::invalid_params(format!("Unknown tool: {}", call.name)));
+            return Err(Failure::invalid_params(format!(
+                "Unknown tool: {}",
+                clip(&call.name, QUOTED_NAME_CHARS)
+            )));
         };
         let version = era.version();
         let modern = era.is_modern();

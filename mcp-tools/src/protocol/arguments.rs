@@ -234,6 +234,75 @@ pub(crate) fn cut(text: &str, limit: usize) -> Option<&str> {
     text.char_indices().nth(limit).map(|(end, _)| &text[..end])
 }
 
+/// How many characters of a name, a URI, an id or a method a message quotes back: more
+/// than any the server serves, and far less than a client may send.
+pub(crate) const QUOTED_NAME_CHARS: usize = 200;
+
+/// `text` as a message quotes it: whole, or its first `limit` characters and `…` when it
+/// has more (see [`cut`]).
+pub(crate) fn clip(text: &str, limit: usize) -> Cow<'_, str> {
+    match cut(text, limit) {
+        Some(head) => Cow::Owned(format!("{head}…")),
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// A serde message with each client value it quotes cut after `limit` characters (see
+/// [`cut`]): serde repeats a string it could not decode whole (`invalid type: string
+/// "…"`, escaped as Rust's `{:?}`), and so a variant or field name it does not know
+/// (``unknown variant `…`, expected …``).
+pub(crate) fn clip_quoted(message: &str, limit: usize) -> Cow<'_, str> {
+    let mut spans = Vec::new();
+    for opening in ["unknown variant `", "unknown field `"] {
+        if let Some(at) = message.find(opening) {
+            let start = at + opening.len();
+            // The name ends where serde's own words start again: the last of these.
+            let end = ["`, expected", "`, there are no"]
+                .iter()
+                .filter_map(|closing| message[start..].rfind(closing))
+                .max()
+                .map_or(message.len(), |end| start + end);
+            spans.push((start, end));
+        }
+    }
+    if spans.is_empty() {
+        let mut chars = message.char_indices();
+        while let Some((at, c)) = chars.next() {
+            if c != '"' {
+                continue;
+            }
+            let mut end = message.len();
+            let mut escaped = false;
+            for (at, c) in chars.by_ref() {
+                match c {
+                    '\\' if !escaped => escaped = true,
+                    '"' if !escaped => {
+                        end = at;
+                        break;
+                    }
+                    _ => escaped = false,
+                }
+            }
+            spans.push((at + 1, end));
+        }
+    }
+    let mut out = String::new();
+    let mut copied = 0;
+    for (start, end) in spans {
+        if let Some(head) = cut(&message[start..end], limit) {
+            out.push_str(&message[copied..start]);
+            out.push_str(head);
+            out.push('…');
+            copied = end;
+        }
+    }
+    if copied == 0 {
+        return Cow::Borrowed(message);
+    }
+    out.push_str(&message[copied..]);
+    Cow::Owned(out)
+}
+
 /// What a client sent, in words: `the string "x"`, `the number 1.5`, `an array`.
 pub(crate) fn describe_value(value: &Value) -> String {
     match value {
@@ -254,6 +323,42 @@ pub(crate) fn describe_value(value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_quotes_at_most_a_limit_of_a_client_value() {
+        assert_eq!(clip("short", 10), "short");
+        assert_eq!(clip("ééééé", 3), "ééé…");
+        let long = "a".repeat(100_000);
+        // serde's message, without its ` at line 1 column N`.
+        let unplaced = |error: serde_json::Error| {
+            let message = error.to_string();
+            message[..message.rfind(" at line ").unwrap()].to_owned()
+        };
+        let decoded = |json: String| {
+            unplaced(serde_json::from_str::<std::collections::BTreeMap<String, u8>>(&json).unwrap_err())
+        };
+        // A string serde could not decode, escaped; what follows it is kept.
+        let quoted = format!("{{\"k\": \"\\\"{long}\"}}");
+        let message = decoded(quoted);
+        assert_eq!(
+            clip_quoted(&message, 5),
+            "invalid type: string \"\\\"aaa…\", expected u8"
+        );
+        #[derive(Debug, serde::Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        enum Level {
+            Info,
+        }
+        let unknown =
+            unplaced(serde_json::from_str::<Level>(&format!("\"{long}`, expected x\"")).unwrap_err());
+        assert_eq!(
+            clip_quoted(&unknown, 5),
+            "unknown variant `aaaaa…`, expected `info`"
+        );
+        let short = "unknown variant `debug`, expected `info`";
+        assert!(matches!(clip_quoted(short, 40), Cow::Borrowed(same) if same == short));
+        assert_eq!(clip_quoted("missing field `name`", 2), "missing field `name`");
+    }
 
     #[test]
     fn canonical_form_ignores_member_order_and_spacing() {

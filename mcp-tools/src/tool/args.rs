@@ -9,7 +9,9 @@ use super::Invocation;
 use super::param::{Kind, LocateFn, Param, SchemaFn};
 use super::schema;
 use crate::context::Context;
-use crate::protocol::arguments::{RawArguments, Received, describe_value};
+use crate::protocol::arguments::{
+    QUOTED_NAME_CHARS, RawArguments, Received, clip, clip_quoted, describe_value,
+};
 use crate::result::CallToolResult;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -214,6 +216,7 @@ impl<'a> Arguments<'a> {
                 format!("the accepted arguments are {}", accepted.join(", "))
             };
             for name in unknown {
+                let name = clip(&name, QUOTED_NAME_CHARS);
                 self.errors
                     .push(format!("argument `{name}` is not accepted; {accepted}"));
             }
@@ -308,6 +311,7 @@ fn describe_decode_error(
             Segment::Enum { .. } | Segment::Unknown => {}
         }
     }
+    let label = clip(&label, QUOTED_NAME_CHARS);
     // serde's wording for "this is the wrong kind of value"; serde_json says a bare
     // `expected value` when an enum is given something that is not a string or object.
     let is_type_mismatch = [
@@ -340,12 +344,12 @@ fn describe_decode_error(
 }
 
 /// serde_json appends ` at line 1 column 7`; the position in a one-argument slice means
-/// nothing to a model.
+/// nothing to a model. A value of the client's that serde quotes is cut.
 fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(index) => message[..index].to_owned(),
-        None => message.to_owned(),
-    }
+    let message = message
+        .rfind(" at line ")
+        .map_or(message, |index| &message[..index]);
+    clip_quoted(message, QUOTED_NAME_CHARS).into_owned()
 }
 
 fn resolve<'s>(schema: &'s Value, root: &'s Value) -> &'s Value {

@@ -3,5 +3,5 @@
 //! description, a reserved metadata key and a file name no URI can hold.
 
 fn main() {
-    let _ = mcp_toolkit::skills!("../../../../tests/ui/skills/fixtures/everything");
+    let _ = mcp_toolkit::skills!("../../../tmp/skills-fixtures/everything");
 }

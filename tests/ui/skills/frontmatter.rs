@@ -2,5 +2,5 @@
 //! YAML or that is not a mapping: each reported at the path, naming its file.
 
 fn main() {
-    let _ = mcp_toolkit::skills!("../../../../tests/ui/skills/fixtures/frontmatter");
+    let _ = mcp_toolkit::skills!("../../../tmp/skills-fixtures/frontmatter");
 }

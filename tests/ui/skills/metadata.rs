@@ -2,5 +2,5 @@
 //! that is not a mapping.
 
 fn main() {
-    let _ = mcp_toolkit::skills!("../../../../tests/ui/skills/fixtures/metadata");
+    let _ = mcp_toolkit::skills!("../../../tmp/skills-fixtures/metadata");
 }

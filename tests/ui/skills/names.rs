@@ -2,5 +2,5 @@
 //! cannot be a `skill://` URI segment.
 
 fn main() {
-    let _ = mcp_toolkit::skills!("../../../../tests/ui/skills/fixtures/names");
+    let _ = mcp_toolkit::skills!("../../../tmp/skills-fixtures/names");
 }

@@ -2,6 +2,6 @@
 
 fn main() {
     let _ = mcp_toolkit::skills!(skills);
-    let _ = mcp_toolkit::skills!("../../../../tests/ui/skills/fixtures/no-such-folder");
-    let _ = mcp_toolkit::skills!("../../../../tests/ui/skills/fixtures/empty");
+    let _ = mcp_toolkit::skills!("../../../tmp/skills-fixtures/no-such-folder");
+    let _ = mcp_toolkit::skills!("../../../tmp/skills-fixtures/empty");
 }

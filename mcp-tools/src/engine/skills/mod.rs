@@ -10,6 +10,7 @@ use crate::engine::era::era_of;
 use crate::engine::failure::{Failure, Outcome, parse_with_meta};
 use crate::engine::listing::{self, ListKind};
 use crate::engine::outbox::Outbox;
+use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::jsonrpc::{self, Id};
 use crate::protocol::messages::{META_SERVER_INFO, RequestMeta, WithMeta};
 use crate::registry::catalog::Item;
@@ -87,6 +88,7 @@ impl Engine {
             "skills/get" => {
                 let uri = uri()?;
                 let Some(entry) = index.entries.get(uri) else {
+                    let uri = clip(uri, QUOTED_NAME_CHARS);
                     return Err(Failure::invalid_params(format!("No skill is served at {uri}"))
                         .with_data(json!({ "uri": uri })));
                 };
@@ -105,6 +107,7 @@ impl Engine {
             _ => {
                 let uri = uri()?;
                 let Some(children) = index.directories.get(uri) else {
+                    let uri = clip(uri, QUOTED_NAME_CHARS);
                     return Err(
                         Failure::invalid_params(format!("{uri} is not a directory resource"))
                             .with_data(json!({ "uri": uri })),

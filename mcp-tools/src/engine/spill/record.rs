@@ -6,6 +6,7 @@ use crate::content::{Content, ResourceContents};
 use crate::context::{Context, Principal};
 use crate::error::ToolError;
 use crate::prompt::HandlerError;
+use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::registry::ToolRegistry;
 use crate::resource::{ReadOutput, Resource, ResourceBuilder, ResourceInvocation};
 use crate::result::CallToolResult;
@@ -210,7 +211,9 @@ fn read_page(cx: &Context, variables: RawArguments<'_>) -> ResourceInvocation {
     // The same words as for any URI no resource has, so that nothing tells an expired id
     // from another's or from one never made.
     let missing = match cx.protocol_version() {
-        Some(version) if version.is_modern() => format!("Resource not found: {uri}"),
+        Some(version) if version.is_modern() => {
+            format!("Resource not found: {}", clip(&uri, QUOTED_NAME_CHARS))
+        }
         _ => "Resource not found".to_owned(),
     };
     ResourceInvocation::future(async move {
@@ -279,7 +282,8 @@ fn read_result_tool(pages: Arc<Pages>) -> Tool {
                         Content::text(page_line(id, page, count)),
                     ]),
                     None if crate::task::could_be_id(id) => CallToolResult::error(format!(
-                        "no page {page} of a result `{id}`: unknown or expired result id, or no such page"
+                        "no page {page} of a result `{}`: unknown or expired result id, or no such page",
+                        clip(id, QUOTED_NAME_CHARS)
                     )),
                     None => CallToolResult::error(format!(
                         "no page {page} of such a result: `id` is not a result id (the answer that gave the first page says it)"

@@ -43,6 +43,9 @@ pub(super) struct Heads<'a> {
     pub(super) method: Option<&'a HeaderValue>,
     /// `Mcp-Name`.
     pub(super) name: Option<&'a HeaderValue>,
+    /// The first of `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` the request sends
+    /// more than once: a request names one revision, one method and one target.
+    pub(super) doubled: Option<&'static str>,
     /// All of them, for the few read by a name known only at run time (`Mcp-Param-*`).
     pub(super) all: Option<&'a HeaderMap>,
 }
@@ -70,10 +73,13 @@ impl<'a> Heads<'a> {
             } else if *name == SESSION_HEADER {
                 &mut heads.session
             } else if *name == VERSION_HEADER {
+                heads.doubled = heads.doubled.or(heads.version.and(Some("MCP-Protocol-Version")));
                 &mut heads.version
             } else if *name == METHOD_HEADER {
+                heads.doubled = heads.doubled.or(heads.method.and(Some("Mcp-Method")));
                 &mut heads.method
             } else if *name == NAME_HEADER {
+                heads.doubled = heads.doubled.or(heads.name.and(Some("Mcp-Name")));
                 &mut heads.name
             } else {
                 continue;
@@ -386,6 +392,17 @@ mod tests {
         let twice = Heads::of(&headers);
         assert!(twice.authorizations);
         assert_eq!(twice.authorization, Some(&HeaderValue::from_static("Bearer a")));
+        assert_eq!(twice.doubled, None);
+        for (name, label) in [
+            ("mcp-name", "Mcp-Name"),
+            ("mcp-method", "Mcp-Method"),
+            ("mcp-protocol-version", "MCP-Protocol-Version"),
+        ] {
+            let mut doubled = headers.clone();
+            doubled.append(name, HeaderValue::from_static("again"));
+            doubled.append(name, HeaderValue::from_static("and again"));
+            assert_eq!(Heads::of(&doubled).doubled, Some(label), "{name}");
+        }
     }
 
     #[test]

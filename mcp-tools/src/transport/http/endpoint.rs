@@ -12,6 +12,7 @@ use super::response::{
 use super::sessions::{StartError, unknown_session};
 use crate::context::Principal;
 use crate::engine::{Connection, Engine, Incoming, Outbox, Settled, encode_error};
+use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::id_scan::IdScan;
 use crate::protocol::{ErrorCode, ProtocolVersion};
 
@@ -273,6 +274,18 @@ fn check_session_version(heads: &Heads<'_>, id: Option<&RawValue>) -> Result<(),
     let Some(sent) = heads.version else {
         return Ok(());
     };
+    if heads.doubled == Some("MCP-Protocol-Version") {
+        return Err(json_response(
+            0,
+            StatusCode::BAD_REQUEST,
+            encode_error(
+                id,
+                ErrorCode::INVALID_REQUEST,
+                "the MCP-Protocol-Version header is sent more than once; send it once",
+                None,
+            ),
+        ));
+    }
     let sent = sent.to_str().unwrap_or("(not text)");
     let why = match ProtocolVersion::parse(sent) {
         Some(version) if !version.is_modern() => return Ok(()),
@@ -285,7 +298,8 @@ fn check_session_version(heads: &Heads<'_>, id: Option<&RawValue>) -> Result<(),
         .map(|v| v.as_str())
         .collect();
     let message = format!(
-        "the MCP-Protocol-Version header says {sent}, {why}; a session accepts {}",
+        "the MCP-Protocol-Version header says {}, {why}; a session accepts {}",
+        clip(sent, QUOTED_NAME_CHARS),
         accepted.join(", ")
     );
     Err(json_response(

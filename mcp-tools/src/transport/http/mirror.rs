@@ -212,13 +212,16 @@ fn expect(label: &str, value: Option<&HeaderValue>, expected: &Expected<'_>) -> 
     }
 }
 
-/// 2026-07-28: the standard headers must repeat what the body says.
+/// 2026-07-28: the standard headers must repeat what the body says, once each.
 pub(super) fn check_standard(
     heads: &Heads<'_>,
     version: &RawValue,
     method: &str,
     head: &ParamsHead<'_>,
 ) -> Result<(), String> {
+    if let Some(label) = heads.doubled {
+        return Err(sent_twice(label));
+    }
     let body_version: Cow<'_, str> =
         serde_json::from_str(version.get()).unwrap_or(Cow::Borrowed(version.get()));
     expect(
@@ -239,6 +242,12 @@ pub(super) fn check_standard(
     Ok(())
 }
 
+/// The refusal of a header sent more than once: which of its values would the server
+/// believe?
+pub(super) fn sent_twice(label: &str) -> String {
+    format!("Header mismatch: the {label} header is sent more than once; send it once")
+}
+
 /// A member's text, when it is a string.
 pub(super) fn string_of(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
     serde_json::from_str(raw?.get()).ok()
@@ -255,10 +264,7 @@ pub(super) fn check_params(
         let mut values = headers.get_all(param.key.as_str()).iter();
         let value = values.next();
         if values.next().is_some() {
-            return Err(format!(
-                "Header mismatch: the {} header is sent more than once; send it once",
-                param.label
-            ));
+            return Err(sent_twice(&param.label));
         }
         let expected = argument(arguments, &param.path);
         let property = param.property();
