@@ -17,8 +17,8 @@
 //! turned `failed` by whoever reads it next.
 
 pub(super) mod record;
-mod slots;
 mod shutdown;
+mod slots;
 
 use super::connection::Connection;
 use super::core::{Auth, CallParts, Engine};
