@@ -550,15 +550,7 @@ fn exit_of(peer: &mut Peer) -> (std::process::ExitStatus, Duration) {
 
 #[test]
 fn a_stopped_server_lets_running_tasks_finish_for_its_grace_then_fails_the_rest() {
-    let dir = std::env::temp_dir().join(format!(
-        "mcp-toolkit-grace-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_folder("grace");
     let store = format!("sqlite:{}", dir.join("tasks.db").display());
     let args = ["--task-store", store.as_str()];
     let grace = Duration::from_secs(3);
@@ -847,14 +839,8 @@ async fn the_memory_store_bounds_the_bytes_of_tasks_and_an_ended_task_keeps_no_a
 async fn a_sqlite_record_keeps_a_task_s_arguments_only_while_it_may_run() {
     use mcp_toolkit::task::{SqliteStore, TaskStore};
     use mcp_toolkit::{Server, tools};
-    let path = std::env::temp_dir().join(format!(
-        "mcp-toolkit-arguments-{}-{}.db",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
+    let dir = temp_folder("arguments");
+    let path = dir.join("tasks.db");
     let client = Server::new("tasks", "1.0.0")
         .tools(tools![measure])
         .task_store(SqliteStore::open(&path).unwrap())
@@ -881,23 +867,15 @@ async fn a_sqlite_record_keeps_a_task_s_arguments_only_while_it_may_run() {
         kept.data
     );
     drop((client, reader));
-    for end in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{end}", path.display()));
-    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test]
 async fn over_http_a_stop_lets_running_tasks_finish_for_the_grace_then_fails_them() {
     use mcp_toolkit::task::{SqliteStore, TaskStore};
     use mcp_toolkit::{Server, tools};
-    let path = std::env::temp_dir().join(format!(
-        "mcp-toolkit-grace-http-{}-{}.db",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
+    let dir = temp_folder("grace-http");
+    let path = dir.join("tasks.db");
     let grace = Duration::from_millis(400);
     let server = Server::new("tasks", "1.0.0")
         .tools(tools![forever])
@@ -929,9 +907,7 @@ async fn over_http_a_stop_lets_running_tasks_finish_for_the_grace_then_fails_the
     assert_eq!(record["statusMessage"], SHUT_DOWN, "{record}");
     assert_eq!(record["error"], json!({ "code": -32603, "message": SHUT_DOWN }));
     drop(store);
-    for end in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{end}", path.display()));
-    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A task store that is down until told otherwise, over an in-memory one.
