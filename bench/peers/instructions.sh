@@ -35,6 +35,8 @@ CARGO_TARGET_DIR=$target/mcp-load build --manifest-path "$root/bench/mcp-load/Ca
 # get its serde_json features and run a third more instructions.
 CARGO_TARGET_DIR=$target/peers build --manifest-path "$here/Cargo.toml" -p echo-floor -p http-floor
 CARGO_TARGET_DIR=$target/peers build --manifest-path "$here/Cargo.toml" -p floor
+# The stdio-only calculator, for what middleware costs a call (`--noop-middleware N`).
+CARGO_TARGET_DIR=$target/peers build --manifest-path "$here/Cargo.toml" -p ours-stdio
 
 # The total a callgrind profile counted, divided by the calls made (the measured ones and
 # the warm-up's 10).
@@ -89,6 +91,9 @@ stdio "calculator, stdio, 2025-06-18" "$target/release/calculator"
 stdio "calculator, stdio, 2026-07-28" "$target/release/calculator" --protocol-version 2026-07-28
 http "calculator, HTTP, 2025-06-18 session" "$target/release/calculator"
 http "calculator, HTTP, 2026-07-28" "$target/release/calculator" --protocol-version 2026-07-28
+stdio "stdio-only calculator (ours-stdio), no middleware" "$target/peers/release/ours-stdio"
+stdio "the same, one middleware that does nothing" "$target/peers/release/ours-stdio --noop-middleware 1"
+stdio "the same, two middleware that do nothing" "$target/peers/release/ours-stdio --noop-middleware 2"
 stdio "echo floor, stdio" "$target/peers/release/echo-floor"
 stdio "serde floor, stdio" "$target/peers/release/floor"
 http "HTTP floor (bare hyper)" "$target/peers/release/http-floor"
