@@ -178,14 +178,39 @@ fn open_connection(path: &Path) -> Result<Connection, Box<dyn std::error::Error 
     {
         return Err(Box::new(Failure::NoFolder(folder.to_owned())));
     }
-    let sqlite = |e| -> Box<dyn std::error::Error + Send + Sync> { Box::new(Failure::Sqlite(e)) };
-    let mut conn = Connection::open(path).map_err(sqlite)?;
-    conn.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
+    // Setting the journal mode of a file another process is setting up at the same moment
+    // can answer "database is locked" at once, without waiting on the busy handler (SQLite
+    // does not wait where waiting could deadlock). Two servers started together on one new
+    // file hit it, so the whole setup is tried again until the busy timeout has passed.
+    let started = Instant::now();
+    loop {
+        match set_up(path) {
+            Err(Failure::Sqlite(e)) if is_busy(&e) && started.elapsed() < BUSY_TIMEOUT => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(failure) => return Err(Box::new(failure)),
+            Ok(conn) => return Ok(conn),
+        }
+    }
+}
+
+/// Whether SQLite refused because another connection holds the file's lock.
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
+}
+
+/// One attempt at what [`open_connection`] does once the path has been checked.
+fn set_up(path: &Path) -> Result<Connection, Failure> {
+    let mut conn = Connection::open(path).map_err(Failure::Sqlite)?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(Failure::Sqlite)?;
     // Write-ahead log: a commit appends to the log instead of rewriting pages, and readers
     // on other connections do not block the writer.
     let mode: String = conn
         .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
-        .map_err(sqlite)?;
+        .map_err(Failure::Sqlite)?;
     if !mode.eq_ignore_ascii_case("wal") {
         // Some file systems (network ones) cannot share the log's memory map; SQLite then
         // keeps its rollback journal, slower but as durable.
@@ -195,12 +220,11 @@ fn open_connection(path: &Path) -> Result<Connection, Box<dyn std::error::Error 
     // survives the process dying but may be lost with the machine (power, kernel). The trait
     // promises that a created task is durable once `create` returns, so each commit syncs
     // the log; batching the queued writes into one transaction pays for that.
-    conn.pragma_update(None, "synchronous", "FULL").map_err(sqlite)?;
-    migrate(&mut conn).map_err(|e| -> Box<dyn std::error::Error + Send + Sync> {
-        match e {
-            Migration::Sql(source) => sqlite(source),
-            Migration::Newer(found) => Box::new(Failure::NewerSchema { found }),
-        }
+    conn.pragma_update(None, "synchronous", "FULL")
+        .map_err(Failure::Sqlite)?;
+    migrate(&mut conn).map_err(|e| match e {
+        Migration::Sql(source) => Failure::Sqlite(source),
+        Migration::Newer(found) => Failure::NewerSchema { found },
     })?;
     Ok(conn)
 }
@@ -579,6 +603,33 @@ mod tests {
         }
         assert_eq!(db.rows(), 1);
         assert!(store.load("lasting").await.unwrap().is_some());
+    }
+
+    #[test]
+    fn servers_started_together_on_one_new_file_all_open_it() {
+        // Setting a new file's journal mode while another connection does the same can
+        // answer "database is locked" at once, busy timeout or not: CI saw two servers
+        // started together refuse to start.
+        for round in 0..20 {
+            let db = TempDb::new(&format!("together-{round}"));
+            let start = std::sync::Barrier::new(8);
+            std::thread::scope(|scope| {
+                let opened: Vec<_> = (0..8)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            start.wait();
+                            SqliteStore::open(&db.0).map(drop)
+                        })
+                    })
+                    .collect();
+                for one in opened {
+                    if let Err(e) = one.join().unwrap() {
+                        let why = std::error::Error::source(&e).map(ToString::to_string);
+                        panic!("round {round}: {e}: {why:?}");
+                    }
+                }
+            });
+        }
     }
 
     #[tokio::test]
