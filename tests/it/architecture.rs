@@ -228,11 +228,66 @@ fn the_checker_finds_the_edges_that_are_there() {
     // files known to have them.
     let files = files();
     let edges = edges(&files);
-    assert!(edges["engine/asking.rs"].contains("engine/client.rs"));
+    assert!(edges["engine/asks/asking.rs"].contains("engine/asks/client.rs"));
+    assert!(edges["engine/methods/tools.rs"].contains("engine/tasks/mod.rs"));
     assert!(
-        edges["engine/tools.rs"].contains("registry/catalog.rs")
-            || edges["engine/listing.rs"].contains("registry/catalog.rs")
+        edges["engine/methods/tools.rs"].contains("registry/catalog.rs")
+            || edges["engine/state/listing.rs"].contains("registry/catalog.rs")
     );
     assert!(edges["server/builder.rs"].contains("server/error.rs"));
     assert!(edges["transport/http/endpoint.rs"].contains("protocol/messages.rs"));
+}
+
+/// The engine's stages, in the order a message's way through them is built: each names only
+/// its own stage and those before it (the order `engine/mod.rs` documents).
+const ENGINE_STAGES: &[&str] = &["wire", "state", "asks", "tasks", "budgets", "methods", "route"];
+
+/// The stage of a file below `engine/` (`engine/budgets.rs` is the stage `budgets`).
+fn stage_of(name: &str) -> Option<usize> {
+    let below = name.strip_prefix("engine/")?;
+    let room = below.split('/').next()?.trim_end_matches(".rs");
+    ENGINE_STAGES.iter().position(|stage| *stage == room)
+}
+
+#[test]
+fn the_engine_is_laid_out_by_stage_and_no_stage_names_a_later_one() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("mcp-tools/src/engine");
+    let mut rooms: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|entry| {
+            entry
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_owned()
+        })
+        .filter(|room| room != "mod")
+        .collect();
+    rooms.sort();
+    let mut stages: Vec<String> = ENGINE_STAGES.iter().map(|s| s.to_string()).collect();
+    stages.sort();
+    assert_eq!(rooms, stages, "engine/ holds exactly the stages of ENGINE_STAGES");
+    assert!(ENGINE_STAGES.len() <= 8, "at most 8 rooms in engine/");
+
+    let files = files();
+    let mut wrong = Vec::new();
+    for (from, targets) in edges(&files) {
+        let Some(a) = stage_of(from) else { continue };
+        for to in targets {
+            if to == "engine/mod.rs" {
+                // The engine's own re-exports are for the layers above it.
+                wrong.push(format!("{from} -> {to} (name the stage's module instead)"));
+            } else if let Some(b) = stage_of(to)
+                && b > a
+            {
+                wrong.push(format!("{from} -> {to}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "engine files that name a later stage:\n{}",
+        wrong.join("\n")
+    );
 }

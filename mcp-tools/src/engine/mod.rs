@@ -7,50 +7,37 @@
 //! `initialize` puts the connection in legacy mode (2024-11-05 to 2025-11-25) for the
 //! requests that follow.
 //!
-//! One module per concern, each depending only on those listed before it:
-//! `failure`, `outbox`, `connection`, `telemetry` (the span each request runs in, and what
-//! it records of the outcome), `era`, `encode` (the parts), `core` (the engine's
-//! state and the contexts it makes), `listing` (pages and change feeds of any catalog),
-//! `rounds` (the `input_required` rounds of 2026-07-28 and their sealed state), `client`
-//! (asks: requests of the server's own, or questions of a round), then one module per
-//! method family:
-//! `lifecycle`, `tools` (with `spill`, which pages a result over its budget), `prompts`,
-//! `resources`, `skills` (the skills extension), `completion`, `subscriptions` (with
-//! `asking`, the rounds tools and prompts share); and `dispatch`, which routes to them.
+//! One folder per stage, each naming only the stages before it (the architecture test
+//! checks it):
+//!
+//! 1. [`wire`]: a message's envelope in and its bytes out (errors, the outbox, the
+//!    connection, the era, spans, `input_required` rounds, encoding);
+//! 2. [`state`]: what the engine holds (the engine, limits, catalog pages, the records of
+//!    tasks, spilled results and skills);
+//! 3. [`asks`]: the server asking the client;
+//! 4. [`tasks`]: tool calls that outlive their request (the tasks extension);
+//! 5. [`budgets`]: results over their budget, paged into the task store;
+//! 6. [`methods`]: one module per method family;
+//! 7. [`route`]: dispatch to the methods, and the middleware around each exchange.
 
-mod asking;
-mod client;
-mod completion;
-mod connection;
-mod core;
-mod dispatch;
-mod encode;
-mod era;
-mod extensions;
-mod failure;
-mod layers;
-mod lifecycle;
-pub(crate) mod limits;
-mod listing;
-mod outbox;
-mod prompts;
-mod resources;
-mod rounds;
-mod skills;
-mod spill;
-mod subscriptions;
+mod asks;
+mod budgets;
+mod methods;
+mod route;
+mod state;
 mod tasks;
-mod telemetry;
-mod tools;
+mod wire;
 
-pub(crate) use connection::{Carrier, Connection};
-pub(crate) use core::{Engine, Offers, Options, ServerInfo, Visibilities};
+pub(crate) use budgets::READ_RESULT;
+pub(crate) use methods::extensions::{extension_problems, with_builtin};
 #[cfg(feature = "http")]
-pub(crate) use dispatch::Incoming;
-pub(crate) use encode::error as encode_error;
-pub(crate) use extensions::{extension_problems, with_builtin};
-#[cfg(feature = "http")]
-pub(crate) use outbox::Settled;
-pub(crate) use outbox::{ErrorInfo, Outbox, Outgoing, Queue, Sink};
-pub(crate) use spill::READ_RESULT;
+pub(crate) use route::dispatch::Incoming;
+pub(crate) use state::core::{Engine, Offers, Options, Visibilities};
+pub(crate) use state::limits;
 pub(crate) use tasks::EXTENSION as TASKS_EXTENSION;
+pub(crate) use wire::connection::{Carrier, Connection};
+pub(crate) use wire::encode::ServerInfo;
+pub(crate) use wire::encode::error as encode_error;
+#[cfg(feature = "http")]
+pub(crate) use wire::outbox::Settled;
+pub(crate) use wire::outbox::{ErrorInfo, Outbox, Outgoing, Queue, Sink};

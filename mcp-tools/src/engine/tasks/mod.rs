@@ -16,18 +16,22 @@
 //! hears on the store's change feed; a task whose lease ran out (its instance died) is
 //! turned `failed` by whoever reads it next.
 
-pub(super) mod record;
 mod shutdown;
-mod slots;
 
-use super::connection::Connection;
-use super::core::{Auth, CallParts, Engine};
-use super::encode;
-use super::era::Client;
-use super::failure::{Failure, Outcome};
-use super::outbox::Outbox;
-use super::rounds::{Answer, Answers, Finished, Question, Round, Rounds};
 use crate::context::{Check, ClientChannel, Notification, Principal};
+use crate::engine::state::core::{Auth, CallParts, Engine};
+use crate::engine::state::task_record::{
+    Asked, Caller, Loaded, Record, Status, encode_record, millis, timestamp,
+};
+pub(crate) use crate::engine::state::task_record::{
+    EXTENSION, StatusCell, declares_tasks, missing_extension,
+};
+use crate::engine::wire::connection::Connection;
+use crate::engine::wire::encode;
+use crate::engine::wire::era::Client;
+use crate::engine::wire::failure::{Failure, Outcome};
+use crate::engine::wire::outbox::Outbox;
+use crate::engine::wire::rounds::{Answer, Answers, Finished, Question, Round, Rounds};
 use crate::error::ClientRequestError;
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
@@ -35,8 +39,6 @@ use crate::rate::ClientKey;
 use crate::result::CallToolResult;
 use crate::task::{StoreError, StoredTask, now_ms};
 use crate::tool::{RawArguments, TaskSupport, Tool};
-use record::{Asked, Caller, Loaded, Record, Status, encode_record, millis, timestamp};
-pub(crate) use record::{EXTENSION, StatusCell, declares_tasks, missing_extension};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use std::future::Future;
@@ -198,7 +200,7 @@ impl ClientChannel for TaskChannel {
         key: Option<&str>,
         check: Check,
     ) -> Pin<Box<dyn Future<Output = Result<Value, ClientRequestError>> + Send>> {
-        super::client::ask_in_round(&self.round, method, params, key, check)
+        crate::engine::asks::client::ask_in_round(&self.round, method, params, key, check)
     }
 
     fn set_status(&self, message: String) {
@@ -276,7 +278,10 @@ impl Engine {
                     "_meta".into(),
                     json!({ crate::protocol::messages::META_SERVER_INFO: &*engine.identity }),
                 );
-                out.respond_as(encode::result(&raw_id, &created), super::outbox::Answer::Task);
+                out.respond_as(
+                    encode::result(&raw_id, &created),
+                    crate::engine::wire::outbox::Answer::Task,
+                );
                 call.status.answered();
                 if let Some(work) = work {
                     // The task outlives its request: it runs apart from the connection,
@@ -362,7 +367,7 @@ impl Engine {
                 .first()
                 .and_then(|c| c.as_text())
                 .unwrap_or_default();
-            let failure = super::asking::missing_capability(message, capability);
+            let failure = crate::engine::asks::asking::missing_capability(message, capability);
             record.status = Status::Failed;
             record.status_message = Some(failure.message.clone());
             record.error = Some(failure_json(&failure));
@@ -399,7 +404,7 @@ impl Engine {
         round: Option<Arc<Round>>,
         status: Arc<StatusCell>,
         cancel: CancellationToken,
-        slot: Option<slots::Slot>,
+        slot: Option<crate::engine::state::task_slots::Slot>,
         until: u64,
     ) {
         let tasks = &self.tasks;

@@ -2,8 +2,8 @@
 //! each one still running as `failed`, so that no client waits on a task nobody runs, and
 //! none reads the generic failure of a lease run out.
 
-use super::record::Status;
-use crate::engine::core::Engine;
+use crate::engine::state::core::Engine;
+use crate::engine::state::task_record::Status;
 use crate::protocol::ErrorCode;
 use serde_json::json;
 use std::future::Future;
@@ -50,7 +50,7 @@ impl Engine {
                     })
                 })
                 .await;
-            if matches!(failed, super::Written::Done) {
+            if matches!(failed, crate::engine::tasks::Written::Done) {
                 tracing::warn!(task = id, "a task was still running at shutdown; it is failed");
             }
             // Its tool sees `ctx.cancelled()`, for as long as the process lives.

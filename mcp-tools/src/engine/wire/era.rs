@@ -1,8 +1,8 @@
 //! Which protocol era serves a request: its own `_meta` revision (2026-07-28, stateless),
 //! or the connection's `initialize` session (2024-11-05 to 2025-11-25).
 
-use super::connection::{Connection, LegacySession};
-use super::failure::Failure;
+use crate::engine::wire::connection::{Connection, LegacySession};
+use crate::engine::wire::failure::Failure;
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::messages::RequestMeta;
 use crate::protocol::{ErrorCode, Implementation, LoggingLevel, ProtocolVersion};

@@ -2,15 +2,15 @@
 //! a request brings (its answers, from a `requestState` that must open for that very
 //! request), and the `input_required` answer that ends a round with its questions.
 
-use super::client::CallChannel;
-use super::connection::Connection;
-use super::core::{Auth, CallParts, Engine};
-use super::encode;
-use super::era::Era;
-use super::failure::{Failure, Outcome};
-use super::outbox::Outbox;
-use super::rounds::{self, Binding, Finished, InputRequest, Round, Rounds};
 use crate::context::{ClientChannel, Context};
+use crate::engine::asks::client::CallChannel;
+use crate::engine::state::core::{Auth, CallParts, Engine};
+use crate::engine::wire::connection::Connection;
+use crate::engine::wire::encode;
+use crate::engine::wire::era::Era;
+use crate::engine::wire::failure::{Failure, Outcome};
+use crate::engine::wire::outbox::Outbox;
+use crate::engine::wire::rounds::{self, Binding, Finished, InputRequest, Round, Rounds};
 use crate::error::{ClientCapability, ToolError};
 use crate::prompt::{HandlerError, Work};
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
@@ -148,7 +148,7 @@ impl Engine {
         match sealed {
             Ok(state) => {
                 let answer = encode::input_required(id, asked, &state, &self.identity);
-                out.respond_as(answer, super::outbox::Answer::InputRequired);
+                out.respond_as(answer, crate::engine::wire::outbox::Answer::InputRequired);
                 true
             }
             Err(error) => {
@@ -258,7 +258,7 @@ impl Engine {
         request: &CallToolParams<'_>,
         auth: Auth<'_>,
         round: Option<Arc<Round>>,
-        status: Option<Arc<super::tasks::record::StatusCell>>,
+        status: Option<Arc<crate::engine::state::task_record::StatusCell>>,
     ) -> Result<(RequestId, Option<Context>), Failure> {
         if !may_ask {
             return Ok((conn.begin_request_without_token(id)?, None));

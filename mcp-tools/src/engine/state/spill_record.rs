@@ -24,7 +24,7 @@ pub(crate) const READ_RESULT: &str = "read_result";
 pub(crate) const PAGE_TEMPLATE: &str = "mcp-result://{id}/{page}";
 
 /// The URI of page `page` of result `id`.
-pub(super) fn page_uri(id: &str, page: usize) -> String {
+pub(crate) fn page_uri(id: &str, page: usize) -> String {
     format!("mcp-result://{id}/{page}")
 }
 
@@ -51,7 +51,7 @@ impl Default for SpillOptions {
 }
 
 /// The line after a later page read through `read_result`.
-pub(super) fn page_line(id: &str, page: usize, pages: usize) -> String {
+pub(crate) fn page_line(id: &str, page: usize, pages: usize) -> String {
     if page >= pages {
         return format!("[Page {page} of {pages}: the end of result {id}.]");
     }
@@ -65,17 +65,17 @@ pub(super) fn page_line(id: &str, page: usize, pages: usize) -> String {
 
 /// One page as the store keeps it (the [`StoredTask::data`]).
 #[derive(Debug, Serialize, Deserialize)]
-pub(super) struct PageRecord {
+pub(crate) struct PageRecord {
     /// The subject of the principal whose call made the result; only it reads the pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) owner: Option<String>,
-    pub(super) page: usize,
-    pub(super) pages: usize,
-    pub(super) text: String,
+    pub(crate) owner: Option<String>,
+    pub(crate) page: usize,
+    pub(crate) pages: usize,
+    pub(crate) text: String,
 }
 
 /// The store's id of page `page` of result `id`.
-pub(super) fn record_id(id: &str, page: usize) -> String {
+pub(crate) fn record_id(id: &str, page: usize) -> String {
     format!("{RESULT_ID_PREFIX}{id}:{page}")
 }
 
@@ -147,7 +147,7 @@ impl Spills {
 
     /// Lists `read_result` until `until` at least, and unlists it once that time has
     /// passed with no result spilled since.
-    pub(super) fn keep_listed(&self, until: u64) {
+    pub(crate) fn keep_listed(&self, until: u64) {
         let mut listed = self.listed.lock().unwrap_or_else(|e| e.into_inner());
         listed.until = listed.until.max(until);
         if listed.listed {

@@ -1,15 +1,13 @@
 //! The skills extension (`io.modelcontextprotocol/skills`, SEP-2640): `skills/list`,
 //! `skills/get` and `resources/directory/read`. The skills' files themselves are resources,
-//! listed and read by `resources`; `index` holds what these methods serve, made once.
+//! listed and read by `resources`; `state::skill_index` holds what these methods serve, made once.
 
-pub(crate) mod index;
-
-use crate::engine::connection::Connection;
-use crate::engine::core::Engine;
-use crate::engine::era::era_of;
-use crate::engine::failure::{Failure, Outcome, parse_with_meta};
-use crate::engine::listing::{self, ListKind};
-use crate::engine::outbox::Outbox;
+use crate::engine::state::core::Engine;
+use crate::engine::state::listing::{self, ListKind};
+use crate::engine::wire::connection::Connection;
+use crate::engine::wire::era::era_of;
+use crate::engine::wire::failure::{Failure, Outcome, parse_with_meta};
+use crate::engine::wire::outbox::Outbox;
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::jsonrpc::{self, Id};
 use crate::protocol::messages::{META_SERVER_INFO, RequestMeta, WithMeta};

@@ -2,17 +2,17 @@
 //! (`Server::execute`, the command line's `call`): one path, so both see the same
 //! visibility, limits, time limit and output checks.
 
-use super::asking::{Sealing, missing_capability};
-use super::connection::Connection;
-use super::core::{Auth, CallParts, Engine};
-use super::encode::{self, respond_failure};
-use super::era::{Era, era_of};
-use super::failure::{Failure, Outcome, strip_position};
-use super::listing;
-use super::outbox::{Answer, Outbox};
-use super::rounds::{Finished, InputRequest, Round, Rounds};
-use super::tasks;
 use crate::context::{ClientChannel, Context, Principal};
+use crate::engine::asks::asking::{Sealing, missing_capability};
+use crate::engine::state::core::{Auth, CallParts, Engine};
+use crate::engine::state::listing;
+use crate::engine::tasks;
+use crate::engine::wire::connection::Connection;
+use crate::engine::wire::encode::{self, respond_failure};
+use crate::engine::wire::era::{Era, era_of};
+use crate::engine::wire::failure::{Failure, Outcome, strip_position};
+use crate::engine::wire::outbox::{Answer, Outbox};
+use crate::engine::wire::rounds::{Finished, InputRequest, Round, Rounds};
 use crate::error::ClientCapability;
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::jsonrpc::Id;
@@ -232,7 +232,8 @@ impl Engine {
         auth: Auth<'_>,
     ) -> Outcome {
         // `read_result` is served whenever a page may be in the store, listed or not.
-        let read_result = || (call.name == super::spill::READ_RESULT).then(|| self.spills.tool().clone());
+        let read_result =
+            || (call.name == crate::engine::budgets::READ_RESULT).then(|| self.spills.tool().clone());
         let Some(tool) = self.visible_tool(&call.name, auth).or_else(read_result) else {
             return Err(Failure::invalid_params(format!(
                 "Unknown tool: {}",

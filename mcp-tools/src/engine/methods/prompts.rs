@@ -2,15 +2,15 @@
 //! into its parameters; its fn may ask the client things as a tool does, in both eras (in
 //! revision 2026-07-28 a `prompts/get` ends its round with `input_required`).
 
-use super::asking::{Answering, Handler, Respond, served};
-use super::connection::Connection;
-use super::core::{Auth, Engine, sees};
-use super::encode;
-use super::era::{Era, era_of};
-use super::failure::{Failure, Outcome, strip_position};
-use super::listing;
-use super::outbox::Outbox;
-use super::rounds::Finished;
+use crate::engine::asks::asking::{Answering, Handler, Respond, served};
+use crate::engine::state::core::{Auth, Engine, sees};
+use crate::engine::state::listing;
+use crate::engine::wire::connection::Connection;
+use crate::engine::wire::encode;
+use crate::engine::wire::era::{Era, era_of};
+use crate::engine::wire::failure::{Failure, Outcome, strip_position};
+use crate::engine::wire::outbox::Outbox;
+use crate::engine::wire::rounds::Finished;
 use crate::prompt::{GetPromptResult, HandlerError, Prompt};
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::jsonrpc::Id;

@@ -1,10 +1,11 @@
 //! The engine's state: who the server is, what it serves, and the tunables; and the
 //! [`Context`] it gives each call.
 
-use super::connection::Connection;
-use super::era::Client;
-use super::limits::Limits;
 use crate::context::{ClientChannel, Context, ContextParts, Principal, RequestInfo, StateMap};
+use crate::engine::state::limits::Limits;
+use crate::engine::wire::connection::Connection;
+use crate::engine::wire::encode::ServerInfo;
+use crate::engine::wire::era::Client;
 use crate::prompt::Prompt;
 use crate::protocol::{Implementation, ProgressToken, ProtocolVersion, RequestId};
 use crate::rate::{ClientKey, RateLimiters};
@@ -12,9 +13,9 @@ use crate::registry::{PromptRegistry, ResourceRegistry, ToolRegistry};
 use crate::resource::Resource;
 use crate::result::CallToolResult;
 use crate::seal::{KeyRing, SealKey};
-use crate::tool::{Icon, Tool};
+use crate::tool::Tool;
+use serde_json::Value;
 use serde_json::value::RawValue;
-use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
@@ -41,55 +42,6 @@ pub(crate) fn sees<T>(rule: Option<&Arc<Visibility<T>>>, item: &T, caller: Auth<
     rule.is_none_or(|visible| visible(item, caller.map(|p| &**p)))
 }
 
-/// Who the server says it is.
-#[derive(Debug, Clone)]
-pub(crate) struct ServerInfo {
-    pub(crate) name: String,
-    pub(crate) version: String,
-    pub(crate) title: Option<String>,
-    pub(crate) description: Option<String>,
-    pub(crate) website_url: Option<String>,
-    pub(crate) icons: Vec<Icon>,
-    pub(crate) instructions: Option<String>,
-}
-
-impl ServerInfo {
-    /// A server known by its name and version only.
-    pub(crate) fn new(name: String, version: String) -> ServerInfo {
-        ServerInfo {
-            name,
-            version,
-            title: None,
-            description: None,
-            website_url: None,
-            icons: Vec::new(),
-            instructions: None,
-        }
-    }
-
-    /// `serverInfo` as a revision defines it.
-    pub(crate) fn implementation(&self, version: ProtocolVersion) -> Value {
-        let mut info = json!({ "name": self.name, "version": self.version });
-        if version >= ProtocolVersion::V2025_06_18
-            && let Some(title) = &self.title
-        {
-            info["title"] = json!(title);
-        }
-        if version >= ProtocolVersion::V2025_11_25 {
-            if let Some(description) = &self.description {
-                info["description"] = json!(description);
-            }
-            if let Some(url) = &self.website_url {
-                info["websiteUrl"] = json!(url);
-            }
-            if !self.icons.is_empty() {
-                info["icons"] = json!(self.icons);
-            }
-        }
-        info
-    }
-}
-
 /// Tunables, set through `Server`.
 #[derive(Debug, Clone)]
 pub(crate) struct Options {
@@ -106,9 +58,9 @@ pub(crate) struct Options {
     /// How long a `requestState` stays good.
     pub(crate) request_state_ttl: Duration,
     /// Where tasks are kept, and how long they live.
-    pub(crate) tasks: super::tasks::record::TaskOptions,
+    pub(crate) tasks: crate::engine::state::task_record::TaskOptions,
     /// How results are budgeted.
-    pub(crate) spill: super::spill::record::SpillOptions,
+    pub(crate) spill: crate::engine::state::spill_record::SpillOptions,
     /// How long a shutdown waits for the tasks running here to finish.
     pub(crate) shutdown_grace: Duration,
 }
@@ -122,8 +74,8 @@ impl Default for Options {
             expose_internal_errors: false,
             request_state_keys: None,
             request_state_ttl: Duration::from_secs(600),
-            tasks: super::tasks::record::TaskOptions::default(),
-            spill: super::spill::record::SpillOptions::default(),
+            tasks: crate::engine::state::task_record::TaskOptions::default(),
+            spill: crate::engine::state::spill_record::SpillOptions::default(),
             shutdown_grace: Duration::from_secs(10),
         }
     }
@@ -169,7 +121,7 @@ pub(crate) struct Engine {
     /// The resources, when the server serves them.
     pub(crate) resources: Option<ResourceRegistry>,
     /// The skills' entries and folders, when the server serves skills.
-    pub(crate) skills: Option<super::skills::index::SkillIndex>,
+    pub(crate) skills: Option<crate::engine::state::skill_index::SkillIndex>,
     pub(crate) state: StateMap,
     pub(crate) options: Options,
     /// Which tools, prompts and resources a caller may see.
@@ -192,9 +144,9 @@ pub(crate) struct Engine {
     /// clones no cancellation token.
     pub(crate) bare: Context,
     /// The tasks: their store, and those running here.
-    pub(crate) tasks: super::tasks::record::Tasks,
+    pub(crate) tasks: crate::engine::state::task_record::Tasks,
     /// The results spilled over their budgets, kept in the tasks' store.
-    pub(crate) spills: super::spill::record::Spills,
+    pub(crate) spills: crate::engine::state::spill_record::Spills,
     /// The extensions declared, and their custom methods.
     pub(crate) extensions: crate::extension::Extensions,
     /// The middleware, outermost first; empty costs nothing per request.
@@ -247,9 +199,9 @@ impl Engine {
             extensions,
             middleware,
         } = offers;
-        let skills = skills.map(|skills| super::skills::index::SkillIndex::new(&skills));
-        let tasks = super::tasks::record::Tasks::new(&options.tasks);
-        let spills = super::spill::record::Spills::new(
+        let skills = skills.map(|skills| crate::engine::state::skill_index::SkillIndex::new(&skills));
+        let tasks = crate::engine::state::task_record::Tasks::new(&options.tasks);
+        let spills = crate::engine::state::spill_record::Spills::new(
             options.spill.clone(),
             Arc::clone(tasks.store()),
             tools.clone(),
@@ -260,7 +212,7 @@ impl Engine {
             // The pages of spilled results are listed as a template, for clients to find;
             // the engine of `execute` shares the registry and finds it added already.
             let registry = resources.get_or_insert_with(ResourceRegistry::new);
-            let _ = registry.add_item(super::spill::record::page_resource());
+            let _ = registry.add_item(crate::engine::state::spill_record::page_resource());
         }
         let mut services = StateMap::default();
         services.insert(spills.pages());

@@ -1,6 +1,6 @@
 //! [`Limits`]: how much a server takes on, the same over every transport.
 
-use super::outbox::Backlog;
+use crate::engine::wire::outbox::Backlog;
 use crate::rate::RateLimit;
 use std::collections::HashMap;
 use std::time::Duration;

@@ -3,15 +3,15 @@
 //! shows it) as the user types it: an enum-typed one from its values, one with
 //! `#[complete(..)]` from its fn. A server with prompts or resources serves it.
 
-use super::asking::answer_later;
-use super::connection::Connection;
-use super::core::{Auth, CallParts, Engine, sees};
-use super::encode;
-use super::era::era_of;
-use super::failure::{Failure, Outcome, parse};
-use super::outbox::Outbox;
 use crate::completion::{Completed, Completing};
 use crate::context::Context;
+use crate::engine::asks::asking::answer_later;
+use crate::engine::state::core::{Auth, CallParts, Engine, sees};
+use crate::engine::wire::connection::Connection;
+use crate::engine::wire::encode;
+use crate::engine::wire::era::era_of;
+use crate::engine::wire::failure::{Failure, Outcome, parse};
+use crate::engine::wire::outbox::Outbox;
 use crate::error::ToolError;
 use crate::protocol::ErrorCode;
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
@@ -78,7 +78,7 @@ impl Engine {
             parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
         let era = era_of(conn, "completion/complete", head.meta.as_ref())?;
         if self.prompts.is_none() && self.resources.is_none() {
-            super::asking::served::<()>(None, "completion/complete", "prompts or resources")?;
+            crate::engine::asks::asking::served::<()>(None, "completion/complete", "prompts or resources")?;
         }
         let request: CompleteParams =
             parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;

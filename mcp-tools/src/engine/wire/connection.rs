@@ -1,8 +1,8 @@
 //! What one connection (a stdio process, an HTTP session) holds: its legacy session, its
 //! requests in flight both ways, and the way out for messages that answer no request.
 
-use super::failure::Failure;
-use super::outbox::Outbox;
+use crate::engine::wire::failure::Failure;
+use crate::engine::wire::outbox::Outbox;
 use crate::error::ClientRequestError;
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::{ErrorCode, Implementation, LoggingLevel, ProtocolVersion, RequestId};

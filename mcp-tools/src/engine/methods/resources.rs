@@ -3,15 +3,15 @@
 //! URI matches; the template's variables, decoded from the URI, fill the fn's parameters
 //! as a prompt's arguments do. A resource's fn may ask as a tool's does.
 
-use super::asking::{Answering, Handler, Respond, served};
-use super::connection::Connection;
-use super::core::{Auth, CallParts, Engine, sees};
-use super::encode;
-use super::era::{Era, era_of};
-use super::failure::{Failure, Outcome};
-use super::listing;
-use super::outbox::Outbox;
-use super::rounds::Finished;
+use crate::engine::asks::asking::{Answering, Handler, Respond, served};
+use crate::engine::state::core::{Auth, CallParts, Engine, sees};
+use crate::engine::state::listing;
+use crate::engine::wire::connection::Connection;
+use crate::engine::wire::encode;
+use crate::engine::wire::era::{Era, era_of};
+use crate::engine::wire::failure::{Failure, Outcome};
+use crate::engine::wire::outbox::Outbox;
+use crate::engine::wire::rounds::Finished;
 use crate::prompt::HandlerError;
 use crate::protocol::ErrorCode;
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
@@ -309,7 +309,7 @@ impl Engine {
         let read: ReadParams<'_> = serde_json::from_str(text).map_err(|e| {
             Failure::invalid_params(format!(
                 "invalid params: {}",
-                super::failure::strip_position(&e.to_string())
+                crate::engine::wire::failure::strip_position(&e.to_string())
             ))
         })?;
         let era = era_of(conn, "resources/read", read.meta.as_ref())?;

@@ -2,15 +2,15 @@
 //! handler (`lifecycle`, `tools`, `subscriptions`), a client's response to the call
 //! waiting on it (`client`), and a notification to its effect.
 
-use super::client::{route_response, withdraw};
-use super::connection::Connection;
-use super::core::{Auth, Engine};
-use super::encode::{self, respond_failure};
-use super::era::{Era, era_of};
-use super::failure::{Failure, Outcome, parse, parse_with_meta, strip_position};
-use super::outbox::Outbox;
-use super::tasks;
-use super::telemetry::RequestSpan;
+use crate::engine::asks::client::{route_response, withdraw};
+use crate::engine::state::core::{Auth, Engine};
+use crate::engine::tasks;
+use crate::engine::wire::connection::Connection;
+use crate::engine::wire::encode::{self, respond_failure};
+use crate::engine::wire::era::{Era, era_of};
+use crate::engine::wire::failure::{Failure, Outcome, parse, parse_with_meta, strip_position};
+use crate::engine::wire::outbox::Outbox;
+use crate::engine::wire::telemetry::RequestSpan;
 use crate::protocol::arguments::RawArguments;
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::jsonrpc::{self, Envelope, Id, Message, Params};
@@ -241,7 +241,8 @@ impl Engine {
         match method {
             "tools/call" => {
                 let call = match params {
-                    Some(raw) => RawCall::deserialize(raw).map_err(|e| super::failure::invalid_params(&e))?,
+                    Some(raw) => RawCall::deserialize(raw)
+                        .map_err(|e| crate::engine::wire::failure::invalid_params(&e))?,
                     None => RawCall::default(),
                 };
                 self.tools_call(conn, id, call, out, auth)
@@ -269,7 +270,8 @@ impl Engine {
             }
             "prompts/get" => {
                 let request = match params {
-                    Some(raw) => RawCall::deserialize(raw).map_err(|e| super::failure::invalid_params(&e))?,
+                    Some(raw) => RawCall::deserialize(raw)
+                        .map_err(|e| crate::engine::wire::failure::invalid_params(&e))?,
                     None => RawCall::default(),
                 };
                 self.prompts_get(conn, id, request, out, auth)

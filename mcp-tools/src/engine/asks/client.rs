@@ -4,11 +4,11 @@
 //! a message of its own, is routed back by id. Revision 2026-07-28 has no such requests:
 //! there an ask is a question of the call's round (see `rounds`).
 
-use super::connection::{ClientAnswer, Connection};
-use super::encode;
-use super::outbox::Outbox;
-use super::rounds::Round;
 use crate::context::{Check, ClientChannel, Notification};
+use crate::engine::wire::connection::{ClientAnswer, Connection};
+use crate::engine::wire::encode;
+use crate::engine::wire::outbox::Outbox;
+use crate::engine::wire::rounds::Round;
 use crate::error::ClientRequestError;
 use crate::protocol::jsonrpc::WireError;
 use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
@@ -33,7 +33,7 @@ pub(crate) struct CallChannel {
     pub(crate) version: ProtocolVersion,
     /// The status message of the task the call may become (a task tool's call from a
     /// client that declares the tasks extension).
-    pub(crate) status: Option<Arc<super::tasks::record::StatusCell>>,
+    pub(crate) status: Option<Arc<crate::engine::state::task_record::StatusCell>>,
 }
 
 impl ClientChannel for CallChannel {

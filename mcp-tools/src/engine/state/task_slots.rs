@@ -2,7 +2,7 @@
 //! calls in progress, so that long tasks never take the places plain calls need; and a
 //! bound per client, so that one client cannot take every place.
 
-use crate::engine::failure::Failure;
+use crate::engine::wire::failure::Failure;
 use crate::protocol::ErrorCode;
 use crate::rate::ClientKey;
 use std::sync::{Arc, Mutex};

@@ -4,10 +4,10 @@
 //! `ttlMs`/`cacheScope`, and `list_changed` notifications on legacy connections and on
 //! modern listen streams.
 
-use super::core::{Auth, Engine, Visibility, sees};
-use super::encode;
-use super::era::Era;
-use super::failure::Failure;
+use crate::engine::state::core::{Auth, Engine, Visibility, sees};
+use crate::engine::wire::encode;
+use crate::engine::wire::era::Era;
+use crate::engine::wire::failure::Failure;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::Id;
 use crate::registry::catalog::{Item, Snapshot};

@@ -3,22 +3,71 @@
 //! Modern results (2026-07-28) carry `resultType` and the server's identity in `_meta`;
 //! legacy ones carry only what their revision defines.
 
-use super::core::ServerInfo;
-use super::era::supported_versions;
-use super::failure::Failure;
-use super::outbox::{ErrorInfo, Outbox};
-use super::rounds::InputRequest;
 use crate::content::Content;
+use crate::engine::wire::era::supported_versions;
+use crate::engine::wire::failure::Failure;
+use crate::engine::wire::outbox::{ErrorInfo, Outbox};
+use crate::engine::wire::rounds::InputRequest;
 use crate::prompt::GetPromptResult;
 use crate::protocol::jsonrpc::{self, ErrorObject};
 use crate::protocol::messages::{META_SERVER_INFO, META_SUBSCRIPTION_ID};
 use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
 use crate::result::CallToolResult;
+use crate::tool::Icon;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use std::borrow::Cow;
+
+/// Who the server says it is.
+#[derive(Debug, Clone)]
+pub(crate) struct ServerInfo {
+    pub(crate) name: String,
+    pub(crate) version: String,
+    pub(crate) title: Option<String>,
+    pub(crate) description: Option<String>,
+    pub(crate) website_url: Option<String>,
+    pub(crate) icons: Vec<Icon>,
+    pub(crate) instructions: Option<String>,
+}
+
+impl ServerInfo {
+    /// A server known by its name and version only.
+    pub(crate) fn new(name: String, version: String) -> ServerInfo {
+        ServerInfo {
+            name,
+            version,
+            title: None,
+            description: None,
+            website_url: None,
+            icons: Vec::new(),
+            instructions: None,
+        }
+    }
+
+    /// `serverInfo` as a revision defines it.
+    pub(crate) fn implementation(&self, version: ProtocolVersion) -> Value {
+        let mut info = json!({ "name": self.name, "version": self.version });
+        if version >= ProtocolVersion::V2025_06_18
+            && let Some(title) = &self.title
+        {
+            info["title"] = json!(title);
+        }
+        if version >= ProtocolVersion::V2025_11_25 {
+            if let Some(description) = &self.description {
+                info["description"] = json!(description);
+            }
+            if let Some(url) = &self.website_url {
+                info["websiteUrl"] = json!(url);
+            }
+            if !self.icons.is_empty() {
+                info["icons"] = json!(self.icons);
+            }
+        }
+        info
+    }
+}
 
 /// The capabilities this server declares, in every era.
 pub(crate) fn error(id: Option<&RawValue>, code: ErrorCode, message: &str, data: Option<Value>) -> Vec<u8> {
@@ -169,7 +218,7 @@ pub(crate) fn call_result(
     modern: Option<&RawValue>,
 ) -> Vec<u8> {
     if result.is_error() {
-        super::telemetry::tool_failed();
+        crate::engine::wire::telemetry::tool_failed();
     }
     let mut out = Vec::with_capacity(
         128 + result
@@ -356,7 +405,7 @@ pub(crate) fn listen_closed(id: &RawValue, subscription: &Value, identity: &RawV
 
 /// Sends a failure as an error response, tagged for the transport.
 pub(crate) fn respond_failure(out: &Outbox, id: Option<&RawValue>, failure: Failure) {
-    super::telemetry::failed(failure.code, &failure.message);
+    crate::engine::wire::telemetry::failed(failure.code, &failure.message);
     let info = ErrorInfo {
         code: failure.code,
         before_dispatch: failure.before_dispatch,

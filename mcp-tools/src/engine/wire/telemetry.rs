@@ -8,7 +8,7 @@
 //! names; `otel.name` (`tools/call add`) and `otel.kind` are for tracing-opentelemetry, which
 //! exports the span with that name, as a server span.
 
-use super::connection::{Carrier, Connection};
+use crate::engine::wire::connection::{Carrier, Connection};
 use crate::protocol::ErrorCode;
 use crate::protocol::jsonrpc::{Id, Params};
 use crate::protocol::messages::ParamsHead;

@@ -1,14 +1,14 @@
 //! The methods around the tools: the legacy handshake (`initialize`), `server/discover`
 //! (2026-07-28), and `logging/setLevel`.
 
-use super::connection::{Connection, LegacySession};
-use super::core::Engine;
-use super::encode;
-use super::era::LEGACY;
-use super::failure::{Failure, Outcome, parse};
-use super::listing::{self, Feed};
-use super::outbox::Outbox;
-use super::subscriptions::{self, Updates};
+use crate::engine::methods::subscriptions::{self, Updates};
+use crate::engine::state::core::Engine;
+use crate::engine::state::listing::{self, Feed};
+use crate::engine::wire::connection::{Connection, LegacySession};
+use crate::engine::wire::encode;
+use crate::engine::wire::era::LEGACY;
+use crate::engine::wire::failure::{Failure, Outcome, parse};
+use crate::engine::wire::outbox::Outbox;
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::{InitializeParams, SetLevelParams};
 use crate::protocol::{ErrorCode, ProtocolVersion};

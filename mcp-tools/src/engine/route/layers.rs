@@ -2,11 +2,11 @@
 //! their `on_request` in the order added, then the method (or the answer one of them gave
 //! instead) with an outbox that shows them every message sent for the request.
 
-use super::connection::Connection;
-use super::core::{Auth, Engine};
-use super::encode::{self, respond_failure};
-use super::failure::Failure;
-use super::outbox::{Outbox, Watch};
+use crate::engine::state::core::{Auth, Engine};
+use crate::engine::wire::connection::Connection;
+use crate::engine::wire::encode::{self, respond_failure};
+use crate::engine::wire::failure::Failure;
+use crate::engine::wire::outbox::{Outbox, Watch};
 use crate::middleware::{Exchange, Flow, Request};
 use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{Id, Params};

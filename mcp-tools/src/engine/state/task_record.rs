@@ -2,8 +2,8 @@
 //! lease of the instance running it, and the engine's view of its store. Apart from the
 //! methods that serve tasks (`super`), so that the engine's core can hold it.
 
-use crate::engine::failure::Failure;
-use crate::engine::rounds::Answer;
+use crate::engine::wire::failure::Failure;
+use crate::engine::wire::rounds::Answer;
 use crate::protocol::ErrorCode;
 use crate::task::{MemoryStore, StoredTask, TaskStore};
 use serde::{Deserialize, Serialize};
@@ -43,91 +43,91 @@ pub(crate) enum Status {
 }
 
 impl Status {
-    pub(super) fn is_terminal(self) -> bool {
+    pub(crate) fn is_terminal(self) -> bool {
         matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
     }
 }
 
 /// A question of a task's, waiting for the client's answer.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub(super) struct Asked {
-    pub(super) key: String,
-    pub(super) method: String,
-    pub(super) params: Value,
+pub(crate) struct Asked {
+    pub(crate) key: String,
+    pub(crate) method: String,
+    pub(crate) params: Value,
 }
 
 /// Who created a task: only the same principal may see it again.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub(super) struct Caller {
-    pub(super) subject: String,
+pub(crate) struct Caller {
+    pub(crate) subject: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub(super) scopes: Vec<String>,
+    pub(crate) scopes: Vec<String>,
     #[serde(default, skip_serializing_if = "Value::is_null")]
-    pub(super) claims: Value,
+    pub(crate) claims: Value,
 }
 
 /// The instance running a task, and until when it is taken to be alive.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub(super) struct Lease {
-    pub(super) holder: String,
-    pub(super) until: u64,
+pub(crate) struct Lease {
+    pub(crate) holder: String,
+    pub(crate) until: u64,
 }
 
 /// A task as the server writes it to its store (the [`StoredTask::data`]).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct Record {
-    pub(super) status: Status,
+pub(crate) struct Record {
+    pub(crate) status: Status,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) status_message: Option<String>,
-    pub(super) created_at: u64,
-    pub(super) last_updated_at: u64,
-    pub(super) ttl_ms: u64,
-    pub(super) poll_interval_ms: u64,
+    pub(crate) status_message: Option<String>,
+    pub(crate) created_at: u64,
+    pub(crate) last_updated_at: u64,
+    pub(crate) ttl_ms: u64,
+    pub(crate) poll_interval_ms: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) caller: Option<Caller>,
+    pub(crate) caller: Option<Caller>,
     /// What runs it again: the tool, its arguments (canonical JSON), the capabilities the
     /// client declared when it called. The arguments are dropped once the task has ended
     /// ([`Record::ended`]): it never runs again.
-    pub(super) tool: String,
+    pub(crate) tool: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub(super) arguments: String,
+    pub(crate) arguments: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) capabilities: Option<Value>,
+    pub(crate) capabilities: Option<Value>,
     /// Every answer the tool has taken, by key, each bound to its question.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub(super) answers: BTreeMap<String, Answer>,
+    pub(crate) answers: BTreeMap<String, Answer>,
     /// The questions still unanswered (`input_required`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub(super) asked: Vec<Asked>,
+    pub(crate) asked: Vec<Asked>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) result: Option<Value>,
+    pub(crate) result: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) error: Option<Value>,
+    pub(crate) error: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) lease: Option<Lease>,
+    pub(crate) lease: Option<Lease>,
 }
 
 impl Record {
     /// Drops what only a run of the tool needs, its arguments and the answers it took: a
     /// task that has ended never runs again, and its record is kept until its time to live
     /// runs out. Called wherever a task's status becomes terminal.
-    pub(super) fn ended(&mut self) {
+    pub(crate) fn ended(&mut self) {
         self.arguments = String::new();
         self.answers.clear();
     }
 }
 
 /// A task read from the store: its record, and the version the next write replaces.
-pub(super) struct Loaded {
-    pub(super) id: String,
-    pub(super) version: u64,
-    pub(super) expires_at: u64,
-    pub(super) record: Record,
+pub(crate) struct Loaded {
+    pub(crate) id: String,
+    pub(crate) version: u64,
+    pub(crate) expires_at: u64,
+    pub(crate) record: Record,
 }
 
 impl Loaded {
-    pub(super) fn parse(task: StoredTask) -> Result<Loaded, Failure> {
+    pub(crate) fn parse(task: StoredTask) -> Result<Loaded, Failure> {
         let record: Record = serde_json::from_str(&task.data).map_err(|error| {
             tracing::error!(task = task.id, %error, "a task in the store does not read as one");
             Failure::new(
@@ -144,33 +144,33 @@ impl Loaded {
     }
 
     /// The write that replaces this version with `record`.
-    pub(super) fn next(&self, record: &Record) -> StoredTask {
+    pub(crate) fn next(&self, record: &Record) -> StoredTask {
         StoredTask::new(&self.id, self.version + 1, self.expires_at, encode_record(record))
     }
 }
 
-pub(super) fn encode_record(record: &Record) -> String {
+pub(crate) fn encode_record(record: &Record) -> String {
     // A record is plain data: strings, numbers and JSON values always serialize.
     serde_json::to_string(record).unwrap_or_default()
 }
 
 /// The engine's tasks: where they are kept, and those this instance runs.
 pub(crate) struct Tasks {
-    pub(super) store: Arc<dyn TaskStore>,
+    pub(crate) store: Arc<dyn TaskStore>,
     /// This process, as a lease names it: random, so a restarted process is another.
-    pub(super) holder: String,
+    pub(crate) holder: String,
     /// The instance's name, which task ids start with when the store is not shared.
-    pub(super) instance: Option<String>,
-    pub(super) lease: Duration,
-    pub(super) ttl: Duration,
-    pub(super) poll_interval: Duration,
+    pub(crate) instance: Option<String>,
+    pub(crate) lease: Duration,
+    pub(crate) ttl: Duration,
+    pub(crate) poll_interval: Duration,
     /// The tasks running here, each with the token that stops it.
-    pub(super) running: Mutex<foldhash::HashMap<String, CancellationToken>>,
+    pub(crate) running: Mutex<foldhash::HashMap<String, CancellationToken>>,
     /// The places for tasks running here, in all and per client.
-    pub(super) slots: super::slots::Slots,
+    pub(crate) slots: crate::engine::state::task_slots::Slots,
     /// The runs of tasks on this instance, each from the moment it is spawned until its end
     /// is written: what a shutdown waits for.
-    pub(super) runs: tokio_util::task::TaskTracker,
+    pub(crate) runs: tokio_util::task::TaskTracker,
 }
 
 /// How the engine's tasks are set up.
@@ -208,8 +208,8 @@ impl Default for TaskOptions {
             ttl: Duration::from_secs(3600),
             poll_interval: Duration::from_secs(1),
             instance: None,
-            max_running: super::slots::DEFAULT_MAX_RUNNING,
-            max_running_per_client: super::slots::DEFAULT_MAX_RUNNING_PER_CLIENT,
+            max_running: crate::engine::state::task_slots::DEFAULT_MAX_RUNNING,
+            max_running_per_client: crate::engine::state::task_slots::DEFAULT_MAX_RUNNING_PER_CLIENT,
         }
     }
 }
@@ -231,7 +231,10 @@ impl Tasks {
             ttl: options.ttl,
             poll_interval: options.poll_interval,
             running: Mutex::default(),
-            slots: super::slots::Slots::new(options.max_running, options.max_running_per_client),
+            slots: crate::engine::state::task_slots::Slots::new(
+                options.max_running,
+                options.max_running_per_client,
+            ),
             runs: tokio_util::task::TaskTracker::new(),
         }
     }
@@ -240,7 +243,7 @@ impl Tasks {
         &self.store
     }
 
-    pub(super) fn running(&self) -> std::sync::MutexGuard<'_, foldhash::HashMap<String, CancellationToken>> {
+    pub(crate) fn running(&self) -> std::sync::MutexGuard<'_, foldhash::HashMap<String, CancellationToken>> {
         self.running.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -260,7 +263,7 @@ impl Tasks {
         })
     }
 
-    pub(super) fn lease_from(&self, now: u64) -> Lease {
+    pub(crate) fn lease_from(&self, now: u64) -> Lease {
         Lease {
             holder: self.holder.clone(),
             until: now.saturating_add(millis(self.lease)),
@@ -271,7 +274,7 @@ impl Tasks {
     /// lease another holder renews is alive until then, whoever holds it: another instance
     /// on a shared store, a second process on the same SQLite file, or an earlier run of
     /// this one (whose lease then runs out soon enough).
-    pub(super) fn orphaned(&self, record: &Record, now: u64) -> bool {
+    pub(crate) fn orphaned(&self, record: &Record, now: u64) -> bool {
         record.status == Status::Working && record.lease.as_ref().is_none_or(|lease| lease.until <= now)
     }
 }
@@ -281,7 +284,7 @@ pub(crate) fn millis(duration: Duration) -> u64 {
 }
 
 /// An RFC 3339 timestamp in UTC, to the millisecond, of `ms` since the Unix epoch.
-pub(super) fn timestamp(ms: u64) -> String {
+pub(crate) fn timestamp(ms: u64) -> String {
     let at = std::time::UNIX_EPOCH + Duration::from_millis(ms);
     humantime::format_rfc3339_millis(at).to_string()
 }

@@ -6,17 +6,15 @@
 //! `mcp-result://{id}/{page}`, or through the `read_result` tool the framework lists while
 //! this instance has spilled results, so that any instance sharing the store serves it.
 
-pub(super) mod record;
-
-use super::core::Engine;
-use super::rounds::Finished;
 use crate::content::{Content, ResourceContents, ResourceLink};
 use crate::context::Principal;
+use crate::engine::state::core::Engine;
+pub(crate) use crate::engine::state::spill_record::READ_RESULT;
+use crate::engine::state::spill_record::{PageRecord, page_line, page_uri, record_id};
+use crate::engine::wire::rounds::Finished;
 use crate::result::CallToolResult;
 use crate::task::{StoredTask, now_ms};
 use crate::tool::Tool;
-pub(crate) use record::READ_RESULT;
-use record::{PageRecord, page_line, page_uri, record_id};
 use std::ops::Range;
 
 /// The smallest page, whatever the budget leaves once the line that says how to read on
@@ -246,7 +244,8 @@ impl Engine {
         let rest_room = budget.saturating_sub(page_line(&id, widest - 1, widest).len());
         let pages = split(text, first_room.max(MIN_PAGE), rest_room.max(MIN_PAGE));
         let count = pages.len();
-        let expires_at = now_ms().saturating_add(super::tasks::record::millis(self.spills.options.ttl));
+        let expires_at =
+            now_ms().saturating_add(crate::engine::state::task_record::millis(self.spills.options.ttl));
         let owner = caller.map(|p| p.subject.clone());
         for (n, range) in pages.iter().enumerate() {
             let record = PageRecord {

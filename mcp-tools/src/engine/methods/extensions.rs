@@ -2,14 +2,14 @@
 //! same [`Extension`] a user declares hers with), the start-time checks on them, and the
 //! custom methods and notifications they serve.
 
-use super::asking::{Answering, Handler, Respond};
-use super::connection::Connection;
-use super::core::{Auth, CallParts, Engine};
-use super::encode;
-use super::era::era_of;
-use super::failure::{Failure, Outcome};
-use super::outbox::Outbox;
-use super::rounds::Finished;
+use crate::engine::asks::asking::{Answering, Handler, Respond};
+use crate::engine::state::core::{Auth, CallParts, Engine};
+use crate::engine::wire::connection::Connection;
+use crate::engine::wire::encode;
+use crate::engine::wire::era::era_of;
+use crate::engine::wire::failure::{Failure, Outcome};
+use crate::engine::wire::outbox::Outbox;
+use crate::engine::wire::rounds::Finished;
 use crate::error::DefinitionError;
 use crate::extension::{Extension, Extensions, Gate, Method};
 use crate::prompt::HandlerError;
@@ -26,9 +26,12 @@ use std::sync::Arc;
 /// The framework's own extensions: tasks (declared while a tool may run as a task) and
 /// skills (on a server with skills).
 fn builtin(skills: bool) -> Vec<Extension> {
-    let mut builtin = vec![Extension::new(super::tasks::EXTENSION).gated(Gate::TaskTools)];
+    let mut builtin = vec![Extension::new(crate::engine::tasks::EXTENSION).gated(Gate::TaskTools)];
     if skills {
-        builtin.push(Extension::new(super::skills::EXTENSION).settings(json!({ "directoryRead": true })));
+        builtin.push(
+            Extension::new(crate::engine::methods::skills::EXTENSION)
+                .settings(json!({ "directoryRead": true })),
+        );
     }
     builtin
 }

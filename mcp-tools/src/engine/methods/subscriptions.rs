@@ -8,14 +8,14 @@
 //!   once with what the server agreed to, it carries the list changes and resource updates
 //!   the client opted in to, each tagged with the request's id, until the client cancels it.
 
-use super::connection::Connection;
-use super::core::{Auth, Engine};
-use super::encode;
-use super::era::Era;
-use super::failure::{Failure, Outcome, parse};
-use super::listing::{self, Feed};
-use super::outbox::Outbox;
-use super::resources::Watchable;
+use crate::engine::methods::resources::Watchable;
+use crate::engine::state::core::{Auth, Engine};
+use crate::engine::state::listing::{self, Feed};
+use crate::engine::wire::connection::Connection;
+use crate::engine::wire::encode;
+use crate::engine::wire::era::Era;
+use crate::engine::wire::failure::{Failure, Outcome, parse};
+use crate::engine::wire::outbox::Outbox;
 use crate::protocol::ErrorCode;
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::{ListenParams, META_SUBSCRIPTION_ID, SubscribeParams};
@@ -96,10 +96,11 @@ impl Engine {
         era: &Era,
         auth: Auth<'_>,
     ) -> Outcome {
-        let registry = super::asking::served(self.resources.as_ref(), "resources/subscribe", "resources")?;
+        let registry =
+            crate::engine::asks::asking::served(self.resources.as_ref(), "resources/subscribe", "resources")?;
         let SubscribeParams { uri } = parse_subscribe(params)?;
         let Some((resource, variables)) = self.resource_for(&registry.snapshot(), &uri, auth) else {
-            return Err(super::resources::not_found(era, &uri));
+            return Err(crate::engine::methods::resources::not_found(era, &uri));
         };
         let check = self.check_read(&resource, &uri, &variables, era.is_modern(), auth);
         self.answer_when_found(conn, id, out, check, move |conn| {
@@ -120,7 +121,7 @@ impl Engine {
         params: Option<&RawValue>,
         out: &Outbox,
     ) -> Outcome {
-        super::asking::served(self.resources.as_ref(), "resources/unsubscribe", "resources")?;
+        crate::engine::asks::asking::served(self.resources.as_ref(), "resources/unsubscribe", "resources")?;
         let SubscribeParams { uri } = parse_subscribe(params)?;
         conn.unwatch(&uri);
         out.respond(encode::empty_result(id.raw));
@@ -148,9 +149,9 @@ impl Engine {
         let task_ids = params.notifications.task_ids.clone();
         if let Some(ids) = &task_ids {
             if !declares_tasks {
-                return Err(super::tasks::missing_extension(format!(
+                return Err(crate::engine::tasks::missing_extension(format!(
                     "`taskIds` needs the `{}` extension: declare it in the request's client capabilities",
-                    super::tasks::EXTENSION
+                    crate::engine::tasks::EXTENSION
                 )));
             }
             if ids.len() > MAX_WATCHED {
