@@ -5,6 +5,7 @@
 use crate::context::{ClientChannel, Context};
 use crate::engine::asks::client::CallChannel;
 use crate::engine::state::core::{Auth, CallParts, Engine};
+use crate::engine::state::handle::Handle;
 use crate::engine::wire::connection::Connection;
 use crate::engine::wire::encode;
 use crate::engine::wire::era::Era;
@@ -14,7 +15,6 @@ use crate::engine::wire::rounds::{self, Binding, Finished, InputRequest, Round, 
 use crate::error::{ClientCapability, ToolError};
 use crate::prompt::{HandlerError, Work};
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
-use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::CallToolParams;
 use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
 use crate::tool::RawArguments;
@@ -247,19 +247,16 @@ impl Engine {
     /// progress token, its caller, a token to watch. A handler that takes nothing from its
     /// context gets `None` (it is given the engine's bare one) and no token: a cancellation
     /// stops it by aborting its task.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn begin_handler(
         &self,
-        conn: &Arc<Connection>,
-        id: Id<'_>,
+        req: Handle<'_>,
         may_ask: bool,
-        out: &Outbox,
         era: Era,
         request: &CallToolParams<'_>,
-        auth: Auth<'_>,
         round: Option<Arc<Round>>,
         status: Option<Arc<crate::engine::state::task_record::StatusCell>>,
     ) -> Result<(RequestId, Option<Context>), Failure> {
+        let Handle { conn, id, out, auth } = req;
         if !may_ask {
             return Ok((conn.begin_request_without_token(id)?, None));
         }
@@ -293,19 +290,16 @@ impl Engine {
     /// Serves a request a handler answers: its round (2026-07-28), its context, the work
     /// polled once and answered at once when done, else on a task of its own within the
     /// server's time limit, answered with `respond` unless the client cancelled it.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn handle_request<'a, T: Send + 'static>(
         self: &Arc<Self>,
-        conn: &Arc<Connection>,
-        id: Id<'_>,
+        req: Handle<'_>,
         era: Era,
         request: CallToolParams<'a>,
-        auth: Auth<'_>,
-        out: &Outbox,
         handler: Handler,
         start: impl FnOnce(&Context, RawArguments<'a>) -> Work<T>,
         respond: Respond<T>,
     ) -> Outcome {
+        let Handle { conn, id, out, auth } = req;
         let version = era.version();
         let round = if era.is_modern() {
             self.round_of(handler.method, &handler.name, handler.may_ask, &request, auth)?
@@ -313,8 +307,7 @@ impl Engine {
             None
         };
         let asks = round.as_ref().map(|(round, _)| Arc::clone(round));
-        let (request_id, cx) =
-            self.begin_handler(conn, id, handler.may_ask, out, era, &request, auth, asks, None)?;
+        let (request_id, cx) = self.begin_handler(req, handler.may_ask, era, &request, asks, None)?;
         let target = request.name.clone().into_owned();
         let work = start(cx.as_ref().unwrap_or(&self.bare), request.arguments).run();
         let mut work = Rounds {

@@ -7,7 +7,7 @@ use crate::completion::{Completed, Completing};
 use crate::context::Context;
 use crate::engine::asks::asking::answer_later;
 use crate::engine::state::core::{Auth, CallParts, Engine, sees};
-use crate::engine::wire::connection::Connection;
+use crate::engine::state::handle::Handle;
 use crate::engine::wire::encode;
 use crate::engine::wire::era::era_of;
 use crate::engine::wire::failure::{Failure, Outcome, parse};
@@ -15,7 +15,7 @@ use crate::engine::wire::outbox::Outbox;
 use crate::error::ToolError;
 use crate::protocol::ErrorCode;
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
-use crate::protocol::jsonrpc::{self, Id};
+use crate::protocol::jsonrpc::{self};
 use crate::protocol::messages::META_SERVER_INFO;
 use crate::resource::Resource;
 use serde::Deserialize;
@@ -66,14 +66,8 @@ impl Engine {
     /// `completion/complete`: at most 100 candidates, with how many matched in all. A
     /// completion fn that does not finish at once (an `async` one that waits) is answered
     /// from a task of its own, within the call time limit, unless the client cancels it.
-    pub(crate) fn complete(
-        self: &Arc<Self>,
-        conn: &Arc<Connection>,
-        id: Id<'_>,
-        params: Option<&RawValue>,
-        out: &Outbox,
-        auth: Auth<'_>,
-    ) -> Outcome {
+    pub(crate) fn complete(self: &Arc<Self>, req: Handle<'_>, params: Option<&RawValue>) -> Outcome {
+        let Handle { conn, id, out, auth } = req;
         let head: MetaOfComplete<'_> =
             parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
         let era = era_of(conn, "completion/complete", head.meta.as_ref())?;

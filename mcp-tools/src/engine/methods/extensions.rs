@@ -3,7 +3,8 @@
 //! custom methods and notifications they serve.
 
 use crate::engine::asks::asking::{Answering, Handler, Respond};
-use crate::engine::state::core::{Auth, CallParts, Engine};
+use crate::engine::state::core::{CallParts, Engine};
+use crate::engine::state::handle::Handle;
 use crate::engine::wire::connection::Connection;
 use crate::engine::wire::encode;
 use crate::engine::wire::era::era_of;
@@ -15,7 +16,7 @@ use crate::extension::{Extension, Extensions, Gate, Method};
 use crate::prompt::HandlerError;
 use crate::protocol::ErrorCode;
 use crate::protocol::arguments::RawArguments;
-use crate::protocol::jsonrpc::{Id, Params};
+use crate::protocol::jsonrpc::Params;
 use crate::protocol::messages::{CallToolParams, META_SERVER_INFO, RequestMeta};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -92,13 +93,16 @@ impl Engine {
     /// fn, as a prompt's is run.
     pub(crate) fn call_method(
         self: &Arc<Self>,
-        conn: &Arc<Connection>,
-        id: Id<'_>,
+        req: Handle<'_>,
         method: Method,
         params: Option<Params<'_>>,
-        out: &Outbox,
-        auth: Auth<'_>,
     ) -> Outcome {
+        let Handle {
+            conn,
+            id: _,
+            out: _,
+            auth: _,
+        } = req;
         let request = method_params(method.name(), params)?;
         let era = era_of(conn, method.name(), request.meta.as_ref())?;
         let handler = Handler {
@@ -110,12 +114,9 @@ impl Engine {
             engine.respond_method(out, id, finished, answering);
         };
         self.handle_request(
-            conn,
-            id,
+            req,
             era,
             request,
-            auth,
-            out,
             handler,
             move |cx, arguments| method.invoke(cx, arguments),
             respond,

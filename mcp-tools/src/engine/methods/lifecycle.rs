@@ -3,8 +3,9 @@
 
 use crate::engine::methods::subscriptions::{self, Updates};
 use crate::engine::state::core::Engine;
+use crate::engine::state::handle::Handle;
 use crate::engine::state::listing::{self, Feed};
-use crate::engine::wire::connection::{Connection, LegacySession};
+use crate::engine::wire::connection::LegacySession;
 use crate::engine::wire::encode;
 use crate::engine::wire::era::LEGACY;
 use crate::engine::wire::failure::{Failure, Outcome, parse};
@@ -18,13 +19,8 @@ use std::sync::Arc;
 impl Engine {
     /// `initialize`: starts the connection's legacy session in the client's revision when
     /// this server speaks it, else in the newest legacy one.
-    pub(crate) fn initialize(
-        self: &Arc<Self>,
-        conn: &Arc<Connection>,
-        id: Id<'_>,
-        params: Option<&RawValue>,
-        out: &Outbox,
-    ) -> Outcome {
+    pub(crate) fn initialize(self: &Arc<Self>, req: Handle<'_>, params: Option<&RawValue>) -> Outcome {
+        let Handle { conn, id, out, .. } = req;
         let params: InitializeParams = parse(params)
             .map_err(|e| Failure::invalid_params(format!("invalid `initialize` params: {e}")))?;
         let version = ProtocolVersion::parse(&params.protocol_version)
@@ -76,12 +72,8 @@ impl Engine {
     }
 
     /// `logging/setLevel`: the least severe level the session's log messages have from now.
-    pub(crate) fn set_level(
-        conn: &Connection,
-        id: Id<'_>,
-        params: Option<&RawValue>,
-        out: &Outbox,
-    ) -> Outcome {
+    pub(crate) fn set_level(req: Handle<'_>, params: Option<&RawValue>) -> Outcome {
+        let Handle { conn, id, out, .. } = req;
         let set: SetLevelParams =
             parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
         conn.set_log_level(set.level);

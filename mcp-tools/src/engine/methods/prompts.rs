@@ -4,8 +4,8 @@
 
 use crate::engine::asks::asking::{Answering, Handler, Respond, served};
 use crate::engine::state::core::{Auth, Engine, sees};
+use crate::engine::state::handle::Handle;
 use crate::engine::state::listing;
-use crate::engine::wire::connection::Connection;
 use crate::engine::wire::encode;
 use crate::engine::wire::era::{Era, era_of};
 use crate::engine::wire::failure::{Failure, Outcome, strip_position};
@@ -68,14 +68,13 @@ impl Engine {
     }
 
     /// `prompts/get`: the prompt filled in with the arguments, or the questions of its round.
-    pub(crate) fn prompts_get(
-        self: &Arc<Self>,
-        conn: &Arc<Connection>,
-        id: Id<'_>,
-        request: RawCall<'_>,
-        out: &Outbox,
-        auth: Auth<'_>,
-    ) -> Outcome {
+    pub(crate) fn prompts_get(self: &Arc<Self>, req: Handle<'_>, request: RawCall<'_>) -> Outcome {
+        let Handle {
+            conn,
+            id: _,
+            out: _,
+            auth,
+        } = req;
         let request = request
             .check()
             .map_err(|e| Failure::invalid_params(format!("invalid params: {}", strip_position(&e))))?;
@@ -96,12 +95,9 @@ impl Engine {
             engine.respond_prompt(out, id, finished, answering);
         };
         self.handle_request(
-            conn,
-            id,
+            req,
             era,
             request,
-            auth,
-            out,
             handler,
             move |cx, arguments| prompt.invoke(cx, arguments),
             respond,

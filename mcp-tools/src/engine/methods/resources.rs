@@ -5,6 +5,7 @@
 
 use crate::engine::asks::asking::{Answering, Handler, Respond, served};
 use crate::engine::state::core::{Auth, CallParts, Engine, sees};
+use crate::engine::state::handle::Handle;
 use crate::engine::state::listing;
 use crate::engine::wire::connection::Connection;
 use crate::engine::wire::encode;
@@ -231,12 +232,11 @@ impl Engine {
     /// from a task of its own.
     pub(crate) fn answer_when_found(
         &self,
-        conn: &Arc<Connection>,
-        id: Id<'_>,
-        out: &Outbox,
+        req: Handle<'_>,
         mut check: ReadCheck,
         then: impl FnOnce(&Connection) -> Outcome + Send + 'static,
     ) -> Outcome {
+        let Handle { conn, id, out, .. } = req;
         if let Some(refused) = ready_now(&mut check) {
             return match refused {
                 Some(failure) => Err(failure),
@@ -297,14 +297,13 @@ impl Engine {
     }
 
     /// `resources/read`: the contents of the resource the URI names.
-    pub(crate) fn resources_read(
-        self: &Arc<Self>,
-        conn: &Arc<Connection>,
-        id: Id<'_>,
-        params: Option<&RawValue>,
-        out: &Outbox,
-        auth: Auth<'_>,
-    ) -> Outcome {
+    pub(crate) fn resources_read(self: &Arc<Self>, req: Handle<'_>, params: Option<&RawValue>) -> Outcome {
+        let Handle {
+            conn,
+            id: _,
+            out: _,
+            auth,
+        } = req;
         let text = params.map_or("{}", RawValue::get);
         let read: ReadParams<'_> = serde_json::from_str(text).map_err(|e| {
             Failure::invalid_params(format!(
@@ -337,12 +336,9 @@ impl Engine {
         };
         let reader = resource.clone();
         self.handle_request(
-            conn,
-            id,
+            req,
             era,
             request,
-            auth,
-            out,
             handler,
             move |cx, arguments| reader.invoke(cx, arguments),
             respond,

@@ -3,13 +3,12 @@
 //! listed and read by `resources`; `state::skill_index` holds what these methods serve, made once.
 
 use crate::engine::state::core::Engine;
+use crate::engine::state::handle::Handle;
 use crate::engine::state::listing::{self, ListKind};
-use crate::engine::wire::connection::Connection;
 use crate::engine::wire::era::era_of;
 use crate::engine::wire::failure::{Failure, Outcome, parse_with_meta};
-use crate::engine::wire::outbox::Outbox;
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
-use crate::protocol::jsonrpc::{self, Id};
+use crate::protocol::jsonrpc::{self};
 use crate::protocol::messages::{META_SERVER_INFO, RequestMeta, WithMeta};
 use crate::registry::catalog::Item;
 use serde::Deserialize;
@@ -53,14 +52,8 @@ impl Engine {
     }
 
     /// `skills/list`, `skills/get` or `resources/directory/read`, on a server with skills.
-    pub(crate) fn skills_request(
-        &self,
-        conn: &Connection,
-        id: Id<'_>,
-        method: &str,
-        params: Option<&RawValue>,
-        out: &Outbox,
-    ) -> Outcome {
+    pub(crate) fn skills_request(&self, req: Handle<'_>, method: &str, params: Option<&RawValue>) -> Outcome {
+        let Handle { conn, id, out, .. } = req;
         let Some(index) = &self.skills else {
             return Err(Failure::invalid_params("this server serves no skills"));
         };

@@ -9,7 +9,8 @@
 //!   the client opted in to, each tagged with the request's id, until the client cancels it.
 
 use crate::engine::methods::resources::Watchable;
-use crate::engine::state::core::{Auth, Engine};
+use crate::engine::state::core::Engine;
+use crate::engine::state::handle::Handle;
 use crate::engine::state::listing::{self, Feed};
 use crate::engine::wire::connection::Connection;
 use crate::engine::wire::encode;
@@ -17,7 +18,6 @@ use crate::engine::wire::era::Era;
 use crate::engine::wire::failure::{Failure, Outcome, parse};
 use crate::engine::wire::outbox::Outbox;
 use crate::protocol::ErrorCode;
-use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::{ListenParams, META_SUBSCRIPTION_ID, SubscribeParams};
 use crate::registry::ResourceRegistry;
 use serde_json::value::RawValue;
@@ -89,13 +89,16 @@ impl Engine {
     /// does not say it is not found ([`Engine::check_read`]).
     pub(crate) fn resources_subscribe(
         &self,
-        conn: &Arc<Connection>,
-        id: Id<'_>,
+        req: Handle<'_>,
         params: Option<&RawValue>,
-        out: &Outbox,
         era: &Era,
-        auth: Auth<'_>,
     ) -> Outcome {
+        let Handle {
+            conn: _,
+            id: _,
+            out: _,
+            auth,
+        } = req;
         let registry =
             crate::engine::asks::asking::served(self.resources.as_ref(), "resources/subscribe", "resources")?;
         let SubscribeParams { uri } = parse_subscribe(params)?;
@@ -103,7 +106,7 @@ impl Engine {
             return Err(crate::engine::methods::resources::not_found(era, &uri));
         };
         let check = self.check_read(&resource, &uri, &variables, era.is_modern(), auth);
-        self.answer_when_found(conn, id, out, check, move |conn| {
+        self.answer_when_found(req, check, move |conn| {
             if !conn.watch(&uri, MAX_WATCHED) {
                 return Err(Failure::invalid_params(format!(
                     "this session watches {MAX_WATCHED} resources, the most it may; unsubscribe from one first"
@@ -114,13 +117,8 @@ impl Engine {
     }
 
     /// `resources/unsubscribe`: unwatching a URI not watched is no error.
-    pub(crate) fn resources_unsubscribe(
-        &self,
-        conn: &Connection,
-        id: Id<'_>,
-        params: Option<&RawValue>,
-        out: &Outbox,
-    ) -> Outcome {
+    pub(crate) fn resources_unsubscribe(&self, req: Handle<'_>, params: Option<&RawValue>) -> Outcome {
+        let Handle { conn, id, out, .. } = req;
         crate::engine::asks::asking::served(self.resources.as_ref(), "resources/unsubscribe", "resources")?;
         let SubscribeParams { uri } = parse_subscribe(params)?;
         conn.unwatch(&uri);
@@ -134,13 +132,11 @@ impl Engine {
     /// never announced.
     pub(crate) fn listen(
         self: &Arc<Self>,
-        conn: &Arc<Connection>,
-        id: Id<'_>,
+        req: Handle<'_>,
         params: ListenParams,
-        out: &Outbox,
-        auth: Auth<'_>,
         declares_tasks: bool,
     ) -> Outcome {
+        let Handle { conn, id, out, auth } = req;
         let asked = params
             .notifications
             .resource_subscriptions

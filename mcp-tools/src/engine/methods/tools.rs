@@ -5,9 +5,9 @@
 use crate::context::{ClientChannel, Context, Principal};
 use crate::engine::asks::asking::{Sealing, missing_capability};
 use crate::engine::state::core::{Auth, CallParts, Engine};
+use crate::engine::state::handle::Handle;
 use crate::engine::state::listing;
 use crate::engine::tasks;
-use crate::engine::wire::connection::Connection;
 use crate::engine::wire::encode::{self, respond_failure};
 use crate::engine::wire::era::{Era, era_of};
 use crate::engine::wire::failure::{Failure, Outcome, strip_position};
@@ -107,19 +107,18 @@ impl Engine {
     }
 
     /// `tools/call` as it arrived: its params checked, its era found, then the call.
-    pub(crate) fn tools_call(
-        self: &Arc<Self>,
-        conn: &Arc<Connection>,
-        id: Id<'_>,
-        call: RawCall<'_>,
-        out: &Outbox,
-        auth: Auth<'_>,
-    ) -> Outcome {
+    pub(crate) fn tools_call(self: &Arc<Self>, req: Handle<'_>, call: RawCall<'_>) -> Outcome {
+        let Handle {
+            conn,
+            id: _,
+            out: _,
+            auth: _,
+        } = req;
         let call = call
             .check()
             .map_err(|e| Failure::invalid_params(format!("invalid params: {}", strip_position(&e))))?;
         let era = era_of(conn, "tools/call", call.meta.as_ref())?;
-        self.call_tool(conn, id, era, call, out, auth)
+        self.call_tool(req, era, call)
     }
 
     /// The tool `name`, if the caller may see it.
@@ -222,15 +221,8 @@ impl Engine {
         }
     }
 
-    fn call_tool(
-        self: &Arc<Self>,
-        conn: &Arc<Connection>,
-        id: Id<'_>,
-        era: Era,
-        call: CallToolParams<'_>,
-        out: &Outbox,
-        auth: Auth<'_>,
-    ) -> Outcome {
+    fn call_tool(self: &Arc<Self>, req: Handle<'_>, era: Era, call: CallToolParams<'_>) -> Outcome {
+        let Handle { conn, id, out, auth } = req;
         // `read_result` is served whenever a page may be in the store, listed or not.
         let read_result =
             || (call.name == crate::engine::budgets::READ_RESULT).then(|| self.spills.tool().clone());
@@ -269,17 +261,7 @@ impl Engine {
             .then(|| era.client_capabilities().cloned().map(Arc::new))
             .flatten();
         let arguments = as_task.then(|| call.arguments.canonical());
-        let (request_id, cx) = self.begin_handler(
-            conn,
-            id,
-            tool.may_ask(),
-            out,
-            era,
-            &call,
-            auth,
-            asks(),
-            status.clone(),
-        )?;
+        let (request_id, cx) = self.begin_handler(req, tool.may_ask(), era, &call, asks(), status.clone())?;
         let work = start(
             tool.invoke(cx.as_ref().unwrap_or(&self.bare), call.arguments),
             asks(),

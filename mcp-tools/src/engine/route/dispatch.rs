@@ -4,6 +4,7 @@
 
 use crate::engine::asks::client::{route_response, withdraw};
 use crate::engine::state::core::{Auth, Engine};
+use crate::engine::state::handle::Handle;
 use crate::engine::tasks;
 use crate::engine::wire::connection::Connection;
 use crate::engine::wire::encode::{self, respond_failure};
@@ -13,7 +14,7 @@ use crate::engine::wire::outbox::Outbox;
 use crate::engine::wire::telemetry::RequestSpan;
 use crate::protocol::arguments::RawArguments;
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
-use crate::protocol::jsonrpc::{self, Envelope, Id, Message, Params};
+use crate::protocol::jsonrpc::{self, Envelope, Message, Params};
 use crate::protocol::messages::{
     CancelledParams, ListToolsParams, ListenParams, MetaOnly, ParamsHead, RawCall,
 };
@@ -148,7 +149,7 @@ impl Engine {
                 let _entered = span.span().enter();
                 if !self.middleware.is_empty() {
                     self.through_middleware(conn, id, &method, params, out, auth);
-                } else if let Err(failure) = self.request(conn, id, &method, params, out, auth) {
+                } else if let Err(failure) = self.request(Handle { conn, id, out, auth }, &method, params) {
                     respond_failure(out, Some(id.raw), failure);
                 }
                 span.routed(conn);
@@ -223,18 +224,16 @@ impl Engine {
     /// Routes a request to its method's handler.
     pub(super) fn request(
         self: &Arc<Self>,
-        conn: &Arc<Connection>,
-        id: Id<'_>,
+        req: Handle<'_>,
         method: &str,
         params: Option<Params<'_>>,
-        out: &Outbox,
-        auth: Auth<'_>,
     ) -> Outcome {
+        let Handle { conn, id, out, auth } = req;
         if let Some(custom) = self.extensions.method(method) {
-            return self.call_method(conn, id, custom.clone(), params, out, auth);
+            return self.call_method(req, custom.clone(), params);
         }
         let params = match params {
-            Some(Params::Call(call)) => return self.tools_call(conn, id, call, out, auth),
+            Some(Params::Call(call)) => return self.tools_call(req, call),
             Some(Params::Raw(raw)) => Some(raw),
             Some(Params::NotObject(_)) | None => None,
         };
@@ -245,7 +244,7 @@ impl Engine {
                         .map_err(|e| crate::engine::wire::failure::invalid_params(&e))?,
                     None => RawCall::default(),
                 };
-                self.tools_call(conn, id, call, out, auth)
+                self.tools_call(req, call)
             }
             "tools/list" => {
                 let (list, meta) = parse_with_meta::<ListToolsParams<'_>>(params)?;
@@ -257,16 +256,16 @@ impl Engine {
                 let era = era_of(conn, method, meta.as_ref())?;
                 self.list_prompts(id, &era, list.cursor.as_deref(), out, auth)
             }
-            "completion/complete" => self.complete(conn, id, params, out, auth),
+            "completion/complete" => self.complete(req, params),
             "resources/list" | "resources/templates/list" => {
                 let (list, meta) = parse_with_meta::<ListToolsParams<'_>>(params)?;
                 let era = era_of(conn, method, meta.as_ref())?;
                 let templates = method == "resources/templates/list";
                 self.list_resources(id, &era, list.cursor.as_deref(), out, templates, auth)
             }
-            "resources/read" => self.resources_read(conn, id, params, out, auth),
+            "resources/read" => self.resources_read(req, params),
             "skills/list" | "skills/get" | "resources/directory/read" if self.has_skills() => {
-                self.skills_request(conn, id, method, params, out)
+                self.skills_request(req, method, params)
             }
             "prompts/get" => {
                 let request = match params {
@@ -274,11 +273,11 @@ impl Engine {
                         .map_err(|e| crate::engine::wire::failure::invalid_params(&e))?,
                     None => RawCall::default(),
                 };
-                self.prompts_get(conn, id, request, out, auth)
+                self.prompts_get(req, request)
             }
             // `initialize` is the legacy handshake; with 2026-07-28 metadata it is a method
             // that revision no longer has.
-            "initialize" if !names_a_revision(params) => self.initialize(conn, id, params, out),
+            "initialize" if !names_a_revision(params) => self.initialize(req, params),
             _ => {
                 let (_, meta) = parse_with_meta::<MetaOnly<'_>>(params)?;
                 let era = era_of(conn, method, meta.as_ref())?;
@@ -311,19 +310,15 @@ impl Engine {
                             Era::Modern(meta) => tasks::declares_tasks(meta.client_capabilities.as_deref()),
                             Era::Legacy(_) => false,
                         };
-                        self.listen(conn, id, listen, out, auth, declares)
+                        self.listen(req, listen, declares)
                     }
                     ("ping", Era::Legacy(_)) => {
                         out.respond(encode::empty_result(id.raw));
                         Ok(())
                     }
-                    ("logging/setLevel", Era::Legacy(_)) => Self::set_level(conn, id, params, out),
-                    ("resources/subscribe", Era::Legacy(_)) => {
-                        self.resources_subscribe(conn, id, params, out, &era, auth)
-                    }
-                    ("resources/unsubscribe", Era::Legacy(_)) => {
-                        self.resources_unsubscribe(conn, id, params, out)
-                    }
+                    ("logging/setLevel", Era::Legacy(_)) => Self::set_level(req, params),
+                    ("resources/subscribe", Era::Legacy(_)) => self.resources_subscribe(req, params, &era),
+                    ("resources/unsubscribe", Era::Legacy(_)) => self.resources_unsubscribe(req, params),
                     _ => Err(Failure::new(
                         ErrorCode::METHOD_NOT_FOUND,
                         format!(

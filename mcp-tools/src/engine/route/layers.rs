@@ -3,6 +3,7 @@
 //! instead) with an outbox that shows them every message sent for the request.
 
 use crate::engine::state::core::{Auth, Engine};
+use crate::engine::state::handle::Handle;
 use crate::engine::wire::connection::Connection;
 use crate::engine::wire::encode::{self, respond_failure};
 use crate::engine::wire::failure::Failure;
@@ -61,7 +62,16 @@ impl Engine {
                     }
                     (params, _) => params,
                 };
-                if let Err(failure) = self.request(conn, id, method, params, &out, auth) {
+                if let Err(failure) = self.request(
+                    Handle {
+                        conn,
+                        id,
+                        out: &out,
+                        auth,
+                    },
+                    method,
+                    params,
+                ) {
                     respond_failure(&out, Some(id.raw), failure);
                 }
             }
