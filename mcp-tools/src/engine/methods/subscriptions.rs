@@ -25,6 +25,7 @@ use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::OwnedSemaphorePermit;
 use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::time::Instant;
 
@@ -137,13 +138,86 @@ impl Engine {
         declares_tasks: bool,
     ) -> Outcome {
         let Handle { conn, id, out, auth } = req;
+        let slot = self.admit_listen(&params, declares_tasks)?;
+        let (request_id, cancel) = conn.begin_request(id)?;
         let asked = params
             .notifications
             .resource_subscriptions
             .as_deref()
             .unwrap_or_default();
-        let task_ids = params.notifications.task_ids.clone();
-        if let Some(ids) = &task_ids {
+        let feeds: Vec<Feed> = self
+            .feeds()
+            .into_iter()
+            .filter(|feed| params.asks_for(feed.kind.listen_filter))
+            .collect();
+        let subscription: Value = serde_json::from_str(id.raw.get()).unwrap_or(Value::Null);
+        let agreed: serde_json::Map<String, Value> = feeds
+            .iter()
+            .map(|feed| (feed.kind.listen_filter.to_owned(), Value::Bool(true)))
+            .collect();
+        // Of the resource URIs asked for, those that name no resource (or that a read does
+        // not find) are left out.
+        let watchable = match (&self.resources, &params.notifications.resource_subscriptions) {
+            (Some(resources), Some(_)) => Some(self.watchable(&resources.snapshot(), asked, auth)),
+            _ => None,
+        };
+        let task_ids = params.notifications.task_ids;
+        let mut watched: HashSet<Arc<str>> = HashSet::new();
+        let mut pending = None;
+        // The tasks a stream may watch are read from the store: its acknowledgment waits.
+        match watchable {
+            None if task_ids.is_none() => acknowledge(out, &subscription, agreed, None),
+            Some(Watchable::Now(known)) if task_ids.is_none() => {
+                acknowledge(out, &subscription, agreed, Some(&known));
+                watched = known.into_iter().collect();
+            }
+            resources => pending = Some((resources, agreed)),
+        }
+        let updates = if watched.is_empty() && pending.is_none() {
+            Updates(None)
+        } else {
+            Updates::of(self.resources.as_ref())
+        };
+        let stream = Stream {
+            engine: Arc::clone(self),
+            conn: Arc::clone(conn),
+            out: out.clone(),
+            raw_id: id.raw.to_owned(),
+            tag: json!({ META_SUBSCRIPTION_ID: subscription }),
+            subscription,
+            lists: feeds.iter().map(|feed| feed.kind.changed).collect(),
+            feeds,
+            task_changes: task_ids.as_ref().map(|_| self.tasks.store().changes()),
+            updates,
+            watched,
+            tasks_watched: HashSet::new(),
+            behind: None,
+            stall: self.options.limits.stream_stall_timeout,
+        };
+        let caller = auth.cloned();
+        // The stream is the request: its span lasts until the stream closes.
+        tokio::spawn(tracing::Instrument::in_current_span(async move {
+            let conn = Arc::clone(&stream.conn);
+            stream.run(pending, task_ids, caller, cancel).await;
+            conn.finish(&request_id);
+            drop(slot);
+        }));
+        Ok(())
+    }
+
+    /// Checks what a listen stream asks for against the bounds, and takes its place among
+    /// the streams open.
+    fn admit_listen(
+        &self,
+        params: &ListenParams,
+        declares_tasks: bool,
+    ) -> Result<OwnedSemaphorePermit, Failure> {
+        let asked = params
+            .notifications
+            .resource_subscriptions
+            .as_deref()
+            .unwrap_or_default();
+        if let Some(ids) = &params.notifications.task_ids {
             if !declares_tasks {
                 return Err(crate::engine::tasks::missing_extension(format!(
                     "`taskIds` needs the `{}` extension: declare it in the request's client capabilities",
@@ -163,166 +237,181 @@ impl Engine {
                 asked.len()
             )));
         }
-        let Ok(slot) = Arc::clone(&self.listens).try_acquire_owned() else {
+        Arc::clone(&self.listens).try_acquire_owned().map_err(|_| {
             tracing::warn!(
                 max = self.options.limits.max_listen_streams,
                 "refused a listen stream: as many are open as allowed"
             );
-            return Err(Failure::new(
+            Failure::new(
                 ErrorCode::SERVER_BUSY,
                 format!(
                     "this server has {} listen streams open, as many as it keeps; try again later",
                     self.options.limits.max_listen_streams
                 ),
-            ));
-        };
-        let (request_id, cancel) = conn.begin_request(id)?;
-        let mut feeds: Vec<Feed> = self
-            .feeds()
-            .into_iter()
-            .filter(|feed| params.asks_for(feed.kind.listen_filter))
-            .collect();
-        let subscription: Value = serde_json::from_str(id.raw.get()).unwrap_or(Value::Null);
-        let agreed: serde_json::Map<String, Value> = feeds
-            .iter()
-            .map(|feed| (feed.kind.listen_filter.to_owned(), Value::Bool(true)))
-            .collect();
-        // Of the resource URIs asked for, those that name no resource (or that a read does
-        // not find) are left out.
-        let watchable = match (&self.resources, &params.notifications.resource_subscriptions) {
-            (Some(resources), Some(_)) => Some(self.watchable(&resources.snapshot(), asked, auth)),
-            _ => None,
-        };
-        let mut watched: HashSet<Arc<str>> = HashSet::new();
-        let mut pending = None;
-        // The tasks a stream may watch are read from the store: its acknowledgment waits.
-        match watchable {
-            None if task_ids.is_none() => acknowledge(out, &subscription, agreed, None),
-            Some(Watchable::Now(known)) if task_ids.is_none() => {
-                acknowledge(out, &subscription, agreed, Some(&known));
-                watched = known.into_iter().collect();
+            )
+        })
+    }
+}
+
+/// An open `subscriptions/listen` stream: what it listens to, and how far its client is
+/// behind.
+struct Stream {
+    engine: Arc<Engine>,
+    conn: Arc<Connection>,
+    out: Outbox,
+    raw_id: Box<RawValue>,
+    /// The request's id, which tags everything the stream carries.
+    subscription: Value,
+    /// `_meta` of every notification the stream carries.
+    tag: Value,
+    /// The `list_changed` notifications of the lists it listens to.
+    lists: Vec<&'static str>,
+    feeds: Vec<Feed>,
+    task_changes: Option<broadcast::Receiver<Arc<str>>>,
+    updates: Updates,
+    /// The resource URIs it watches.
+    watched: HashSet<Arc<str>>,
+    /// The tasks it watches.
+    tasks_watched: HashSet<String>,
+    behind: Option<Behind>,
+    stall: Duration,
+}
+
+/// The resources and agreement of a stream whose acknowledgment waits on a read.
+type Pending = Option<(Option<Watchable>, serde_json::Map<String, Value>)>;
+
+impl Stream {
+    /// Acknowledges the stream if that waited, then forwards what it listens to until the
+    /// client cancels it, its connection closes, or it stalls.
+    async fn run(
+        mut self,
+        pending: Pending,
+        task_ids: Option<Vec<String>>,
+        caller: Option<Arc<crate::context::Principal>>,
+        cancel: tokio_util::sync::CancellationToken,
+    ) {
+        if let Some((resources, mut agreed)) = pending {
+            let known = match resources {
+                None => None,
+                Some(Watchable::Now(known)) => Some(known),
+                Some(Watchable::Later(known)) => Some(known.await),
+            };
+            if let Some(ids) = &task_ids {
+                let ids = self.engine.watchable_tasks(ids, caller.as_ref()).await;
+                agreed.insert("taskIds".to_owned(), json!(ids));
+                self.tasks_watched = ids.into_iter().collect();
             }
-            resources => pending = Some((resources, agreed)),
+            acknowledge(&self.out, &self.subscription, agreed, known.as_deref());
+            self.watched = known.into_iter().flatten().collect();
         }
-        let mut task_changes = task_ids.as_ref().map(|_| self.tasks.store().changes());
-        let caller = auth.cloned();
-        let mut updates = if watched.is_empty() && pending.is_none() {
-            Updates(None)
-        } else {
-            Updates::of(self.resources.as_ref())
+        // Each task watched is told as it is now, so one that changes no more (ended
+        // already, or waiting for answers) is heard of too.
+        self.tell_tasks_as_they_are().await;
+        let conn = Arc::clone(&self.conn);
+        loop {
+            let look_again = self.behind.as_ref().map_or_else(Instant::now, |b| b.look_again);
+            let behind = self.behind.is_some();
+            tokio::select! {
+                // An ended stream tells nothing more, though a change came with its end.
+                biased;
+                _ = conn.closed() => break,
+                // The client ended the stream: a cancelled request gets no answer.
+                _ = cancel.cancelled() => break,
+                Some(kind) = listing::next_change(&mut self.feeds) => {
+                    if !behind {
+                        let changed = encode::notification(kind.changed, &json!({ "_meta": self.tag }));
+                        self.behind = Behind::unless_sent(&self.out, changed, self.stall);
+                    }
+                }
+                changed = next_task_change(self.task_changes.as_mut()), if !self.tasks_watched.is_empty() => {
+                    // Behind, it is told with everything else once caught up.
+                    if !behind {
+                        self.task_changed(changed).await;
+                    }
+                }
+                updated = self.updates.next() => {
+                    if !behind {
+                        self.resources_updated(updated);
+                    }
+                }
+                () = self.out.drained(), if behind => {
+                    // Caught up: what it missed is told as everything it listens to
+                    // having changed.
+                    self.behind = None;
+                    let uris = self.watched.iter().map(|uri| &**uri);
+                    tell_all_changed(&self.out, &self.lists, uris, Some(&self.tag));
+                    self.tell_tasks_as_they_are().await;
+                }
+                () = tokio::time::sleep_until(look_again), if behind => {
+                    if self.behind.as_mut().is_some_and(|b| b.moved(&self.out, self.stall)) {
+                        continue;
+                    }
+                    self.close_stalled();
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Tells every task watched as it is now, whatever the backlog holds.
+    async fn tell_tasks_as_they_are(&mut self) {
+        let ids: Vec<String> = self.tasks_watched.iter().cloned().collect();
+        for message in self.engine.task_notifications(&ids, &self.tag).await {
+            self.out.notify_always(message);
+        }
+    }
+
+    /// Tells of a change on the task feed, if it concerns a task watched (every one, when
+    /// the feed lagged).
+    async fn task_changed(&mut self, changed: Result<Arc<str>, RecvError>) {
+        let concerned: Vec<String> = match changed {
+            Ok(id) if self.tasks_watched.contains(&*id) => vec![id.to_string()],
+            Ok(_) => return,
+            Err(RecvError::Lagged(_)) => self.tasks_watched.iter().cloned().collect(),
+            Err(RecvError::Closed) => {
+                self.tasks_watched.clear();
+                return;
+            }
         };
-        let raw_id: Box<RawValue> = id.raw.to_owned();
-        let conn2 = Arc::clone(conn);
-        let engine = Arc::clone(self);
-        let out = out.clone();
-        let lists: Vec<&'static str> = feeds.iter().map(|feed| feed.kind.changed).collect();
-        let stall = self.options.limits.stream_stall_timeout;
-        // The stream is the request: its span lasts until the stream closes.
-        tokio::spawn(tracing::Instrument::in_current_span(async move {
-            let mut tasks_watched: HashSet<String> = HashSet::new();
-            if let Some((resources, mut agreed)) = pending {
-                let known = match resources {
-                    None => None,
-                    Some(Watchable::Now(known)) => Some(known),
-                    Some(Watchable::Later(known)) => Some(known.await),
-                };
-                if let Some(ids) = &task_ids {
-                    let ids = engine.watchable_tasks(ids, caller.as_ref()).await;
-                    agreed.insert("taskIds".to_owned(), json!(ids));
-                    tasks_watched = ids.into_iter().collect();
-                }
-                acknowledge(&out, &subscription, agreed, known.as_deref());
-                watched = known.into_iter().flatten().collect();
+        for message in self.engine.task_notifications(&concerned, &self.tag).await {
+            if self.behind.is_some() {
+                break;
             }
-            let tag = json!({ META_SUBSCRIPTION_ID: subscription });
-            // Each task watched is told as it is now, so one that changes no more (ended
-            // already, or waiting for answers) is heard of too.
-            let ids: Vec<String> = tasks_watched.iter().cloned().collect();
-            for message in engine.task_notifications(&ids, &tag).await {
-                out.notify_always(message);
+            self.behind = Behind::unless_sent(&self.out, message, self.stall);
+        }
+    }
+
+    /// Tells of the updated resources the stream watches.
+    fn resources_updated(&mut self, updated: Updated) {
+        let concerned = updated.concerning(
+            |uri| self.watched.contains(uri),
+            || self.watched.iter().cloned().collect(),
+        );
+        for uri in concerned {
+            if self.behind.is_some() {
+                break;
             }
-            let mut behind: Option<Behind> = None;
-            loop {
-                let look_again = behind.as_ref().map_or_else(Instant::now, |b| b.look_again);
-                tokio::select! {
-                    // An ended stream tells nothing more, though a change came with its end.
-                    biased;
-                    _ = conn2.closed() => break,
-                    // The client ended the stream: a cancelled request gets no answer.
-                    _ = cancel.cancelled() => break,
-                    Some(kind) = listing::next_change(&mut feeds) => {
-                        if behind.is_none() {
-                            let changed = encode::notification(kind.changed, &json!({ "_meta": tag }));
-                            behind = Behind::unless_sent(&out, changed, stall);
-                        }
-                    }
-                    changed = next_task_change(task_changes.as_mut()), if !tasks_watched.is_empty() => {
-                        if behind.is_some() {
-                            continue; // told with everything else once caught up
-                        }
-                        let concerned: Vec<String> = match changed {
-                            Ok(id) if tasks_watched.contains(&*id) => vec![id.to_string()],
-                            Ok(_) => continue,
-                            Err(RecvError::Lagged(_)) => tasks_watched.iter().cloned().collect(),
-                            Err(RecvError::Closed) => {
-                                tasks_watched.clear();
-                                continue;
-                            }
-                        };
-                        for message in engine.task_notifications(&concerned, &tag).await {
-                            if behind.is_some() {
-                                break;
-                            }
-                            behind = Behind::unless_sent(&out, message, stall);
-                        }
-                    }
-                    updated = updates.next() => {
-                        if behind.is_some() {
-                            continue; // told with everything else once caught up
-                        }
-                        let concerned = updated.concerning(
-                            |uri| watched.contains(uri),
-                            || watched.iter().cloned().collect(),
-                        );
-                        for uri in concerned {
-                            if behind.is_some() {
-                                break;
-                            }
-                            let changed = encode::notification(UPDATED, &json!({ "_meta": tag, "uri": &*uri }));
-                            behind = Behind::unless_sent(&out, changed, stall);
-                        }
-                    }
-                    () = out.drained(), if behind.is_some() => {
-                        // Caught up: what it missed is told as everything it listens to
-                        // having changed.
-                        behind = None;
-                        tell_all_changed(&out, &lists, watched.iter().map(|uri| &**uri), Some(&tag));
-                        let ids: Vec<String> = tasks_watched.iter().cloned().collect();
-                        for message in engine.task_notifications(&ids, &tag).await {
-                            out.notify_always(message);
-                        }
-                    }
-                    () = tokio::time::sleep_until(look_again), if behind.is_some() => {
-                        if behind.as_mut().is_some_and(|b| b.moved(&out, stall)) {
-                            continue;
-                        }
-                        tracing::warn!(
-                            ?stall,
-                            "ended a listen stream whose client took nothing from its full backlog for that long"
-                        );
-                        // On a way out the stream shares (`serve_io`), the result closes
-                        // it; an HTTP stream is cut with its connection, and the result
-                        // goes nowhere.
-                        out.respond(encode::listen_closed(&raw_id, &subscription, &engine.identity));
-                        out.end();
-                        break;
-                    }
-                }
-            }
-            conn2.finish(&request_id);
-            drop(slot);
-        }));
-        Ok(())
+            let changed = encode::notification(UPDATED, &json!({ "_meta": self.tag, "uri": &*uri }));
+            self.behind = Behind::unless_sent(&self.out, changed, self.stall);
+        }
+    }
+
+    /// Ends a stream whose client took nothing from its full backlog for the stall time.
+    fn close_stalled(&self) {
+        let stall = self.stall;
+        tracing::warn!(
+            ?stall,
+            "ended a listen stream whose client took nothing from its full backlog for that long"
+        );
+        // On a way out the stream shares (`serve_io`), the result closes it; an HTTP stream
+        // is cut with its connection, and the result goes nowhere.
+        let engine = &self.engine;
+        self.out.respond(encode::listen_closed(
+            &self.raw_id,
+            &self.subscription,
+            &engine.identity,
+        ));
+        self.out.end();
     }
 }
 

@@ -17,7 +17,7 @@ use crate::error::ClientCapability;
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::{CallToolParams, RawCall};
-use crate::protocol::{ErrorCode, ProtocolVersion};
+use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
 use crate::rate::ClientKey;
 use crate::result::CallToolResult;
 use crate::tool::{Invocation, RawArguments, TaskSupport, Tool};
@@ -266,20 +266,25 @@ impl Engine {
             tool.invoke(cx.as_ref().unwrap_or(&self.bare), call.arguments),
             asks(),
         );
+        let support = tool.task_support();
+        let running = Running {
+            request_id,
+            cx,
+            permit,
+            ending: Ending {
+                tool,
+                url_mode,
+                version,
+                wraps,
+                modern,
+                round,
+                caller: auth.cloned(),
+            },
+        };
         let work = match (status, arguments) {
-            (Some(status), Some(arguments)) => match becomes_task(work, tool.task_support()) {
+            (Some(status), Some(arguments)) => match becomes_task(work, support) {
                 Ok(begun) => {
-                    let call = tasks::TaskCall {
-                        tool,
-                        arguments,
-                        capabilities,
-                        principal: auth.cloned(),
-                        client: Engine::client_key(conn, auth),
-                        round: asks(),
-                        status,
-                        cancel: cx.as_ref().map(|cx| cx.cancellation().clone()),
-                    };
-                    self.begin_task(conn, request_id, id.raw, out, call, begun, permit);
+                    self.begin_call_task(req, running, begun, (arguments, capabilities, status));
                     return Ok(());
                 }
                 // Finished at once, or asking a question of the call itself: no task yet.
@@ -287,41 +292,82 @@ impl Engine {
             },
             _ => work,
         };
-        let ending = Ending {
-            tool,
-            url_mode,
-            version,
-            wraps,
-            modern,
-            round,
-            caller: auth.cloned(),
+        match work {
+            Started::Done(finished) => self.answer_now(req, running, finished),
+            Started::Waiting(work) => self.answer_when_done(req, running, work),
+        }
+        Ok(())
+    }
+
+    /// Turns a started call into a task, given its canonical arguments, the client's
+    /// capabilities and the cell its status is written to.
+    fn begin_call_task(
+        self: &Arc<Self>,
+        req: Handle<'_>,
+        running: Running<'_>,
+        begun: tasks::Begun,
+        (arguments, capabilities, status): (String, Option<Arc<Value>>, Arc<tasks::StatusCell>),
+    ) {
+        let Handle { conn, id, out, auth } = req;
+        let Running {
+            request_id,
+            cx,
+            permit,
+            ending,
+        } = running;
+        let call = tasks::TaskCall {
+            round: ending.round.as_ref().map(|(round, _)| Arc::clone(round)),
+            tool: ending.tool,
+            arguments,
+            capabilities,
+            principal: auth.cloned(),
+            client: Engine::client_key(conn, auth),
+            status,
+            cancel: cx.as_ref().map(|cx| cx.cancellation().clone()),
         };
-        let work = match work {
-            Started::Done(finished) => {
-                conn.finish(&request_id);
-                drop(permit);
-                let finished = match finished {
-                    Finished::Complete(result) => {
-                        Finished::Complete(self.options.finish(&ending.tool, result))
-                    }
-                    asked => asked,
-                };
-                if self.over_budget(&ending.tool, &finished) {
-                    // Its pages are written to the store before the first is sent.
-                    let ending = ending.into_owned();
-                    let (engine, out, raw_id) = (Arc::clone(self), out.clone(), id.raw.to_owned());
-                    conn.tasks().spawn(Instrument::in_current_span(async move {
-                        let caller = ending.caller.as_deref();
-                        let finished = engine.within_budget(&ending.tool, finished, caller).await;
-                        engine.respond_finished(&out, &raw_id, finished, &ending);
-                    }));
-                    return Ok(());
-                }
-                self.respond_finished(out, id.raw, finished, &ending);
-                return Ok(());
-            }
-            Started::Waiting(work) => work,
+        self.begin_task(conn, request_id, id.raw, out, call, begun, permit);
+    }
+
+    /// Answers a call whose work finished when first polled: at once, or once its pages
+    /// are written when its result is over its budget.
+    fn answer_now(self: &Arc<Self>, req: Handle<'_>, running: Running<'_>, finished: Finished) {
+        let Handle { conn, id, out, .. } = req;
+        let Running {
+            request_id,
+            permit,
+            ending,
+            ..
+        } = running;
+        conn.finish(&request_id);
+        drop(permit);
+        let finished = match finished {
+            Finished::Complete(result) => Finished::Complete(self.options.finish(&ending.tool, result)),
+            asked => asked,
         };
+        if self.over_budget(&ending.tool, &finished) {
+            // Its pages are written to the store before the first is sent.
+            let ending = ending.into_owned();
+            let (engine, out, raw_id) = (Arc::clone(self), out.clone(), id.raw.to_owned());
+            conn.tasks().spawn(Instrument::in_current_span(async move {
+                let caller = ending.caller.as_deref();
+                let finished = engine.within_budget(&ending.tool, finished, caller).await;
+                engine.respond_finished(&out, &raw_id, finished, &ending);
+            }));
+            return;
+        }
+        self.respond_finished(out, id.raw, finished, &ending);
+    }
+
+    /// Finishes a call's work on a task of its own, within its time limit, and answers it
+    /// unless the client cancelled it.
+    fn answer_when_done(self: &Arc<Self>, req: Handle<'_>, running: Running<'_>, work: Work) {
+        let Handle { conn, id, out, .. } = req;
+        let Running {
+            request_id,
+            cx,
+            permit,
+            ending,
+        } = running;
         let ending = ending.into_owned();
         let raw_id: Box<RawValue> = id.raw.to_owned();
         let engine = Arc::clone(self);
@@ -343,7 +389,6 @@ impl Engine {
             }
         }));
         conn.set_abort(&request_id, task.abort_handle());
-        Ok(())
     }
 
     /// A call's response; a result too large to send becomes an error result that says so.
@@ -440,6 +485,16 @@ impl Engine {
 }
 
 /// How a call ends: what its response needs to know.
+/// A call let in and started: what answering it needs.
+struct Running<'a> {
+    request_id: RequestId,
+    /// Its context, when its tool takes one.
+    cx: Option<Context>,
+    /// Its place among the calls in progress, given back once it is answered.
+    permit: OwnedSemaphorePermit,
+    ending: Ending<'a>,
+}
+
 struct Ending<'a> {
     tool: Tool,
     /// Whether the client declared URL elicitation, for a tool that needs the user at a URL.
