@@ -278,57 +278,60 @@ impl Engine {
             // `initialize` is the legacy handshake; with 2026-07-28 metadata it is a method
             // that revision no longer has.
             "initialize" if !names_a_revision(params) => self.initialize(req, params),
-            _ => {
-                let (_, meta) = parse_with_meta::<MetaOnly<'_>>(params)?;
-                let era = era_of(conn, method, meta.as_ref())?;
-                match (method, &era) {
-                    ("server/discover", Era::Modern(_)) => self.discover(id, out),
-                    ("tasks/get" | "tasks/update" | "tasks/cancel", Era::Modern(meta))
-                        if self.has_task_tools() =>
-                    {
-                        if !tasks::declares_tasks(meta.client_capabilities.as_deref()) {
-                            return Err(tasks::missing_extension(format!(
-                                "`{method}` needs the `{}` extension: declare it in the request's client capabilities",
-                                tasks::EXTENSION
-                            )));
-                        }
-                        let request: TaskRequest = parse(params)
-                            .map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
-                        match method {
-                            "tasks/get" => self.tasks_get(conn, id, request.task_id, out, auth),
-                            "tasks/cancel" => self.tasks_cancel(conn, id, request.task_id, out, auth),
-                            _ => {
-                                let responses = request.input_responses.unwrap_or_default();
-                                self.tasks_update(conn, id, request.task_id, responses, out, auth)
-                            }
-                        }
+            _ => self.request_in_era(req, method, params),
+        }
+    }
+
+    /// Routes a request whose method is served by era: the methods one revision has and
+    /// another has not.
+    fn request_in_era(self: &Arc<Self>, req: Handle<'_>, method: &str, params: Option<&RawValue>) -> Outcome {
+        let Handle { conn, id, out, auth } = req;
+        let (_, meta) = parse_with_meta::<MetaOnly<'_>>(params)?;
+        let era = era_of(conn, method, meta.as_ref())?;
+        match (method, &era) {
+            ("server/discover", Era::Modern(_)) => self.discover(id, out),
+            ("tasks/get" | "tasks/update" | "tasks/cancel", Era::Modern(meta)) if self.has_task_tools() => {
+                if !tasks::declares_tasks(meta.client_capabilities.as_deref()) {
+                    return Err(tasks::missing_extension(format!(
+                        "`{method}` needs the `{}` extension: declare it in the request's client capabilities",
+                        tasks::EXTENSION
+                    )));
+                }
+                let request: TaskRequest =
+                    parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
+                match method {
+                    "tasks/get" => self.tasks_get(conn, id, request.task_id, out, auth),
+                    "tasks/cancel" => self.tasks_cancel(conn, id, request.task_id, out, auth),
+                    _ => {
+                        let responses = request.input_responses.unwrap_or_default();
+                        self.tasks_update(conn, id, request.task_id, responses, out, auth)
                     }
-                    ("subscriptions/listen", Era::Modern(_)) => {
-                        let listen: ListenParams = parse(params)
-                            .map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
-                        let declares = match &era {
-                            Era::Modern(meta) => tasks::declares_tasks(meta.client_capabilities.as_deref()),
-                            Era::Legacy(_) => false,
-                        };
-                        self.listen(req, listen, declares)
-                    }
-                    ("ping", Era::Legacy(_)) => {
-                        out.respond(encode::empty_result(id.raw));
-                        Ok(())
-                    }
-                    ("logging/setLevel", Era::Legacy(_)) => Self::set_level(req, params),
-                    ("resources/subscribe", Era::Legacy(_)) => self.resources_subscribe(req, params, &era),
-                    ("resources/unsubscribe", Era::Legacy(_)) => self.resources_unsubscribe(req, params),
-                    _ => Err(Failure::new(
-                        ErrorCode::METHOD_NOT_FOUND,
-                        format!(
-                            "method `{}` is not served by this server in protocol revision {}",
-                            clip(method, QUOTED_NAME_CHARS),
-                            era.version()
-                        ),
-                    )),
                 }
             }
+            ("subscriptions/listen", Era::Modern(_)) => {
+                let listen: ListenParams =
+                    parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
+                let declares = match &era {
+                    Era::Modern(meta) => tasks::declares_tasks(meta.client_capabilities.as_deref()),
+                    Era::Legacy(_) => false,
+                };
+                self.listen(req, listen, declares)
+            }
+            ("ping", Era::Legacy(_)) => {
+                out.respond(encode::empty_result(id.raw));
+                Ok(())
+            }
+            ("logging/setLevel", Era::Legacy(_)) => Self::set_level(req, params),
+            ("resources/subscribe", Era::Legacy(_)) => self.resources_subscribe(req, params, &era),
+            ("resources/unsubscribe", Era::Legacy(_)) => self.resources_unsubscribe(req, params),
+            _ => Err(Failure::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                format!(
+                    "method `{}` is not served by this server in protocol revision {}",
+                    clip(method, QUOTED_NAME_CHARS),
+                    era.version()
+                ),
+            )),
         }
     }
 }
