@@ -15,7 +15,7 @@
 //! tool lists carry are schema keywords such clients ignore. stdio has no headers.
 
 use super::admission::Heads;
-use crate::protocol::arguments::RawArguments;
+use crate::protocol::arguments::{QUOTED_NAME_CHARS, RawArguments, clip};
 use crate::protocol::messages::ParamsHead;
 use crate::tool::headers::HeaderParam;
 use axum::http::{HeaderMap, HeaderValue};
@@ -171,31 +171,18 @@ fn parse_integer(text: &str) -> Option<i64> {
     text.parse::<i64>().ok().filter(|n| n.abs() <= MAX_SAFE)
 }
 
-/// The most of a header's or an argument's value an error repeats: a client that sent
-/// megabytes does not get them back.
-const SHOWN: usize = 200;
-
-/// `text`, cut after [`SHOWN`] bytes (at a character's end) with `…` to say so.
-fn clipped(text: &str) -> Cow<'_, str> {
-    if text.len() <= SHOWN {
-        return Cow::Borrowed(text);
-    }
-    let end = (0..=SHOWN).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
-    Cow::Owned(format!("{}…", &text[..end]))
-}
-
 /// Checks that the header `label` (`value`, when sent) repeats `expected`.
 fn expect(label: &str, value: Option<&HeaderValue>, expected: &Expected<'_>) -> Result<(), String> {
     let body = || expected.to_string();
     let Some(value) = value else {
         return Err(format!(
             "Header mismatch: the {label} header is required and must be '{}'",
-            clipped(&body())
+            clip(&body(), QUOTED_NAME_CHARS)
         ));
     };
     let shown = || {
         value.to_str().map_or(Cow::Borrowed("(not text)"), |v| {
-            clipped(v.trim_matches([' ', '\t']))
+            clip(v.trim_matches([' ', '\t']), QUOTED_NAME_CHARS)
         })
     };
     match decoded(value) {
@@ -207,7 +194,7 @@ fn expect(label: &str, value: Option<&HeaderValue>, expected: &Expected<'_>) -> 
         Ok(_) => Err(format!(
             "Header mismatch: {label} header value '{}' does not match body value '{}'",
             shown(),
-            clipped(&body())
+            clip(&body(), QUOTED_NAME_CHARS)
         )),
     }
 }
@@ -444,7 +431,7 @@ mod tests {
     }
 
     #[test]
-    fn an_error_repeats_at_most_200_bytes_of_a_value() {
+    fn an_error_repeats_at_most_200_characters_of_a_value() {
         let long = format!("{}é{}", "a".repeat(199), "b".repeat(100_000));
         let value = HeaderValue::from_str(&"c".repeat(100_000)).unwrap();
         let expected = Expected::Text(Cow::Borrowed(&long));
@@ -452,7 +439,7 @@ mod tests {
         assert_eq!(
             error,
             format!(
-                "Header mismatch: Mcp-Param-Text header value '{}…' does not match body value '{}…'",
+                "Header mismatch: Mcp-Param-Text header value '{}…' does not match body value '{}é…'",
                 "c".repeat(200),
                 "a".repeat(199)
             )
@@ -460,8 +447,9 @@ mod tests {
         let missing = expect("Mcp-Param-Text", None, &expected).unwrap_err();
         assert_eq!(
             missing.len(),
-            "Header mismatch: the Mcp-Param-Text header is required and must be ''…".len() + 199
+            "Header mismatch: the Mcp-Param-Text header is required and must be ''…".len()
+                + 199
+                + 'é'.len_utf8()
         );
-        assert_eq!(clipped("short"), "short");
     }
 }
