@@ -308,7 +308,7 @@ impl Engine {
         begun: tasks::Begun,
         (arguments, capabilities, status): (String, Option<Arc<Value>>, Arc<tasks::StatusCell>),
     ) {
-        let Handle { conn, id, out, auth } = req;
+        let Handle { conn, auth, .. } = req;
         let Running {
             request_id,
             cx,
@@ -325,7 +325,7 @@ impl Engine {
             status,
             cancel: cx.as_ref().map(|cx| cx.cancellation().clone()),
         };
-        self.begin_task(conn, request_id, id.raw, out, call, begun, permit);
+        self.begin_task(req, request_id, call, begun, permit);
     }
 
     /// Answers a call whose work finished when first polled: at once, or once its pages

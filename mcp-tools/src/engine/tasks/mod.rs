@@ -20,6 +20,7 @@ mod shutdown;
 
 use crate::context::{Check, ClientChannel, Notification, Principal};
 use crate::engine::state::core::{Auth, CallParts, Engine};
+use crate::engine::state::handle::Handle;
 use crate::engine::state::task_record::{
     Asked, Caller, Loaded, Record, Status, encode_record, millis, timestamp,
 };
@@ -167,6 +168,20 @@ pub(crate) struct TaskCall {
     pub(crate) cancel: Option<CancellationToken>,
 }
 
+/// A task running on this instance: what driving it needs besides its work.
+struct Run {
+    id: String,
+    tool: Tool,
+    /// The round its asks are answered from, if it has one.
+    round: Option<Arc<Round>>,
+    status: Arc<StatusCell>,
+    cancel: CancellationToken,
+    /// Its place among the running tasks (none for one run again after its answers).
+    slot: Option<crate::engine::state::task_slots::Slot>,
+    /// When its time to live runs out, in milliseconds since the epoch.
+    until: u64,
+}
+
 /// A call's work that will finish as a task.
 pub(crate) type TaskWork = Rounds<Pin<Box<dyn Future<Output = CallToolResult> + Send>>>;
 
@@ -223,17 +238,15 @@ impl Engine {
     /// or no place for one more running task, answers the call with an error and stops the
     /// work. The call's place among the calls in progress (`permit`) is given back: a
     /// running task holds a place of its own.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn begin_task(
         self: &Arc<Self>,
-        conn: &Arc<Connection>,
+        req: Handle<'_>,
         request_id: RequestId,
-        id: &RawValue,
-        out: &Outbox,
         call: TaskCall,
         begun: Begun,
         permit: OwnedSemaphorePermit,
     ) {
+        let Handle { conn, id, out, .. } = req;
         let slot = match begun {
             Begun::Running(_) => match self.tasks.slots.try_take(&call.client) {
                 Ok(slot) => Some(slot),
@@ -242,7 +255,7 @@ impl Engine {
                         cancel.cancel();
                     }
                     conn.finish(&request_id);
-                    return encode::respond_failure(out, Some(id), failure);
+                    return encode::respond_failure(out, Some(id.raw), failure);
                 }
             },
             Begun::Finished(_) => None,
@@ -251,7 +264,7 @@ impl Engine {
         let engine = Arc::clone(self);
         let conn2 = Arc::clone(conn);
         let out = out.clone();
-        let raw_id: Box<RawValue> = id.to_owned();
+        let raw_id: Box<RawValue> = id.raw.to_owned();
         let key = request_id.clone();
         let task = conn
             .tasks()
@@ -262,48 +275,64 @@ impl Engine {
                 };
                 let created = engine.create_task(&call, finished.as_ref()).await;
                 conn2.finish(&key);
-                let (task_id, record) = match created {
-                    Ok(created) => created,
+                match created {
+                    Ok((task_id, record)) => {
+                        engine.answer_created(&out, &raw_id, &task_id, &record);
+                        call.status.answered();
+                        if let Some(work) = work {
+                            engine.run_here(task_id, &record, call, work, slot);
+                        }
+                    }
                     Err(failure) => {
                         if let Some(cancel) = &call.cancel {
                             cancel.cancel();
                         }
-                        return encode::respond_failure(&out, Some(&raw_id), failure);
+                        encode::respond_failure(&out, Some(&raw_id), failure);
                     }
-                };
-                let mut created = Map::new();
-                created.insert("resultType".into(), Value::String("task".into()));
-                task_fields(&task_id, &record, &mut created);
-                created.insert(
-                    "_meta".into(),
-                    json!({ crate::protocol::messages::META_SERVER_INFO: &*engine.identity }),
-                );
-                out.respond_as(
-                    encode::result(&raw_id, &created),
-                    crate::engine::wire::outbox::Answer::Task,
-                );
-                call.status.answered();
-                if let Some(work) = work {
-                    // The task outlives its request: it runs apart from the connection,
-                    // which may close (stdin ends, the HTTP response is sent) without
-                    // waiting for it.
-                    let cancel = call.cancel.clone().unwrap_or_default();
-                    let until = record.created_at.saturating_add(record.ttl_ms);
-                    let runs = engine.tasks.runs.clone();
-                    let run = engine.drive(
-                        task_id,
-                        call.tool,
-                        work,
-                        call.round,
-                        call.status,
-                        cancel,
-                        slot,
-                        until,
-                    );
-                    runs.spawn(tracing::Instrument::in_current_span(run));
                 }
             }));
         conn.set_abort(&request_id, task.abort_handle());
+    }
+
+    /// Answers the call that made a task with the task, as `tasks/get` would show it.
+    fn answer_created(&self, out: &Outbox, raw_id: &RawValue, task_id: &str, record: &Record) {
+        let mut created = Map::new();
+        created.insert("resultType".into(), Value::String("task".into()));
+        task_fields(task_id, record, &mut created);
+        created.insert(
+            "_meta".into(),
+            json!({ crate::protocol::messages::META_SERVER_INFO: &*self.identity }),
+        );
+        out.respond_as(
+            encode::result(raw_id, &created),
+            crate::engine::wire::outbox::Answer::Task,
+        );
+    }
+
+    /// Runs a task created working on this instance. The task outlives its request: it runs
+    /// apart from the connection, which may close (stdin ends, the HTTP response is sent)
+    /// without waiting for it.
+    fn run_here(
+        self: &Arc<Self>,
+        task_id: String,
+        record: &Record,
+        call: TaskCall,
+        work: TaskWork,
+        slot: Option<crate::engine::state::task_slots::Slot>,
+    ) {
+        let run = Run {
+            id: task_id,
+            tool: call.tool,
+            round: call.round,
+            status: call.status,
+            cancel: call.cancel.unwrap_or_default(),
+            slot,
+            until: record.created_at.saturating_add(record.ttl_ms),
+        };
+        let runs = self.tasks.runs.clone();
+        runs.spawn(tracing::Instrument::in_current_span(
+            Arc::clone(self).drive(run, work),
+        ));
     }
 
     /// Writes a new task for `call`: working with this instance's lease, or already
@@ -393,87 +422,29 @@ impl Engine {
         record.result = Some(encode::call_result_value(&result, wraps, &self.identity));
     }
 
-    /// Drives a task's work on this instance until it ends, asks, or is cancelled: renews
-    /// its lease, writes its status messages, and hears of a cancellation from any instance.
-    #[allow(clippy::too_many_arguments)]
-    async fn drive(
-        self: Arc<Self>,
-        id: String,
-        tool: Tool,
-        mut work: TaskWork,
-        round: Option<Arc<Round>>,
-        status: Arc<StatusCell>,
-        cancel: CancellationToken,
-        slot: Option<crate::engine::state::task_slots::Slot>,
-        until: u64,
-    ) {
-        let tasks = &self.tasks;
-        tasks.running().insert(id.clone(), cancel.clone());
-        let mut changes = tasks.store.changes();
-        let mut messages = status.subscribe();
-        messages.mark_unchanged();
-        let mut renew = tokio::time::interval(tasks.lease / 3);
-        renew.tick().await;
-        // The task's time to live counts from its creation, whichever run this is.
-        let deadline = tokio::time::sleep(Duration::from_millis(until.saturating_sub(now_ms())));
-        tokio::pin!(deadline);
-        let finished = loop {
-            tokio::select! {
-                biased;
-                () = cancel.cancelled() => {
-                    // Cancelled here (or heard from the store): the tool may clean up, briefly.
-                    let _ = tokio::time::timeout(CANCEL_GRACE, &mut work).await;
-                    break None;
-                }
-                finished = &mut work => break Some(finished),
-                () = &mut deadline => {
-                    tracing::warn!(task = id, "a task ran past its time to live and was stopped");
-                    break Some(Finished::Complete(CallToolResult::error(
-                        "the task ran past its time to live and was stopped",
-                    )));
-                }
-                changed = changes.recv() => {
-                    let concerns = match changed {
-                        Ok(changed) => *changed == *id,
-                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => true,
-                        Err(tokio::sync::broadcast::error::RecvError::Closed) => false,
-                    };
-                    if concerns && self.ended_in_store(&id).await {
-                        cancel.cancel();
-                    }
-                }
-                Ok(()) = messages.changed() => {
-                    let message = messages.borrow_and_update().clone();
-                    self.update(&id, |record| {
-                        (record.status == Status::Working).then(|| record.status_message = message.clone())
-                    })
-                    .await;
-                }
-                _ = renew.tick() => {
-                    let lease = tasks.lease_from(now_ms());
-                    let renewed = self.update(&id, |record| {
-                        (record.status == Status::Working).then(|| record.lease = Some(lease.clone()))
-                    })
-                    .await;
-                    match renewed {
-                        Written::Left(status) if status.is_terminal() => cancel.cancel(),
-                        Written::Gone => cancel.cancel(),
-                        _ => {}
-                    }
-                }
-            }
-        };
+    /// Drives a task's work on this instance until it ends, asks, or is cancelled, then
+    /// records how it ended.
+    async fn drive(self: Arc<Self>, run: Run, work: TaskWork) {
+        let finished = self.work_on(&run, work).await;
+        let Run {
+            id,
+            tool,
+            round,
+            slot,
+            until,
+            ..
+        } = run;
         drop(slot);
-        tasks.running().remove(&id);
-        let Some(finished) = finished else { return };
+        self.tasks.running().remove(&id);
         match finished {
-            Finished::Complete(result) => {
+            None => {}
+            Some(Finished::Complete(result)) => {
                 self.record_end(&id, until, |record| {
                     (!record.status.is_terminal()).then(|| self.settle(record, &result, &tool))
                 })
                 .await;
             }
-            Finished::InputRequired(asked) => {
+            Some(Finished::InputRequired(asked)) => {
                 let answers = round.map(|round| round.taken()).unwrap_or_default();
                 self.record_end(&id, until, |record| {
                     (record.status == Status::Working).then(|| {
@@ -491,6 +462,68 @@ impl Engine {
                     })
                 })
                 .await;
+            }
+        }
+    }
+
+    /// Polls a task's work until it finishes (`None` once cancelled): renews its lease,
+    /// writes its status messages, and hears of a cancellation from any instance.
+    async fn work_on(&self, run: &Run, mut work: TaskWork) -> Option<Finished> {
+        let (id, cancel) = (&run.id, &run.cancel);
+        let tasks = &self.tasks;
+        tasks.running().insert(id.clone(), cancel.clone());
+        let mut changes = tasks.store.changes();
+        let mut messages = run.status.subscribe();
+        messages.mark_unchanged();
+        let mut renew = tokio::time::interval(tasks.lease / 3);
+        renew.tick().await;
+        // The task's time to live counts from its creation, whichever run this is.
+        let deadline = tokio::time::sleep(Duration::from_millis(run.until.saturating_sub(now_ms())));
+        tokio::pin!(deadline);
+        loop {
+            tokio::select! {
+                biased;
+                () = cancel.cancelled() => {
+                    // Cancelled here (or heard from the store): the tool may clean up, briefly.
+                    let _ = tokio::time::timeout(CANCEL_GRACE, &mut work).await;
+                    return None;
+                }
+                finished = &mut work => return Some(finished),
+                () = &mut deadline => {
+                    tracing::warn!(task = id, "a task ran past its time to live and was stopped");
+                    return Some(Finished::Complete(CallToolResult::error(
+                        "the task ran past its time to live and was stopped",
+                    )));
+                }
+                changed = changes.recv() => {
+                    let concerns = match changed {
+                        Ok(changed) => *changed == **id,
+                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => true,
+                        Err(tokio::sync::broadcast::error::RecvError::Closed) => false,
+                    };
+                    if concerns && self.ended_in_store(id).await {
+                        cancel.cancel();
+                    }
+                }
+                Ok(()) = messages.changed() => {
+                    let message = messages.borrow_and_update().clone();
+                    self.update(id, |record| {
+                        (record.status == Status::Working).then(|| record.status_message = message.clone())
+                    })
+                    .await;
+                }
+                _ = renew.tick() => {
+                    let lease = tasks.lease_from(now_ms());
+                    let renewed = self.update(id, |record| {
+                        (record.status == Status::Working).then(|| record.lease = Some(lease.clone()))
+                    })
+                    .await;
+                    match renewed {
+                        Written::Left(status) if status.is_terminal() => cancel.cancel(),
+                        Written::Gone => cancel.cancel(),
+                        _ => {}
+                    }
+                }
             }
         }
     }
@@ -790,9 +823,16 @@ impl Engine {
             // A task run again counts among the running tasks, its creator's included, as
             // its first run did; it waits for a place rather than failing.
             let slot = engine.tasks.slots.take(client).await;
-            engine
-                .drive(id, tool, work, Some(round), status, cancel, slot, until)
-                .await;
+            let run = Run {
+                id,
+                tool,
+                round: Some(round),
+                status,
+                cancel,
+                slot,
+                until,
+            };
+            engine.drive(run, work).await;
         });
     }
 
