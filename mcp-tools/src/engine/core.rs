@@ -247,7 +247,7 @@ impl Engine {
             extensions,
             middleware,
         } = offers;
-        let skills = skills.map(|skills| super::skills::index::SkillIndex::new(&skills));
+        let skills = skills.and_then(|skills| super::skills::index(&skills));
         let tasks = super::tasks::record::Tasks::new(&options.tasks);
         let spills = super::spill::record::Spills::new(
             options.spill.clone(),

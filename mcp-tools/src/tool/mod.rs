@@ -312,6 +312,7 @@ impl Tool {
     /// assert_eq!(export.task_support(), TaskSupport::Optional);
     /// ```
     pub fn with_task_support(mut self, support: TaskSupport) -> Tool {
+        crate::engine::link_tasks();
         self.def_mut().task_support = support;
         self
     }
@@ -396,6 +397,7 @@ impl Tool {
     /// assert_eq!(export.result_budget(), Some(50_000));
     /// ```
     pub fn with_result_budget(mut self, bytes: usize) -> Tool {
+        crate::engine::link_spill();
         self.def_mut().result_budget = Some(bytes.max(MIN_RESULT_BUDGET));
         self
     }
@@ -1269,12 +1271,14 @@ impl ToolBuilder {
 
     /// Sets whether its calls may run as tasks (`#[tool(task)]`, `#[tool(task = "required")]`).
     pub fn task(mut self, support: TaskSupport) -> ToolBuilder {
+        crate::engine::link_tasks();
         self.task_support = support;
         self
     }
 
     /// Sets its result budget (`#[tool(result_budget = ...)]`).
     pub fn result_budget(mut self, bytes: usize) -> ToolBuilder {
+        crate::engine::link_spill();
         self.result_budget = Some(bytes.max(MIN_RESULT_BUDGET));
         self
     }

@@ -17,7 +17,10 @@ use crate::registry::catalog::Item;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
+use crate::skill::Skills;
+use index::SkillIndex;
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 /// The extension's name in `capabilities.extensions`.
 pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/skills";
@@ -48,6 +51,32 @@ impl<'a> WithMeta<'a> for SkillParams<'a> {
     }
 }
 
+/// The skills methods, by function pointer: installed by [`link`], which only
+/// `Server::skills` calls, so that a server without skills links none of them (the
+/// index's making and the three methods: about 60 KB of the calculator's code; see
+/// bench/README.md, "Footprint").
+struct Hooks {
+    index: fn(&Skills) -> SkillIndex,
+    request: fn(&Engine, &SkillIndex, &Connection, Id<'_>, &str, Option<&RawValue>, &Outbox) -> Outcome,
+}
+
+/// The skills methods, once a server was given skills.
+static LINKED: OnceLock<Hooks> = OnceLock::new();
+
+/// Installs the skills methods.
+pub(crate) fn link() {
+    LINKED.get_or_init(|| Hooks {
+        index: SkillIndex::new,
+        request: Engine::serve_skills,
+    });
+}
+
+/// What the skills methods serve of `skills`; `None` if no server was given skills (then
+/// there are none to serve).
+pub(crate) fn index(skills: &Skills) -> Option<SkillIndex> {
+    LINKED.get().map(|hooks| (hooks.index)(skills))
+}
+
 impl Engine {
     /// Whether the server serves skills.
     pub(crate) fn has_skills(&self) -> bool {
@@ -63,9 +92,22 @@ impl Engine {
         params: Option<&RawValue>,
         out: &Outbox,
     ) -> Outcome {
-        let Some(index) = &self.skills else {
-            return Err(Failure::invalid_params("this server serves no skills"));
-        };
+        match (&self.skills, LINKED.get()) {
+            (Some(index), Some(hooks)) => (hooks.request)(self, index, conn, id, method, params, out),
+            _ => Err(Failure::invalid_params("this server serves no skills")),
+        }
+    }
+
+    /// What `skills_request` does once the skills methods are linked.
+    fn serve_skills(
+        &self,
+        index: &SkillIndex,
+        conn: &Connection,
+        id: Id<'_>,
+        method: &str,
+        params: Option<&RawValue>,
+        out: &Outbox,
+    ) -> Outcome {
         let (params, meta) = parse_with_meta::<SkillParams<'_>>(params)?;
         let era = era_of(conn, method, meta.as_ref())?;
         let uri = || {

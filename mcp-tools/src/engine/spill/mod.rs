@@ -17,7 +17,10 @@ use crate::task::{StoredTask, now_ms};
 use crate::tool::Tool;
 pub(crate) use record::READ_RESULT;
 use record::{PageRecord, page_line, page_uri, record_id};
+use std::future::Future;
 use std::ops::Range;
+use std::pin::Pin;
+use std::sync::OnceLock;
 
 /// The smallest page, whatever the budget leaves once the line that says how to read on
 /// is counted: room for a few characters of any width.
@@ -164,6 +167,26 @@ enum SpillFailed {
     Store(crate::task::StoreError),
 }
 
+/// Pages an answer over its budget (`Engine::spill_over_budget`), borrowing the engine.
+type Spill = for<'a> fn(
+    &'a Engine,
+    &'a Tool,
+    Finished,
+    Option<&'a Principal>,
+) -> Pin<Box<dyn Future<Output = Finished> + Send + 'a>>;
+
+/// How answers are spilled, once a budget was set: installed by [`link_spilling`], which only the
+/// budget setters call (`Server::result_budget`, `ToolBuilder::result_budget`,
+/// `Tool::with_result_budget`), so that a server without budgets does not link the
+/// spilling. Reading pages (`read_result`, the page resource) stays in every server: a
+/// store shared with other instances may hold theirs.
+static LINKED: OnceLock<Spill> = OnceLock::new();
+
+/// Installs the spilling of answers over their budgets.
+pub(crate) fn link_spilling() {
+    LINKED.get_or_init(|| |engine, tool, finished, caller| Box::pin(engine.spill_over_budget(tool, finished, caller)));
+}
+
 impl Engine {
     /// The budget a call of `tool` answers within, if any.
     fn budget_of(&self, tool: &Tool) -> Option<usize> {
@@ -192,6 +215,15 @@ impl Engine {
         finished: Finished,
         caller: Option<&Principal>,
     ) -> Finished {
+        match LINKED.get() {
+            Some(spill) => spill(self, tool, finished, caller).await,
+            // No budget was set anywhere, so no answer is over one.
+            None => finished,
+        }
+    }
+
+    /// What `within_budget` does once spilling is linked.
+    async fn spill_over_budget(&self, tool: &Tool, finished: Finished, caller: Option<&Principal>) -> Finished {
         let (Finished::Complete(result), Some(budget)) = (&finished, self.budget_of(tool)) else {
             return finished;
         };

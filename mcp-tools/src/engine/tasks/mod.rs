@@ -16,6 +16,7 @@
 //! hears on the store's change feed; a task whose lease ran out (its instance died) is
 //! turned `failed` by whoever reads it next.
 
+mod linked;
 pub(super) mod record;
 mod shutdown;
 mod slots;
@@ -36,6 +37,7 @@ use crate::result::CallToolResult;
 use crate::task::{StoreError, StoredTask, now_ms};
 use crate::tool::{RawArguments, TaskSupport, Tool};
 use record::{Asked, Caller, Loaded, Record, Status, encode_record, millis, timestamp};
+pub(crate) use linked::link;
 pub(crate) use record::{EXTENSION, StatusCell, declares_tasks, missing_extension};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
@@ -222,7 +224,7 @@ impl Engine {
     /// work. The call's place among the calls in progress (`permit`) is given back: a
     /// running task holds a place of its own.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn begin_task(
+    fn start_task(
         self: &Arc<Self>,
         conn: &Arc<Connection>,
         request_id: RequestId,
@@ -637,7 +639,7 @@ impl Engine {
     }
 
     /// `tasks/get`: the task as it is now, with its result, error or questions inlined.
-    pub(crate) fn tasks_get(
+    fn serve_get(
         self: &Arc<Self>,
         conn: &Connection,
         id: Id<'_>,
@@ -653,7 +655,7 @@ impl Engine {
 
     /// `tasks/update`: takes the answers to questions the task is waiting on (others are
     /// ignored); once none is left, the tool runs again here, from the top.
-    pub(crate) fn tasks_update(
+    fn serve_update(
         self: &Arc<Self>,
         conn: &Connection,
         id: Id<'_>,
@@ -794,7 +796,7 @@ impl Engine {
     /// `tasks/cancel`: a task not yet ended ends `cancelled`, and the instance running it
     /// stops its tool; a task ended already is left as it is. Either way the answer is an
     /// empty acknowledgment.
-    pub(crate) fn tasks_cancel(
+    fn serve_cancel(
         self: &Arc<Self>,
         conn: &Connection,
         id: Id<'_>,
@@ -839,7 +841,7 @@ impl Engine {
     }
 
     /// `notifications/tasks` for each of the tasks `ids` still kept, as they are now.
-    pub(crate) async fn task_notifications(&self, ids: &[String], tag: &Value) -> Vec<Vec<u8>> {
+    async fn notifications_of(&self, ids: &[String], tag: &Value) -> Vec<Vec<u8>> {
         let mut messages = Vec::with_capacity(ids.len());
         for id in ids {
             if let Ok(Some(task)) = self.tasks.store.load(id).await
@@ -852,7 +854,7 @@ impl Engine {
     }
 
     /// The tasks of `ids` that `caller` may see, for a listen stream to watch.
-    pub(crate) async fn watchable_tasks(&self, ids: &[String], caller: Auth<'_>) -> Vec<String> {
+    async fn watchable_of(&self, ids: &[String], caller: Auth<'_>) -> Vec<String> {
         let mut known = Vec::new();
         for id in ids {
             if self.load_for(id, caller).await.is_ok() {

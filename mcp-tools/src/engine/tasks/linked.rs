@@ -1,0 +1,159 @@
+//! What makes the task methods part of a binary only when a server can have a task.
+//!
+//! The engine reaches the methods that make and serve tasks through [`Hooks`], a table of
+//! function pointers that [`link`] installs. `link` is called only where a task can come
+//! from: a tool given task support (`#[tool(task)]`, `ToolBuilder::task`,
+//! `Tool::with_task_support`), a store the server is given (`Server::task_store`), and a
+//! store that other instances share (`sqlite:`, `redis://`). A server that does none of
+//! these never refers to the table, so the linker leaves the task engine out: about
+//! 150 KB of the calculator's code (bench/README.md, "Footprint").
+//!
+//! Until the table is installed every task request is answered as by a server whose store
+//! holds no task: no process-wide state changes what a client sees.
+
+use super::{Begun, TaskCall, not_found};
+use crate::engine::connection::Connection;
+use crate::engine::core::{Auth, Engine};
+use crate::engine::encode;
+use crate::engine::failure::{Failure, Outcome};
+use crate::engine::outbox::Outbox;
+use crate::protocol::jsonrpc::Id;
+use crate::protocol::{ErrorCode, RequestId};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, OnceLock};
+use tokio::sync::OwnedSemaphorePermit;
+
+/// A future of a hook's, borrowing the engine.
+type Boxed<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The task methods, by function pointer.
+pub(crate) struct Hooks {
+    begin: fn(&Arc<Engine>, &Arc<Connection>, RequestId, &RawValue, &Outbox, TaskCall, Begun, OwnedSemaphorePermit),
+    get: fn(&Arc<Engine>, &Connection, Id<'_>, String, &Outbox, Auth<'_>) -> Outcome,
+    update: fn(&Arc<Engine>, &Connection, Id<'_>, String, Map<String, Value>, &Outbox, Auth<'_>) -> Outcome,
+    cancel: fn(&Arc<Engine>, &Connection, Id<'_>, String, &Outbox, Auth<'_>) -> Outcome,
+    notifications: for<'a> fn(&'a Engine, &'a [String], &'a Value) -> Boxed<'a, Vec<Vec<u8>>>,
+    watchable: for<'a> fn(&'a Engine, &'a [String], Auth<'a>) -> Boxed<'a, Vec<String>>,
+    /// Writes a task still working at shutdown as `failed`; whether it was.
+    pub(super) fail_at_shutdown: for<'a> fn(&'a Engine, &'a str) -> Boxed<'a, bool>,
+}
+
+/// The table, once something that can make a task was built.
+static LINKED: OnceLock<&'static Hooks> = OnceLock::new();
+
+/// Installs the task methods (see the module's documentation for who calls it).
+pub(crate) fn link() {
+    static HOOKS: Hooks = Hooks {
+        begin: |engine, conn, request_id, id, out, call, begun, permit| {
+            engine.start_task(conn, request_id, id, out, call, begun, permit);
+        },
+        get: Engine::serve_get,
+        update: Engine::serve_update,
+        cancel: Engine::serve_cancel,
+        notifications: |engine, ids, tag| Box::pin(engine.notifications_of(ids, tag)),
+        watchable: |engine, ids, caller| Box::pin(engine.watchable_of(ids, caller)),
+        fail_at_shutdown: |engine, id| Box::pin(engine.fail_at_shutdown(id)),
+    };
+    LINKED.get_or_init(|| &HOOKS);
+}
+
+/// The task methods, when installed.
+pub(super) fn hooks() -> Option<&'static Hooks> {
+    LINKED.get().copied()
+}
+
+/// The answer to a `tasks/*` request before any task can exist: the task is not found.
+fn unknown_task(id: Id<'_>, out: &Outbox) -> Outcome {
+    encode::respond_failure(out, Some(id.raw), not_found());
+    Ok(())
+}
+
+impl Engine {
+    /// Turns a call into a task (see `start_task`). Only a tool with task support gets here,
+    /// and making one installed the methods; were they missing, the call fails.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn begin_task(
+        self: &Arc<Self>,
+        conn: &Arc<Connection>,
+        request_id: RequestId,
+        id: &RawValue,
+        out: &Outbox,
+        call: TaskCall,
+        begun: Begun,
+        permit: OwnedSemaphorePermit,
+    ) {
+        match hooks() {
+            Some(hooks) => (hooks.begin)(self, conn, request_id, id, out, call, begun, permit),
+            None => {
+                conn.finish(&request_id);
+                let failure = Failure::new(ErrorCode::INTERNAL_ERROR, "internal error: tasks are not linked");
+                encode::respond_failure(out, Some(id), failure);
+            }
+        }
+    }
+
+    /// `tasks/get`.
+    pub(crate) fn tasks_get(
+        self: &Arc<Self>,
+        conn: &Connection,
+        id: Id<'_>,
+        task_id: String,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) -> Outcome {
+        match hooks() {
+            Some(hooks) => (hooks.get)(self, conn, id, task_id, out, auth),
+            None => unknown_task(id, out),
+        }
+    }
+
+    /// `tasks/update`.
+    pub(crate) fn tasks_update(
+        self: &Arc<Self>,
+        conn: &Connection,
+        id: Id<'_>,
+        task_id: String,
+        responses: Map<String, Value>,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) -> Outcome {
+        match hooks() {
+            Some(hooks) => (hooks.update)(self, conn, id, task_id, responses, out, auth),
+            None => unknown_task(id, out),
+        }
+    }
+
+    /// `tasks/cancel`.
+    pub(crate) fn tasks_cancel(
+        self: &Arc<Self>,
+        conn: &Connection,
+        id: Id<'_>,
+        task_id: String,
+        out: &Outbox,
+        auth: Auth<'_>,
+    ) -> Outcome {
+        match hooks() {
+            Some(hooks) => (hooks.cancel)(self, conn, id, task_id, out, auth),
+            None => unknown_task(id, out),
+        }
+    }
+
+    /// `notifications/tasks` for each of the tasks `ids` still kept, as they are now.
+    pub(crate) async fn task_notifications(&self, ids: &[String], tag: &Value) -> Vec<Vec<u8>> {
+        match hooks() {
+            Some(hooks) => (hooks.notifications)(self, ids, tag).await,
+            None => Vec::new(),
+        }
+    }
+
+    /// The tasks of `ids` that `caller` may see, for a listen stream to watch.
+    pub(crate) async fn watchable_tasks(&self, ids: &[String], caller: Auth<'_>) -> Vec<String> {
+        match hooks() {
+            Some(hooks) => (hooks.watchable)(self, ids, caller).await,
+            None => Vec::new(),
+        }
+    }
+}
