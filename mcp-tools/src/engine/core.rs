@@ -256,11 +256,12 @@ impl Engine {
         );
         let budgeted =
             options.spill.budget.is_some() || tools.items().iter().any(|tool| tool.result_budget().is_some());
-        if budgeted {
-            // The pages of spilled results are listed as a template, for clients to find;
-            // the engine of `execute` shares the registry and finds it added already.
+        // The pages of spilled results are listed as a template, for clients to find; the
+        // engine of `execute` shares the registry and finds it added already. A budget
+        // installed the spilling, so there is a template.
+        if budgeted && let Some(pages) = super::spill::page_resource() {
             let registry = resources.get_or_insert_with(ResourceRegistry::new);
-            let _ = registry.add_item(super::spill::record::page_resource());
+            let _ = registry.add_item(pages);
         }
         let mut services = StateMap::default();
         services.insert(spills.pages());

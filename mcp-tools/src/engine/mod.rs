@@ -52,8 +52,8 @@ pub(crate) use extensions::{extension_problems, with_builtin};
 #[cfg(feature = "http")]
 pub(crate) use outbox::Settled;
 pub(crate) use outbox::{ErrorInfo, Outbox, Outgoing, Queue, Sink};
-pub(crate) use spill::READ_RESULT;
-pub(crate) use tasks::EXTENSION as TASKS_EXTENSION;
 pub(crate) use skills::link as link_skills;
+pub(crate) use spill::READ_RESULT;
 pub(crate) use spill::link_spilling as link_spill;
+pub(crate) use tasks::EXTENSION as TASKS_EXTENSION;
 pub(crate) use tasks::link as link_tasks;

@@ -14,11 +14,11 @@ use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::protocol::jsonrpc::{self, Id};
 use crate::protocol::messages::{META_SERVER_INFO, RequestMeta, WithMeta};
 use crate::registry::catalog::Item;
+use crate::skill::Skills;
+use index::SkillIndex;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
-use crate::skill::Skills;
-use index::SkillIndex;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
@@ -53,8 +53,7 @@ impl<'a> WithMeta<'a> for SkillParams<'a> {
 
 /// The skills methods, by function pointer: installed by [`link`], which only
 /// `Server::skills` calls, so that a server without skills links none of them (the
-/// index's making and the three methods: about 60 KB of the calculator's code; see
-/// bench/README.md, "Footprint").
+/// index's making and the three methods; see bench/README.md, "Footprint").
 struct Hooks {
     index: fn(&Skills) -> SkillIndex,
     request: fn(&Engine, &SkillIndex, &Connection, Id<'_>, &str, Option<&RawValue>, &Outbox) -> Outcome,

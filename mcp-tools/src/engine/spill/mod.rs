@@ -175,16 +175,31 @@ type Spill = for<'a> fn(
     Option<&'a Principal>,
 ) -> Pin<Box<dyn Future<Output = Finished> + Send + 'a>>;
 
-/// How answers are spilled, once a budget was set: installed by [`link_spilling`], which only the
-/// budget setters call (`Server::result_budget`, `ToolBuilder::result_budget`,
-/// `Tool::with_result_budget`), so that a server without budgets does not link the
-/// spilling. Reading pages (`read_result`, the page resource) stays in every server: a
-/// store shared with other instances may hold theirs.
-static LINKED: OnceLock<Spill> = OnceLock::new();
+/// Spilling, once a budget was set: installed by [`link_spilling`], which only the budget
+/// setters call (`Server::result_budget`, `ToolBuilder::result_budget`,
+/// `Tool::with_result_budget`), so that a server without budgets links neither the
+/// spilling nor the page resource (listed only on a server with budgets). `read_result`
+/// stays in every server: a store shared with other instances may hold their pages.
+struct Hooks {
+    spill: Spill,
+    page_resource: fn() -> crate::resource::Resource,
+}
+
+/// The spilling, once a budget was set.
+static LINKED: OnceLock<Hooks> = OnceLock::new();
 
 /// Installs the spilling of answers over their budgets.
 pub(crate) fn link_spilling() {
-    LINKED.get_or_init(|| |engine, tool, finished, caller| Box::pin(engine.spill_over_budget(tool, finished, caller)));
+    LINKED.get_or_init(|| Hooks {
+        spill: |engine, tool, finished, caller| Box::pin(engine.spill_over_budget(tool, finished, caller)),
+        page_resource: record::page_resource,
+    });
+}
+
+/// The resource template of the pages, for a server with budgets (which installed the
+/// spilling); `None` if no budget was ever set.
+pub(crate) fn page_resource() -> Option<crate::resource::Resource> {
+    LINKED.get().map(|hooks| (hooks.page_resource)())
 }
 
 impl Engine {
@@ -216,14 +231,19 @@ impl Engine {
         caller: Option<&Principal>,
     ) -> Finished {
         match LINKED.get() {
-            Some(spill) => spill(self, tool, finished, caller).await,
+            Some(hooks) => (hooks.spill)(self, tool, finished, caller).await,
             // No budget was set anywhere, so no answer is over one.
             None => finished,
         }
     }
 
     /// What `within_budget` does once spilling is linked.
-    async fn spill_over_budget(&self, tool: &Tool, finished: Finished, caller: Option<&Principal>) -> Finished {
+    async fn spill_over_budget(
+        &self,
+        tool: &Tool,
+        finished: Finished,
+        caller: Option<&Principal>,
+    ) -> Finished {
         let (Finished::Complete(result), Some(budget)) = (&finished, self.budget_of(tool)) else {
             return finished;
         };

@@ -6,10 +6,11 @@
 //! `Tool::with_task_support`), a store the server is given (`Server::task_store`), and a
 //! store that other instances share (`sqlite:`, `redis://`). A server that does none of
 //! these never refers to the table, so the linker leaves the task engine out: about
-//! 150 KB of the calculator's code (bench/README.md, "Footprint").
+//! 210 KB of the calculator's stripped binary (bench/README.md, "Footprint").
 //!
-//! Until the table is installed every task request is answered as by a server whose store
-//! holds no task: no process-wide state changes what a client sees.
+//! The table is process-wide, and changes nothing a client sees: `tasks/*` is served only
+//! by a server with a task tool (which installed it), and until it is installed every
+//! task request is answered as by a server whose store holds no task.
 
 use super::{Begun, TaskCall, not_found};
 use crate::engine::connection::Connection;
@@ -29,14 +30,33 @@ use tokio::sync::OwnedSemaphorePermit;
 /// A future of a hook's, borrowing the engine.
 type Boxed<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
+/// Turns a call into a task (`Engine::start_task`).
+type Begin =
+    fn(&Arc<Engine>, &Arc<Connection>, RequestId, &RawValue, &Outbox, TaskCall, Begun, OwnedSemaphorePermit);
+
+/// Serves `tasks/get` or `tasks/cancel` on a task id.
+type Serve = fn(&Arc<Engine>, &Connection, Id<'_>, String, &Outbox, Auth<'_>) -> Outcome;
+
+/// Serves `tasks/update`: a task id and the answers.
+type Update = fn(&Arc<Engine>, &Connection, Id<'_>, String, Answers, &Outbox, Auth<'_>) -> Outcome;
+
+/// `tasks/update`'s answers, by the keys of the questions.
+type Answers = Map<String, Value>;
+
+/// The notifications of tasks, by id, with a listen stream's tag.
+type Notify = for<'a> fn(&'a Engine, &'a [String], &'a Value) -> Boxed<'a, Vec<Vec<u8>>>;
+
+/// The tasks of some ids a caller may watch.
+type Watchable = for<'a> fn(&'a Engine, &'a [String], Auth<'a>) -> Boxed<'a, Vec<String>>;
+
 /// The task methods, by function pointer.
 pub(crate) struct Hooks {
-    begin: fn(&Arc<Engine>, &Arc<Connection>, RequestId, &RawValue, &Outbox, TaskCall, Begun, OwnedSemaphorePermit),
-    get: fn(&Arc<Engine>, &Connection, Id<'_>, String, &Outbox, Auth<'_>) -> Outcome,
-    update: fn(&Arc<Engine>, &Connection, Id<'_>, String, Map<String, Value>, &Outbox, Auth<'_>) -> Outcome,
-    cancel: fn(&Arc<Engine>, &Connection, Id<'_>, String, &Outbox, Auth<'_>) -> Outcome,
-    notifications: for<'a> fn(&'a Engine, &'a [String], &'a Value) -> Boxed<'a, Vec<Vec<u8>>>,
-    watchable: for<'a> fn(&'a Engine, &'a [String], Auth<'a>) -> Boxed<'a, Vec<String>>,
+    begin: Begin,
+    get: Serve,
+    update: Update,
+    cancel: Serve,
+    notifications: Notify,
+    watchable: Watchable,
     /// Writes a task still working at shutdown as `failed`; whether it was.
     pub(super) fail_at_shutdown: for<'a> fn(&'a Engine, &'a str) -> Boxed<'a, bool>,
 }

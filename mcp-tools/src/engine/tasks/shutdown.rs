@@ -60,7 +60,8 @@ impl Engine {
                     record.status = Status::Failed;
                     record.lease = None;
                     record.status_message = Some(SHUT_DOWN.to_owned());
-                    record.error = Some(json!({ "code": ErrorCode::INTERNAL_ERROR.get(), "message": SHUT_DOWN }));
+                    record.error =
+                        Some(json!({ "code": ErrorCode::INTERNAL_ERROR.get(), "message": SHUT_DOWN }));
                 })
             })
             .await;
