@@ -259,7 +259,7 @@ impl Engine {
         // The pages of spilled results are listed as a template, for clients to find; the
         // engine of `execute` shares the registry and finds it added already. A budget
         // installed the spilling, so there is a template.
-        if budgeted && let Some(pages) = super::spill::page_resource() {
+        if budgeted && let Some(pages) = super::spill::record::linked_page_resource() {
             let registry = resources.get_or_insert_with(ResourceRegistry::new);
             let _ = registry.add_item(pages);
         }

@@ -680,6 +680,11 @@ impl Server {
     /// The same, for a store already shared (`--task-store`).
     #[cfg(feature = "cli")]
     pub(crate) fn task_store_arc(mut self, store: std::sync::Arc<dyn crate::task::TaskStore>) -> Server {
+        // The command line's `--task-store`: a shared store (SQLite, Redis) may hold tasks
+        // other instances made, which this server then serves; a binary built without
+        // either opens only memory stores, no different from the default one.
+        #[cfg(any(feature = "sqlite", feature = "redis"))]
+        crate::engine::link_tasks();
         self.executor.take();
         self.options.tasks.store = Some(store);
         self

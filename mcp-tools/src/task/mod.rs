@@ -359,15 +359,9 @@ impl StoreUrl {
         match self {
             StoreUrl::Memory => Ok(Arc::new(MemoryStore::new())),
             #[cfg(feature = "sqlite")]
-            StoreUrl::Sqlite(path) => {
-                crate::engine::link_tasks();
-                Ok(Arc::new(SqliteStore::open(path)?))
-            }
+            StoreUrl::Sqlite(path) => Ok(Arc::new(SqliteStore::open(path)?)),
             #[cfg(feature = "redis")]
-            StoreUrl::Redis(url) => {
-                crate::engine::link_tasks();
-                Ok(Arc::new(RedisStore::connect(url).await?))
-            }
+            StoreUrl::Redis(url) => Ok(Arc::new(RedisStore::connect(url).await?)),
             #[allow(unreachable_patterns)]
             other => Err(StoreError::InvalidUrl {
                 url: format!("{other:?}"),

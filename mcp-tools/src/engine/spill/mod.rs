@@ -14,7 +14,7 @@ use crate::content::{Content, ResourceContents, ResourceLink};
 use crate::context::Principal;
 use crate::result::CallToolResult;
 use crate::task::{StoredTask, now_ms};
-use crate::tool::Tool;
+use crate::tool::{Tool, ToolBuilder};
 pub(crate) use record::READ_RESULT;
 use record::{PageRecord, page_line, page_uri, record_id};
 use std::future::Future;
@@ -176,30 +176,52 @@ type Spill = for<'a> fn(
 ) -> Pin<Box<dyn Future<Output = Finished> + Send + 'a>>;
 
 /// Spilling, once a budget was set: installed by [`link_spilling`], which only the budget
-/// setters call (`Server::result_budget`, `ToolBuilder::result_budget`,
-/// `Tool::with_result_budget`), so that a server without budgets links neither the
-/// spilling nor the page resource (listed only on a server with budgets). `read_result`
-/// stays in every server: a store shared with other instances may hold their pages.
-struct Hooks {
-    spill: Spill,
-    page_resource: fn() -> crate::resource::Resource,
-}
-
-/// The spilling, once a budget was set.
-static LINKED: OnceLock<Hooks> = OnceLock::new();
+/// setters call (`Server::result_budget`, [`ToolBuilder::result_budget`] and
+/// [`Tool::with_result_budget`], defined here for that reason), so that a server without
+/// budgets links neither the spilling nor the page resource (listed only on a server with
+/// budgets: `record::page_resource`). `read_result` stays in every server: a store shared
+/// with other instances may hold their pages.
+static LINKED: OnceLock<Spill> = OnceLock::new();
 
 /// Installs the spilling of answers over their budgets.
 pub(crate) fn link_spilling() {
-    LINKED.get_or_init(|| Hooks {
-        spill: |engine, tool, finished, caller| Box::pin(engine.spill_over_budget(tool, finished, caller)),
-        page_resource: record::page_resource,
+    LINKED.get_or_init(|| {
+        |engine, tool, finished, caller| Box::pin(engine.spill_over_budget(tool, finished, caller))
     });
+    record::link_pages();
 }
 
-/// The resource template of the pages, for a server with budgets (which installed the
-/// spilling); `None` if no budget was ever set.
-pub(crate) fn page_resource() -> Option<crate::resource::Resource> {
-    LINKED.get().map(|hooks| (hooks.page_resource)())
+impl Tool {
+    /// Gives the tool a result budget of its own, in place of the server's
+    /// ([`Server::result_budget`](crate::Server::result_budget)): the most its answer
+    /// carries at once, in bytes of text (at least 1024). A larger result is sent a page at
+    /// a time; the guide's result budgets chapter says how.
+    ///
+    /// ```
+    /// use mcp_toolkit::Tool;
+    /// use serde_json::json;
+    ///
+    /// let export = Tool::from_json("export", "Exports everything.", json!({"type": "object"}), |_, _| async {
+    ///     "exported"
+    /// })
+    /// .unwrap()
+    /// .with_result_budget(50_000);
+    /// assert_eq!(export.result_budget(), Some(50_000));
+    /// ```
+    pub fn with_result_budget(mut self, bytes: usize) -> Tool {
+        link_spilling();
+        self.set_result_budget(bytes);
+        self
+    }
+}
+
+impl ToolBuilder {
+    /// Sets its result budget (`#[tool(result_budget = ...)]`).
+    pub fn result_budget(mut self, bytes: usize) -> ToolBuilder {
+        link_spilling();
+        self.set_result_budget(bytes);
+        self
+    }
 }
 
 impl Engine {
@@ -231,7 +253,7 @@ impl Engine {
         caller: Option<&Principal>,
     ) -> Finished {
         match LINKED.get() {
-            Some(hooks) => (hooks.spill)(self, tool, finished, caller).await,
+            Some(spill) => spill(self, tool, finished, caller).await,
             // No budget was set anywhere, so no answer is over one.
             None => finished,
         }

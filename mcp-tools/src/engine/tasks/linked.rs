@@ -2,9 +2,10 @@
 //!
 //! The engine reaches the methods that make and serve tasks through [`Hooks`], a table of
 //! function pointers that [`link`] installs. `link` is called only where a task can come
-//! from: a tool given task support (`#[tool(task)]`, `ToolBuilder::task`,
-//! `Tool::with_task_support`), a store the server is given (`Server::task_store`), and a
-//! store that other instances share (`sqlite:`, `redis://`). A server that does none of
+//! from: a tool given task support (`#[tool(task)]`, [`ToolBuilder::task`] and
+//! [`Tool::with_task_support`], which are defined here for that reason), a store the server
+//! is given (`Server::task_store`), and a store that other instances share (the
+//! `sqlite` and `redis` features). A server that does none of
 //! these never refers to the table, so the linker leaves the task engine out: about
 //! 210 KB of the calculator's stripped binary (bench/README.md, "Footprint").
 //!
@@ -20,6 +21,7 @@ use crate::engine::failure::{Failure, Outcome};
 use crate::engine::outbox::Outbox;
 use crate::protocol::jsonrpc::Id;
 use crate::protocol::{ErrorCode, RequestId};
+use crate::tool::{TaskSupport, Tool, ToolBuilder};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::future::Future;
@@ -175,5 +177,37 @@ impl Engine {
             Some(hooks) => (hooks.watchable)(self, ids, caller).await,
             None => Vec::new(),
         }
+    }
+}
+
+impl Tool {
+    /// Sets whether the tool's calls may run as tasks: what `#[tool(task)]` and
+    /// `#[tool(task = "required")]` say, for tools built with [`Tool::from_json`].
+    ///
+    /// ```
+    /// use mcp_toolkit::Tool;
+    /// use mcp_toolkit::tool::TaskSupport;
+    /// use serde_json::json;
+    ///
+    /// let export = Tool::from_json("export", "Exports everything.", json!({"type": "object"}), |_, _| async {
+    ///     "exported"
+    /// })
+    /// .unwrap()
+    /// .with_task_support(TaskSupport::Optional);
+    /// assert_eq!(export.task_support(), TaskSupport::Optional);
+    /// ```
+    pub fn with_task_support(mut self, support: TaskSupport) -> Tool {
+        link();
+        self.set_task_support(support);
+        self
+    }
+}
+
+impl ToolBuilder {
+    /// Sets whether its calls may run as tasks (`#[tool(task)]`, `#[tool(task = "required")]`).
+    pub fn task(mut self, support: TaskSupport) -> ToolBuilder {
+        link();
+        self.set_task_support(support);
+        self
     }
 }
