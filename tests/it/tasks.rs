@@ -1028,3 +1028,28 @@ fn a_task_sends_no_progress_or_log_messages_once_it_is_answered() {
     let done = wait_for(&mut peer, &mut id, &task, &["completed"]);
     assert_eq!(done["result"]["content"][0]["text"], "done");
 }
+
+/// A server with no task tool (the calculator) does not link the task engine
+/// (bench/README.md, "Footprint"), and serves no `tasks/*` method, with or without the
+/// extension declared; a server with task tools does.
+#[test]
+fn a_server_without_task_tools_serves_no_tasks_methods() {
+    const CALCULATOR: &str = env!("CARGO_BIN_EXE_calculator");
+    let unknown = "0123456789abcdef0123456789abcdef";
+    let mut with_tasks = Peer::spawn(CONFORMANCE);
+    let mut without = Peer::spawn(CALCULATOR);
+    for (id, method) in (1..).zip(["tasks/get", "tasks/cancel", "tasks/update"]) {
+        let params = json!({ "taskId": unknown, "inputResponses": {} });
+        let served = task_request(&mut with_tasks, id, method, params.clone());
+        assert_eq!(
+            served["error"]["message"], "task not found: unknown or expired task id",
+            "{served}"
+        );
+        let refused = task_request(&mut without, id, method, params);
+        assert_eq!(refused["error"]["code"], -32601, "{refused}");
+        assert_eq!(
+            refused["error"]["message"],
+            format!("method `{method}` is not served by this server in protocol revision 2026-07-28")
+        );
+    }
+}

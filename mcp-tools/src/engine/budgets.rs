@@ -14,8 +14,11 @@ use crate::engine::state::spill_record::{PageRecord, page_line, page_uri, record
 use crate::engine::wire::rounds::Finished;
 use crate::result::CallToolResult;
 use crate::task::{StoredTask, now_ms};
-use crate::tool::Tool;
+use crate::tool::{Tool, ToolBuilder};
+use std::future::Future;
 use std::ops::Range;
+use std::pin::Pin;
+use std::sync::OnceLock;
 
 /// The smallest page, whatever the budget leaves once the line that says how to read on
 /// is counted: room for a few characters of any width.
@@ -162,6 +165,63 @@ enum SpillFailed {
     Store(crate::task::StoreError),
 }
 
+/// Pages an answer over its budget (`Engine::spill_over_budget`), borrowing the engine.
+type Spill = for<'a> fn(
+    &'a Engine,
+    &'a Tool,
+    Finished,
+    Option<&'a Principal>,
+) -> Pin<Box<dyn Future<Output = Finished> + Send + 'a>>;
+
+/// Spilling, once a budget was set: installed by [`link_spilling`], which only the budget
+/// setters call (`Server::result_budget`, [`ToolBuilder::result_budget`] and
+/// [`Tool::with_result_budget`], defined here for that reason), so that a server without
+/// budgets links neither the spilling nor the page resource (listed only on a server with
+/// budgets: `state::spill_record::page_resource`). `read_result` stays in every server: a store shared
+/// with other instances may hold their pages.
+static LINKED: OnceLock<Spill> = OnceLock::new();
+
+/// Installs the spilling of answers over their budgets.
+pub(crate) fn link_spilling() {
+    LINKED.get_or_init(|| {
+        |engine, tool, finished, caller| Box::pin(engine.spill_over_budget(tool, finished, caller))
+    });
+    crate::engine::state::spill_record::link_pages();
+}
+
+impl Tool {
+    /// Gives the tool a result budget of its own, in place of the server's
+    /// ([`Server::result_budget`](crate::Server::result_budget)): the most its answer
+    /// carries at once, in bytes of text (at least 1024). A larger result is sent a page at
+    /// a time; the guide's result budgets chapter says how.
+    ///
+    /// ```
+    /// use mcp_toolkit::Tool;
+    /// use serde_json::json;
+    ///
+    /// let export = Tool::from_json("export", "Exports everything.", json!({"type": "object"}), |_, _| async {
+    ///     "exported"
+    /// })
+    /// .unwrap()
+    /// .with_result_budget(50_000);
+    /// assert_eq!(export.result_budget(), Some(50_000));
+    /// ```
+    pub fn with_result_budget(mut self, bytes: usize) -> Tool {
+        link_spilling();
+        self.set_result_budget(bytes);
+        self
+    }
+}
+
+impl ToolBuilder {
+    /// Sets its result budget (`#[tool(result_budget = ...)]`).
+    pub fn result_budget(mut self, bytes: usize) -> ToolBuilder {
+        link_spilling();
+        self.set_result_budget(bytes);
+        self
+    }
+}
+
 impl Engine {
     /// The budget a call of `tool` answers within, if any.
     fn budget_of(&self, tool: &Tool) -> Option<usize> {
@@ -185,6 +245,20 @@ impl Engine {
     /// text, an error, larger than the most spilled), or that the store would not take, is
     /// left whole.
     pub(crate) async fn within_budget(
+        &self,
+        tool: &Tool,
+        finished: Finished,
+        caller: Option<&Principal>,
+    ) -> Finished {
+        match LINKED.get() {
+            Some(spill) => spill(self, tool, finished, caller).await,
+            // No budget was set anywhere, so no answer is over one.
+            None => finished,
+        }
+    }
+
+    /// What `within_budget` does once spilling is linked.
+    async fn spill_over_budget(
         &self,
         tool: &Tool,
         finished: Finished,

@@ -29,12 +29,15 @@ mod tasks;
 mod wire;
 
 pub(crate) use budgets::READ_RESULT;
+pub(crate) use budgets::link_spilling as link_spill;
 pub(crate) use methods::extensions::{extension_problems, with_builtin};
+pub(crate) use methods::skills::link as link_skills;
 #[cfg(feature = "http")]
 pub(crate) use route::dispatch::Incoming;
 pub(crate) use state::core::{Engine, Offers, Options, Visibilities};
 pub(crate) use state::limits;
 pub(crate) use tasks::EXTENSION as TASKS_EXTENSION;
+pub(crate) use tasks::link as link_tasks;
 pub(crate) use wire::connection::{Carrier, Connection};
 pub(crate) use wire::encode::ServerInfo;
 pub(crate) use wire::encode::error as encode_error;

@@ -246,6 +246,7 @@ impl Server {
     /// ```
     pub fn skills(mut self, skills: impl Into<Skills>) -> Server {
         self.executor.take();
+        crate::engine::link_skills();
         let skills = skills.into();
         let registry = self.resources.get_or_insert_with(ResourceRegistry::new);
         for taken in registry.add_items(skills.resources()) {
@@ -602,6 +603,8 @@ impl Server {
     /// ```
     pub fn task_store(mut self, store: impl crate::task::TaskStore) -> Server {
         self.executor.take();
+        // A store may hold tasks other instances made: this server serves them.
+        crate::engine::link_tasks();
         self.options.tasks.store = Some(std::sync::Arc::new(store));
         self
     }
@@ -639,6 +642,7 @@ impl Server {
     /// ```
     pub fn result_budget(mut self, bytes: usize) -> Server {
         self.executor.take();
+        crate::engine::link_spill();
         self.options.spill.budget = Some(bytes.max(crate::tool::MIN_RESULT_BUDGET));
         self
     }
@@ -676,6 +680,11 @@ impl Server {
     /// The same, for a store already shared (`--task-store`).
     #[cfg(feature = "cli")]
     pub(crate) fn task_store_arc(mut self, store: std::sync::Arc<dyn crate::task::TaskStore>) -> Server {
+        // The command line's `--task-store`: a shared store (SQLite, Redis) may hold tasks
+        // other instances made, which this server then serves; a binary built without
+        // either opens only memory stores, no different from the default one.
+        #[cfg(any(feature = "sqlite", feature = "redis"))]
+        crate::engine::link_tasks();
         self.executor.take();
         self.options.tasks.store = Some(store);
         self

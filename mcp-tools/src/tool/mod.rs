@@ -296,24 +296,10 @@ impl Tool {
         Ok(self)
     }
 
-    /// Sets whether the tool's calls may run as tasks: what `#[tool(task)]` and
-    /// `#[tool(task = "required")]` say, for tools built with [`Tool::from_json`].
-    ///
-    /// ```
-    /// use mcp_toolkit::Tool;
-    /// use mcp_toolkit::tool::TaskSupport;
-    /// use serde_json::json;
-    ///
-    /// let export = Tool::from_json("export", "Exports everything.", json!({"type": "object"}), |_, _| async {
-    ///     "exported"
-    /// })
-    /// .unwrap()
-    /// .with_task_support(TaskSupport::Optional);
-    /// assert_eq!(export.task_support(), TaskSupport::Optional);
-    /// ```
-    pub fn with_task_support(mut self, support: TaskSupport) -> Tool {
+    /// Sets its task support, without linking the task engine (see `Tool::with_task_support`,
+    /// which does).
+    pub(crate) fn set_task_support(&mut self, support: TaskSupport) {
         self.def_mut().task_support = support;
-        self
     }
 
     /// Mirrors an argument into an HTTP header (revision 2026-07-28): the property
@@ -379,25 +365,10 @@ impl Tool {
         self.def.task_support
     }
 
-    /// Gives the tool a result budget of its own, in place of the server's
-    /// ([`Server::result_budget`](crate::Server::result_budget)): the most its answer
-    /// carries at once, in bytes of text (at least 1024). A larger result is sent a page at
-    /// a time; the guide's result budgets chapter says how.
-    ///
-    /// ```
-    /// use mcp_toolkit::Tool;
-    /// use serde_json::json;
-    ///
-    /// let export = Tool::from_json("export", "Exports everything.", json!({"type": "object"}), |_, _| async {
-    ///     "exported"
-    /// })
-    /// .unwrap()
-    /// .with_result_budget(50_000);
-    /// assert_eq!(export.result_budget(), Some(50_000));
-    /// ```
-    pub fn with_result_budget(mut self, bytes: usize) -> Tool {
+    /// Sets its result budget, without linking the spilling (see `Tool::with_result_budget`,
+    /// which does).
+    pub(crate) fn set_result_budget(&mut self, bytes: usize) {
         self.def_mut().result_budget = Some(bytes.max(MIN_RESULT_BUDGET));
-        self
     }
 
     /// The tool's own result budget, if it has one (`#[tool(result_budget = ...)]`).
@@ -1267,16 +1238,16 @@ impl ToolBuilder {
         self
     }
 
-    /// Sets whether its calls may run as tasks (`#[tool(task)]`, `#[tool(task = "required")]`).
-    pub fn task(mut self, support: TaskSupport) -> ToolBuilder {
+    /// Sets its task support, without linking the task engine (see `ToolBuilder::task`,
+    /// which does).
+    pub(crate) fn set_task_support(&mut self, support: TaskSupport) {
         self.task_support = support;
-        self
     }
 
-    /// Sets its result budget (`#[tool(result_budget = ...)]`).
-    pub fn result_budget(mut self, bytes: usize) -> ToolBuilder {
+    /// Sets its result budget, without linking the spilling (see
+    /// `ToolBuilder::result_budget`, which does).
+    pub(crate) fn set_result_budget(&mut self, bytes: usize) {
         self.result_budget = Some(bytes.max(MIN_RESULT_BUDGET));
-        self
     }
 
     /// Adds a parameter.

@@ -5,6 +5,7 @@
 use crate::engine::state::core::Engine;
 use crate::engine::state::handle::Handle;
 use crate::engine::state::listing::{self, ListKind};
+use crate::engine::state::skill_index::{self, SkillIndex};
 use crate::engine::wire::era::era_of;
 use crate::engine::wire::failure::{Failure, Outcome, parse_with_meta};
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
@@ -15,6 +16,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 /// The extension's name in `capabilities.extensions`.
 pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/skills";
@@ -45,6 +47,24 @@ impl<'a> WithMeta<'a> for SkillParams<'a> {
     }
 }
 
+/// The skills methods, by function pointer: installed by [`link`], which only
+/// `Server::skills` calls, so that a server without skills links none of them (the
+/// index's making and the three methods; see bench/README.md, "Footprint").
+struct Hooks {
+    request: fn(&Engine, &SkillIndex, Handle<'_>, &str, Option<&RawValue>) -> Outcome,
+}
+
+/// The skills methods, once a server was given skills.
+static LINKED: OnceLock<Hooks> = OnceLock::new();
+
+/// Installs the skills methods, and the making of their index.
+pub(crate) fn link() {
+    let _ = skill_index::MAKE.set(SkillIndex::new);
+    LINKED.get_or_init(|| Hooks {
+        request: Engine::serve_skills,
+    });
+}
+
 impl Engine {
     /// Whether the server serves skills.
     pub(crate) fn has_skills(&self) -> bool {
@@ -53,10 +73,21 @@ impl Engine {
 
     /// `skills/list`, `skills/get` or `resources/directory/read`, on a server with skills.
     pub(crate) fn skills_request(&self, req: Handle<'_>, method: &str, params: Option<&RawValue>) -> Outcome {
+        match (&self.skills, LINKED.get()) {
+            (Some(index), Some(hooks)) => (hooks.request)(self, index, req, method, params),
+            _ => Err(Failure::invalid_params("this server serves no skills")),
+        }
+    }
+
+    /// What `skills_request` does once the skills methods are linked.
+    fn serve_skills(
+        &self,
+        index: &SkillIndex,
+        req: Handle<'_>,
+        method: &str,
+        params: Option<&RawValue>,
+    ) -> Outcome {
         let Handle { conn, id, out, .. } = req;
-        let Some(index) = &self.skills else {
-            return Err(Failure::invalid_params("this server serves no skills"));
-        };
         let (params, meta) = parse_with_meta::<SkillParams<'_>>(params)?;
         let era = era_of(conn, method, meta.as_ref())?;
         let uri = || {

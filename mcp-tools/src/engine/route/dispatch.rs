@@ -285,7 +285,7 @@ impl Engine {
     /// Routes a request whose method is served by era: the methods one revision has and
     /// another has not.
     fn request_in_era(self: &Arc<Self>, req: Handle<'_>, method: &str, params: Option<&RawValue>) -> Outcome {
-        let Handle { conn, id, out, auth } = req;
+        let Handle { conn, id, out, .. } = req;
         let (_, meta) = parse_with_meta::<MetaOnly<'_>>(params)?;
         let era = era_of(conn, method, meta.as_ref())?;
         match (method, &era) {
@@ -300,11 +300,11 @@ impl Engine {
                 let request: TaskRequest =
                     parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
                 match method {
-                    "tasks/get" => self.tasks_get(conn, id, request.task_id, out, auth),
-                    "tasks/cancel" => self.tasks_cancel(conn, id, request.task_id, out, auth),
+                    "tasks/get" => self.tasks_get(req, request.task_id),
+                    "tasks/cancel" => self.tasks_cancel(req, request.task_id),
                     _ => {
                         let responses = request.input_responses.unwrap_or_default();
-                        self.tasks_update(conn, id, request.task_id, responses, out, auth)
+                        self.tasks_update(req, request.task_id, responses)
                     }
                 }
             }

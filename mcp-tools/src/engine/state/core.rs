@@ -179,6 +179,37 @@ pub(crate) struct CallParts {
     pub(crate) channel: Option<Arc<dyn ClientChannel>>,
 }
 
+/// A key of this process's own to seal `requestState` with, when the server was given none.
+fn fresh_keys() -> Option<KeyRing> {
+    match SealKey::generate() {
+        Ok(key) => Some(KeyRing::new(key)),
+        Err(error) => {
+            tracing::error!(%error, "no key to seal requestState with; tools that ask will fail");
+            None
+        }
+    }
+}
+
+/// What the framework's own handlers find in a context: the pages of spilled results and
+/// the catalogs.
+fn services(
+    spills: &crate::engine::state::spill_record::Spills,
+    tools: &ToolRegistry,
+    prompts: Option<&PromptRegistry>,
+    resources: Option<&ResourceRegistry>,
+) -> StateMap {
+    let mut services = StateMap::default();
+    services.insert(spills.pages());
+    services.insert(tools.clone());
+    if let Some(prompts) = prompts {
+        services.insert(prompts.clone());
+    }
+    if let Some(resources) = resources {
+        services.insert(resources.clone());
+    }
+    services
+}
+
 impl Engine {
     pub(crate) fn new(
         info: ServerInfo,
@@ -199,7 +230,7 @@ impl Engine {
             extensions,
             middleware,
         } = offers;
-        let skills = skills.map(|skills| crate::engine::state::skill_index::SkillIndex::new(&skills));
+        let skills = skills.and_then(|skills| crate::engine::state::skill_index::index(&skills));
         let tasks = crate::engine::state::task_record::Tasks::new(&options.tasks);
         let spills = crate::engine::state::spill_record::Spills::new(
             options.spill.clone(),
@@ -208,31 +239,15 @@ impl Engine {
         );
         let budgeted =
             options.spill.budget.is_some() || tools.items().iter().any(|tool| tool.result_budget().is_some());
-        if budgeted {
-            // The pages of spilled results are listed as a template, for clients to find;
-            // the engine of `execute` shares the registry and finds it added already.
+        // The pages of spilled results are listed as a template, for clients to find; the
+        // engine of `execute` shares the registry and finds it added already. A budget
+        // installed the spilling, so there is a template.
+        if budgeted && let Some(pages) = crate::engine::state::spill_record::linked_page_resource() {
             let registry = resources.get_or_insert_with(ResourceRegistry::new);
-            let _ = registry.add_item(crate::engine::state::spill_record::page_resource());
+            let _ = registry.add_item(pages);
         }
-        let mut services = StateMap::default();
-        services.insert(spills.pages());
-        services.insert(tools.clone());
-        if let Some(prompts) = &prompts {
-            services.insert(prompts.clone());
-        }
-        if let Some(resources) = &resources {
-            services.insert(resources.clone());
-        }
-        let keys = options
-            .request_state_keys
-            .clone()
-            .or_else(|| match SealKey::generate() {
-                Ok(key) => Some(KeyRing::new(key)),
-                Err(error) => {
-                    tracing::error!(%error, "no key to seal requestState with; tools that ask will fail");
-                    None
-                }
-            });
+        let services = services(&spills, &tools, prompts.as_ref(), resources.as_ref());
+        let keys = options.request_state_keys.clone().or_else(fresh_keys);
         let bare = Context::from_parts(ContextParts {
             info: RequestInfo {
                 lenient_arguments: options.lenient_arguments,

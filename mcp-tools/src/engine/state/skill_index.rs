@@ -6,7 +6,7 @@ use crate::registry::catalog::{Item, Snapshot};
 use crate::skill::Skills;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// One listed thing (a skill's entry, a folder's child), its JSON made once: it is the same
 /// in every revision.
@@ -60,4 +60,14 @@ impl SkillIndex {
             directories,
         }
     }
+}
+
+/// Makes the index: installed with the skills methods by `methods::skills::link`, which only
+/// `Server::skills` calls, so that a server without skills links none of it.
+pub(crate) static MAKE: OnceLock<fn(&Skills) -> SkillIndex> = OnceLock::new();
+
+/// What the skills methods serve of `skills`; `None` if no server was given skills (then
+/// there are none to serve).
+pub(crate) fn index(skills: &Skills) -> Option<SkillIndex> {
+    MAKE.get().map(|make| make(skills))
 }

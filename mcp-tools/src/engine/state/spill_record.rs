@@ -14,7 +14,7 @@ use crate::task::{RESULT_ID_PREFIX, TaskStore, now_ms};
 use crate::tool::{RawArguments, Tool, ToolAnnotations};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// The tool that reads a spilled result's pages.
@@ -175,8 +175,23 @@ impl Spills {
     }
 }
 
+/// The pages' resource template, once a budget was set (`budgets::link_spilling`): a server
+/// without budgets lists none, and does not link it.
+static PAGES: OnceLock<fn() -> Resource> = OnceLock::new();
+
+/// Installs the pages' resource template.
+pub(crate) fn link_pages() {
+    PAGES.get_or_init(|| page_resource);
+}
+
+/// The resource template of the pages, for a server with budgets; `None` if no budget was
+/// ever set.
+pub(crate) fn linked_page_resource() -> Option<Resource> {
+    PAGES.get().map(|page_resource| page_resource())
+}
+
 /// The resource template of the pages, listed so that clients can find them.
-pub(crate) fn page_resource() -> Resource {
+fn page_resource() -> Resource {
     ResourceBuilder::new(
         PAGE_TEMPLATE,
         "result_page",

@@ -16,6 +16,7 @@
 //! hears on the store's change feed; a task whose lease ran out (its instance died) is
 //! turned `failed` by whoever reads it next.
 
+mod linked;
 mod shutdown;
 
 use crate::context::{Check, ClientChannel, Notification, Principal};
@@ -40,6 +41,7 @@ use crate::rate::ClientKey;
 use crate::result::CallToolResult;
 use crate::task::{StoreError, StoredTask, now_ms};
 use crate::tool::{RawArguments, TaskSupport, Tool};
+pub(crate) use linked::link;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use std::future::Future;
@@ -238,7 +240,7 @@ impl Engine {
     /// or no place for one more running task, answers the call with an error and stops the
     /// work. The call's place among the calls in progress (`permit`) is given back: a
     /// running task holds a place of its own.
-    pub(crate) fn begin_task(
+    fn start_task(
         self: &Arc<Self>,
         req: Handle<'_>,
         request_id: RequestId,
@@ -675,14 +677,8 @@ impl Engine {
     }
 
     /// `tasks/get`: the task as it is now, with its result, error or questions inlined.
-    pub(crate) fn tasks_get(
-        self: &Arc<Self>,
-        conn: &Connection,
-        id: Id<'_>,
-        task_id: String,
-        out: &Outbox,
-        auth: Auth<'_>,
-    ) -> Outcome {
+    fn serve_get(self: &Arc<Self>, req: Handle<'_>, task_id: String) -> Outcome {
+        let Handle { conn, id, out, auth } = req;
         self.serve_task_request(conn, id, out, auth, |engine, caller| async move {
             let loaded = engine.load_for(&task_id, caller.as_ref()).await?;
             Ok(detailed(&loaded.id, &loaded.record))
@@ -691,15 +687,13 @@ impl Engine {
 
     /// `tasks/update`: takes the answers to questions the task is waiting on (others are
     /// ignored); once none is left, the tool runs again here, from the top.
-    pub(crate) fn tasks_update(
+    fn serve_update(
         self: &Arc<Self>,
-        conn: &Connection,
-        id: Id<'_>,
+        req: Handle<'_>,
         task_id: String,
         responses: Map<String, Value>,
-        out: &Outbox,
-        auth: Auth<'_>,
     ) -> Outcome {
+        let Handle { conn, id, out, auth } = req;
         let client = Engine::client_key(conn, auth);
         self.serve_task_request(conn, id, out, auth, |engine, caller| async move {
             if let Some(record) = engine.take_answers(&task_id, &responses, caller.as_ref()).await? {
@@ -839,14 +833,8 @@ impl Engine {
     /// `tasks/cancel`: a task not yet ended ends `cancelled`, and the instance running it
     /// stops its tool; a task ended already is left as it is. Either way the answer is an
     /// empty acknowledgment.
-    pub(crate) fn tasks_cancel(
-        self: &Arc<Self>,
-        conn: &Connection,
-        id: Id<'_>,
-        task_id: String,
-        out: &Outbox,
-        auth: Auth<'_>,
-    ) -> Outcome {
+    fn serve_cancel(self: &Arc<Self>, req: Handle<'_>, task_id: String) -> Outcome {
+        let Handle { conn, id, out, auth } = req;
         self.serve_task_request(conn, id, out, auth, |engine, caller| async move {
             engine.cancel_task(&task_id, caller.as_ref()).await?;
             Ok(Map::new())
@@ -884,7 +872,7 @@ impl Engine {
     }
 
     /// `notifications/tasks` for each of the tasks `ids` still kept, as they are now.
-    pub(crate) async fn task_notifications(&self, ids: &[String], tag: &Value) -> Vec<Vec<u8>> {
+    async fn notifications_of(&self, ids: &[String], tag: &Value) -> Vec<Vec<u8>> {
         let mut messages = Vec::with_capacity(ids.len());
         for id in ids {
             if let Ok(Some(task)) = self.tasks.store.load(id).await
@@ -897,7 +885,7 @@ impl Engine {
     }
 
     /// The tasks of `ids` that `caller` may see, for a listen stream to watch.
-    pub(crate) async fn watchable_tasks(&self, ids: &[String], caller: Auth<'_>) -> Vec<String> {
+    async fn watchable_of(&self, ids: &[String], caller: Auth<'_>) -> Vec<String> {
         let mut known = Vec::new();
         for id in ids {
             if self.load_for(id, caller).await.is_ok() {

@@ -39,22 +39,32 @@ impl Engine {
             .map(|(id, cancel)| (id.clone(), cancel.clone()))
             .collect();
         for (id, cancel) in unfinished {
-            let failed = self
-                .update(&id, |record| {
-                    (record.status == Status::Working).then(|| {
-                        record.status = Status::Failed;
-                        record.lease = None;
-                        record.status_message = Some(SHUT_DOWN.to_owned());
-                        record.error =
-                            Some(json!({ "code": ErrorCode::INTERNAL_ERROR.get(), "message": SHUT_DOWN }));
-                    })
-                })
-                .await;
-            if matches!(failed, crate::engine::tasks::Written::Done) {
+            // A task runs here only once the task methods are linked.
+            let failed = match crate::engine::tasks::linked::hooks() {
+                Some(hooks) => (hooks.fail_at_shutdown)(self, &id).await,
+                None => false,
+            };
+            if failed {
                 tracing::warn!(task = id, "a task was still running at shutdown; it is failed");
             }
             // Its tool sees `ctx.cancelled()`, for as long as the process lives.
             cancel.cancel();
         }
+    }
+
+    /// Writes task `id`, still working, as `failed` by the shutdown; whether it was.
+    pub(super) async fn fail_at_shutdown(&self, id: &str) -> bool {
+        let failed = self
+            .update(id, |record| {
+                (record.status == Status::Working).then(|| {
+                    record.status = Status::Failed;
+                    record.lease = None;
+                    record.status_message = Some(SHUT_DOWN.to_owned());
+                    record.error =
+                        Some(json!({ "code": ErrorCode::INTERNAL_ERROR.get(), "message": SHUT_DOWN }));
+                })
+            })
+            .await;
+        matches!(failed, super::Written::Done)
     }
 }
