@@ -72,6 +72,10 @@ use std::time::{Duration, Instant};
 /// Code around every exchange a server serves. Each hook has a default that does nothing,
 /// so a middleware implements only what it needs. Hooks run on the server's threads as the
 /// exchange goes: keep them short and never block.
+///
+/// A hook that panics is caught and logged: a panic in `on_request` answers the request
+/// with an internal error (nothing of the panic is sent), one in `on_message` or `on_end`
+/// skips that call; the exchange, the connection and the server go on.
 pub trait Middleware: Send + Sync + 'static {
     /// A request arrived, before its method runs (outermost middleware first).
     fn on_request(&self, request: &mut Request<'_>) -> Flow {
@@ -98,7 +102,9 @@ pub trait Middleware: Send + Sync + 'static {
 pub enum Flow {
     /// On to the next middleware, then the method.
     Continue,
-    /// Answer with this `result`, in the method's place.
+    /// Answer with this `result` (an object), in the method's place. In revision
+    /// 2026-07-28 the server adds `resultType: "complete"` and its identity in `_meta`, as
+    /// for every result it sends.
     Answer(Value),
     /// Answer with this JSON-RPC error, in the method's place.
     Reject(ErrorCode, String),

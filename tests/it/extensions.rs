@@ -5,11 +5,12 @@
 //! messages the server sent (progress and rounds counted) and the duration.
 
 use super::notes::{add, logged_wires, wires};
-use crate::support::{Peer, initialize};
+use crate::support::{Peer, initialize, modern_meta};
 use serde_json::json;
 use std::collections::BTreeMap;
 
 const NOTES: &str = env!("CARGO_BIN_EXE_notes");
+const FIXTURE: &str = env!("CARGO_BIN_EXE_mcp-toolkit-fixture");
 
 #[test]
 fn notes_stats_answers_and_the_extension_is_declared_on_every_wire() {
@@ -232,4 +233,70 @@ fn a_cancelled_call_is_audited_as_cancelled() {
     assert_eq!(fields["outcome"], "cancelled");
     // The elicitation request, and the notice that it is withdrawn.
     assert_eq!(fields["messages"], "2", "{fields:?}");
+}
+
+/// A request to the fixture for its `Trial` middleware: `tools/call` of `echo`, in the
+/// stateless revision when `modern`, with `fixture/middleware` set to `trial`.
+fn trial_call(peer: &mut Peer, id: u64, modern: bool, trial: &str) -> serde_json::Value {
+    let mut meta = json!({ "fixture/middleware": trial });
+    if modern {
+        meta = modern_meta(meta);
+    }
+    peer.request(json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": { "name": "echo", "arguments": { "text": "hi" }, "_meta": meta }
+    }))
+}
+
+#[test]
+fn a_middleware_answer_is_shaped_for_its_revision() {
+    let mut peer = Peer::spawn(FIXTURE);
+    // 2026-07-28: a result says its type and the server, as the method's would.
+    let modern = trial_call(&mut peer, 1, true, "answer");
+    assert_eq!(modern["result"]["answeredBy"], "the middleware", "{modern}");
+    assert_eq!(modern["result"]["resultType"], "complete", "{modern}");
+    assert_eq!(
+        modern["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "fixture",
+        "{modern}"
+    );
+    // Before it, a result is only what the middleware answered.
+    initialize(&mut peer, "2025-11-25");
+    let legacy = trial_call(&mut peer, 2, false, "answer");
+    assert_eq!(
+        legacy["result"],
+        json!({ "answeredBy": "the middleware" }),
+        "{legacy}"
+    );
+}
+
+#[test]
+fn a_middleware_that_panics_costs_one_answer_at_most_and_the_server_serves_on() {
+    let mut peer = Peer::spawn_logged(FIXTURE);
+    for modern in [true, false] {
+        if !modern {
+            initialize(&mut peer, "2025-11-25");
+        }
+        // Before the method: the request is answered with an internal error, nothing leaked.
+        let refused = trial_call(&mut peer, 1, modern, "panic");
+        assert_eq!(refused["error"]["code"], -32603, "{refused}");
+        assert_eq!(refused["error"]["message"], "internal error", "{refused}");
+        assert!(!refused.to_string().contains("bug"), "{refused}");
+        // On a message or at the end: the answer goes out whole.
+        for (id, trial) in [(2, "panic-on-message"), (3, "panic-on-end")] {
+            let answered = trial_call(&mut peer, id, modern, trial);
+            assert_eq!(
+                answered["result"]["content"][0]["text"], "hi",
+                "{trial}: {answered}"
+            );
+        }
+        let plain = trial_call(&mut peer, 4, modern, "none");
+        assert_eq!(plain["result"]["content"][0]["text"], "hi", "{plain}");
+    }
+    let log = peer.log_when(|log| log.matches("a middleware panicked").count() >= 6);
+    for hook in ["on_request", "on_message", "on_end"] {
+        assert!(
+            log.contains(&format!("hook=\"{hook}\"")) || log.contains(&format!("hook={hook}")),
+            "{hook}: {log}"
+        );
+    }
 }

@@ -7,8 +7,10 @@
 
 mod tools;
 
+use mcp_toolkit::middleware::{Exchange, Flow, Message, Middleware, Outcome, Request};
 use mcp_toolkit::server::Limits;
 use mcp_toolkit::{Context, Server, ToolError, registry::ToolRegistry, tool, tools};
+use serde_json::{Value, json};
 use std::time::Duration;
 use tools::{ask_roots, ask_two, block, echo, explode, log, order_book, progress, roots_if_any, sleep};
 
@@ -76,6 +78,37 @@ async fn staged(cx: Context) -> &'static str {
     "staged"
 }
 
+/// Acts only on requests whose `_meta` carries `fixture/middleware`: `answer` answers in the
+/// method's place; `panic`, `panic-on-message` and `panic-on-end` panic in that hook.
+struct Trial;
+
+/// What a request asks of [`Trial`].
+fn trial(meta: &serde_json::Map<String, Value>) -> Option<&str> {
+    meta.get("fixture/middleware").and_then(Value::as_str)
+}
+
+impl Middleware for Trial {
+    fn on_request(&self, request: &mut Request<'_>) -> Flow {
+        match trial(request.meta()) {
+            Some("answer") => Flow::Answer(json!({ "answeredBy": "the middleware" })),
+            Some("panic") => panic!("the middleware hit a bug before the method"),
+            _ => Flow::Continue,
+        }
+    }
+
+    fn on_message(&self, exchange: &Exchange, _: &Message<'_>) {
+        if trial(exchange.meta()) == Some("panic-on-message") {
+            panic!("the middleware hit a bug on a message");
+        }
+    }
+
+    fn on_end(&self, exchange: &Exchange, _: Outcome) {
+        if trial(exchange.meta()) == Some("panic-on-end") {
+            panic!("the middleware hit a bug at the end");
+        }
+    }
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
     // Served without `run`, so it installs the log itself, as such a server would.
@@ -107,6 +140,7 @@ async fn main() -> std::process::ExitCode {
             quiet_task,
             staged
         ])
+        .middleware(Trial)
         .serve_stdio()
         .await;
     served.map_or_else(mcp_toolkit::Error::report, |()| std::process::ExitCode::SUCCESS)

@@ -17,7 +17,7 @@ use crate::prompt::HandlerError;
 use crate::protocol::ErrorCode;
 use crate::protocol::arguments::RawArguments;
 use crate::protocol::jsonrpc::Params;
-use crate::protocol::messages::{CallToolParams, META_SERVER_INFO, RequestMeta};
+use crate::protocol::messages::{CallToolParams, RequestMeta};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
@@ -193,19 +193,8 @@ impl Engine {
     ) {
         match finished {
             Finished::Complete(Ok(mut result)) => {
-                if answering.modern()
-                    && let Value::Object(members) = &mut result
-                {
-                    members.insert("resultType".into(), json!("complete"));
-                    let identity: Value = serde_json::from_str(self.identity.get()).unwrap_or(Value::Null);
-                    match members.get_mut("_meta") {
-                        Some(Value::Object(meta)) => {
-                            meta.insert(META_SERVER_INFO.into(), identity);
-                        }
-                        _ => {
-                            members.insert("_meta".into(), json!({ META_SERVER_INFO: identity }));
-                        }
-                    }
+                if answering.modern() {
+                    encode::mark_complete(&mut result, &self.identity);
                 }
                 out.respond(encode::result(id, &result));
             }

@@ -7,11 +7,11 @@ use crate::engine::state::handle::Handle;
 use crate::engine::wire::connection::Connection;
 use crate::engine::wire::encode::{self, respond_failure};
 use crate::engine::wire::failure::Failure;
-use crate::engine::wire::outbox::{Outbox, Watch};
+use crate::engine::wire::outbox::{Outbox, Watch, hook};
 use crate::middleware::{Exchange, Flow, Request};
-use crate::protocol::ProtocolVersion;
 use crate::protocol::jsonrpc::{Id, Params};
 use crate::protocol::messages::ParamsHead;
+use crate::protocol::{ErrorCode, ProtocolVersion};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -35,7 +35,11 @@ impl Engine {
         let mut entered = 0;
         for layer in self.middleware.iter() {
             entered += 1;
-            flow = layer.on_request(&mut Request::new(&mut exchange, &mut edited));
+            // A middleware that panics answers for itself: an internal error, nothing leaked.
+            flow = hook("on_request", || {
+                layer.on_request(&mut Request::new(&mut exchange, &mut edited))
+            })
+            .unwrap_or_else(|| Flow::Reject(ErrorCode::INTERNAL_ERROR, "internal error".to_owned()));
             if flow != Flow::Continue {
                 break;
             }
@@ -43,10 +47,17 @@ impl Engine {
         let meta = edited
             .then(|| serde_json::value::to_raw_value(exchange.meta()).ok())
             .flatten();
+        let modern = exchange.is_modern();
         let watch = Arc::new(Watch::new(exchange, Arc::clone(&self.middleware), entered));
         let out = out.watched(watch);
         match flow {
-            Flow::Answer(result) => out.respond(encode::result(id.raw, &result)),
+            Flow::Answer(mut result) => {
+                // Answered as the method would have been, in its revision.
+                if modern {
+                    encode::mark_complete(&mut result, &self.identity);
+                }
+                out.respond(encode::result(id.raw, &result));
+            }
             Flow::Reject(code, message) => respond_failure(&out, Some(id.raw), Failure::new(code, message)),
             _ => {
                 let rewritten;

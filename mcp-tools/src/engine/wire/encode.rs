@@ -252,6 +252,24 @@ pub(crate) fn call_result_value(result: &CallToolResult, wraps: bool, identity: 
     .unwrap_or_default()
 }
 
+/// Marks `result` (an object) as a complete result of revision 2026-07-28: `resultType` and
+/// the server's identity in `_meta`, beside what `_meta` holds already.
+pub(crate) fn mark_complete(result: &mut Value, identity: &RawValue) {
+    let Value::Object(members) = result else {
+        return;
+    };
+    members.insert("resultType".into(), json!("complete"));
+    let identity: Value = serde_json::from_str(identity.get()).unwrap_or(Value::Null);
+    match members.get_mut("_meta") {
+        Some(Value::Object(meta)) => {
+            meta.insert(META_SERVER_INFO.into(), identity);
+        }
+        _ => {
+            members.insert("_meta".into(), json!({ META_SERVER_INFO: identity }));
+        }
+    }
+}
+
 /// A response whose result is `result`.
 pub(crate) fn result<T: Serialize + ?Sized>(id: &RawValue, result: &T) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);

@@ -261,6 +261,21 @@ pub(crate) enum Answer {
     Task,
 }
 
+/// Runs one middleware hook. A panic in it is logged and ends only that hook: never the
+/// exchange, the connection or the server; `None` says it panicked.
+pub(crate) fn hook<R>(name: &'static str, run: impl FnOnce() -> R) -> Option<R> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(value) => Some(value),
+        Err(_) => {
+            tracing::error!(
+                hook = name,
+                "a middleware panicked; the rest of the exchange goes on without that call"
+            );
+            None
+        }
+    }
+}
+
 /// The middleware around one exchange: each sees every message sent for it, then its end,
 /// innermost first. Its end comes with the answer, or (dropped with the last outbox of the
 /// exchange, unanswered) as a cancellation.
@@ -294,7 +309,7 @@ impl Watch {
         self.exchange.count();
         let message = Message::new(bytes, kind);
         for layer in self.entered() {
-            layer.on_message(&self.exchange, &message);
+            hook("on_message", || layer.on_message(&self.exchange, &message));
         }
         if let Some(outcome) = outcome {
             self.end(outcome);
@@ -304,7 +319,7 @@ impl Watch {
     fn end(&self, outcome: Outcome) {
         if !self.ended.swap(true, Ordering::AcqRel) {
             for layer in self.entered() {
-                layer.on_end(&self.exchange, outcome);
+                hook("on_end", || layer.on_end(&self.exchange, outcome));
             }
         }
     }
