@@ -24,6 +24,60 @@ pub(crate) const TARGET: &str = "mcp_toolkit::request";
 /// The span's name for `tracing`; OpenTelemetry gets `otel.name` instead.
 const NAME: &str = "mcp.request";
 
+/// Records what a request targets: the tool, prompt or resource, and the span's name.
+fn record_target(span: &Span, method: &str, head: &ParamsHead<'_>) {
+    let target = head.name.and_then(string_of);
+    match method {
+        "tools/call" => {
+            if let Some(name) = &target {
+                span.record("gen_ai.tool.name", &**name);
+            }
+            span.record("gen_ai.operation.name", "execute_tool");
+        }
+        "prompts/get" => {
+            if let Some(name) = &target {
+                span.record("gen_ai.prompt.name", &**name);
+            }
+        }
+        "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
+            if let Some(uri) = head.uri.and_then(string_of) {
+                span.record("mcp.resource.uri", &*uri);
+            }
+        }
+        _ => {}
+    }
+    // The resource's URI is not in the name: the conventions keep names low in
+    // cardinality.
+    match (method, &target) {
+        ("tools/call" | "prompts/get", Some(name)) => {
+            span.record("otel.name", format!("{method} {name}"));
+        }
+        _ => {
+            span.record("otel.name", method);
+        }
+    }
+}
+
+/// Records what is known of the connection a request came on.
+fn record_connection(span: &Span, conn: &Connection) {
+    if let Some(session) = conn.session_id() {
+        span.record("mcp.session.id", session);
+    }
+    match conn.carrier() {
+        Carrier::Stdio => {
+            span.record("network.transport", "pipe");
+        }
+        Carrier::Http => {
+            span.record("network.transport", "tcp");
+            span.record("network.protocol.name", "http");
+        }
+        Carrier::Unknown => {}
+    }
+    if let Some(peer) = conn.peer() {
+        span.record("client.address", peer.to_string());
+    }
+}
+
 /// The span of one request, and whether its revision was known when it began.
 pub(crate) struct RequestSpan {
     span: Span,
@@ -73,36 +127,7 @@ impl RequestSpan {
             Some(Params::NotObject(_)) | None => ParamsHead::default(),
         };
         span.record("jsonrpc.request.id", &*text_of(id.raw));
-        let target = head.name.and_then(string_of);
-        match method {
-            "tools/call" => {
-                if let Some(name) = &target {
-                    span.record("gen_ai.tool.name", &**name);
-                }
-                span.record("gen_ai.operation.name", "execute_tool");
-            }
-            "prompts/get" => {
-                if let Some(name) = &target {
-                    span.record("gen_ai.prompt.name", &**name);
-                }
-            }
-            "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
-                if let Some(uri) = head.uri.and_then(string_of) {
-                    span.record("mcp.resource.uri", &*uri);
-                }
-            }
-            _ => {}
-        }
-        // The resource's URI is not in the name: the conventions keep names low in
-        // cardinality.
-        match (method, &target) {
-            ("tools/call" | "prompts/get", Some(name)) => {
-                span.record("otel.name", format!("{method} {name}"));
-            }
-            _ => {
-                span.record("otel.name", method);
-            }
-        }
+        record_target(&span, method, &head);
         let version = head
             .version()
             .and_then(string_of)
@@ -111,22 +136,7 @@ impl RequestSpan {
         if let Some(version) = &version {
             span.record("mcp.protocol.version", version.as_str());
         }
-        if let Some(session) = conn.session_id() {
-            span.record("mcp.session.id", session);
-        }
-        match conn.carrier() {
-            Carrier::Stdio => {
-                span.record("network.transport", "pipe");
-            }
-            Carrier::Http => {
-                span.record("network.transport", "tcp");
-                span.record("network.protocol.name", "http");
-            }
-            Carrier::Unknown => {}
-        }
-        if let Some(peer) = conn.peer() {
-            span.record("client.address", peer.to_string());
-        }
+        record_connection(&span, conn);
         #[cfg(feature = "otel")]
         if let Some(meta) = head.meta {
             crate::otel::adopt_remote_parent(&span, meta);
