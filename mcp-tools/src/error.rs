@@ -821,9 +821,10 @@ pub enum ExportError {
         error: ToolError,
     },
     /// The server's own definitions keep it from running anything (what
-    /// [`Server::test_client`](crate::Server::test_client) would report).
+    /// [`Server::test_client`](crate::Server::test_client) would report): the source is
+    /// that [`Error`](crate::Error), which `downcast_ref` reaches.
     #[error("the server cannot run")]
-    NotRunnable(#[source] std::sync::Arc<crate::Error>),
+    NotRunnable(#[source] std::sync::Arc<dyn std::error::Error + Send + Sync>),
 }
 
 /// `field `a`: reason`, or the reason alone when no field is to blame.

@@ -65,8 +65,8 @@
 use crate::context::Principal;
 use crate::protocol::{ErrorCode, ProtocolVersion};
 use serde_json::{Map, Value};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Code around every exchange a server serves. Each hook has a default that does nothing,
@@ -113,33 +113,49 @@ pub enum Flow {
 /// One exchange: a request and what the server sends for it.
 #[derive(Debug)]
 pub struct Exchange {
-    method: String,
-    name: Option<String>,
-    id: String,
+    /// The method, the id, the name and `_meta` as sent, one after the other: one
+    /// allocation for what every exchange copies out of its message.
+    text: Box<str>,
+    /// Where the method ends and the id begins in `text`.
+    method_end: usize,
+    /// Where the id ends in `text`.
+    id_end: usize,
+    /// Where the name ends in `text`, when the request names something.
+    name_end: Option<usize>,
     principal: Option<Arc<Principal>>,
     version: Option<ProtocolVersion>,
-    meta: Map<String, Value>,
+    /// `_meta`, read from `text` when a middleware first asks for it.
+    meta: OnceLock<Map<String, Value>>,
     started: Instant,
     messages: AtomicUsize,
 }
 
 impl Exchange {
-    /// An exchange starting now. Made by the engine.
+    /// An exchange starting now. Made by the engine: `meta` is `_meta` as sent, read only
+    /// when a middleware asks for it.
     pub(crate) fn new(
-        method: String,
-        name: Option<String>,
-        id: String,
+        method: &str,
+        name: Option<&str>,
+        id: &str,
         principal: Option<Arc<Principal>>,
         version: Option<ProtocolVersion>,
-        meta: Map<String, Value>,
+        meta: Option<&str>,
     ) -> Exchange {
+        let (named, meta) = (name.unwrap_or_default(), meta.unwrap_or_default());
+        let mut text = String::with_capacity(method.len() + id.len() + named.len() + meta.len());
+        for part in [method, id, named, meta] {
+            text.push_str(part);
+        }
+        let method_end = method.len();
+        let id_end = method_end + id.len();
         Exchange {
-            method,
-            name,
-            id,
+            text: text.into_boxed_str(),
+            method_end,
+            id_end,
+            name_end: name.map(|name| id_end + name.len()),
             principal,
             version,
-            meta,
+            meta: OnceLock::new(),
             started: Instant::now(),
             messages: AtomicUsize::new(0),
         }
@@ -147,18 +163,18 @@ impl Exchange {
 
     /// The request's method: `tools/call`, `notes/stats`.
     pub fn method(&self) -> &str {
-        &self.method
+        &self.text[..self.method_end]
     }
 
     /// What the request names, when its method names something: a tool's or a prompt's
     /// name, a resource's URI.
     pub fn name(&self) -> Option<&str> {
-        self.name.as_deref()
+        self.name_end.map(|end| &self.text[self.id_end..end])
     }
 
     /// The request's id, as its JSON text (`7`, `"a"`).
     pub fn id(&self) -> &str {
-        &self.id
+        &self.text[self.method_end..self.id_end]
     }
 
     /// Who is calling, when the transport authenticated the caller.
@@ -179,7 +195,10 @@ impl Exchange {
 
     /// The request's `_meta`, as the middleware left it.
     pub fn meta(&self) -> &Map<String, Value> {
-        &self.meta
+        self.meta.get_or_init(|| {
+            let sent = &self.text[self.name_end.unwrap_or(self.id_end)..];
+            serde_json::from_str(sent).unwrap_or_default()
+        })
     }
 
     /// How many messages the server has sent in the exchange so far, the answer included.
@@ -197,7 +216,8 @@ impl Exchange {
     }
 
     pub(crate) fn meta_map(&mut self) -> &mut Map<String, Value> {
-        &mut self.meta
+        self.meta();
+        self.meta.get_mut().expect("read just now")
     }
 }
 

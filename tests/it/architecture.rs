@@ -85,6 +85,7 @@ fn edges(files: &BTreeMap<String, File>) -> BTreeMap<&str, BTreeSet<&str>> {
             .rev()
             .find_map(|n| by_module.get(&path[..n]).copied())
     };
+    let reexports = root_reexports(&files["lib.rs"].text);
     let mut out: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     for (name, file) in files {
         let own = file.module.clone();
@@ -138,12 +139,69 @@ fn edges(files: &BTreeMap<String, File>) -> BTreeMap<&str, BTreeSet<&str>> {
             }
         }
         for target in targets {
+            // A path into the crate's root is followed through the root's re-exports
+            // (`crate::Server` is `server::builder::Server`); what is declared there itself
+            // (the macros' re-exports, the guide) is no edge.
+            let target = reexports.get(target.as_slice()).cloned().unwrap_or(target);
             if let Some(to) = resolve(&target)
                 && to != name
                 && to != "lib.rs"
             {
                 out.entry(name.as_str()).or_default().insert(to);
             }
+        }
+    }
+    out
+}
+
+/// What the crate's root re-exports, by the path a file names it with: `["Server"]` is
+/// `["server", "builder", "Server"]`, and an inline module's item (`pub mod export { pub use
+/// crate::server::export::ToolCall; }`) is `["export", "ToolCall"]`. Each `pub use` of a
+/// crate path, one item or a `{..}` group, at the top level or one inline module deep.
+fn root_reexports(lib: &str) -> BTreeMap<Vec<String>, Vec<String>> {
+    let mut out = BTreeMap::new();
+    let mut inline: Option<String> = None;
+    let mut depth = 0usize;
+    let mut statements = lib.split(';').peekable();
+    while let Some(statement) = statements.next() {
+        for line in statement.lines() {
+            let trimmed = line.trim();
+            if let Some(rest) = trimmed.strip_prefix("pub mod ")
+                && let Some(name) = rest.strip_suffix('{').map(str::trim)
+            {
+                inline = Some(name.to_owned());
+                depth = 0;
+            }
+            depth += trimmed.matches('{').count();
+            depth = depth.saturating_sub(trimmed.matches('}').count());
+            if depth == 0 && inline.is_some() && trimmed.starts_with('}') {
+                inline = None;
+            }
+        }
+        let Some(at) = statement.find("pub use ") else {
+            continue;
+        };
+        let path = statement[at + "pub use ".len()..]
+            .split_whitespace()
+            .collect::<String>();
+        let path = path.strip_prefix("crate::").unwrap_or(&path);
+        let (base, items): (&str, Vec<&str>) = match path.split_once("::{") {
+            Some((base, group)) => (base, group.trim_end_matches('}').split(',').collect()),
+            None => match path.rsplit_once("::") {
+                Some((base, item)) => (base, vec![item]),
+                None => continue,
+            },
+        };
+        for item in items {
+            let item = item.split("::").next().unwrap_or_default().trim();
+            if item.is_empty() || !item.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let mut named: Vec<String> = inline.iter().cloned().collect();
+            named.push(item.to_owned());
+            let mut full: Vec<String> = base.split("::").map(str::to_owned).collect();
+            full.push(item.to_owned());
+            out.insert(named, full);
         }
     }
     out
@@ -235,6 +293,8 @@ fn the_checker_finds_the_edges_that_are_there() {
             || edges["engine/state/listing.rs"].contains("registry/catalog.rs")
     );
     assert!(edges["server/builder.rs"].contains("server/error.rs"));
+    // Through the root's re-exports: `crate::ToolError` is `error::ToolError`.
+    assert!(edges["server/cli.rs"].contains("error.rs"));
     assert!(edges["transport/http/endpoint.rs"].contains("protocol/messages.rs"));
 }
 

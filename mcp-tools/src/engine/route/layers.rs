@@ -109,26 +109,30 @@ fn exchange_of(
         "resources/read" | "resources/subscribe" | "resources/unsubscribe" => head.uri,
         _ => None,
     };
-    let name = target
-        .and_then(|raw| Cow::<str>::deserialize(raw).ok())
-        .map(Cow::into_owned);
+    let name = target.and_then(text_of);
     let version = head
         .version()
-        .and_then(|raw| Cow::<str>::deserialize(raw).ok())
+        .and_then(text_of)
         .and_then(|text| ProtocolVersion::parse(&text))
         .or_else(|| conn.legacy().map(|session| session.version));
-    let meta: Map<String, Value> = head
-        .meta
-        .and_then(|raw| serde_json::from_str(raw.get()).ok())
-        .unwrap_or_default();
     Exchange::new(
-        method.to_owned(),
-        name,
-        id.raw.get().to_owned(),
+        method,
+        name.as_deref(),
+        id.raw.get(),
         auth.cloned(),
         version,
-        meta,
+        head.meta.map(RawValue::get),
     )
+}
+
+/// A JSON string's text: borrowed when it has no escapes (a name nearly always), else
+/// decoded.
+fn text_of(raw: &RawValue) -> Option<Cow<'_, str>> {
+    let quoted = raw.get();
+    match quoted.strip_prefix('"').and_then(|rest| rest.strip_suffix('"')) {
+        Some(text) if !text.contains('\\') => Some(Cow::Borrowed(text)),
+        _ => Cow::<str>::deserialize(raw).ok(),
+    }
 }
 
 /// Params `raw` (an object) with `_meta` replaced.
