@@ -162,8 +162,8 @@ fn root_reexports(lib: &str) -> BTreeMap<Vec<String>, Vec<String>> {
     let mut out = BTreeMap::new();
     let mut inline: Option<String> = None;
     let mut depth = 0usize;
-    let mut statements = lib.split(';').peekable();
-    while let Some(statement) = statements.next() {
+    let statements = lib.split(';');
+    for statement in statements {
         for line in statement.lines() {
             let trimmed = line.trim();
             if let Some(rest) = trimmed.strip_prefix("pub mod ")
@@ -350,4 +350,62 @@ fn the_engine_is_laid_out_by_stage_and_no_stage_names_a_later_one() {
         "engine files that name a later stage:\n{}",
         wrong.join("\n")
     );
+}
+
+/// The rows of ARCHITECTURE.md's table of the runtime's layers: each row's module (its
+/// first cell, `engine/` read as `engine`) and the rest of the row.
+fn documented_layers() -> Vec<(String, String)> {
+    let text =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md")).unwrap();
+    let section = text
+        .split("## The runtime crate, bottom up")
+        .nth(1)
+        .expect("ARCHITECTURE.md has its section on the runtime's layers");
+    section
+        .lines()
+        .skip_while(|line| !line.starts_with("| layer |"))
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| {
+            let mut cells = line.trim_matches('|').splitn(2, '|');
+            let module = cells
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .trim_matches('`')
+                .trim_end_matches('/');
+            (module.to_owned(), cells.next().unwrap_or_default().to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn architecture_md_lists_the_layers_as_they_are() {
+    let rows = documented_layers();
+    let listed: Vec<&str> = rows.iter().map(|(module, _)| module.as_str()).collect();
+    assert_eq!(
+        listed, LAYERS,
+        "ARCHITECTURE.md's table lists the layers of LAYERS, in order"
+    );
+    // Each module the table names exists, as a file or a folder.
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("mcp-tools/src");
+    for module in &listed {
+        assert!(
+            src.join(format!("{module}.rs")).is_file() || src.join(module).join("mod.rs").is_file(),
+            "ARCHITECTURE.md names the module `{module}`, which is not in mcp-tools/src"
+        );
+    }
+    // The engine's row names each stage, in the order of ENGINE_STAGES.
+    let engine = &rows.iter().find(|(module, _)| module == "engine").unwrap().1;
+    let mut at = 0;
+    for stage in ENGINE_STAGES {
+        let named = [format!("`{stage}/`"), format!("`{stage}`")]
+            .iter()
+            .filter_map(|name| engine[at..].find(name.as_str()))
+            .min();
+        let Some(found) = named else {
+            panic!("ARCHITECTURE.md's engine row does not name the stage `{stage}` after the ones before it");
+        };
+        at += found + 1;
+    }
 }
