@@ -70,6 +70,8 @@ pub mod oauth;
 pub mod prompt;
 pub mod protocol;
 // W3C trace context from `_meta`, made the parent of a request's span.
+#[cfg(feature = "cli")]
+mod cli;
 #[cfg(feature = "otel")]
 mod otel;
 mod rate;
@@ -105,26 +107,9 @@ pub mod auth {
     pub use crate::context::Principal;
 }
 
-/// Tools in the formats of model APIs (OpenAI's function calling, Anthropic's tool use) and
-/// tool calls from outside the protocol: [`Server::execute`](crate::Server::execute) runs a
-/// [`ToolCall`](crate::export::ToolCall) in any shape models write.
-pub mod export {
-    pub use crate::error::ExportError;
-    pub use crate::server::export::ToolCall;
-}
+pub mod export;
 
-/// Testing a server without a transport: [`Server::test_client`](crate::Server::test_client)
-/// gives a [`TestClient`](crate::testing::TestClient) that talks to the server inside the test process, through the
-/// same engine every transport drives; both test clients fail with the one [`ClientError`](crate::testing::ClientError).
-///
-/// No feature gates it: it brings no dependency the engine does not have, and a binary
-/// that never calls `test_client` links none of it.
-pub mod testing {
-    pub use crate::server::testing::{
-        CallResponse, ClientError, Completion, ListedPrompt, ListedResource, ListedResourceTemplate,
-        ListedTool, PromptResponse, ReadResponse, TestClient,
-    };
-}
+pub mod testing;
 #[cfg(feature = "cli")]
 #[doc(inline)]
 pub use server::log::log_to_stderr;

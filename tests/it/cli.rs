@@ -1,7 +1,7 @@
 //! Every server's command line (`Server::run`, feature `cli`), driven as a process: the
 //! example binaries' `tools`, `call` (of tools that ask, too), `prompts`, `prompt`,
 //! `resources`, `read`, `--help`, `--version` and a wrong flag. Serving stdio (no arguments) and `--http` are driven in `tests/it/stdio.rs` and
-//! `tests/it/http.rs`. The terminal's prompts are tested in `mcp-tools/src/server/terminal.rs`:
+//! `tests/it/http.rs`. The terminal's prompts are tested in `mcp-tools/src/cli/terminal.rs`:
 //! here standard input is never a terminal.
 
 use crate::support;

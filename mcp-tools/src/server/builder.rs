@@ -70,31 +70,31 @@ use tokio::io::{AsyncRead, AsyncWrite};
 /// }
 /// ```
 pub struct Server {
-    pub(super) info: ServerInfo,
-    pub(super) registry: ToolRegistry,
+    pub(crate) info: ServerInfo,
+    pub(crate) registry: ToolRegistry,
     /// The prompts, once `prompts` was called: only then does the server serve them.
-    pub(super) prompts: Option<PromptRegistry>,
+    pub(crate) prompts: Option<PromptRegistry>,
     /// The resources, once `resources` was called: only then does the server serve them.
-    pub(super) resources: Option<ResourceRegistry>,
+    pub(crate) resources: Option<ResourceRegistry>,
     /// The skills, once `skills` was called.
-    pub(super) skills: Option<Skills>,
+    pub(crate) skills: Option<Skills>,
     /// The extensions declared with `extension`, in the order given.
-    pub(super) extensions: Vec<Extension>,
+    pub(crate) extensions: Vec<Extension>,
     /// The middleware, outermost first.
-    pub(super) middleware: Vec<Arc<dyn Middleware>>,
-    pub(super) state: StateMap,
-    pub(super) options: Options,
+    pub(crate) middleware: Vec<Arc<dyn Middleware>>,
+    pub(crate) state: StateMap,
+    pub(crate) options: Options,
     /// Definition problems found while configuring, reported when serving starts.
-    pub(super) problems: Vec<DefinitionError>,
-    pub(super) visibility: Visibilities,
+    pub(crate) problems: Vec<DefinitionError>,
+    pub(crate) visibility: Visibilities,
     #[cfg(feature = "http")]
-    pub(super) http: HttpOptions,
+    pub(crate) http: HttpOptions,
     /// The OAuth resource server, once `oauth` was called (feature `oauth`).
     #[cfg(feature = "oauth")]
-    pub(super) oauth: Option<crate::oauth::ResourceServer>,
+    pub(crate) oauth: Option<crate::oauth::ResourceServer>,
     /// The engine `execute` runs calls on, built on first use and dropped by any change of
     /// configuration, so its limits hold across calls and never serve a stale setup.
-    pub(super) executor: OnceLock<Arc<Engine>>,
+    pub(crate) executor: OnceLock<Arc<Engine>>,
 }
 
 impl std::fmt::Debug for Server {
@@ -988,7 +988,7 @@ impl Server {
     }
 
     /// The engine for calls made through the server itself (`execute`), built once.
-    pub(super) fn executor(&self) -> Result<Arc<Engine>, Error> {
+    pub(crate) fn executor(&self) -> Result<Arc<Engine>, Error> {
         if let Some(engine) = self.executor.get() {
             return Ok(Arc::clone(engine));
         }

@@ -254,16 +254,16 @@ fn held_states(held: &[&'static str]) -> String {
 
 /// The environment variable with the keys that seal `requestState`.
 #[cfg(feature = "cli")]
-pub(super) const KEYS_VAR: &str = "MCP_TOOLKIT_REQUEST_STATE_KEYS";
+pub(crate) const KEYS_VAR: &str = "MCP_TOOLKIT_REQUEST_STATE_KEYS";
 /// The environment variable with the instance's name.
 #[cfg(feature = "cli")]
-pub(super) const INSTANCE_VAR: &str = "MCP_TOOLKIT_INSTANCE";
+pub(crate) const INSTANCE_VAR: &str = "MCP_TOOLKIT_INSTANCE";
 /// The environment variable with how long a running task's lease lasts.
 #[cfg(feature = "cli")]
-pub(super) const TASK_LEASE_VAR: &str = "MCP_TOOLKIT_TASK_LEASE";
+pub(crate) const TASK_LEASE_VAR: &str = "MCP_TOOLKIT_TASK_LEASE";
 /// The environment variable with how long a shutdown waits for running tasks.
 #[cfg(feature = "cli")]
-pub(super) const SHUTDOWN_GRACE_VAR: &str = "MCP_TOOLKIT_SHUTDOWN_GRACE";
+pub(crate) const SHUTDOWN_GRACE_VAR: &str = "MCP_TOOLKIT_SHUTDOWN_GRACE";
 
 /// What [`CliError::MissingOperand`] says of the option or command.
 #[cfg(feature = "cli")]

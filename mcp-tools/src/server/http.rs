@@ -270,7 +270,7 @@ impl Server {
 /// Whether `name` can be an instance's name ([`HttpSettings::instance_name`](crate::server::HttpSettings::instance_name)),
 /// which starts session ids: 1 to 63 of `A-Z a-z 0-9 - _`.
 #[cfg(feature = "http")]
-pub(super) fn is_instance_name(name: &str) -> bool {
+pub(crate) fn is_instance_name(name: &str) -> bool {
     (1..=63).contains(&name.len())
         && name
             .bytes()

@@ -4,24 +4,17 @@
 //! may call; with the `cli` feature, `CliError` says why the command line of
 //! `Server::run` was refused.
 
-// The files: the builder and stdio (`builder`), Streamable HTTP (`http`), the in-process
-// test client (`testing`), model-API formats and calls outside the protocol (`export`),
-// the command line (`cli`) and the terminal that answers the asks of its `call`
-// (`terminal`), and why serving fails (`error`).
-// `Server` and `Error` are shown at the crate's root, the test client in `testing` and the
-// exports in `export`: their files stay here, crate-visible, so each has one public path.
+// The files: the builder and stdio (`builder`), Streamable HTTP (`http`), the log `run`
+// installs (`log`), and why serving fails (`error`). `Server` and `Error` are shown at the
+// crate's root, so each has one public path. What is built on a server sits above it: the
+// command line (`crate::cli`), the in-process test client (`crate::testing`) and the
+// model-API formats (`crate::export`).
 pub(crate) mod builder;
-#[cfg(feature = "cli")]
-mod cli;
 pub(crate) mod error;
-pub(crate) mod export;
 #[cfg(feature = "http")]
-mod http;
+pub(crate) mod http;
 #[cfg(feature = "cli")]
 pub(crate) mod log;
-#[cfg(feature = "cli")]
-mod terminal;
-pub(crate) mod testing;
 
 #[cfg(feature = "cli")]
 pub use error::CliError;

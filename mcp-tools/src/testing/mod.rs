@@ -1,3 +1,10 @@
+//! Testing a server without a transport: [`Server::test_client`](crate::Server::test_client)
+//! gives a [`TestClient`] that talks to the server inside the test process, through the
+//! same engine every transport drives; both test clients fail with the one [`ClientError`].
+//!
+//! No feature gates it: it brings no dependency the engine does not have, and a binary
+//! that never calls `test_client` links none of it.
+//!
 //! [`TestClient`]: a client inside the test process that drives a server's engine as a
 //! transport does, so a test sees exactly what a client would receive over the wire.
 //!
@@ -16,8 +23,6 @@ pub use results::{
     ListedPrompt, ListedResource, ListedResourceTemplate, ListedTool, PromptResponse, ReadResponse,
 };
 
-use super::builder::Server;
-use super::error::Error;
 use crate::content::Content;
 use crate::engine::{Connection, Engine, Outbox, TASKS_EXTENSION};
 use crate::prompt::GetPromptResult;
@@ -25,6 +30,8 @@ use crate::protocol::messages::{
     META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION,
 };
 use crate::protocol::{ErrorCode, LoggingLevel, ProtocolVersion};
+use crate::server::builder::Server;
+use crate::server::error::Error;
 use crate::tool::Tool;
 use results::{Listed, WireRead};
 use serde::de::DeserializeOwned;

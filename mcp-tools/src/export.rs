@@ -1,13 +1,18 @@
+//! Tools in the formats of model APIs (OpenAI's function calling, Anthropic's tool use) and
+//! tool calls from outside the protocol: [`Server::execute`](crate::Server::execute) runs a
+//! [`ToolCall`] in any shape models write.
+//!
 //! The tools and prompts in the formats of model APIs, for programs that call a model
 //! directly and run the tools it asks for themselves: definitions for OpenAI's function
 //! calling and Anthropic's tool use, a [`ToolCall`] read from whatever JSON a model wrote,
 //! its result turned back into the message each API expects, and prompts filled in to
 //! start a conversation with ([`GetPromptResult::to_openai_messages`]).
 
-use super::builder::Server;
-use crate::error::ExportError;
+pub use crate::error::ExportError;
+
 use crate::prompt::{GetPromptResult, HandlerError};
 use crate::result::CallToolResult;
+use crate::server::builder::Server;
 use crate::tool::Tool;
 use serde_json::{Value, json};
 
@@ -197,7 +202,7 @@ impl Server {
             None => CallToolResult::error(format!(
                 "there is no tool `{}`; the tools are {}",
                 call.name,
-                super::error::quoted(&engine.executable_tools())
+                crate::server::error::quoted(&engine.executable_tools())
             )),
         }
     }

@@ -1,19 +1,21 @@
 //! The command line every server gets with the `cli` feature: [`Server::run`].
 
-use super::builder::{Server, compiled_here};
-use super::error::{CliError, Error, INSTANCE_VAR, KEYS_VAR, SHUTDOWN_GRACE_VAR, TASK_LEASE_VAR};
-use super::terminal::Terminal;
+mod terminal;
+
 use crate::ToolError;
 use crate::engine::Engine;
 use crate::prompt::HandlerError;
 use crate::protocol::ProtocolVersion;
 use crate::resource::Resource;
+use crate::server::builder::{Server, compiled_here};
+use crate::server::error::{CliError, Error, INSTANCE_VAR, KEYS_VAR, SHUTDOWN_GRACE_VAR, TASK_LEASE_VAR};
 use serde_json::{Value, json};
 use std::ffi::OsString;
 use std::future::Future;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
+use terminal::Terminal;
 
 impl Server {
     /// Runs the server as its command line says:
@@ -147,7 +149,7 @@ impl Server {
     }
 
     async fn run_command(mut self, args: Vec<OsString>) -> Result<(), Error> {
-        super::log::log_to_stderr();
+        crate::server::log::log_to_stderr();
         let (name, version) = (self.info.name.clone(), self.info.version.clone());
         let invocation = parse(args)?;
         if let Some(path) = &invocation.wire_log {
@@ -297,7 +299,7 @@ impl Server {
                 tracing::warn!("`{INSTANCE_VAR}` is ignored: the server was given its name in code");
             }
             (Some(name), None) => {
-                if !super::http::is_instance_name(&name) {
+                if !crate::server::http::is_instance_name(&name) {
                     return Err(CliError::InvalidInstanceName(name));
                 }
                 self.http.settings.instance = Some(name);
