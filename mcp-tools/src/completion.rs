@@ -165,51 +165,57 @@ pub trait Completable: Sized {
 #[diagnostic::do_not_recommend]
 impl<T: FromArgument> Completable for T {}
 
-/// A completion fn, erased: what `#[complete(path)]` hands the builder.
-#[doc(hidden)]
-#[derive(Clone)]
-pub struct Completer {
-    run: CompleteFn,
-    required: Vec<StateKey>,
-}
+// The erased fn and the marks of a completion fn's form: `pub`, as `Complete`'s impls name
+// them, in a module no path outside the crate reaches.
+mod forms {
+    use super::{Candidates, Complete, CompleteFn, Context, Partial, StateKey};
 
-impl std::fmt::Debug for Completer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Completer")
-            .field("required", &self.required)
-            .finish_non_exhaustive()
-    }
-}
-
-/// Marks an erased completion fn.
-#[doc(hidden)]
-#[derive(Debug)]
-pub enum ErasedForm {}
-
-impl Complete<ErasedForm> for Completer {
-    fn complete(&self, cx: &Context, typed: Partial) -> Candidates {
-        (self.run)(cx, typed)
+    /// A completion fn, erased: what `#[complete(path)]` hands the builder.
+    #[derive(Clone)]
+    pub struct Completer {
+        pub(crate) run: CompleteFn,
+        pub(crate) required: Vec<StateKey>,
     }
 
-    fn required_state(&self) -> Vec<StateKey> {
-        self.required.clone()
+    impl std::fmt::Debug for Completer {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("Completer")
+                .field("required", &self.required)
+                .finish_non_exhaustive()
+        }
     }
+
+    /// Marks an erased completion fn.
+    #[derive(Debug)]
+    pub enum ErasedForm {}
+
+    // Not recommended: an error about a user's fn names no erased form.
+    #[diagnostic::do_not_recommend]
+    impl Complete<ErasedForm> for Completer {
+        fn complete(&self, cx: &Context, typed: Partial) -> Candidates {
+            (self.run)(cx, typed)
+        }
+
+        fn required_state(&self) -> Vec<StateKey> {
+            self.required.clone()
+        }
+    }
+
+    /// Marks the plain form, `fn(&str, &Map<String, Value>) -> Vec<String>`.
+    #[derive(Debug)]
+    pub enum PlainForm {}
+
+    /// Marks a sync fn of injected values and [`Partial`].
+    #[derive(Debug)]
+    pub struct SyncForm<T>(std::marker::PhantomData<T>);
+
+    /// Marks an async fn of injected values and [`Partial`].
+    #[derive(Debug)]
+    pub struct AsyncForm<T>(std::marker::PhantomData<T>);
 }
 
-/// Marks the plain form, `fn(&str, &Map<String, Value>) -> Vec<String>`.
-#[doc(hidden)]
-#[derive(Debug)]
-pub enum PlainForm {}
-
-/// Marks a sync fn of injected values and [`Partial`].
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct SyncForm<T>(std::marker::PhantomData<T>);
-
-/// Marks an async fn of injected values and [`Partial`].
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct AsyncForm<T>(std::marker::PhantomData<T>);
+pub(crate) use forms::Completer;
+use forms::{AsyncForm, PlainForm, SyncForm};
 
 impl<F, R> Complete<PlainForm> for F
 where

@@ -1073,7 +1073,6 @@ impl fmt::Debug for RequiredState {
 }
 
 /// Identifies a type of shared state.
-#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StateKey {
     pub(crate) id: TypeId,

@@ -45,11 +45,9 @@
 
 use crate::context::{Context, StateKey};
 use crate::error::ToolError;
-use crate::prompt::{HandlerError, Work};
+use crate::prompt::Work;
 use crate::protocol::arguments::RawArguments;
 use crate::result::Json;
-use crate::tool::args::{Arguments, Of, Refusal};
-use crate::tool::param::{Kind, Param};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -231,18 +229,18 @@ impl Extensions {
 /// clone.
 #[derive(Clone)]
 pub struct Method {
-    def: Arc<Definition>,
+    pub(crate) def: Arc<Definition>,
 }
 
-struct Definition {
-    name: &'static str,
-    notification: bool,
-    required_state: Vec<StateKey>,
-    may_ask: bool,
-    handler: HandlerFn,
+pub(crate) struct Definition {
+    pub(crate) name: &'static str,
+    pub(crate) notification: bool,
+    pub(crate) required_state: Vec<StateKey>,
+    pub(crate) may_ask: bool,
+    pub(crate) handler: HandlerFn,
 }
 
-type HandlerFn = fn(&Context, RawArguments<'_>) -> MethodInvocation;
+pub(crate) type HandlerFn = fn(&Context, RawArguments<'_>) -> Work<Value>;
 
 impl Method {
     /// The method's name (`notes/stats`).
@@ -255,9 +253,8 @@ impl Method {
         self.def.notification
     }
 
-    /// The shared state its fn takes. Not public API.
-    #[doc(hidden)]
-    pub fn required_state(&self) -> &[StateKey] {
+    /// The shared state its fn takes.
+    pub(crate) fn required_state(&self) -> &[StateKey] {
         &self.def.required_state
     }
 
@@ -268,7 +265,7 @@ impl Method {
 
     /// Starts a request or notification: decodes the params and, if they are good,
     /// returns the work that answers it.
-    pub(crate) fn invoke(&self, cx: &Context, params: RawArguments<'_>) -> MethodInvocation {
+    pub(crate) fn invoke(&self, cx: &Context, params: RawArguments<'_>) -> Work<Value> {
         (self.def.handler)(cx, params)
     }
 }
@@ -344,105 +341,5 @@ impl<T: IntoMethodResult, E: fmt::Display + 'static> IntoMethodResult for Result
             Ok(value) => value.into_method_result(),
             Err(error) => Err(ToolError::classify(&error)),
         }
-    }
-}
-
-/// The work of one custom method's request. Not public API.
-#[doc(hidden)]
-pub type MethodInvocation = Work<Value>;
-
-/// Assembles a method from what `#[method]` read. Not public API.
-#[doc(hidden)]
-#[allow(missing_debug_implementations)] // support for generated code, not public API
-pub struct MethodBuilder {
-    name: &'static str,
-    notification: bool,
-    required_state: Vec<StateKey>,
-    may_ask: bool,
-}
-
-impl MethodBuilder {
-    /// Starts a method.
-    pub fn new(name: &'static str) -> MethodBuilder {
-        debug_assert!(
-            mcp_toolkit_core::method::check(name).is_ok(),
-            "checked by `#[method]`"
-        );
-        MethodBuilder {
-            name,
-            notification: false,
-            required_state: Vec::new(),
-            may_ask: false,
-        }
-    }
-
-    /// Marks it a notification handler (its fn returns `()`).
-    pub fn notification(mut self) -> MethodBuilder {
-        self.notification = true;
-        self
-    }
-
-    /// Adds a parameter: an argument (a member of the params), or one the framework fills in.
-    pub fn param<T>(
-        mut self,
-        name: &'static str,
-        description: Option<&'static str>,
-        param: Param<T>,
-    ) -> MethodBuilder {
-        let _ = (name, description);
-        if let Kind::Injected { state, .. } = param.kind {
-            self.may_ask = true;
-            self.required_state.extend(state().into_keys());
-        }
-        self
-    }
-
-    /// Finishes the method.
-    pub fn build(self, handler: HandlerFn) -> Method {
-        Method {
-            def: Arc::new(Definition {
-                name: self.name,
-                notification: self.notification,
-                required_state: self.required_state,
-                may_ask: self.may_ask,
-                handler,
-            }),
-        }
-    }
-}
-
-/// A custom method's params, split by parameter: a tool's [`Arguments`], named as a
-/// method's. Not public API.
-#[doc(hidden)]
-#[allow(missing_debug_implementations)] // support for generated code, not public API
-pub struct MethodArguments<'a>(Arguments<'a>);
-
-impl<'a> MethodArguments<'a> {
-    /// Matches a request's params to the fn's parameters.
-    pub fn parse(
-        raw: RawArguments<'a>,
-        names: &'static [&'static str],
-    ) -> Result<MethodArguments<'a>, MethodInvocation> {
-        Arguments::split(raw, names, Of::Method)
-            .map(MethodArguments)
-            .map_err(|problem| Work::Ready(Err(HandlerError::Arguments(problem))))
-    }
-
-    /// Fills parameter `index`; `None` when that failed.
-    pub fn take<P>(&mut self, index: usize, param: Param<P>, cx: &Context) -> Option<P> {
-        self.0.take(index, param, cx)
-    }
-
-    /// Checks for params no parameter took; `Err` when anything failed.
-    pub fn finish(&mut self) -> Result<(), crate::tool::args::Rejected> {
-        self.0.finish()
-    }
-
-    /// The failed request's error.
-    pub fn into_failure(self) -> MethodInvocation {
-        Work::Ready(Err(match self.0.into_refusal() {
-            Refusal::Problems(problems) => HandlerError::Arguments(problems),
-            Refusal::Internal(detail) => HandlerError::Failed(ToolError::internal(detail)),
-        }))
     }
 }

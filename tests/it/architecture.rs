@@ -25,6 +25,7 @@ const LAYERS: &[&str] = &[
     "task",
     "registry",
     "extension",
+    "private",
     "middleware",
     "engine",
     "wire_log",
@@ -141,7 +142,11 @@ fn edges(files: &BTreeMap<String, File>) -> BTreeMap<&str, BTreeSet<&str>> {
                 targets.push(path);
             }
         }
-        for target in targets {
+        for mut target in targets {
+            // Generated code's module is declared as `__private`, from `private/`.
+            if target.first().is_some_and(|first| first == "__private") {
+                target[0] = "private".to_owned();
+            }
             // A path into the crate's root is followed through the root's re-exports
             // (`crate::Server` is `server::builder::Server`); what is declared there itself
             // (the macros' re-exports, the guide) is no edge.
@@ -411,4 +416,46 @@ fn architecture_md_lists_the_layers_as_they_are() {
         };
         at += found + 1;
     }
+}
+
+/// Generated-code support is hidden once, at `__private`'s root: `#[doc(hidden)]` appears
+/// nowhere else but on a public trait's items that generated code calls (`ToolFn::tool`,
+/// `FromArgument::parameter`), and on a type shown at the crate's root, its one documented
+/// path (said so in a comment above it).
+#[test]
+fn generated_code_support_is_hidden_in_one_place() {
+    let mut scattered = Vec::new();
+    for (name, file) in files() {
+        if name == "lib.rs" || name.starts_with("private/") {
+            continue;
+        }
+        let source = std::fs::read_to_string(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("mcp-tools/src")
+                .join(&name),
+        )
+        .unwrap();
+        let lines: Vec<&str> = source.lines().collect();
+        for (at, line) in lines.iter().enumerate() {
+            if line.trim() != "#[doc(hidden)]" {
+                continue;
+            }
+            let in_trait = line.starts_with("    ")
+                && lines[..at]
+                    .iter()
+                    .rev()
+                    .find(|l| !l.starts_with(' ') && !l.is_empty() && !l.starts_with('}'))
+                    .is_some_and(|l| l.starts_with("pub trait ") || l.starts_with("pub unsafe trait "));
+            let shown_at_root = at > 0 && lines[at - 1].contains("Shown at the crate's root");
+            if !in_trait && !shown_at_root {
+                scattered.push(format!("{name}:{}", at + 1));
+            }
+        }
+        let _ = file;
+    }
+    assert!(
+        scattered.is_empty(),
+        "`#[doc(hidden)]` outside `private/` (move the item there, or out of the public modules):\n{}",
+        scattered.join("\n")
+    );
 }

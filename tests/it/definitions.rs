@@ -1,6 +1,7 @@
 //! The full tool definitions `#[tool]` produces, and what calling them does.
 
-use mcp_toolkit::{CallToolResult, Context, Json, State, ToolError, tool, tools};
+use mcp_toolkit::testing::ClientError;
+use mcp_toolkit::{CallToolResult, Context, Error, Json, Server, State, ToolError, tool, tools};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -380,7 +381,11 @@ async fn injected_parameters_are_not_arguments() {
             "additionalProperties": false
         })
     );
-    assert_eq!(tools[0].required_state().len(), 1);
+    // The state it takes is required: a server without it does not start.
+    let refused = Server::new("greeter", "1.0.0").tools(tools![greet]).test_client();
+    assert!(
+        matches!(&refused, Err(ClientError::Server(Error::MissingState { needed_by, .. })) if needed_by == "greet")
+    );
     let cx = Context::default().with_state(Greeting("Hello".into()));
     let result = tools[0].call(&cx, json!({"name": "Ada"})).await;
     assert_eq!(text(&result), "Hello, Ada!");

@@ -6,6 +6,7 @@
 //! `mcp-result://{id}/{page}`, or through the `read_result` tool the framework lists while
 //! this instance has spilled results, so that any instance sharing the store serves it.
 
+use crate::__private::ToolBuilder;
 use crate::content::{Content, ResourceContents, ResourceLink};
 use crate::context::Principal;
 use crate::engine::state::core::Engine;
@@ -14,7 +15,7 @@ use crate::engine::state::spill_record::{PageRecord, page_line, page_uri, record
 use crate::engine::wire::rounds::Finished;
 use crate::result::CallToolResult;
 use crate::task::{StoredTask, now_ms};
-use crate::tool::{Tool, ToolBuilder};
+use crate::tool::Tool;
 use std::future::Future;
 use std::ops::Range;
 use std::pin::Pin;

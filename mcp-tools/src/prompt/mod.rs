@@ -3,8 +3,10 @@
 //! one from a documented fn.
 
 mod result;
+pub(crate) mod work;
 
 pub use result::{GetPromptResult, IntoPromptResult, PromptMessage};
+pub(crate) use work::{HandlerError, PromptInvocation, Work};
 
 /// The error a [`#[prompt]`](macro@crate::prompt) fn fails with, named for where it is
 /// written: it is [`ToolError`], as every handler fails the same way. An `Err` answers
@@ -39,22 +41,16 @@ pub use result::{GetPromptResult, IntoPromptResult, PromptMessage};
 /// ```
 pub type PromptError = ToolError;
 
-use crate::completion::{Complete, Completing, Completions, CompletionsBuilder};
+use crate::completion::{Completing, Completions};
 use crate::context::{Context, StateKey};
 use crate::error::ToolError;
 use crate::protocol::ProtocolVersion;
 use crate::protocol::arguments::RawArguments;
-use crate::tool::args::{Arguments, Of, Refusal};
-use crate::tool::param::{Kind, Param};
-use crate::tool::{Icon, validate_tool_name};
+use crate::tool::Icon;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::fmt;
-use std::future::Future;
-use std::panic::AssertUnwindSafe;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::Poll;
 
 /// A prompt a server offers: what `prompts/list` shows of it, and how `prompts/get` fills
 /// it in. Made by `#[prompt]`; cheap to clone.
@@ -86,25 +82,25 @@ use std::task::Poll;
 /// ```
 #[derive(Clone)]
 pub struct Prompt {
-    def: Arc<Definition>,
-    handler: HandlerFn,
+    pub(crate) def: Arc<Definition>,
+    pub(crate) handler: HandlerFn,
 }
 
-struct Definition {
-    name: String,
-    title: Option<String>,
-    description: Option<String>,
-    arguments: Vec<PromptArgument>,
+pub(crate) struct Definition {
+    pub(crate) name: String,
+    pub(crate) title: Option<String>,
+    pub(crate) description: Option<String>,
+    pub(crate) arguments: Vec<PromptArgument>,
     /// How each argument completes: its choices (an enum's values), or a fn.
-    completions: Completions,
-    icons: Vec<Icon>,
-    meta: Option<Map<String, Value>>,
-    required_state: Vec<StateKey>,
+    pub(crate) completions: Completions,
+    pub(crate) icons: Vec<Icon>,
+    pub(crate) meta: Option<Map<String, Value>>,
+    pub(crate) required_state: Vec<StateKey>,
     /// Whether a `prompts/get` can ask the client things (it takes from its context).
-    may_ask: bool,
+    pub(crate) may_ask: bool,
 }
 
-type HandlerFn = fn(&Context, RawArguments<'_>) -> PromptInvocation;
+pub(crate) type HandlerFn = fn(&Context, RawArguments<'_>) -> PromptInvocation;
 
 /// An argument of a prompt, as `prompts/list` shows it (and a
 /// [`ListedPrompt`](crate::testing::ListedPrompt) reads it: `required` left out is `false`).
@@ -169,8 +165,7 @@ impl Prompt {
     }
 
     /// The shared state (`State<T>`) the prompt's parameters need.
-    #[doc(hidden)]
-    pub fn required_state(&self) -> &[StateKey] {
+    pub(crate) fn required_state(&self) -> &[StateKey] {
         &self.def.required_state
     }
 
@@ -211,149 +206,6 @@ impl fmt::Debug for Prompt {
     }
 }
 
-/// Why a `prompts/get` has no messages. Not public API.
-#[doc(hidden)]
-#[derive(Debug, Clone, PartialEq)]
-pub enum HandlerError {
-    /// The arguments do not fit the prompt's parameters: every problem (`-32602`).
-    Arguments(String),
-    /// The prompt's fn failed: its error, as a tool's would be.
-    Failed(ToolError),
-}
-
-/// The work of one request a handler answers (`prompts/get`, `resources/read`): its
-/// result `T`, or why there is none. Not public API.
-#[doc(hidden)]
-#[allow(missing_debug_implementations)] // support for generated code, not public API
-pub enum Work<T> {
-    /// Answered already (bad arguments, a sync fn).
-    Ready(Result<T, HandlerError>),
-    /// An `async fn`'s future.
-    Future(Pin<Box<dyn Future<Output = Result<T, HandlerError>> + Send>>),
-}
-
-/// The work of one `prompts/get`. Not public API.
-#[doc(hidden)]
-pub type PromptInvocation = Work<GetPromptResult>;
-
-impl<T: Send + 'static> Work<T> {
-    /// Boxes an async fn's work.
-    pub fn future<F>(future: F) -> Work<T>
-    where
-        F: Future<Output = Result<T, HandlerError>> + Send + 'static,
-    {
-        Work::Future(Box::pin(future))
-    }
-
-    /// A sync fn's result, made at once: prompts and resources are assembled, not
-    /// scheduled. A panic is an internal error, as a tool's is.
-    pub fn now(fill: impl FnOnce() -> Result<T, HandlerError>) -> Work<T> {
-        Work::Ready(
-            std::panic::catch_unwind(AssertUnwindSafe(fill)).unwrap_or_else(|panic| Err(panicked(&*panic))),
-        )
-    }
-
-    /// Runs the work to its result; a panic becomes an internal error.
-    pub(crate) async fn run(self) -> Result<T, HandlerError> {
-        match self {
-            Work::Ready(result) => result,
-            Work::Future(mut future) => {
-                std::future::poll_fn(|cx| {
-                    match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
-                        Ok(poll) => poll,
-                        Err(panic) => Poll::Ready(Err(panicked(&*panic))),
-                    }
-                })
-                .await
-            }
-        }
-    }
-}
-
-fn panicked(panic: &(dyn std::any::Any + Send)) -> HandlerError {
-    let message = panic
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("(a non-string panic payload)");
-    HandlerError::Failed(ToolError::internal(format!("the handler panicked: {message}")))
-}
-
-/// A request's arguments (a prompt's, a resource template's variables), all strings on
-/// the wire, split by parameter: a tool's [`Arguments`], reading strings. Not public API.
-#[doc(hidden)]
-#[allow(missing_debug_implementations)] // support for generated code, not public API
-pub struct RequestArguments<'a, T>(Arguments<'a>, std::marker::PhantomData<fn() -> T>);
-
-/// A prompt's arguments. Not public API.
-#[doc(hidden)]
-pub type PromptArguments<'a> = RequestArguments<'a, GetPromptResult>;
-
-impl<'a, T> RequestArguments<'a, T> {
-    /// Matches a request's arguments to the handler's parameters.
-    pub fn parse(
-        raw: RawArguments<'a>,
-        names: &'static [&'static str],
-    ) -> Result<RequestArguments<'a, T>, Work<T>> {
-        Arguments::split(raw, names, Of::Prompt)
-            .map(|args| RequestArguments(args, std::marker::PhantomData))
-            .map_err(|problem| Work::Ready(Err(HandlerError::Arguments(problem))))
-    }
-
-    /// Fills parameter `index`; `None` when that failed.
-    pub fn take<P>(&mut self, index: usize, param: Param<P>, cx: &Context) -> Option<P> {
-        self.0.take(index, param, cx)
-    }
-
-    /// Checks for arguments no parameter took; `Err` when anything failed.
-    pub fn finish(&mut self) -> Result<(), crate::tool::args::Rejected> {
-        self.0.finish()
-    }
-
-    /// The failed request's error.
-    pub fn into_failure(self) -> Work<T> {
-        Work::Ready(Err(match self.0.into_refusal() {
-            Refusal::Problems(problems) => HandlerError::Arguments(problems),
-            Refusal::Internal(detail) => HandlerError::Failed(ToolError::internal(detail)),
-        }))
-    }
-}
-
-/// How a handler's return type `R` converts into its result `T` (a prompt's, a
-/// resource's). Generated code builds it in one place, spanned at the return type, from the
-/// conversion named by its trait (`<R as IntoPromptResult>::into_prompt_result`), so a type
-/// that does not convert fails that trait's own bound, reported once, there, with its
-/// message alone. Not public API.
-#[doc(hidden)]
-#[allow(missing_debug_implementations)] // support for generated code, not public API
-pub struct Converter<R, T> {
-    convert: fn(R) -> Result<T, ToolError>,
-}
-
-/// How a prompt's return type converts. Not public API.
-#[doc(hidden)]
-pub type PromptRet<R> = Converter<R, GetPromptResult>;
-
-impl<R, T> Converter<R, T> {
-    /// A conversion by `convert`.
-    pub const fn new(convert: fn(R) -> Result<T, ToolError>) -> Converter<R, T> {
-        Converter { convert }
-    }
-
-    /// Converts a return value.
-    pub fn convert(self, value: R) -> Result<T, HandlerError> {
-        (self.convert)(value).map_err(HandlerError::Failed)
-    }
-}
-
-impl<R, T> Clone for Converter<R, T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<R, T> Copy for Converter<R, T> {}
-
 /// A `#[prompt]` fn: what `prompts![...]` takes. `#[prompt]` implements it for each fn it
 /// marks; there is nothing to implement or call by hand. A name in `prompts![...]` that is
 /// not a `#[prompt]` fn is a compile error that names this trait.
@@ -381,105 +233,4 @@ pub trait PromptFn {
     /// Builds the prompt.
     #[doc(hidden)]
     fn prompt() -> Prompt;
-}
-
-/// Assembles a prompt from what the macro read. Not public API.
-#[doc(hidden)]
-#[allow(missing_debug_implementations)] // support for generated code, not public API
-pub struct PromptBuilder {
-    name: &'static str,
-    description: Option<&'static str>,
-    title: Option<&'static str>,
-    icons: Vec<Icon>,
-    meta: Option<Map<String, Value>>,
-    arguments: Vec<PromptArgument>,
-    completions: CompletionsBuilder,
-    required_state: Vec<StateKey>,
-    may_ask: bool,
-}
-
-impl PromptBuilder {
-    /// Starts a prompt.
-    pub fn new(name: &'static str, description: Option<&'static str>) -> PromptBuilder {
-        debug_assert!(validate_tool_name(name).is_ok(), "checked by `#[prompt]`");
-        PromptBuilder {
-            name,
-            description,
-            title: None,
-            icons: Vec::new(),
-            meta: None,
-            arguments: Vec::new(),
-            completions: CompletionsBuilder::default(),
-            required_state: Vec::new(),
-            may_ask: false,
-        }
-    }
-
-    /// Sets the title.
-    pub fn title(mut self, title: &'static str) -> PromptBuilder {
-        self.title = Some(title);
-        self
-    }
-
-    /// Adds an icon.
-    pub fn icon(mut self, icon: Icon) -> PromptBuilder {
-        self.icons.push(icon);
-        self
-    }
-
-    /// Adds a `_meta` entry.
-    pub fn meta<V: Serialize + ?Sized>(mut self, key: &'static str, value: &V) -> PromptBuilder {
-        crate::tool::insert_meta(&mut self.meta, self.name, key, value);
-        self
-    }
-
-    /// Adds a parameter: an argument (a string on the wire), or one the framework fills in.
-    pub fn param<T>(
-        mut self,
-        name: &'static str,
-        description: Option<&'static str>,
-        param: Param<T>,
-    ) -> PromptBuilder {
-        self.completions.param(name, &param);
-        match param.kind {
-            Kind::Injected { state, .. } => {
-                self.may_ask = true;
-                self.required_state.extend(state().into_keys());
-            }
-            Kind::Argument(argument) => {
-                self.arguments.push(PromptArgument {
-                    name: name.to_owned(),
-                    description: description.map(str::to_owned),
-                    required: argument.absent.is_none(),
-                });
-            }
-        }
-        self
-    }
-
-    /// Completes argument `name` with `complete` (`#[complete(..)]`), in place of the
-    /// choices of its type.
-    pub fn complete<M>(mut self, name: &'static str, complete: impl Complete<M>) -> PromptBuilder {
-        self.completions
-            .complete(name, complete, &mut self.required_state);
-        self
-    }
-
-    /// Finishes the prompt.
-    pub fn build(self, handler: HandlerFn) -> Prompt {
-        Prompt {
-            def: Arc::new(Definition {
-                name: self.name.to_owned(),
-                title: self.title.map(str::to_owned),
-                description: self.description.map(str::to_owned),
-                arguments: self.arguments,
-                completions: self.completions.build(),
-                icons: self.icons,
-                meta: self.meta,
-                required_state: self.required_state,
-                may_ask: self.may_ask,
-            }),
-            handler,
-        }
-    }
 }

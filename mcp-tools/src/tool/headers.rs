@@ -246,7 +246,6 @@ pub trait HeaderArgument {
 
 /// The types of [`HeaderArgument`], listed apart so that an error names that trait alone,
 /// with its message, rather than every type that implements it.
-#[doc(hidden)]
 pub trait HeaderType {}
 
 #[diagnostic::do_not_recommend]

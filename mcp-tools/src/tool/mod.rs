@@ -10,38 +10,26 @@ mod scopes;
 #[cfg(feature = "validate-output")]
 mod validate;
 
-// What generated code names, through `crate::__private`.
-#[doc(hidden)]
-pub use crate::protocol::arguments::RawArguments;
-#[doc(hidden)]
-pub use args::Arguments;
+pub(crate) mod invocation;
+
+// The items below are `pub` for generated code, which names them through
+// `crate::__private`; the tool module does not show them.
+pub(crate) use crate::protocol::arguments::RawArguments;
 pub use headers::HeaderArgument;
-#[doc(hidden)]
-pub use headers::HeaderType;
+pub(crate) use invocation::{FormCheckFn, Invocation, MethodTool, form_check};
 pub use param::FromArgument;
-#[doc(hidden)]
-pub use param::{
-    DefaultShown, DefaultUnshown, FormAsked, FormUnasked, InjectedProbe, OptionalProbe, Param, Plan,
-    RequiredProbe, Slot,
-};
 pub use scopes::ScopePolicy;
 
 use crate::context::{Context, StateKey};
 use crate::error::{DefinitionError, HeaderError};
 use crate::protocol::ProtocolVersion;
 use crate::result::{CallToolResult, IntoCallToolResult};
-use param::Kind;
-use schemars::{Schema, SchemaGenerator};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::fmt;
 use std::future::Future;
-use std::marker::PhantomData;
-use std::panic::AssertUnwindSafe;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::Poll;
 
 /// A tool a server offers: its definition and the code that runs it.
 ///
@@ -86,44 +74,44 @@ use std::task::Poll;
 // Shown at the crate's root, its one documented path.
 #[doc(hidden)]
 pub struct Tool {
-    def: Arc<Definition>,
-    handler: Handler,
+    pub(crate) def: Arc<Definition>,
+    pub(crate) handler: Handler,
 }
 
 #[derive(Clone)]
-struct Definition {
-    name: String,
-    title: Option<String>,
-    description: Option<String>,
-    input_schema: Map<String, Value>,
-    output_schema: Option<Value>,
-    annotations: Option<ToolAnnotations>,
-    icons: Vec<Icon>,
-    meta: Option<Map<String, Value>>,
-    required_state: Vec<StateKey>,
+pub(crate) struct Definition {
+    pub(crate) name: String,
+    pub(crate) title: Option<String>,
+    pub(crate) description: Option<String>,
+    pub(crate) input_schema: Map<String, Value>,
+    pub(crate) output_schema: Option<Value>,
+    pub(crate) annotations: Option<ToolAnnotations>,
+    pub(crate) icons: Vec<Icon>,
+    pub(crate) meta: Option<Map<String, Value>>,
+    pub(crate) required_state: Vec<StateKey>,
     /// Whether a call can ask the client things: the tool takes something from its
     /// context (a `Context`, its own `FromContext` type), the only way to an ask.
-    may_ask: bool,
+    pub(crate) may_ask: bool,
     /// The forms the tool's body asks for (`elicit::<T>`), checked when a server starts.
-    forms: Vec<FormCheck>,
+    pub(crate) forms: Vec<FormCheck>,
     /// The OAuth scopes a caller's token must hold to call it.
-    scopes: Vec<String>,
+    pub(crate) scopes: Vec<String>,
     /// Whether its calls may run as tasks.
-    task_support: TaskSupport,
+    pub(crate) task_support: TaskSupport,
     /// The parameters mirrored into headers, read from the input schema; `Err` when an
     /// annotation breaks a rule (a server refuses to start with such a tool).
-    headers: Result<Vec<headers::HeaderParam>, HeaderError>,
+    pub(crate) headers: Result<Vec<headers::HeaderParam>, HeaderError>,
     /// The most its answer carries at once, in bytes of text (`#[tool(result_budget)]`).
-    result_budget: Option<usize>,
+    pub(crate) result_budget: Option<usize>,
     /// The output schema, compiled on first use.
     #[cfg(feature = "validate-output")]
-    output_validator: validate::OutputValidator,
+    pub(crate) output_validator: validate::OutputValidator,
 }
 
 type HandlerFn = dyn Fn(&Context, RawArguments<'_>) -> Invocation + Send + Sync;
 
 #[derive(Clone)]
-enum Handler {
+pub(crate) enum Handler {
     Fn(fn(&Context, RawArguments<'_>) -> Invocation),
     Closure(Arc<HandlerFn>),
 }
@@ -593,8 +581,7 @@ impl Tool {
     }
 
     /// The shared state (`State<T>`) the tool's parameters need.
-    #[doc(hidden)]
-    pub fn required_state(&self) -> &[StateKey] {
+    pub(crate) fn required_state(&self) -> &[StateKey] {
         &self.def.required_state
     }
 
@@ -894,86 +881,6 @@ pub fn validate_tool_name(name: &str) -> Result<(), DefinitionError> {
     })
 }
 
-/// The work a call does once its arguments are decoded.
-#[doc(hidden)]
-#[allow(missing_debug_implementations)] // support for generated code, not public API
-pub enum Invocation {
-    /// Already answered (bad arguments, say).
-    Ready(CallToolResult),
-    /// An `async fn` tool's future.
-    Future(Pin<Box<dyn Future<Output = CallToolResult> + Send>>),
-    /// A sync fn tool, to run where blocking is allowed.
-    Blocking(Box<dyn FnOnce() -> CallToolResult + Send>),
-}
-
-impl Invocation {
-    /// Boxes an async tool's work.
-    pub fn future<F: Future<Output = CallToolResult> + Send + 'static>(future: F) -> Invocation {
-        Invocation::Future(Box::pin(future))
-    }
-
-    /// Boxes a sync tool's work.
-    pub fn blocking<F: FnOnce() -> CallToolResult + Send + 'static>(work: F) -> Invocation {
-        Invocation::Blocking(Box::new(work))
-    }
-
-    /// Runs the work to its result. A sync tool runs on tokio's blocking pool, so it never
-    /// stalls the threads that serve other requests. A panic becomes an
-    /// [internal error](CallToolResult::internal) whose detail is the panic's message: the
-    /// server logs it, and the client reads `internal error`.
-    pub async fn run(self) -> CallToolResult {
-        match self {
-            Invocation::Ready(result) => result,
-            Invocation::Future(mut future) => {
-                std::future::poll_fn(|cx| {
-                    match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
-                        Ok(poll) => poll,
-                        Err(panic) => Poll::Ready(panicked(&*panic)),
-                    }
-                })
-                .await
-            }
-            Invocation::Blocking(work) => match tokio::task::spawn_blocking(in_current_span(work)).await {
-                Ok(result) => result,
-                Err(error) if error.is_panic() => panicked(&*error.into_panic()),
-                Err(error) => CallToolResult::internal(format!("the runtime cancelled the tool: {error}")),
-            },
-        }
-    }
-}
-
-impl Invocation {
-    /// Polls an `async fn` tool's future once, without a waker to call: its result if it
-    /// finished (a panic made an internal error, as [`run`](Invocation::run) makes it),
-    /// else the work, to run again where it can be woken.
-    pub(crate) fn poll_once(
-        mut future: Pin<Box<dyn Future<Output = CallToolResult> + Send>>,
-    ) -> Result<CallToolResult, Invocation> {
-        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-        match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(&mut cx))) {
-            Ok(Poll::Ready(result)) => Ok(result),
-            Ok(Poll::Pending) => Err(Invocation::Future(future)),
-            Err(panic) => Ok(panicked(&*panic)),
-        }
-    }
-}
-
-/// Work for the blocking pool that runs in the span of its caller (the request's).
-fn in_current_span<T>(work: impl FnOnce() -> T) -> impl FnOnce() -> T {
-    let span = tracing::Span::current();
-    move || span.in_scope(work)
-}
-
-/// The result of a tool that panicked.
-fn panicked(panic: &(dyn std::any::Any + Send)) -> CallToolResult {
-    let message = panic
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("(a non-string panic payload)");
-    CallToolResult::internal(format!("the tool panicked: {message}"))
-}
-
 /// A `#[tool]` fn: what `tools![...]` takes. `#[tool]` implements it for each fn it marks;
 /// there is nothing to implement or call by hand. A name in `tools![...]` that is not a
 /// `#[tool]` fn is a compile error that names this trait.
@@ -1018,89 +925,6 @@ pub trait ToolFn {
     }
 }
 
-/// What a method yields to `tools![instance => method]`: the tool a `#[tool]` method
-/// builds, marked [`Built`]; or, from any other method, nothing, marked with a struct named
-/// as the method.
-#[doc(hidden)]
-#[allow(missing_debug_implementations)] // support for generated code, not public API
-pub struct MethodTool<M> {
-    tool: Option<Tool>,
-    marker: PhantomData<M>,
-}
-
-impl MethodTool<Built> {
-    /// The tool a `#[tool]` method built.
-    pub fn built(tool: Tool) -> MethodTool<Built> {
-        MethodTool {
-            tool: Some(tool),
-            marker: PhantomData,
-        }
-    }
-}
-
-impl<M> MethodTool<M> {
-    /// What a method without `#[tool]` yields; the crate does not compile.
-    pub fn unmarked() -> MethodTool<M> {
-        MethodTool {
-            tool: None,
-            marker: PhantomData,
-        }
-    }
-}
-
-/// The mark of a tool that a `#[tool]` method built: a [`ToolFn`] only so that
-/// `ToolFn::method_tool` takes it; it names no fn.
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct Built;
-
-impl ToolFn for Built {
-    const NAME: &'static str = "";
-
-    fn tool() -> Tool {
-        unreachable!("`Built` marks a method's tool; it names no fn")
-    }
-}
-
-/// How a tool's return type converts. Generated code builds it in one place, spanned at
-/// the return type, from the conversion named by its trait, so a type that does not
-/// convert fails `IntoCallToolResult` itself, reported once, there, with its message alone.
-#[doc(hidden)]
-#[allow(missing_debug_implementations)] // support for generated code, not public API
-pub struct Ret<R> {
-    convert: fn(R) -> CallToolResult,
-    schema: fn(&mut SchemaGenerator) -> Option<Schema>,
-}
-
-impl<R> Ret<R> {
-    /// The conversion of return type `R`: `<R as IntoCallToolResult>::into_call_tool_result`
-    /// and `output_schema`.
-    pub const fn new(
-        convert: fn(R) -> CallToolResult,
-        schema: fn(&mut SchemaGenerator) -> Option<Schema>,
-    ) -> Ret<R> {
-        Ret { convert, schema }
-    }
-
-    /// Converts a return value.
-    pub fn convert(self, value: R) -> CallToolResult {
-        (self.convert)(value)
-    }
-
-    /// The output schema of the return type.
-    pub fn schema(&self, generator: &mut SchemaGenerator) -> Option<Schema> {
-        (self.schema)(generator)
-    }
-}
-
-impl<R> Clone for Ret<R> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<R> Copy for Ret<R> {}
-
 /// Adds a `_meta` entry of a definition (a tool's, a prompt's) named `owner`; a value that
 /// does not serialize is left out and logged.
 pub(crate) fn insert_meta<V: Serialize + ?Sized>(
@@ -1119,20 +943,9 @@ pub(crate) fn insert_meta<V: Serialize + ?Sized>(
 
 /// A form a tool asks for, and how to check that it is one.
 #[derive(Clone, Copy)]
-struct FormCheck {
-    type_name: &'static str,
-    check: FormCheckFn,
-}
-
-/// Checks that a type can be asked for as a form. Not public API.
-#[doc(hidden)]
-#[derive(Clone, Copy)]
-#[allow(missing_debug_implementations)] // support for generated code, not public API
-pub struct FormCheckFn(fn() -> Result<(), crate::form::FormError>);
-
-/// The check that `T` can be asked for as a form.
-pub(crate) fn form_check<T: schemars::JsonSchema>() -> FormCheckFn {
-    FormCheckFn(|| crate::form::requested_schema::<T>().map(drop))
+pub(crate) struct FormCheck {
+    pub(crate) type_name: &'static str,
+    pub(crate) check: FormCheckFn,
 }
 
 /// Whether a tool's calls may run as tasks, the tasks extension of revision 2026-07-28
@@ -1164,192 +977,3 @@ pub enum TaskSupport {
 /// assert_eq!(MIN_RESULT_BUDGET, 1024);
 /// ```
 pub const MIN_RESULT_BUDGET: usize = 1024;
-
-/// Assembles a tool from what the macro read. Not public API.
-#[doc(hidden)]
-#[allow(missing_debug_implementations)] // support for generated code, not public API
-pub struct ToolBuilder {
-    name: &'static str,
-    description: &'static str,
-    title: Option<&'static str>,
-    annotations: Option<ToolAnnotations>,
-    icons: Vec<Icon>,
-    meta: Option<Map<String, Value>>,
-    properties: Vec<schema::Property>,
-    required_state: Vec<StateKey>,
-    may_ask: bool,
-    forms: Vec<FormCheck>,
-    scopes: Vec<String>,
-    task_support: TaskSupport,
-    result_budget: Option<usize>,
-    input: schemars::SchemaGenerator,
-    output_schema: Option<Value>,
-}
-
-impl ToolBuilder {
-    /// Starts a tool.
-    pub fn new(name: &'static str, description: &'static str) -> ToolBuilder {
-        ToolBuilder {
-            name,
-            description,
-            title: None,
-            annotations: None,
-            icons: Vec::new(),
-            meta: None,
-            properties: Vec::new(),
-            required_state: Vec::new(),
-            may_ask: false,
-            forms: Vec::new(),
-            scopes: Vec::new(),
-            task_support: TaskSupport::Forbidden,
-            result_budget: None,
-            input: schema::input_generator(),
-            output_schema: None,
-        }
-    }
-
-    /// Sets the title.
-    pub fn title(mut self, title: &'static str) -> ToolBuilder {
-        self.title = Some(title);
-        self
-    }
-
-    /// Sets the annotations.
-    pub fn annotations(mut self, annotations: ToolAnnotations) -> ToolBuilder {
-        self.annotations = Some(annotations);
-        self
-    }
-
-    /// Adds an icon.
-    pub fn icon(mut self, icon: Icon) -> ToolBuilder {
-        self.icons.push(icon);
-        self
-    }
-
-    /// Adds a `_meta` entry.
-    pub fn meta<V: Serialize + ?Sized>(mut self, key: &'static str, value: &V) -> ToolBuilder {
-        insert_meta(&mut self.meta, self.name, key, value);
-        self
-    }
-
-    /// Adds a scope a caller's token must hold (`#[tool(scopes(...))]`).
-    pub fn scope(mut self, scope: &'static str) -> ToolBuilder {
-        self.scopes.push(scope.to_owned());
-        self
-    }
-
-    /// Sets its task support, without linking the task engine (see `ToolBuilder::task`,
-    /// which does).
-    pub(crate) fn set_task_support(&mut self, support: TaskSupport) {
-        self.task_support = support;
-    }
-
-    /// Sets its result budget, without linking the spilling (see
-    /// `ToolBuilder::result_budget`, which does).
-    pub(crate) fn set_result_budget(&mut self, bytes: usize) {
-        self.result_budget = Some(bytes.max(MIN_RESULT_BUDGET));
-    }
-
-    /// Adds a parameter.
-    pub fn param<T>(
-        mut self,
-        name: &'static str,
-        description: Option<&'static str>,
-        param: Param<T>,
-    ) -> ToolBuilder {
-        match param.kind {
-            Kind::Injected { state, .. } => {
-                self.may_ask = true;
-                self.required_state.extend(state().into_keys());
-            }
-            Kind::Argument(argument) => {
-                let mut schema = (argument.schema)(&mut self.input).to_value();
-                schema::tidy(&mut schema);
-                let default = match (argument.absent, argument.default_json) {
-                    (Some(absent), Some(to_json)) => to_json(&absent()),
-                    _ => None,
-                };
-                self.properties.push(schema::Property {
-                    name,
-                    schema,
-                    description,
-                    required: argument.absent.is_none(),
-                    default,
-                });
-            }
-        }
-        self
-    }
-
-    /// Mirrors the parameter added last into the header `Mcp-Param-{name}`
-    /// (`#[header("...")]`), which the macro has checked.
-    pub fn header(mut self, name: &'static str) -> ToolBuilder {
-        if let Some(Value::Object(schema)) = self.properties.last_mut().map(|p| &mut p.schema) {
-            schema.insert(headers::ANNOTATION.to_owned(), Value::String(name.to_owned()));
-        }
-        self
-    }
-
-    /// Records a form the tool's body asks for (`elicit::<T>`), for the server to check
-    /// when it starts: `check` is [`form_check`] when `T` has a schema (from
-    /// `FormAsked`), and `None` otherwise, which the body's own `elicit::<T>` reports.
-    pub fn asks_form<T>(mut self, check: Option<FormCheckFn>) -> ToolBuilder {
-        if let Some(check) = check {
-            self.forms.push(FormCheck {
-                type_name: std::any::type_name::<T>(),
-                check,
-            });
-        }
-        self
-    }
-
-    /// Sets the output schema from the return type.
-    pub fn output<R>(mut self, ret: Ret<R>) -> ToolBuilder {
-        let mut generator = schema::output_generator();
-        self.output_schema = ret
-            .schema(&mut generator)
-            .map(|s| schema::output_schema(s, &mut generator));
-        self
-    }
-
-    /// Finishes the tool.
-    pub fn build(self, handler: fn(&Context, RawArguments<'_>) -> Invocation) -> Tool {
-        self.finish(Handler::Fn(handler))
-    }
-
-    /// Finishes a tool whose handler holds state (a method's instance).
-    pub fn build_with(
-        self,
-        handler: impl Fn(&Context, RawArguments<'_>) -> Invocation + Send + Sync + 'static,
-    ) -> Tool {
-        self.finish(Handler::Closure(Arc::new(handler)))
-    }
-
-    fn finish(mut self, handler: Handler) -> Tool {
-        let defs = schema::take_defs(&mut self.input);
-        let input_schema = schema::object_schema(self.properties, defs);
-        let headers = headers::scan(&input_schema);
-        Tool {
-            def: Arc::new(Definition {
-                name: self.name.to_owned(),
-                title: self.title.map(str::to_owned),
-                description: Some(self.description.to_owned()),
-                input_schema,
-                output_schema: self.output_schema,
-                annotations: self.annotations,
-                icons: self.icons,
-                meta: self.meta,
-                required_state: self.required_state,
-                may_ask: self.may_ask,
-                forms: self.forms,
-                scopes: self.scopes,
-                task_support: self.task_support,
-                headers,
-                result_budget: self.result_budget,
-                #[cfg(feature = "validate-output")]
-                output_validator: Default::default(),
-            }),
-            handler,
-        }
-    }
-}

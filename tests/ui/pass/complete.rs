@@ -3,7 +3,8 @@
 //! fn stays callable as written. A completion fn is the plain form (the typed value and the
 //! arguments given) or takes injected values and then `Partial`, sync or `async`.
 use mcp_toolkit::completion::Partial;
-use mcp_toolkit::{Context, State, ToolError, prompt, prompts, resource, resources};
+use mcp_toolkit::testing::ClientError;
+use mcp_toolkit::{Context, Error, Server, State, ToolError, prompt, prompts, resource, resources};
 use serde_json::{Map, Value};
 
 struct Atlas(Vec<String>);
@@ -73,6 +74,10 @@ fn main() {
     assert_eq!(prompts[0].arguments().len(), 4);
     assert_eq!(prompts[0].arguments()[0].description.as_deref(), Some("Where to"));
     assert_eq!(cities("Lis", &Map::new()), ["Lis"]);
-    // Both completion fns take the atlas: the server must be given it.
-    assert_eq!(prompts![locate][0].required_state().len(), 2);
+    // The completion fns take the atlas: a server without it does not start.
+    let refused = Server::new("trips", "1.0.0").prompts(prompts![locate]).test_client();
+    assert!(matches!(
+        refused,
+        Err(ClientError::Server(Error::MissingState { ref needed_by, .. })) if needed_by == "locate"
+    ));
 }

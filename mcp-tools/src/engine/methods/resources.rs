@@ -409,7 +409,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resource::{ResourceBuilder, ResourceInvocation};
+    use crate::__private::{ResourceBuilder, ResourceInvocation};
 
     fn resource(cache: Option<(u64, CacheScope)>) -> Resource {
         let builder = ResourceBuilder::new("test://a", "a", None);

@@ -2,13 +2,14 @@
 //! (`super`), so that the engine's core can hold it: the options, the pages' reader, the
 //! `read_result` tool and the page resource, and whether the tool is listed.
 
+use crate::__private::{ResourceBuilder, ResourceInvocation};
 use crate::content::{Content, ResourceContents};
 use crate::context::{Context, Principal};
 use crate::error::ToolError;
 use crate::prompt::HandlerError;
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
 use crate::registry::ToolRegistry;
-use crate::resource::{ReadOutput, Resource, ResourceBuilder, ResourceInvocation};
+use crate::resource::{ReadOutput, Resource};
 use crate::result::CallToolResult;
 use crate::task::{RESULT_ID_PREFIX, TaskStore, now_ms};
 use crate::tool::{RawArguments, Tool, ToolAnnotations};

@@ -14,12 +14,13 @@
 //! task request is answered as by a server whose store holds no task.
 
 use super::{Begun, TaskCall, not_found};
+use crate::__private::ToolBuilder;
 use crate::engine::state::core::{Auth, Engine};
 use crate::engine::state::handle::Handle;
 use crate::engine::wire::encode;
 use crate::engine::wire::failure::{Failure, Outcome};
 use crate::protocol::{ErrorCode, RequestId};
-use crate::tool::{TaskSupport, Tool, ToolBuilder};
+use crate::tool::{TaskSupport, Tool};
 use serde_json::{Map, Value};
 use std::future::Future;
 use std::pin::Pin;
