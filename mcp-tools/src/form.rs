@@ -314,12 +314,13 @@ enum Kind {
     Unknown,
 }
 
-/// One value of a fixed set of strings, with its label if it has one.
-struct Choice {
+/// One value of a fixed set of strings, with its label if it has one: a select's option,
+/// as the form offers it and as the command line's terminal asks for it.
+pub(crate) struct Choice {
     /// The value sent.
-    value: String,
+    pub(crate) value: String,
     /// The label shown, if the schema gives one.
-    title: Option<String>,
+    pub(crate) title: Option<String>,
 }
 
 impl Kind {
@@ -425,26 +426,35 @@ impl Kind {
     }
 }
 
-/// The choices of a schema that is a fixed set of strings: `enum`, `const`, or `oneOf`
-/// whose branches each are one of those. `None` for any other schema.
-fn choices(map: &Map<String, Value>) -> Option<Vec<Choice>> {
+/// The choices of a schema that is a fixed set of strings, in every spelling a form or a
+/// client uses: `enum` (labelled by the legacy `enumNames` when it gives one string per
+/// value), `const`, or `oneOf`/`anyOf` whose branches each are a `const` (labelled by its
+/// `title`, else its `description`) or such a set themselves. `None` for any other schema.
+pub(crate) fn choices(map: &Map<String, Value>) -> Option<Vec<Choice>> {
     if map.get("type").is_some_and(|name| name != "string") {
         return None;
     }
-    let untitled = |value: &Value| {
-        Some(Choice {
-            value: value.as_str()?.to_owned(),
-            title: None,
-        })
-    };
     if let Some(values) = map.get("enum") {
-        return values.as_array()?.iter().map(untitled).collect();
+        let values = values.as_array()?;
+        let names = map
+            .get("enumNames")
+            .and_then(Value::as_array)
+            .filter(|names| names.len() == values.len() && names.iter().all(Value::is_string));
+        let choice = |(at, value): (usize, &Value)| {
+            Some(Choice {
+                value: value.as_str()?.to_owned(),
+                title: names.and_then(|names| names[at].as_str()).map(str::to_owned),
+            })
+        };
+        return values.iter().enumerate().map(choice).collect();
     }
     if let Some(value) = map.get("const") {
-        return Some(vec![untitled(value)?]);
+        let value = value.as_str()?.to_owned();
+        return Some(vec![Choice { value, title: None }]);
     }
+    let branches = ["oneOf", "anyOf"].iter().find_map(|key| map.get(*key))?;
     let mut choices = Vec::new();
-    for branch in map.get("oneOf")?.as_array()? {
+    for branch in branches.as_array()? {
         let branch = branch.as_object()?;
         if let Some(value) = branch.get("const") {
             if branch.get("type").is_some_and(|name| name != "string") {
@@ -550,18 +560,19 @@ fn form_field(schema: &Value) -> Result<Map<String, Value>, String> {
             });
         }
         Kind::Number | Kind::Integer => copy(&mut field, &["minimum", "maximum"], Value::is_number),
+        // An `enum` labelled by the deprecated `enumNames`, one per choice
+        // (`#[schemars(extend("enumNames" = [..]))]`), stays so, for clients that read them.
+        Kind::Choices(choices) if map.contains_key("enumNames") && map.contains_key("enum") => {
+            let values = choices.iter().map(|choice| Value::from(choice.value.as_str()));
+            let names = choices.iter().map(|choice| Value::from(choice.title.as_deref()));
+            field.insert("enum".into(), values.collect());
+            if choices.iter().all(|choice| choice.title.is_some()) {
+                field.insert("enumNames".into(), names.collect());
+            }
+        }
         Kind::Choices(choices) => {
             let (keyword, options) = options(choices, "oneOf");
             field.insert(keyword.into(), options);
-            // The deprecated labels of untitled choices, kept when the type declares one per
-            // choice (`#[schemars(extend("enumNames" = [..]))]`), for clients that read them.
-            if keyword == "enum"
-                && let Some(Value::Array(names)) = map.get("enumNames")
-                && names.len() == choices.len()
-                && names.iter().all(Value::is_string)
-            {
-                field.insert("enumNames".into(), Value::Array(names.clone()));
-            }
         }
         Kind::List(items) => {
             if let Kind::Choices(choices) = &**items {
@@ -609,6 +620,8 @@ fn check_value(field: &Map<String, Value>, value: &Value) -> Result<(), String> 
         Some("boolean") if value.is_boolean() => Ok(()),
         Some("boolean") => Err(format!("expected a boolean, received {}", received(value))),
         Some("array") => check_list(field, value),
+        // A select that names no type is a string select still.
+        None if choices(field).is_some() => check_string(field, value),
         _ => Err("the form gives this field no type to check against".into()),
     }
 }
@@ -616,7 +629,7 @@ fn check_value(field: &Map<String, Value>, value: &Value) -> Result<(), String> 
 /// Checks a string field's value: a choice, or a string within the field's length and
 /// format.
 fn check_string(field: &Map<String, Value>, value: &Value) -> Result<(), String> {
-    if ["enum", "oneOf", "const"]
+    if ["enum", "oneOf", "anyOf", "const"]
         .iter()
         .any(|key| field.contains_key(*key))
     {
@@ -702,14 +715,7 @@ fn check_list(field: &Map<String, Value>, value: &Value) -> Result<(), String> {
     let choices = field
         .get("items")
         .and_then(Value::as_object)
-        .and_then(|items| {
-            let mut items = items.clone();
-            // A titled multi-select lists its choices under `anyOf`, as `oneOf` would.
-            if let Some(options) = items.remove("anyOf") {
-                items.insert("oneOf".into(), options);
-            }
-            choices(&items)
-        })
+        .and_then(choices)
         .unwrap_or_default();
     let Some(values) = value.as_array() else {
         return Err(format!(

@@ -564,11 +564,12 @@ fn print_json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::__private::ResourceBuilder;
     use crate::content::ResourceContents;
     use crate::context::Context;
     use crate::prompt::Work;
     use crate::protocol::arguments::RawArguments;
-    use crate::resource::{ReadOutput, ResourceBuilder};
+    use crate::resource::ReadOutput;
     use crate::server::HttpSettings;
 
     fn parsed(args: &[&str]) -> Result<Invocation, CliError> {

@@ -21,7 +21,7 @@
 
 use crate::context::{ClientChannel, Notification};
 use crate::error::{ClientCapability, ClientRequestError};
-use crate::form;
+use crate::form::{self, Choice};
 use crate::protocol::ErrorCode;
 use serde_json::{Map, Value, json};
 use std::future::Future;
@@ -304,12 +304,6 @@ enum Asked {
     Ended,
 }
 
-/// A choice of a select field.
-struct Choice {
-    value: String,
-    title: Option<String>,
-}
-
 /// What a field takes, as the prompt reads it.
 enum Kind {
     Boolean,
@@ -336,11 +330,13 @@ impl<'a> Field<'a> {
             Some("boolean") => Kind::Boolean,
             Some("integer") => Kind::Integer,
             Some("number") => Kind::Number,
-            Some("string") => choices(schema).map_or(Kind::Text, Kind::One),
+            Some("string") => form::choices(schema).map_or(Kind::Text, Kind::One),
             Some("array") => {
                 let items = schema.get("items").and_then(Value::as_object);
-                items.and_then(choices).map_or(Kind::Unknown, Kind::Many)
+                items.and_then(form::choices).map_or(Kind::Unknown, Kind::Many)
             }
+            // A select whose schema names no type is a select still.
+            None => form::choices(schema).map_or(Kind::Unknown, Kind::One),
             _ => Kind::Unknown,
         };
         Field {
@@ -583,38 +579,6 @@ fn pick<'c>(choices: &'c [Choice], text: &str) -> Result<&'c str, String> {
     ))
 }
 
-/// The choices of a select field (or of a multi-select's `items`): `enum` (titled by the
-/// legacy `enumNames`, if any), or `oneOf`/`anyOf` of `const`s with their titles. `None`
-/// for a field that is no select.
-fn choices(schema: &Map<String, Value>) -> Option<Vec<Choice>> {
-    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
-        let titles = schema.get("enumNames").and_then(Value::as_array);
-        let choices = values.iter().enumerate().map(|(at, value)| {
-            Some(Choice {
-                value: value.as_str()?.to_owned(),
-                title: titles
-                    .and_then(|titles| titles.get(at))
-                    .and_then(Value::as_str)
-                    .map(str::to_owned),
-            })
-        });
-        return choices.collect();
-    }
-    let options = ["oneOf", "anyOf"]
-        .iter()
-        .find_map(|key| schema.get(*key))
-        .and_then(Value::as_array)?;
-    options
-        .iter()
-        .map(|option| {
-            Some(Choice {
-                value: option.get("const")?.as_str()?.to_owned(),
-                title: option.get("title").and_then(Value::as_str).map(str::to_owned),
-            })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -708,6 +672,32 @@ mod tests {
         );
         assert!(printed.contains("    2) x2 — Second\n"), "{printed}");
         assert!(printed.contains("\nTitle only (required)\n  text\n"), "{printed}");
+    }
+
+    /// The terminal reads a select as the form's checks do (one model, `form::choices`):
+    /// a select without a `type`, options labelled by `description` alone, and a
+    /// multi-select whose items are `anyOf`; what it sends passes the form's own check.
+    #[test]
+    fn selects_are_read_as_the_form_reads_them() {
+        let requested = json!({
+            "type": "object",
+            "properties": {
+                "size": {"oneOf": [{"const": "s", "description": "Small"}, {"const": "l", "description": "Large"}]},
+                "tags": {"type": "array", "items": {"anyOf": [{"const": "red", "title": "Red"}, {"const": "blue", "title": "Blue"}]}}
+            },
+            "required": ["size", "tags"]
+        });
+        let (result, printed) = answered(&form(requested.clone()), "y\nlarge\nblue, 1\n");
+        assert_eq!(
+            result["content"],
+            json!({"size": "l", "tags": ["blue", "red"]}),
+            "{result} {printed}"
+        );
+        assert!(printed.contains("    2) l — Large\n"), "{printed}");
+        assert!(printed.contains("    1) red — Red\n"), "{printed}");
+        assert!(form::check_content(&requested, &result["content"]).is_ok());
+        let refused = form::check_content(&requested, &json!({"size": "m", "tags": []}));
+        assert!(refused.unwrap_err().reason.contains(r#""s", "l""#));
     }
 
     #[test]
