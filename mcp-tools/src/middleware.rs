@@ -18,6 +18,8 @@
 //! The first middleware added is the outermost: its `on_request` runs first and its
 //! `on_end` last; one that answers or rejects stops the request there, and only the
 //! middleware it passed through see the rest. A server without middleware pays nothing.
+//! The built-in rate limits ([`Limits::rate_limit`](crate::server::Limits::rate_limit))
+//! are a middleware too, added last (the innermost), so yours see the calls they refuse.
 //!
 //! ```
 //! use mcp_toolkit::middleware::{Exchange, Flow, Middleware, Outcome, Request};
@@ -65,6 +67,7 @@
 use crate::context::Principal;
 use crate::protocol::{ErrorCode, ProtocolVersion};
 use serde_json::{Map, Value};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -123,6 +126,7 @@ pub struct Exchange {
     /// Where the name ends in `text`, when the request names something.
     name_end: Option<usize>,
     principal: Option<Arc<Principal>>,
+    peer: Option<IpAddr>,
     version: Option<ProtocolVersion>,
     /// `_meta`, read from `text` when a middleware first asks for it.
     meta: OnceLock<Map<String, Value>>,
@@ -138,6 +142,7 @@ impl Exchange {
         name: Option<&str>,
         id: &str,
         principal: Option<Arc<Principal>>,
+        peer: Option<IpAddr>,
         version: Option<ProtocolVersion>,
         meta: Option<&str>,
     ) -> Exchange {
@@ -154,6 +159,7 @@ impl Exchange {
             id_end,
             name_end: name.map(|name| id_end + name.len()),
             principal,
+            peer,
             version,
             meta: OnceLock::new(),
             started: Instant::now(),
@@ -180,6 +186,13 @@ impl Exchange {
     /// Who is calling, when the transport authenticated the caller.
     pub fn principal(&self) -> Option<&Principal> {
         self.principal.as_deref()
+    }
+
+    /// The address the client connected from, over HTTP (behind a proxy, the proxy's);
+    /// `None` over stdio. The built-in per-client rate limit tells apart clients without a
+    /// token by it.
+    pub fn peer_addr(&self) -> Option<IpAddr> {
+        self.peer
     }
 
     /// The protocol revision the request is served in: its own (2026-07-28), or its

@@ -1,9 +1,13 @@
 //! Rate limits on tool calls: one token bucket for the whole server, and one per client.
 
+use crate::context::Principal;
+use crate::middleware::{Flow, Middleware, Request};
+use crate::result::CallToolResult;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota};
 use std::net::IpAddr;
 use std::num::NonZeroU32;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
@@ -112,6 +116,30 @@ impl std::fmt::Display for RateLimit {
     }
 }
 
+/// The rate limits, as the innermost middleware of a server that has any: a `tools/call`
+/// over a limit is answered with the tool error that says so, before the call is looked at,
+/// and every middleware added with `Server::middleware` sees it as it sees any answer.
+/// `Server::execute` checks the same limiters, as the one local client.
+pub(crate) struct Limiting(pub(crate) Arc<RateLimiters>);
+
+impl Middleware for Limiting {
+    fn on_request(&self, request: &mut Request<'_>) -> Flow {
+        if request.method() != "tools/call" {
+            return Flow::Continue;
+        }
+        let exchange = request.exchange();
+        let client = || ClientKey::of(exchange.principal(), exchange.peer_addr());
+        match self.0.check(client) {
+            Ok(()) => Flow::Continue,
+            Err(refusal) => {
+                tracing::debug!(tool = exchange.name(), "refused a call: {refusal}");
+                let refused = CallToolResult::error(refusal.to_string());
+                Flow::Answer(serde_json::to_value(&refused).unwrap_or_default())
+            }
+        }
+    }
+}
+
 /// Who a call counts against under a per-client limit.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum ClientKey {
@@ -121,6 +149,17 @@ pub(crate) enum ClientKey {
     Address(IpAddr),
     /// The one client of a stdio connection (or a client whose address is unknown).
     Local,
+}
+
+impl ClientKey {
+    /// The key of a caller: the subject of its token, else the address it connected from.
+    pub(crate) fn of(caller: Option<&Principal>, peer: Option<IpAddr>) -> ClientKey {
+        match (caller, peer) {
+            (Some(principal), _) => ClientKey::Principal(principal.subject.clone()),
+            (None, Some(address)) => ClientKey::Address(address),
+            (None, None) => ClientKey::Local,
+        }
+    }
 }
 
 /// The server's limiters, as configured.

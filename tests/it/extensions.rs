@@ -300,3 +300,76 @@ fn a_middleware_that_panics_costs_one_answer_at_most_and_the_server_serves_on() 
         );
     }
 }
+
+/// The built-in rate limits are a middleware: the innermost, so a middleware of the user's
+/// sees a refused call as it sees any answer (a tool error, `error` at its end), and the
+/// tool does not run; in both eras, with the server's identity on the modern answer.
+#[tokio::test]
+async fn the_rate_limits_are_a_middleware_the_others_see_refusing() {
+    use mcp_toolkit::middleware::{Exchange, Middleware, Outcome};
+    use mcp_toolkit::protocol::ProtocolVersion;
+    use mcp_toolkit::server::{Limits, RateLimit};
+    use mcp_toolkit::testing::ClientError;
+    use mcp_toolkit::{Server, tool, tools};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+
+    /// Counts its runs.
+    #[tool]
+    fn tick() -> usize {
+        RUNS.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    struct Ends(Arc<Mutex<Vec<String>>>);
+    impl Middleware for Ends {
+        fn on_end(&self, exchange: &Exchange, outcome: Outcome) {
+            let line = format!("{} {}", exchange.method(), outcome.as_str());
+            self.0.lock().unwrap().push(line);
+        }
+    }
+
+    for legacy in [false, true] {
+        RUNS.store(0, Ordering::SeqCst);
+        let ends = Arc::new(Mutex::new(Vec::new()));
+        let server = Server::new("ticker", "1.0.0")
+            .tools(tools![tick])
+            .limits(Limits::default().rate_limit(RateLimit::per_minute(1)))
+            .middleware(Ends(Arc::clone(&ends)));
+        let client = if legacy {
+            server.test_client_legacy(ProtocolVersion::V2025_06_18).await
+        } else {
+            server.test_client()
+        }
+        .map_err(|error: ClientError| error.to_string())
+        .unwrap();
+        let first = client
+            .request("tools/call", json!({"name": "tick", "arguments": {}}))
+            .await
+            .unwrap();
+        assert_eq!(first["content"][0]["text"], "1", "{first}");
+        let refused = client
+            .request("tools/call", json!({"name": "tick", "arguments": {}}))
+            .await
+            .unwrap();
+        assert_eq!(refused["isError"], json!(true), "{refused}");
+        let text = refused["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.starts_with("too many calls: this server takes 1 call per minute"),
+            "{text}"
+        );
+        if !legacy {
+            assert_eq!(refused["resultType"], "complete", "{refused}");
+        }
+        assert_eq!(RUNS.load(Ordering::SeqCst), 1, "the refused call did not run");
+        // Other methods are not limited.
+        client.request("tools/list", json!({})).await.unwrap();
+        let seen = ends.lock().unwrap().clone();
+        let calls: Vec<&String> = seen
+            .iter()
+            .filter(|line| line.starts_with("tools/call"))
+            .collect();
+        assert_eq!(calls, ["tools/call ok", "tools/call error"], "{seen:?}");
+    }
+}

@@ -130,19 +130,10 @@ impl Engine {
             .cloned()
     }
 
-    /// Lets a call in under the rate limits and the limit on calls in progress; `Err` is the
-    /// error result that refuses it.
-    fn admit(
-        &self,
-        tool: &str,
-        client: impl FnOnce() -> ClientKey,
-    ) -> Result<OwnedSemaphorePermit, CallToolResult> {
-        if !self.limiters.is_unlimited()
-            && let Err(refusal) = self.limiters.check(client)
-        {
-            tracing::debug!(tool, "refused a call: {refusal}");
-            return Err(CallToolResult::error(refusal.to_string()));
-        }
+    /// Lets a call in under the limit on calls in progress; `Err` is the error result that
+    /// refuses it. (The rate limits are a middleware, `rate::Limiting`, on the protocol's
+    /// way in; `execute` checks them itself.)
+    fn admit(&self, tool: &str) -> Result<OwnedSemaphorePermit, CallToolResult> {
         Arc::clone(&self.calls).try_acquire_owned().map_err(|_| {
             let limit = self.options.limits.max_concurrent_calls;
             tracing::warn!(tool, limit, "refused a call: too many in progress");
@@ -222,7 +213,7 @@ impl Engine {
     }
 
     fn call_tool(self: &Arc<Self>, req: Handle<'_>, era: Era, call: CallToolParams<'_>) -> Outcome {
-        let Handle { conn, id, out, auth } = req;
+        let Handle { id, out, auth, .. } = req;
         // `read_result` is served whenever a page may be in the store, listed or not.
         let read_result =
             || (call.name == crate::engine::budgets::READ_RESULT).then(|| self.spills.tool().clone());
@@ -239,7 +230,7 @@ impl Engine {
         } else {
             None
         };
-        let permit = match self.admit(&call.name, || Engine::client_key(conn, auth)) {
+        let permit = match self.admit(&call.name) {
             Ok(permit) => permit,
             Err(refused) => {
                 out.respond_as(
@@ -431,7 +422,11 @@ impl Engine {
         local: Option<(Arc<dyn ClientChannel>, Value)>,
     ) -> Option<CallToolResult> {
         let tool = self.visible_tool(name, None)?;
-        let permit = match self.admit(name, || ClientKey::Local) {
+        if let Err(refusal) = self.limiters.check(|| ClientKey::Local) {
+            tracing::debug!(tool = name, "refused a call: {refusal}");
+            return Some(CallToolResult::error(refusal.to_string()));
+        }
+        let permit = match self.admit(name) {
             Ok(permit) => permit,
             Err(refused) => return Some(refused),
         };

@@ -7,7 +7,7 @@ use crate::engine::state::handle::Handle;
 use crate::engine::wire::connection::Connection;
 use crate::engine::wire::encode::{self, respond_failure};
 use crate::engine::wire::failure::Failure;
-use crate::engine::wire::outbox::{Outbox, Watch, hook};
+use crate::engine::wire::outbox::{Answer, Outbox, Watch, hook};
 use crate::middleware::{Exchange, Flow, Request};
 use crate::protocol::jsonrpc::{Id, Params};
 use crate::protocol::messages::ParamsHead;
@@ -56,7 +56,12 @@ impl Engine {
                 if modern {
                     encode::mark_complete(&mut result, &self.identity);
                 }
-                out.respond(encode::result(id.raw, &result));
+                // A tool's error result, given for the tool, is one to the other middleware.
+                let answer = match result.get("isError") {
+                    Some(Value::Bool(true)) if method == "tools/call" => Answer::ToolError,
+                    _ => Answer::Complete,
+                };
+                out.respond_as(encode::result(id.raw, &result), answer);
             }
             Flow::Reject(code, message) => respond_failure(&out, Some(id.raw), Failure::new(code, message)),
             _ => {
@@ -120,6 +125,7 @@ fn exchange_of(
         name.as_deref(),
         id.raw.get(),
         auth.cloned(),
+        conn.peer(),
         version,
         head.meta.map(RawValue::get),
     )

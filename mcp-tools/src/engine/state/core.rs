@@ -8,7 +8,7 @@ use crate::engine::wire::encode::ServerInfo;
 use crate::engine::wire::era::Client;
 use crate::prompt::Prompt;
 use crate::protocol::{Implementation, ProgressToken, ProtocolVersion, RequestId};
-use crate::rate::{ClientKey, RateLimiters};
+use crate::rate::{ClientKey, Limiting, RateLimiters};
 use crate::registry::{PromptRegistry, ResourceRegistry, ToolRegistry};
 use crate::resource::Resource;
 use crate::result::CallToolResult;
@@ -135,7 +135,7 @@ pub(crate) struct Engine {
     /// One permit per `subscriptions/listen` stream that may be open at once.
     pub(crate) listens: Arc<Semaphore>,
     /// The rate limits on calls.
-    pub(crate) limiters: RateLimiters,
+    pub(crate) limiters: Arc<RateLimiters>,
     /// The keys that seal `requestState`; `None` only if the system had no randomness for
     /// a key of the process's own (rounds then fail with an internal error).
     pub(crate) keys: Option<KeyRing>,
@@ -255,6 +255,16 @@ impl Engine {
             },
             ..ContextParts::default()
         });
+        // The rate limits are the innermost middleware, so every other one sees a call
+        // they refuse.
+        let limiters = Arc::new(RateLimiters::new(
+            options.limits.rate_limit,
+            options.limits.client_rate_limit,
+        ));
+        let mut middleware = middleware;
+        if !limiters.is_unlimited() {
+            middleware.push(Arc::new(Limiting(Arc::clone(&limiters))));
+        }
         Engine {
             extensions,
             middleware: middleware.into(),
@@ -262,7 +272,7 @@ impl Engine {
             keys,
             tasks,
             spills,
-            limiters: RateLimiters::new(options.limits.rate_limit, options.limits.client_rate_limit),
+            limiters,
             info,
             tools,
             prompts,
@@ -286,10 +296,7 @@ impl Engine {
     /// Who a call counts against, for per-client rate limits: the bearer token's subject,
     /// else the connection's address, else the one local client.
     pub(crate) fn client_key(conn: &Connection, caller: Auth<'_>) -> ClientKey {
-        match caller {
-            Some(principal) => ClientKey::Principal(principal.subject.clone()),
-            None => conn.peer().map_or(ClientKey::Local, ClientKey::Address),
-        }
+        ClientKey::of(caller.map(|principal| &**principal), conn.peer())
     }
 
     /// The context of one call.
