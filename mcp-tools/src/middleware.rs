@@ -80,7 +80,8 @@ use std::time::{Duration, Instant};
 /// with an internal error (nothing of the panic is sent), one in `on_message` or `on_end`
 /// skips that call; the exchange, the connection and the server go on.
 pub trait Middleware: Send + Sync + 'static {
-    /// A request arrived, before its method runs (outermost middleware first).
+    /// A request arrived, before its method runs (outermost middleware first) and before
+    /// its span is entered ([`Request::span`]).
     fn on_request(&self, request: &mut Request<'_>) -> Flow {
         let _ = request;
         Flow::Continue
@@ -234,16 +235,26 @@ impl Exchange {
     }
 }
 
-/// A request as [`Middleware::on_request`] sees it: its exchange, and its `_meta` to edit.
+/// A request as [`Middleware::on_request`] sees it: its exchange, its `_meta` to edit, and
+/// its span.
 #[derive(Debug)]
 pub struct Request<'a> {
     exchange: &'a mut Exchange,
     edited: &'a mut bool,
+    span: &'a tracing::Span,
 }
 
 impl<'a> Request<'a> {
-    pub(crate) fn new(exchange: &'a mut Exchange, edited: &'a mut bool) -> Request<'a> {
-        Request { exchange, edited }
+    pub(crate) fn new(
+        exchange: &'a mut Exchange,
+        edited: &'a mut bool,
+        span: &'a tracing::Span,
+    ) -> Request<'a> {
+        Request {
+            exchange,
+            edited,
+            span,
+        }
     }
 
     /// The exchange the request begins.
@@ -276,6 +287,31 @@ impl<'a> Request<'a> {
     pub fn meta_mut(&mut self) -> &mut Map<String, Value> {
         *self.edited = true;
         self.exchange.meta_map()
+    }
+
+    /// The request's span: `mcp.request`, target `mcp_toolkit::request`, with the fields of
+    /// the OpenTelemetry conventions for MCP servers (the telemetry chapter of the guide).
+    /// It is not entered yet while `on_request` runs, so a middleware can still give it a
+    /// parent: the built-in one that reads `traceparent` from `_meta` (feature `otel`) does
+    /// just that, outermost of all. Disabled when no subscriber wants it.
+    ///
+    /// ```
+    /// use mcp_toolkit::middleware::{Flow, Middleware, Request};
+    ///
+    /// /// Skips the work of a middleware when nobody records the request's span.
+    /// struct Traced;
+    ///
+    /// impl Middleware for Traced {
+    ///     fn on_request(&self, request: &mut Request<'_>) -> Flow {
+    ///         if !request.span().is_disabled() {
+    ///             request.span().record("mcp.session.id", "from-my-gateway");
+    ///         }
+    ///         Flow::Continue
+    ///     }
+    /// }
+    /// ```
+    pub fn span(&self) -> &tracing::Span {
+        self.span
     }
 }
 

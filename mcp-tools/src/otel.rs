@@ -1,15 +1,14 @@
 //! W3C Trace Context from a request's `_meta` (SEP-414): `traceparent` and `tracestate`,
 //! read as the W3C Trace Context recommendation reads the headers of the same names, and
-//! made the remote parent of the request's span (the `otel` feature).
+//! made the remote parent of the request's span (the `otel` feature) by a middleware.
 //!
 //! A `traceparent` that does not follow the recommendation is ignored, as the
 //! recommendation asks: the request then starts a trace of its own. A `tracestate` is read
 //! only beside a valid `traceparent`; an invalid one is dropped and the parent kept.
 
+use crate::middleware::{Flow, Middleware, Request};
 use opentelemetry::trace::{SpanContext, SpanId, TraceContextExt, TraceFlags, TraceId, TraceState};
-use serde::Deserialize;
-use serde_json::value::RawValue;
-use std::borrow::Cow;
+use serde_json::{Map, Value};
 use std::str::FromStr;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 
@@ -111,33 +110,39 @@ fn lower_hex<const N: usize>(digits: &[u8]) -> Option<[u8; N]> {
     Some(out)
 }
 
-/// The trace context members of a request's `_meta`; a member of another type reads as
-/// absent.
-#[derive(Deserialize, Default)]
-struct TraceMeta<'a> {
-    #[serde(borrow, default)]
-    traceparent: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    tracestate: Option<&'a RawValue>,
+/// The built-in middleware that makes the remote span a request's `_meta` names the parent
+/// of the request's span. It is the outermost of a server built with the `otel` feature, so
+/// it sets the parent before any other middleware could start the span; it reads `_meta`
+/// only when a subscriber records the span.
+pub(crate) struct TraceContext;
+
+impl Middleware for TraceContext {
+    fn on_request(&self, request: &mut Request<'_>) -> Flow {
+        if !request.span().is_disabled()
+            && let Some(parent) = remote_parent(request.meta())
+        {
+            let context = opentelemetry::Context::new().with_remote_span_context(parent);
+            if let Err(error) = request.span().set_parent(context) {
+                tracing::trace!(%error, "the request's trace context has no OpenTelemetry span to go to");
+            }
+        }
+        Flow::Continue
+    }
 }
 
-fn text_of(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
-    Cow::<str>::deserialize(raw?).ok()
-}
-
-/// The remote span a request's `_meta` names, if it names one validly.
-pub(crate) fn remote_parent(meta: &RawValue) -> Option<SpanContext> {
-    let members: TraceMeta<'_> = serde_json::from_str(meta.get()).ok()?;
-    let traceparent = text_of(members.traceparent)?;
-    let parent = match TraceParent::parse(&traceparent) {
+/// The remote span a request's `_meta` names, if it names one validly; a member of another
+/// type than a string reads as absent.
+pub(crate) fn remote_parent(meta: &Map<String, Value>) -> Option<SpanContext> {
+    let traceparent = meta.get("traceparent")?.as_str()?;
+    let parent = match TraceParent::parse(traceparent) {
         Ok(parent) => parent,
         Err(error) => {
             tracing::debug!(%error, "ignored the request's trace context");
             return None;
         }
     };
-    let state = match text_of(members.tracestate) {
-        Some(text) => TraceState::from_str(&text).unwrap_or_else(|error| {
+    let state = match meta.get("tracestate").and_then(Value::as_str) {
+        Some(text) => TraceState::from_str(text).unwrap_or_else(|error| {
             tracing::debug!(%error, "ignored the request's `tracestate`");
             TraceState::NONE
         }),
@@ -146,22 +151,15 @@ pub(crate) fn remote_parent(meta: &RawValue) -> Option<SpanContext> {
     Some(parent.span_context(state))
 }
 
-/// Makes the remote span a request's `_meta` names the parent of `span`; nothing when it
-/// names none, or when no OpenTelemetry layer records `span`.
-pub(crate) fn adopt_remote_parent(span: &tracing::Span, meta: &RawValue) {
-    if let Some(parent) = remote_parent(meta) {
-        let context = opentelemetry::Context::new().with_remote_span_context(parent);
-        if let Err(error) = span.set_parent(context) {
-            tracing::trace!(%error, "the request's trace context has no OpenTelemetry span to go to");
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const VALID: &str = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+    fn map(text: &str) -> Map<String, Value> {
+        serde_json::from_str(text).unwrap()
+    }
 
     #[test]
     fn a_version_00_traceparent_is_read() {
@@ -264,10 +262,9 @@ mod tests {
 
     #[test]
     fn the_meta_names_a_remote_sampled_parent_with_its_state() {
-        let meta = RawValue::from_string(format!(
+        let meta = map(&format!(
             r#"{{"traceparent":"{VALID}","tracestate":"rojo=00f067aa0ba902b7,congo=t61rcWkgMzE","progressToken":1}}"#
-        ))
-        .unwrap();
+        ));
         let parent = remote_parent(&meta).unwrap();
         assert!(parent.is_remote() && parent.is_valid() && parent.is_sampled());
         assert_eq!(
@@ -280,10 +277,9 @@ mod tests {
 
     #[test]
     fn an_invalid_tracestate_is_dropped_and_the_parent_kept() {
-        let meta = RawValue::from_string(format!(
+        let meta = map(&format!(
             r#"{{"traceparent":"{VALID}","tracestate":"not a list member"}}"#
-        ))
-        .unwrap();
+        ));
         let parent = remote_parent(&meta).unwrap();
         assert_eq!(parent.trace_state().header(), "");
     }
@@ -295,10 +291,8 @@ mod tests {
             r#"{"traceparent":42}"#,
             r#"{"traceparent":"00-00000000000000000000000000000000-00f067aa0ba902b7-01"}"#,
             r#"{"tracestate":"rojo=00f067aa0ba902b7"}"#,
-            r#"[]"#,
         ] {
-            let meta = RawValue::from_string(meta.to_owned()).unwrap();
-            assert!(remote_parent(&meta).is_none(), "{meta}");
+            assert!(remote_parent(&map(meta)).is_none(), "{meta}");
         }
     }
 }

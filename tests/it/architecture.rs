@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 /// The top-level modules, lowest layer first.
 const LAYERS: &[&str] = &[
     "protocol",
-    "otel",
     "content",
     "error",
     "result",
@@ -26,6 +25,7 @@ const LAYERS: &[&str] = &[
     "extension",
     "private",
     "middleware",
+    "otel",
     "rate",
     "engine",
     "wire_log",

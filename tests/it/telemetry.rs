@@ -6,9 +6,13 @@
 
 use crate::support;
 
+use mcp_toolkit::middleware::{Flow, Middleware, Request};
 use mcp_toolkit::protocol::ProtocolVersion;
 use mcp_toolkit::{Context, Server, ToolError, tool, tools};
-use opentelemetry::trace::{SpanId, SpanKind, Status, TraceId, TracerProvider as _};
+use opentelemetry::trace::{
+    SpanContext, SpanId, SpanKind, Status, TraceContextExt, TraceFlags, TraceId, TraceState,
+    TracerProvider as _,
+};
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -19,6 +23,7 @@ use std::time::{Duration, Instant};
 use support::modern_meta;
 use tracing::Subscriber;
 use tracing::span::{Attributes, Id, Record};
+use tracing_opentelemetry::OpenTelemetrySpanExt;
 use tracing_subscriber::layer::{Context as LayerContext, Layer, SubscriberExt};
 use tracing_subscriber::registry::LookupSpan;
 
@@ -232,6 +237,50 @@ async fn failures_set_error_type_and_the_status() {
     let span = otel.span("tools/call add").await;
     assert_eq!(attr(&span, "error.type"), None);
     assert_eq!(span.status, Status::Unset);
+}
+
+/// Gives each request's span the parent a gateway names in `_meta`, its own way.
+struct Upstream(Arc<Mutex<Vec<bool>>>);
+
+impl Middleware for Upstream {
+    fn on_request(&self, request: &mut Request<'_>) -> Flow {
+        // The span is not entered while `on_request` runs.
+        self.0.lock().unwrap().push(tracing::Span::current().is_none());
+        if let Some(Value::String(parent)) = request.meta().get("com.example/parent") {
+            let remote = SpanContext::new(
+                TraceId::from_hex(TRACE_ID).unwrap(),
+                SpanId::from_hex(parent).unwrap(),
+                TraceFlags::SAMPLED,
+                true,
+                TraceState::NONE,
+            );
+            let parent = opentelemetry::Context::new().with_remote_span_context(remote);
+            request.span().set_parent(parent).unwrap();
+            request.span().record("mcp.session.id", "gateway");
+        }
+        Flow::Continue
+    }
+}
+
+#[tokio::test]
+async fn a_middleware_gives_the_request_span_a_parent_of_its_own() {
+    let otel = Exported::install();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let client = server()
+        .middleware(Upstream(Arc::clone(&seen)))
+        .test_client()
+        .unwrap();
+    client
+        .request(
+            "tools/call",
+            json!({ "name": "add", "arguments": { "a": 1, "b": 1 }, "_meta": { "com.example/parent": PARENT_ID } }),
+        )
+        .await
+        .unwrap();
+    let span = otel.span("tools/call add").await;
+    assert_child_of_traceparent(&span);
+    assert_eq!(attr(&span, "mcp.session.id").as_deref(), Some("gateway"));
+    assert_eq!(*seen.lock().unwrap(), [true]);
 }
 
 #[tokio::test]

@@ -146,11 +146,16 @@ impl Engine {
                 // The request's span: entered while it is routed, and carried by the task of
                 // a call that waits until its response is sent.
                 let span = RequestSpan::start(conn, id, &method, params.as_ref());
-                let _entered = span.span().enter();
+                let req = Handle { conn, id, out, auth };
                 if !self.middleware.is_empty() {
-                    self.through_middleware(conn, id, &method, params, out, auth);
-                } else if let Err(failure) = self.request(Handle { conn, id, out, auth }, &method, params) {
-                    respond_failure(out, Some(id.raw), failure);
+                    // The middleware see the span before it is entered: one may give it a
+                    // parent (OpenTelemetry's trace context).
+                    self.through_middleware(req, &method, params, span.span());
+                } else {
+                    let _entered = span.span().enter();
+                    if let Err(failure) = self.request(req, &method, params) {
+                        respond_failure(out, Some(id.raw), failure);
+                    }
                 }
                 span.routed(conn);
             }

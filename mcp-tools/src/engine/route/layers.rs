@@ -7,7 +7,7 @@ use crate::engine::state::handle::Handle;
 use crate::engine::wire::connection::Connection;
 use crate::engine::wire::encode::{self, respond_failure};
 use crate::engine::wire::failure::Failure;
-use crate::engine::wire::outbox::{Answer, Outbox, Watch, hook};
+use crate::engine::wire::outbox::{Answer, Watch, hook};
 use crate::middleware::{Exchange, Flow, Request};
 use crate::protocol::jsonrpc::{Id, Params};
 use crate::protocol::messages::ParamsHead;
@@ -17,18 +17,18 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::sync::Arc;
+use tracing::Span;
 
 impl Engine {
     /// Serves a request through the middleware.
     pub(super) fn through_middleware(
         self: &Arc<Self>,
-        conn: &Arc<Connection>,
-        id: Id<'_>,
+        req: Handle<'_>,
         method: &str,
         params: Option<Params<'_>>,
-        out: &Outbox,
-        auth: Auth<'_>,
+        span: &Span,
     ) {
+        let Handle { conn, id, out, auth } = req;
         let mut exchange = exchange_of(conn, id, method, params.as_ref(), auth);
         let mut edited = false;
         let mut flow = Flow::Continue;
@@ -37,7 +37,7 @@ impl Engine {
             entered += 1;
             // A middleware that panics answers for itself: an internal error, nothing leaked.
             flow = hook("on_request", || {
-                layer.on_request(&mut Request::new(&mut exchange, &mut edited))
+                layer.on_request(&mut Request::new(&mut exchange, &mut edited, span))
             })
             .unwrap_or_else(|| Flow::Reject(ErrorCode::INTERNAL_ERROR, "internal error".to_owned()));
             if flow != Flow::Continue {
@@ -47,6 +47,7 @@ impl Engine {
         let meta = edited
             .then(|| serde_json::value::to_raw_value(exchange.meta()).ok())
             .flatten();
+        let _entered = span.enter();
         let modern = exchange.is_modern();
         let watch = Arc::new(Watch::new(exchange, Arc::clone(&self.middleware), entered));
         let out = out.watched(watch);

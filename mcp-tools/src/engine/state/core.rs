@@ -262,6 +262,10 @@ impl Engine {
             options.limits.client_rate_limit,
         ));
         let mut middleware = middleware;
+        // The trace context is the outermost, so the span's parent is set before any other
+        // middleware could start the span.
+        #[cfg(feature = "otel")]
+        middleware.insert(0, Arc::new(crate::otel::TraceContext));
         if !limiters.is_unlimited() {
             middleware.push(Arc::new(Limiting(Arc::clone(&limiters))));
         }

@@ -86,8 +86,9 @@ pub(crate) struct RequestSpan {
 }
 
 impl RequestSpan {
-    /// The span of the request `id` for `method` on `conn`: its fields when a subscriber
-    /// wants it, and with the `otel` feature the remote parent its `_meta` names.
+    /// The span of the request `id` for `method` on `conn`, with its fields when a
+    /// subscriber wants it. Its remote parent (feature `otel`) is set by a middleware,
+    /// `otel::TraceContext`, before the span is entered.
     pub(crate) fn start(
         conn: &Connection,
         id: Id<'_>,
@@ -137,10 +138,6 @@ impl RequestSpan {
             span.record("mcp.protocol.version", version.as_str());
         }
         record_connection(&span, conn);
-        #[cfg(feature = "otel")]
-        if let Some(meta) = head.meta {
-            crate::otel::adopt_remote_parent(&span, meta);
-        }
         RequestSpan {
             span,
             versioned: version.is_some(),
