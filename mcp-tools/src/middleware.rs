@@ -65,8 +65,12 @@
 //! ```
 
 use crate::context::Principal;
+use crate::protocol::messages::ParamsHead;
 use crate::protocol::{ErrorCode, ProtocolVersion};
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -117,9 +121,10 @@ pub enum Flow {
 /// One exchange: a request and what the server sends for it.
 #[derive(Debug)]
 pub struct Exchange {
-    /// The method, the id, the name and `_meta` as sent, one after the other: one
-    /// allocation for what every exchange copies out of its message.
-    text: Box<str>,
+    /// The method, the id, the name and `_meta` as sent, one after the other: what every
+    /// exchange copies out of its message, in a buffer the next exchange on the thread
+    /// reuses. The name is its JSON string, read when a middleware asks for it.
+    text: String,
     /// Where the method ends and the id begins in `text`.
     method_end: usize,
     /// Where the id ends in `text`.
@@ -128,44 +133,84 @@ pub struct Exchange {
     name_end: Option<usize>,
     principal: Option<Arc<Principal>>,
     peer: Option<IpAddr>,
-    version: Option<ProtocolVersion>,
+    /// The revision of the request's connection (`initialize`), for a request whose `_meta`
+    /// names none.
+    session_version: Option<ProtocolVersion>,
+    /// The name, when its JSON string has escapes to decode.
+    decoded_name: OnceLock<Box<str>>,
     /// `_meta`, read from `text` when a middleware first asks for it.
     meta: OnceLock<Map<String, Value>>,
     started: Instant,
     messages: AtomicUsize,
 }
 
+/// What the engine copies of a request into its exchange.
+pub(crate) struct Opening<'a> {
+    pub(crate) method: &'a str,
+    /// The id's JSON text.
+    pub(crate) id: &'a str,
+    /// What the request names, as its JSON string.
+    pub(crate) name: Option<&'a str>,
+    /// `_meta` as sent.
+    pub(crate) meta: Option<&'a str>,
+    pub(crate) principal: Option<Arc<Principal>>,
+    pub(crate) peer: Option<IpAddr>,
+    pub(crate) session_version: Option<ProtocolVersion>,
+}
+
+/// The most text a spare exchange keeps for the next one: a larger `_meta` is not held
+/// after its exchange.
+const SPARE_TEXT: usize = 1024;
+
 impl Exchange {
-    /// An exchange starting now. Made by the engine: `meta` is `_meta` as sent, read only
-    /// when a middleware asks for it.
-    pub(crate) fn new(
-        method: &str,
-        name: Option<&str>,
-        id: &str,
-        principal: Option<Arc<Principal>>,
-        peer: Option<IpAddr>,
-        version: Option<ProtocolVersion>,
-        meta: Option<&str>,
-    ) -> Exchange {
-        let (named, meta) = (name.unwrap_or_default(), meta.unwrap_or_default());
-        let mut text = String::with_capacity(method.len() + id.len() + named.len() + meta.len());
-        for part in [method, id, named, meta] {
-            text.push_str(part);
-        }
-        let method_end = method.len();
-        let id_end = method_end + id.len();
-        Exchange {
-            text: text.into_boxed_str(),
-            method_end,
-            id_end,
-            name_end: name.map(|name| id_end + name.len()),
-            principal,
-            peer,
-            version,
+    /// An exchange starting now. Made by the engine; what it copies is read only when a
+    /// middleware asks for it.
+    pub(crate) fn new(opening: Opening<'_>) -> Exchange {
+        let mut exchange = Exchange {
+            text: String::new(),
+            method_end: 0,
+            id_end: 0,
+            name_end: None,
+            principal: None,
+            peer: None,
+            session_version: None,
+            decoded_name: OnceLock::new(),
             meta: OnceLock::new(),
             started: Instant::now(),
             messages: AtomicUsize::new(0),
+        };
+        exchange.reopen(opening);
+        exchange
+    }
+
+    /// This exchange, new or closed, made the one starting now: its text buffer is reused.
+    pub(crate) fn reopen(&mut self, opening: Opening<'_>) {
+        let Opening {
+            method,
+            id,
+            name,
+            meta,
+            principal,
+            peer,
+            session_version,
+        } = opening;
+        let (named, sent) = (name.unwrap_or_default(), meta.unwrap_or_default());
+        if self.text.capacity() > SPARE_TEXT {
+            self.text = String::new();
         }
+        self.text.clear();
+        for part in [method, id, named, sent] {
+            self.text.push_str(part);
+        }
+        self.method_end = method.len();
+        self.id_end = self.method_end + id.len();
+        self.name_end = name.map(|name| self.id_end + name.len());
+        self.principal = principal;
+        self.peer = peer;
+        self.session_version = session_version;
+        // `decoded_name` and `meta` are empty: the exchange is new, or was closed.
+        self.started = Instant::now();
+        *self.messages.get_mut() = 0;
     }
 
     /// The request's method: `tools/call`, `notes/stats`.
@@ -176,7 +221,15 @@ impl Exchange {
     /// What the request names, when its method names something: a tool's or a prompt's
     /// name, a resource's URI.
     pub fn name(&self) -> Option<&str> {
-        self.name_end.map(|end| &self.text[self.id_end..end])
+        let sent = &self.text[self.id_end..self.name_end?];
+        match sent.strip_prefix('"').and_then(|rest| rest.strip_suffix('"')) {
+            Some(plain) if !plain.contains('\\') => Some(plain),
+            _ => Some(self.decoded_name.get_or_init(|| {
+                serde_json::from_str::<String>(sent)
+                    .unwrap_or_default()
+                    .into_boxed_str()
+            })),
+        }
     }
 
     /// The request's id, as its JSON text (`7`, `"a"`).
@@ -199,20 +252,28 @@ impl Exchange {
     /// The protocol revision the request is served in: its own (2026-07-28), or its
     /// connection's (`initialize`); `None` when it names none (it is then refused).
     pub fn protocol_version(&self) -> Option<ProtocolVersion> {
-        self.version
+        serde_json::from_str(self.sent_meta())
+            .ok()
+            .and_then(|meta: &RawValue| ParamsHead::version_in(meta))
+            .and_then(|version| Cow::<str>::deserialize(version).ok())
+            .and_then(|version| ProtocolVersion::parse(&version))
+            .or(self.session_version)
     }
 
     /// Whether the request is served in the stateless era (2026-07-28).
     pub fn is_modern(&self) -> bool {
-        self.version.is_some_and(ProtocolVersion::is_modern)
+        self.protocol_version().is_some_and(ProtocolVersion::is_modern)
     }
 
     /// The request's `_meta`, as the middleware left it.
     pub fn meta(&self) -> &Map<String, Value> {
-        self.meta.get_or_init(|| {
-            let sent = &self.text[self.name_end.unwrap_or(self.id_end)..];
-            serde_json::from_str(sent).unwrap_or_default()
-        })
+        self.meta
+            .get_or_init(|| serde_json::from_str(self.sent_meta()).unwrap_or_default())
+    }
+
+    /// `_meta` as sent; empty when the request has none.
+    fn sent_meta(&self) -> &str {
+        &self.text[self.name_end.unwrap_or(self.id_end)..]
     }
 
     /// How many messages the server has sent in the exchange so far, the answer included.
@@ -223,6 +284,14 @@ impl Exchange {
     /// How long ago the request arrived.
     pub fn elapsed(&self) -> Duration {
         self.started.elapsed()
+    }
+
+    /// This exchange, ended and kept for the next one: it lets go of the caller and of
+    /// `_meta`.
+    pub(crate) fn close(&mut self) {
+        self.principal = None;
+        self.decoded_name = OnceLock::new();
+        self.meta = OnceLock::new();
     }
 
     pub(crate) fn count(&self) {

@@ -373,3 +373,109 @@ async fn the_rate_limits_are_a_middleware_the_others_see_refusing() {
         assert_eq!(calls, ["tools/call ok", "tools/call error"], "{seen:?}");
     }
 }
+
+/// Each exchange reads as its own request, though the server reuses what one exchange
+/// copied for the next on the same thread: the name, id and `_meta` of one never show in
+/// another, a name sent with escapes reads decoded, a large `_meta` reads whole, and
+/// `on_end` sees what `on_request` saw; in both eras.
+#[tokio::test]
+async fn each_exchange_reads_as_its_own_request() {
+    use mcp_toolkit::middleware::{Exchange, Flow, Middleware, Outcome, Request};
+    use mcp_toolkit::protocol::ProtocolVersion;
+    use mcp_toolkit::{Server, tool, tools};
+    use std::sync::{Arc, Mutex};
+
+    /// Adds two numbers.
+    #[tool]
+    fn add(a: i64, b: i64) -> i64 {
+        a + b
+    }
+
+    fn seen(exchange: &Exchange) -> String {
+        let mark = exchange.meta().get("k").map(|k| k.to_string().len());
+        format!(
+            "{} {:?} {} {:?} {:?}",
+            exchange.method(),
+            exchange.name(),
+            exchange.id(),
+            mark,
+            exchange.protocol_version().map(|version| version.as_str()),
+        )
+    }
+
+    struct Record(Arc<Mutex<Vec<String>>>);
+    impl Middleware for Record {
+        fn on_request(&self, request: &mut Request<'_>) -> Flow {
+            let line = format!("request {}", seen(request.exchange()));
+            self.0.lock().unwrap().push(line);
+            Flow::Continue
+        }
+        fn on_end(&self, exchange: &Exchange, _: Outcome) {
+            let line = format!("end {}", seen(exchange));
+            self.0.lock().unwrap().push(line);
+        }
+    }
+
+    for legacy in [false, true] {
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let server = Server::new("calc", "1.0.0")
+            .tools(tools![add])
+            .middleware(Record(Arc::clone(&lines)));
+        let client = if legacy {
+            server
+                .test_client_legacy(ProtocolVersion::V2025_06_18)
+                .await
+                .unwrap()
+        } else {
+            server.test_client().unwrap()
+        };
+        let large = "x".repeat(5_000);
+        let requests = [
+            (
+                "tools/call",
+                json!({"name": "add", "arguments": {"a": 1, "b": 2}, "_meta": {"k": large}}),
+            ),
+            ("tools/list", json!({})),
+            ("tools/call", json!({"name": "a\"d\\d", "arguments": {}})),
+            (
+                "tools/call",
+                json!({"name": "add", "arguments": {"a": 1, "b": 2}, "_meta": {"k": "v"}}),
+            ),
+            ("tools/call", json!({"name": 7, "arguments": {}})),
+        ];
+        for (method, params) in requests {
+            let _ = client.request(method, params).await;
+        }
+        let version = if legacy { "2025-06-18" } else { "2026-07-28" };
+        let lines = lines.lock().unwrap().clone();
+        let exchanges: Vec<&str> = lines
+            .iter()
+            .filter_map(|line| line.strip_prefix("request "))
+            .collect();
+        // Ids count from 1; the legacy client's `initialize` took the first.
+        let first = 1 + usize::from(legacy);
+        let ids: Vec<String> = (first..first + 5).map(|id| id.to_string()).collect();
+        assert_eq!(
+            exchanges[exchanges.len() - 5..],
+            [
+                format!("tools/call Some(\"add\") {} Some(5002) Some({version:?})", ids[0]),
+                format!("tools/list None {} None Some({version:?})", ids[1]),
+                format!(
+                    "tools/call Some(\"a\\\"d\\\\d\") {} None Some({version:?})",
+                    ids[2]
+                ),
+                format!("tools/call Some(\"add\") {} Some(3) Some({version:?})", ids[3]),
+                format!("tools/call None {} None Some({version:?})", ids[4]),
+            ],
+            "{lines:#?}"
+        );
+        // Each exchange ends as it began, before the next one begins.
+        for pair in lines.chunks(2) {
+            assert_eq!(
+                pair[0].strip_prefix("request "),
+                pair[1].strip_prefix("end "),
+                "{lines:#?}"
+            );
+        }
+    }
+}

@@ -238,12 +238,17 @@ impl<'a> ParamsHead<'a> {
     /// The revision `_meta` names, if it is an object that names one.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn version(&self) -> Option<&'a RawValue> {
+        ParamsHead::version_in(self.meta?)
+    }
+
+    /// The revision `meta` names, if it is an object that names one.
+    pub(crate) fn version_in(meta: &RawValue) -> Option<&RawValue> {
         #[derive(Deserialize, Default)]
         struct Meta<'a> {
             #[serde(rename = "io.modelcontextprotocol/protocolVersion", borrow, default)]
             version: Option<&'a RawValue>,
         }
-        serde_json::from_str::<Meta<'a>>(self.meta?.get()).ok()?.version
+        serde_json::from_str::<Meta<'_>>(meta.get()).ok()?.version
     }
 }
 

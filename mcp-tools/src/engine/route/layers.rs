@@ -8,14 +8,12 @@ use crate::engine::wire::connection::Connection;
 use crate::engine::wire::encode::{self, respond_failure};
 use crate::engine::wire::failure::Failure;
 use crate::engine::wire::outbox::{Answer, Watch, hook};
-use crate::middleware::{Exchange, Flow, Request};
+use crate::middleware::{Flow, Opening, Request};
+use crate::protocol::ErrorCode;
 use crate::protocol::jsonrpc::{Id, Params};
 use crate::protocol::messages::ParamsHead;
-use crate::protocol::{ErrorCode, ProtocolVersion};
-use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use std::borrow::Cow;
 use std::sync::Arc;
 use tracing::Span;
 
@@ -29,15 +27,15 @@ impl Engine {
         span: &Span,
     ) {
         let Handle { conn, id, out, auth } = req;
-        let mut exchange = exchange_of(conn, id, method, params.as_ref(), auth);
+        let mut watch = Watch::open(opening(conn, id, method, params.as_ref(), auth), &self.middleware);
+        let opened = Arc::get_mut(&mut watch).expect("a watch just opened is held nowhere else");
         let mut edited = false;
         let mut flow = Flow::Continue;
-        let mut entered = 0;
         for layer in self.middleware.iter() {
-            entered += 1;
+            opened.entered += 1;
             // A middleware that panics answers for itself: an internal error, nothing leaked.
             flow = hook("on_request", || {
-                layer.on_request(&mut Request::new(&mut exchange, &mut edited, span))
+                layer.on_request(&mut Request::new(&mut opened.exchange, &mut edited, span))
             })
             .unwrap_or_else(|| Flow::Reject(ErrorCode::INTERNAL_ERROR, "internal error".to_owned()));
             if flow != Flow::Continue {
@@ -45,11 +43,10 @@ impl Engine {
             }
         }
         let meta = edited
-            .then(|| serde_json::value::to_raw_value(exchange.meta()).ok())
+            .then(|| serde_json::value::to_raw_value(opened.exchange.meta()).ok())
             .flatten();
         let _entered = span.enter();
-        let modern = exchange.is_modern();
-        let watch = Arc::new(Watch::new(exchange, Arc::clone(&self.middleware), entered));
+        let modern = matches!(flow, Flow::Answer(_)) && opened.exchange.is_modern();
         let out = out.watched(watch);
         match flow {
             Flow::Answer(mut result) => {
@@ -93,18 +90,21 @@ impl Engine {
                 }
             }
         }
+        if let Some(watch) = out.into_watch() {
+            Watch::close(watch);
+        }
     }
 }
 
 /// What the middleware learn of a request: its method, the name it targets, its id, caller,
-/// revision and `_meta`.
-fn exchange_of(
+/// revision and `_meta`, all read only when one asks.
+fn opening<'a>(
     conn: &Connection,
-    id: Id<'_>,
-    method: &str,
-    params: Option<&Params<'_>>,
+    id: Id<'a>,
+    method: &'a str,
+    params: Option<&Params<'a>>,
     auth: Auth<'_>,
-) -> Exchange {
+) -> Opening<'a> {
     let head = match params {
         Some(Params::Call(call)) => call.head(),
         Some(Params::Raw(raw)) => ParamsHead::read(raw),
@@ -115,30 +115,15 @@ fn exchange_of(
         "resources/read" | "resources/subscribe" | "resources/unsubscribe" => head.uri,
         _ => None,
     };
-    let name = target.and_then(text_of);
-    let version = head
-        .version()
-        .and_then(text_of)
-        .and_then(|text| ProtocolVersion::parse(&text))
-        .or_else(|| conn.legacy().map(|session| session.version));
-    Exchange::new(
+    Opening {
         method,
-        name.as_deref(),
-        id.raw.get(),
-        auth.cloned(),
-        conn.peer(),
-        version,
-        head.meta.map(RawValue::get),
-    )
-}
-
-/// A JSON string's text: borrowed when it has no escapes (a name nearly always), else
-/// decoded.
-fn text_of(raw: &RawValue) -> Option<Cow<'_, str>> {
-    let quoted = raw.get();
-    match quoted.strip_prefix('"').and_then(|rest| rest.strip_suffix('"')) {
-        Some(text) if !text.contains('\\') => Some(Cow::Borrowed(text)),
-        _ => Cow::<str>::deserialize(raw).ok(),
+        id: id.raw.get(),
+        // Only a string is a name; anything else is refused by the method.
+        name: target.map(RawValue::get).filter(|name| name.starts_with('"')),
+        meta: head.meta.map(RawValue::get),
+        principal: auth.cloned(),
+        peer: conn.peer(),
+        session_version: conn.legacy().map(|session| session.version),
     }
 }
 

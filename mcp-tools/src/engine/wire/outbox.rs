@@ -8,8 +8,9 @@
 //! once the client has caught up ([`Outbox::drained`]), or end a stream whose client takes
 //! nothing for too long ([`Outbox::taken`], [`Outbox::end`]).
 
-use crate::middleware::{Exchange as Exchanged, Message, MessageKind, Middleware, Outcome};
+use crate::middleware::{Exchange as Exchanged, Message, MessageKind, Middleware, Opening, Outcome};
 use crate::protocol::ErrorCode;
+use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 #[cfg(feature = "http")]
@@ -280,25 +281,57 @@ pub(crate) fn hook<R>(name: &'static str, run: impl FnOnce() -> R) -> Option<R> 
 /// innermost first. Its end comes with the answer, or (dropped with the last outbox of the
 /// exchange, unanswered) as a cancellation.
 pub(crate) struct Watch {
-    exchange: Exchanged,
-    /// The middleware whose `on_request` ran, outermost first.
-    layers: Arc<[Arc<dyn Middleware>]>,
-    entered: usize,
+    pub(crate) exchange: Exchanged,
+    /// The server's middleware, outermost first; `None` in a spare watch.
+    layers: Option<Arc<[Arc<dyn Middleware>]>>,
+    /// How many of them (the outermost) saw `on_request`.
+    pub(crate) entered: usize,
     ended: AtomicBool,
 }
 
+thread_local! {
+    /// The watch of the last exchange on this thread that ended while its request was
+    /// being served, kept for the next one, which then allocates nothing.
+    static SPARE: Cell<Option<Arc<Watch>>> = const { Cell::new(None) };
+}
+
 impl Watch {
-    pub(crate) fn new(exchange: Exchanged, layers: Arc<[Arc<dyn Middleware>]>, entered: usize) -> Watch {
-        Watch {
-            exchange,
-            layers,
-            entered,
-            ended: AtomicBool::new(false),
+    /// The watch of an exchange opening now, around `layers`, before any has seen it: this
+    /// thread's spare one when there is one.
+    pub(crate) fn open(opening: Opening<'_>, layers: &Arc<[Arc<dyn Middleware>]>) -> Arc<Watch> {
+        let layers = Some(Arc::clone(layers));
+        match SPARE.take() {
+            Some(mut spare) => {
+                let watch = Arc::get_mut(&mut spare).expect("a spare watch is held nowhere else");
+                watch.exchange.reopen(opening);
+                watch.layers = layers;
+                watch.entered = 0;
+                *watch.ended.get_mut() = false;
+                spare
+            }
+            None => Arc::new(Watch {
+                exchange: Exchanged::new(opening),
+                layers,
+                entered: 0,
+                ended: AtomicBool::new(false),
+            }),
+        }
+    }
+
+    /// Done with `watch` where its request was served: when nothing else holds it, its
+    /// exchange ends (a cancellation, if unanswered) and it is kept as this thread's spare.
+    pub(crate) fn close(mut watch: Arc<Watch>) {
+        if let Some(only) = Arc::get_mut(&mut watch) {
+            only.end(Outcome::Cancelled);
+            only.layers = None;
+            only.exchange.close();
+            SPARE.set(Some(watch));
         }
     }
 
     fn entered(&self) -> impl Iterator<Item = &Arc<dyn Middleware>> {
-        self.layers[..self.entered].iter().rev()
+        let layers = self.layers.as_deref().unwrap_or_default();
+        layers[..self.entered.min(layers.len())].iter().rev()
     }
 
     /// `bytes` was sent; an answer ends the exchange with `outcome`.
@@ -575,6 +608,11 @@ impl Outbox {
             notifications: self.notifications.clone(),
             watch: Some(watch),
         }
+    }
+
+    /// The watch of this outbox, which goes.
+    pub(crate) fn into_watch(self) -> Option<Arc<Watch>> {
+        self.watch
     }
 
     /// Sends a response that is not an error.
