@@ -944,3 +944,38 @@ fn pagination_with_an_opaque_cursor() {
     );
     assert!(peer.silent_for(Duration::from_millis(50)).is_none());
 }
+
+/// A server with neither prompts nor resources links none of their methods (nor completion):
+/// the calculator answers each, well formed or not, in both eras, that it is not served.
+#[test]
+fn a_server_without_prompts_or_resources_says_it_serves_none_of_them() {
+    let requests = [
+        ("prompts/get", json!({ "name": "greet" }), "prompts"),
+        ("prompts/get", json!({ "name": 7 }), "prompts"),
+        ("resources/read", json!({ "uri": "file:///a" }), "resources"),
+        ("resources/read", json!({ "uri": ["no"] }), "resources"),
+        (
+            "completion/complete",
+            json!({ "ref": { "type": "ref/prompt", "name": "greet" }, "argument": { "name": "a", "value": "" } }),
+            "prompts or resources",
+        ),
+    ];
+    for modern in [true, false] {
+        let mut peer = Peer::spawn(CALCULATOR);
+        if !modern {
+            initialize(&mut peer, "2025-06-18");
+        }
+        for (id, (method, mut params, what)) in (1..).zip(requests.clone()) {
+            if modern {
+                params["_meta"] = modern_meta(json!({}));
+            }
+            let answer = peer.request(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+            assert_eq!(answer["error"]["code"], -32601, "{answer}");
+            assert_eq!(
+                answer["error"]["message"],
+                format!("method `{method}` is not served: this server has no {what}"),
+                "{answer}"
+            );
+        }
+    }
+}

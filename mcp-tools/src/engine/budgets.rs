@@ -6,7 +6,6 @@
 //! `mcp-result://{id}/{page}`, or through the `read_result` tool the framework lists while
 //! this instance has spilled results, so that any instance sharing the store serves it.
 
-use crate::__private::ToolBuilder;
 use crate::content::{Content, ResourceContents, ResourceLink};
 use crate::context::Principal;
 use crate::engine::state::core::Engine;
@@ -175,8 +174,8 @@ type Spill = for<'a> fn(
 ) -> Pin<Box<dyn Future<Output = Finished> + Send + 'a>>;
 
 /// Spilling, once a budget was set: installed by [`link_spilling`], which only the budget
-/// setters call (`Server::result_budget`, [`ToolBuilder::result_budget`] and
-/// [`Tool::with_result_budget`], defined here for that reason), so that a server without
+/// setters call (`Server::result_budget`, `ToolBuilder::result_budget` and
+/// `Tool::with_result_budget`, defined in `methods::tools` for that reason), so that a server without
 /// budgets links neither the spilling nor the page resource (listed only on a server with
 /// budgets: `state::spill_record::page_resource`). `read_result` stays in every server: a store shared
 /// with other instances may hold their pages.
@@ -188,39 +187,6 @@ pub(crate) fn link_spilling() {
         |engine, tool, finished, caller| Box::pin(engine.spill_over_budget(tool, finished, caller))
     });
     crate::engine::state::spill_record::link_pages();
-}
-
-impl Tool {
-    /// Gives the tool a result budget of its own, in place of the server's
-    /// ([`Server::result_budget`](crate::Server::result_budget)): the most its answer
-    /// carries at once, in bytes of text (at least 1024). A larger result is sent a page at
-    /// a time; the guide's result budgets chapter says how.
-    ///
-    /// ```
-    /// use mcp_toolkit::Tool;
-    /// use serde_json::json;
-    ///
-    /// let export = Tool::from_json("export", "Exports everything.", json!({"type": "object"}), |_, _| async {
-    ///     "exported"
-    /// })
-    /// .unwrap()
-    /// .with_result_budget(50_000);
-    /// assert_eq!(export.result_budget(), Some(50_000));
-    /// ```
-    pub fn with_result_budget(mut self, bytes: usize) -> Tool {
-        link_spilling();
-        self.set_result_budget(bytes);
-        self
-    }
-}
-
-impl ToolBuilder {
-    /// Sets its result budget (`#[tool(result_budget = ...)]`).
-    pub fn result_budget(mut self, bytes: usize) -> ToolBuilder {
-        link_spilling();
-        self.set_result_budget(bytes);
-        self
-    }
 }
 
 impl Engine {

@@ -29,9 +29,11 @@ mod tasks;
 mod wire;
 
 pub(crate) use budgets::READ_RESULT;
-pub(crate) use budgets::link_spilling as link_spill;
 pub(crate) use methods::extensions::{extension_problems, with_builtin};
+pub(crate) use methods::prompts::link as link_prompts;
+pub(crate) use methods::resources::link as link_resources;
 pub(crate) use methods::skills::link as link_skills;
+pub(crate) use methods::tools::link_budgets as link_spill;
 #[cfg(feature = "http")]
 pub(crate) use route::dispatch::Incoming;
 pub(crate) use state::core::{Engine, Offers, Options, Visibilities};

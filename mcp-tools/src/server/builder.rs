@@ -201,6 +201,7 @@ impl Server {
     /// ```
     pub fn prompts(mut self, prompts: impl IntoIterator<Item = Prompt>) -> Server {
         self.executor.take();
+        crate::engine::link_prompts();
         let registry = self.prompts.get_or_insert_with(PromptRegistry::new);
         for taken in registry.add_items(prompts) {
             self.problems
@@ -215,6 +216,7 @@ impl Server {
     /// URI already taken is reported when serving starts ([`Error::Definition`]).
     pub fn resources(mut self, resources: impl IntoIterator<Item = Resource>) -> Server {
         self.executor.take();
+        crate::engine::link_resources();
         let registry = self.resources.get_or_insert_with(ResourceRegistry::new);
         for taken in registry.add_items(resources) {
             self.problems
@@ -247,6 +249,7 @@ impl Server {
     pub fn skills(mut self, skills: impl Into<Skills>) -> Server {
         self.executor.take();
         crate::engine::link_skills();
+        crate::engine::link_resources();
         let skills = skills.into();
         let registry = self.resources.get_or_insert_with(ResourceRegistry::new);
         for taken in registry.add_items(skills.resources()) {
@@ -318,6 +321,7 @@ impl Server {
     /// `notifications/resources/list_changed`. The server serves resources from then on.
     pub fn resource_registry(&mut self) -> ResourceRegistry {
         self.executor.take();
+        crate::engine::link_resources();
         self.resources.get_or_insert_with(ResourceRegistry::new).clone()
     }
 
@@ -326,6 +330,7 @@ impl Server {
     /// `notifications/prompts/list_changed`. The server serves prompts from then on.
     pub fn prompt_registry(&mut self) -> PromptRegistry {
         self.executor.take();
+        crate::engine::link_prompts();
         self.prompts.get_or_insert_with(PromptRegistry::new).clone()
     }
 

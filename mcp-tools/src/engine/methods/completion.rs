@@ -5,7 +5,7 @@
 
 use crate::completion::{Completed, Completing};
 use crate::context::Context;
-use crate::engine::asks::asking::answer_later;
+use crate::engine::asks::asking::{answer_later, served};
 use crate::engine::state::core::{Auth, CallParts, Engine, sees};
 use crate::engine::state::handle::Handle;
 use crate::engine::wire::encode;
@@ -21,7 +21,7 @@ use crate::resource::Resource;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::task::{Poll, Waker};
 
 /// `completion/complete`'s params.
@@ -62,17 +62,34 @@ struct MetaOfComplete<'a> {
     meta: Option<crate::protocol::messages::RequestMeta<'a>>,
 }
 
+/// `completion/complete`, by function pointer: installed by [`link`], which only linking
+/// prompts or resources calls (see bench/README.md, "Footprint").
+static COMPLETE: OnceLock<fn(&Arc<Engine>, Handle<'_>, Option<&RawValue>) -> Outcome> = OnceLock::new();
+
+/// Installs `completion/complete`.
+pub(crate) fn link() {
+    COMPLETE.get_or_init(|| Engine::complete_linked);
+}
+
 impl Engine {
     /// `completion/complete`: at most 100 candidates, with how many matched in all. A
     /// completion fn that does not finish at once (an `async` one that waits) is answered
     /// from a task of its own, within the call time limit, unless the client cancels it.
     pub(crate) fn complete(self: &Arc<Self>, req: Handle<'_>, params: Option<&RawValue>) -> Outcome {
+        match COMPLETE.get() {
+            Some(complete) => complete(self, req, params),
+            None => served::<()>(None, "completion/complete", "prompts or resources").map(drop),
+        }
+    }
+
+    /// What `complete` does once prompts or resources linked it.
+    fn complete_linked(self: &Arc<Self>, req: Handle<'_>, params: Option<&RawValue>) -> Outcome {
         let Handle { conn, id, out, auth } = req;
         let head: MetaOfComplete<'_> =
             parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
         let era = era_of(conn, "completion/complete", head.meta.as_ref())?;
         if self.prompts.is_none() && self.resources.is_none() {
-            crate::engine::asks::asking::served::<()>(None, "completion/complete", "prompts or resources")?;
+            served::<()>(None, "completion/complete", "prompts or resources")?;
         }
         let request: CompleteParams =
             parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;

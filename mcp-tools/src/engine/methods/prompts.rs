@@ -17,7 +17,18 @@ use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::RawCall;
 use crate::registry::PromptRegistry;
 use serde_json::value::RawValue;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+/// `prompts/get`, by function pointer: installed by [`link`], which only the builder's
+/// prompt setters call, so that a server without prompts links neither it nor completion
+/// (see bench/README.md, "Footprint"). Such a server answers that it serves no prompts.
+static GET: OnceLock<fn(&Arc<Engine>, Handle<'_>, RawCall<'_>) -> Outcome> = OnceLock::new();
+
+/// Installs `prompts/get` and `completion/complete`.
+pub(crate) fn link() {
+    GET.get_or_init(|| Engine::get_prompt);
+    super::completion::link();
+}
 
 impl Engine {
     /// The prompts, or the error for a server that serves none.
@@ -69,6 +80,14 @@ impl Engine {
 
     /// `prompts/get`: the prompt filled in with the arguments, or the questions of its round.
     pub(crate) fn prompts_get(self: &Arc<Self>, req: Handle<'_>, request: RawCall<'_>) -> Outcome {
+        match GET.get() {
+            Some(get) => get(self, req, request),
+            None => served::<()>(None, "prompts/get", "prompts").map(drop),
+        }
+    }
+
+    /// What `prompts_get` does once the prompts are linked.
+    fn get_prompt(self: &Arc<Self>, req: Handle<'_>, request: RawCall<'_>) -> Outcome {
         let Handle {
             conn,
             id: _,

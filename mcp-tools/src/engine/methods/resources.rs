@@ -28,7 +28,7 @@ use serde_json::{Value, json};
 use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// How a subscription to a URI is refused, found by reading it once: see
 /// [`Engine::check_read`].
@@ -118,6 +118,18 @@ struct ReadParams<'a> {
     input_responses: Option<&'a RawValue>,
     #[serde(rename = "requestState", borrow, default)]
     request_state: Option<Cow<'a, str>>,
+}
+
+/// `resources/read`, by function pointer: installed by [`link`], which only the builder's
+/// resource setters (and a result budget's page resource) call, so that a server without
+/// resources links neither it nor completion (see bench/README.md, "Footprint"). Such a
+/// server answers that it serves no resources.
+static READ: OnceLock<fn(&Arc<Engine>, Handle<'_>, Option<&RawValue>) -> Outcome> = OnceLock::new();
+
+/// Installs `resources/read` and `completion/complete`.
+pub(crate) fn link() {
+    READ.get_or_init(|| Engine::read_resource);
+    super::completion::link();
 }
 
 impl Engine {
@@ -298,6 +310,14 @@ impl Engine {
 
     /// `resources/read`: the contents of the resource the URI names.
     pub(crate) fn resources_read(self: &Arc<Self>, req: Handle<'_>, params: Option<&RawValue>) -> Outcome {
+        match READ.get() {
+            Some(read) => read(self, req, params),
+            None => served::<()>(None, "resources/read", "resources").map(drop),
+        }
+    }
+
+    /// What `resources_read` does once the resources are linked.
+    fn read_resource(self: &Arc<Self>, req: Handle<'_>, params: Option<&RawValue>) -> Outcome {
         let Handle {
             conn,
             id: _,

@@ -2,6 +2,7 @@
 //! (`Server::execute`, the command line's `call`): one path, so both see the same
 //! visibility, limits, time limit and output checks.
 
+use crate::__private::ToolBuilder;
 use crate::context::{ClientChannel, Context, Principal};
 use crate::engine::asks::asking::{Sealing, missing_capability};
 use crate::engine::state::core::{Auth, CallParts, Engine};
@@ -40,6 +41,47 @@ enum Started {
 
 /// A call's work: the tool's, ended early when it waits on a question of its round.
 pub(crate) type Work = Rounds<Pin<Box<dyn Future<Output = CallToolResult> + Send>>>;
+
+/// Installs what a result budget needs: the spilling of answers over it, and
+/// `resources/read` for the pages (see bench/README.md, "Footprint"). The budget setters
+/// are defined here, above both, for that reason.
+pub(crate) fn link_budgets() {
+    crate::engine::budgets::link_spilling();
+    super::resources::link();
+}
+
+impl Tool {
+    /// Gives the tool a result budget of its own, in place of the server's
+    /// ([`Server::result_budget`](crate::Server::result_budget)): the most its answer
+    /// carries at once, in bytes of text (at least 1024). A larger result is sent a page at
+    /// a time; the guide's result budgets chapter says how.
+    ///
+    /// ```
+    /// use mcp_toolkit::Tool;
+    /// use serde_json::json;
+    ///
+    /// let export = Tool::from_json("export", "Exports everything.", json!({"type": "object"}), |_, _| async {
+    ///     "exported"
+    /// })
+    /// .unwrap()
+    /// .with_result_budget(50_000);
+    /// assert_eq!(export.result_budget(), Some(50_000));
+    /// ```
+    pub fn with_result_budget(mut self, bytes: usize) -> Tool {
+        link_budgets();
+        self.set_result_budget(bytes);
+        self
+    }
+}
+
+impl ToolBuilder {
+    /// Sets its result budget (`#[tool(result_budget = ...)]`).
+    pub fn result_budget(mut self, bytes: usize) -> ToolBuilder {
+        link_budgets();
+        self.set_result_budget(bytes);
+        self
+    }
+}
 
 /// Starts a call's work and polls it once, so a tool that finishes without waiting is
 /// answered at once, with no task spawned.
