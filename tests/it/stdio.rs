@@ -969,7 +969,8 @@ fn a_server_without_prompts_or_resources_says_it_serves_none_of_them() {
             if modern {
                 params["_meta"] = modern_meta(json!({}));
             }
-            let answer = peer.request(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+            let answer =
+                peer.request(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
             assert_eq!(answer["error"]["code"], -32601, "{answer}");
             assert_eq!(
                 answer["error"]["message"],

@@ -64,7 +64,10 @@ struct MetaOfComplete<'a> {
 
 /// `completion/complete`, by function pointer: installed by [`link`], which only linking
 /// prompts or resources calls (see bench/README.md, "Footprint").
-static COMPLETE: OnceLock<fn(&Arc<Engine>, Handle<'_>, Option<&RawValue>) -> Outcome> = OnceLock::new();
+static COMPLETE: OnceLock<Method> = OnceLock::new();
+
+/// The method, as linked.
+type Method = fn(&Arc<Engine>, Handle<'_>, Option<&RawValue>) -> Outcome;
 
 /// Installs `completion/complete`.
 pub(crate) fn link() {

@@ -22,7 +22,10 @@ use std::sync::{Arc, OnceLock};
 /// `prompts/get`, by function pointer: installed by [`link`], which only the builder's
 /// prompt setters call, so that a server without prompts links neither it nor completion
 /// (see bench/README.md, "Footprint"). Such a server answers that it serves no prompts.
-static GET: OnceLock<fn(&Arc<Engine>, Handle<'_>, RawCall<'_>) -> Outcome> = OnceLock::new();
+static GET: OnceLock<Method> = OnceLock::new();
+
+/// The method, as linked.
+type Method = fn(&Arc<Engine>, Handle<'_>, RawCall<'_>) -> Outcome;
 
 /// Installs `prompts/get` and `completion/complete`.
 pub(crate) fn link() {

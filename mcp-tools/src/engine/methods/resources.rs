@@ -124,7 +124,10 @@ struct ReadParams<'a> {
 /// resource setters (and a result budget's page resource) call, so that a server without
 /// resources links neither it nor completion (see bench/README.md, "Footprint"). Such a
 /// server answers that it serves no resources.
-static READ: OnceLock<fn(&Arc<Engine>, Handle<'_>, Option<&RawValue>) -> Outcome> = OnceLock::new();
+static READ: OnceLock<Method> = OnceLock::new();
+
+/// The method, as linked.
+type Method = fn(&Arc<Engine>, Handle<'_>, Option<&RawValue>) -> Outcome;
 
 /// Installs `resources/read` and `completion/complete`.
 pub(crate) fn link() {
