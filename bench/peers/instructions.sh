@@ -94,6 +94,8 @@ http "calculator, HTTP, 2026-07-28" "$target/release/calculator" --protocol-vers
 stdio "stdio-only calculator (ours-stdio), no middleware" "$target/peers/release/ours-stdio"
 stdio "the same, one middleware that does nothing" "$target/peers/release/ours-stdio --noop-middleware 1"
 stdio "the same, two middleware that do nothing" "$target/peers/release/ours-stdio --noop-middleware 2"
+stdio "the same, one middleware with only on_request" "$target/peers/release/ours-stdio --request-middleware 1"
+stdio "the same, one middleware with only on_end" "$target/peers/release/ours-stdio --end-middleware 1"
 stdio "echo floor, stdio" "$target/peers/release/echo-floor"
 stdio "serde floor, stdio" "$target/peers/release/floor"
 http "HTTP floor (bare hyper)" "$target/peers/release/http-floor"

@@ -70,9 +70,11 @@ use crate::protocol::{ErrorCode, ProtocolVersion};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use std::any::TypeId;
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -83,17 +85,23 @@ use std::time::{Duration, Instant};
 /// A hook that panics is caught and logged: a panic in `on_request` answers the request
 /// with an internal error (nothing of the panic is sent), one in `on_message` or `on_end`
 /// skips that call; the exchange, the connection and the server go on.
+///
+/// A hook left to its default costs nothing: the server notices it the first time it calls
+/// it, and calls it no more. A middleware that keeps all three defaults costs a call a few
+/// instructions; one that implements only `on_request` is never shown the messages.
 pub trait Middleware: Send + Sync + 'static {
     /// A request arrived, before its method runs (outermost middleware first) and before
     /// its span is entered ([`Request::span`]).
     fn on_request(&self, request: &mut Request<'_>) -> Flow {
         let _ = request;
+        left_to_default::<Self>(self, Hook::Request);
         Flow::Continue
     }
 
     /// The server sent `message` in the exchange (innermost middleware first).
     fn on_message(&self, exchange: &Exchange, message: &Message<'_>) {
         let _ = (exchange, message);
+        left_to_default::<Self>(self, Hook::Message);
     }
 
     /// The exchange ended (innermost middleware first): once per exchange whose
@@ -101,6 +109,103 @@ pub trait Middleware: Send + Sync + 'static {
     /// connection went away.
     fn on_end(&self, exchange: &Exchange, outcome: Outcome) {
         let _ = (exchange, outcome);
+        left_to_default::<Self>(self, Hook::End);
+    }
+}
+
+/// A hook of [`Middleware`], as a bit of [`Layer`]'s defaults.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Hook {
+    Request = 1,
+    Message = 2,
+    End = 4,
+}
+
+/// Every hook's bit.
+const ALL_HOOKS: u8 = Hook::Request as u8 | Hook::Message as u8 | Hook::End as u8;
+
+/// Which hook of which middleware a [`Layer`] is calling on this thread: the middleware's
+/// address and type, and the hook. A default hook body that finds itself named here clears
+/// it, which tells the layer the hook is left to its default. The type tells apart a
+/// middleware from one it holds at the same address (a wrapper's first field), whose
+/// default the wrapper's own hook may call.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Calling {
+    address: usize,
+    type_id: TypeId,
+    hook: u8,
+}
+
+thread_local! {
+    static CALLING: Cell<Option<Calling>> = const { Cell::new(None) };
+}
+
+/// Run by each default hook body: clears [`CALLING`] when it names this very hook.
+fn left_to_default<M: Middleware + ?Sized>(this: &M, hook: Hook) {
+    let me = Calling {
+        address: (this as *const M).cast::<()>() as usize,
+        type_id: TypeId::of::<M>(),
+        hook: hook as u8,
+    };
+    CALLING.with(|calling| {
+        if calling.get() == Some(me) {
+            calling.set(None);
+        }
+    });
+}
+
+/// One middleware as a server holds it: what it is, and which of its hooks it is known to
+/// leave to their defaults, learned the first time each is called.
+pub(crate) struct Layer {
+    middleware: Arc<dyn Middleware>,
+    type_id: TypeId,
+    /// The bits of the hooks known to be left to their defaults.
+    defaults: AtomicU8,
+}
+
+impl Clone for Layer {
+    /// The same middleware, and what is known of its hooks so far.
+    fn clone(&self) -> Layer {
+        Layer {
+            middleware: Arc::clone(&self.middleware),
+            type_id: self.type_id,
+            defaults: AtomicU8::new(self.defaults.load(Ordering::Relaxed)),
+        }
+    }
+}
+
+impl Layer {
+    pub(crate) fn new<M: Middleware>(middleware: M) -> Layer {
+        Layer {
+            middleware: Arc::new(middleware),
+            type_id: TypeId::of::<M>(),
+            defaults: AtomicU8::new(0),
+        }
+    }
+
+    /// Whether `hook` may do something: it is not known to be left to its default.
+    pub(crate) fn keeps(&self, hook: Hook) -> bool {
+        self.defaults.load(Ordering::Relaxed) & hook as u8 == 0
+    }
+
+    /// Whether every hook is known to be left to its default: the layer does nothing.
+    pub(crate) fn is_idle(&self) -> bool {
+        self.defaults.load(Ordering::Relaxed) == ALL_HOOKS
+    }
+
+    /// Calls `hook` of the middleware with `run`, and learns whether it is the default.
+    pub(crate) fn call<R>(&self, hook: Hook, run: impl FnOnce(&dyn Middleware) -> R) -> R {
+        let me = Calling {
+            address: Arc::as_ptr(&self.middleware).cast::<()>() as usize,
+            type_id: self.type_id,
+            hook: hook as u8,
+        };
+        let outer = CALLING.replace(Some(me));
+        let result = run(&*self.middleware);
+        if CALLING.replace(outer).is_none() {
+            self.defaults.fetch_or(hook as u8, Ordering::Relaxed);
+        }
+        result
     }
 }
 

@@ -479,3 +479,62 @@ async fn each_exchange_reads_as_its_own_request() {
         }
     }
 }
+
+/// A hook left to its default is learned and no longer called, but only that very hook:
+/// a wrapper whose own hooks call the defaults of the middleware it holds (at the same
+/// address, its first field) is still called every time, as is a middleware that keeps
+/// one hook and leaves the others.
+#[tokio::test]
+async fn a_hook_is_skipped_only_when_it_is_the_default() {
+    use mcp_toolkit::middleware::{Exchange, Flow, Middleware, Outcome, Request};
+    use mcp_toolkit::{Server, tool, tools};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Adds two numbers.
+    #[tool]
+    fn add(a: i64, b: i64) -> i64 {
+        a + b
+    }
+
+    /// Keeps every default.
+    struct Quiet;
+    impl Middleware for Quiet {}
+
+    /// Counts, then hands over to the middleware it wraps.
+    #[repr(C)]
+    struct Counted<M> {
+        inner: M,
+        requests: Arc<AtomicUsize>,
+        ends: Arc<AtomicUsize>,
+    }
+    impl<M: Middleware> Middleware for Counted<M> {
+        fn on_request(&self, request: &mut Request<'_>) -> Flow {
+            self.requests.fetch_add(1, Ordering::SeqCst);
+            self.inner.on_request(request)
+        }
+        fn on_end(&self, exchange: &Exchange, outcome: Outcome) {
+            self.ends.fetch_add(1, Ordering::SeqCst);
+            self.inner.on_end(exchange, outcome);
+        }
+    }
+
+    let (requests, ends) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let client = Server::new("calc", "1.0.0")
+        .tools(tools![add])
+        .middleware(Quiet)
+        .middleware(Counted {
+            inner: Quiet,
+            requests: Arc::clone(&requests),
+            ends: Arc::clone(&ends),
+        })
+        .middleware(Quiet)
+        .test_client()
+        .unwrap();
+    for n in 0..5 {
+        let result = client.call("add", json!({"a": n, "b": 1})).await.unwrap();
+        assert_eq!(result.text(), Some((n + 1).to_string().as_str()));
+    }
+    assert_eq!(requests.load(Ordering::SeqCst), 5);
+    assert_eq!(ends.load(Ordering::SeqCst), 5);
+}

@@ -9,7 +9,7 @@ use crate::engine::limits::Limits;
 use crate::engine::{Engine, Offers, Options, ServerInfo, Visibilities};
 use crate::error::DefinitionError;
 use crate::extension::Extension;
-use crate::middleware::Middleware;
+use crate::middleware::{Layer, Middleware};
 use crate::prompt::Prompt;
 use crate::registry::{PromptRegistry, ResourceRegistry, ToolRegistry};
 use crate::resource::Resource;
@@ -81,7 +81,7 @@ pub struct Server {
     /// The extensions declared with `extension`, in the order given.
     pub(crate) extensions: Vec<Extension>,
     /// The middleware, outermost first.
-    pub(crate) middleware: Vec<Arc<dyn Middleware>>,
+    pub(crate) middleware: Vec<Layer>,
     pub(crate) state: StateMap,
     pub(crate) options: Options,
     /// Definition problems found while configuring, reported when serving starts.
@@ -312,7 +312,7 @@ impl Server {
     /// nothing per request. See [`middleware`](crate::middleware).
     pub fn middleware(mut self, middleware: impl Middleware) -> Server {
         self.executor.take();
-        self.middleware.push(Arc::new(middleware));
+        self.middleware.push(Layer::new(middleware));
         self
     }
 

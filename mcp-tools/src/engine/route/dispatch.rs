@@ -147,7 +147,7 @@ impl Engine {
                 // a call that waits until its response is sent.
                 let span = RequestSpan::start(conn, id, &method, params.as_ref());
                 let req = Handle { conn, id, out, auth };
-                if !self.middleware.is_empty() {
+                if self.middleware.iter().any(|layer| !layer.is_idle()) {
                     // The middleware see the span before it is entered: one may give it a
                     // parent (OpenTelemetry's trace context).
                     self.through_middleware(req, &method, params, span.span());

@@ -7,8 +7,8 @@ use crate::engine::state::handle::Handle;
 use crate::engine::wire::connection::Connection;
 use crate::engine::wire::encode::{self, respond_failure};
 use crate::engine::wire::failure::Failure;
-use crate::engine::wire::outbox::{Answer, Watch, hook};
-use crate::middleware::{Flow, Opening, Request};
+use crate::engine::wire::outbox::{Answer, Outbox, Watch, hook};
+use crate::middleware::{Flow, Hook, Opening, Request};
 use crate::protocol::ErrorCode;
 use crate::protocol::jsonrpc::{Id, Params};
 use crate::protocol::messages::ParamsHead;
@@ -33,11 +33,17 @@ impl Engine {
         let mut flow = Flow::Continue;
         for layer in self.middleware.iter() {
             opened.entered += 1;
+            if !layer.keeps(Hook::Request) {
+                continue;
+            }
             // A middleware that panics answers for itself: an internal error, nothing leaked.
-            flow = hook("on_request", || {
-                layer.on_request(&mut Request::new(&mut opened.exchange, &mut edited, span))
-            })
-            .unwrap_or_else(|| Flow::Reject(ErrorCode::INTERNAL_ERROR, "internal error".to_owned()));
+            flow = layer
+                .call(Hook::Request, |middleware| {
+                    hook("on_request", || {
+                        middleware.on_request(&mut Request::new(&mut opened.exchange, &mut edited, span))
+                    })
+                })
+                .unwrap_or_else(|| Flow::Reject(ErrorCode::INTERNAL_ERROR, "internal error".to_owned()));
             if flow != Flow::Continue {
                 break;
             }
@@ -47,7 +53,18 @@ impl Engine {
             .flatten();
         let _entered = span.enter();
         let modern = matches!(flow, Flow::Answer(_)) && opened.exchange.is_modern();
-        let out = out.watched(watch);
+        // Middleware that leave `on_message` and `on_end` to their defaults are shown nothing
+        // more: the exchange is done with.
+        let watching = self.middleware[..opened.entered]
+            .iter()
+            .any(|layer| layer.keeps(Hook::Message) || layer.keeps(Hook::End));
+        let watched = if watching {
+            Some(out.watched(watch))
+        } else {
+            Watch::close(watch);
+            None
+        };
+        let out = watched.as_ref().unwrap_or(out);
         match flow {
             Flow::Answer(mut result) => {
                 // Answered as the method would have been, in its revision.
@@ -61,7 +78,7 @@ impl Engine {
                 };
                 out.respond_as(encode::result(id.raw, &result), answer);
             }
-            Flow::Reject(code, message) => respond_failure(&out, Some(id.raw), Failure::new(code, message)),
+            Flow::Reject(code, message) => respond_failure(out, Some(id.raw), Failure::new(code, message)),
             _ => {
                 let rewritten;
                 let params = match (params, &meta) {
@@ -76,21 +93,12 @@ impl Engine {
                     }
                     (params, _) => params,
                 };
-                if let Err(failure) = self.request(
-                    Handle {
-                        conn,
-                        id,
-                        out: &out,
-                        auth,
-                    },
-                    method,
-                    params,
-                ) {
-                    respond_failure(&out, Some(id.raw), failure);
+                if let Err(failure) = self.request(Handle { conn, id, out, auth }, method, params) {
+                    respond_failure(out, Some(id.raw), failure);
                 }
             }
         }
-        if let Some(watch) = out.into_watch() {
+        if let Some(watch) = watched.and_then(Outbox::into_watch) {
             Watch::close(watch);
         }
     }

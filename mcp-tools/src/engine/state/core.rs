@@ -6,6 +6,7 @@ use crate::engine::state::limits::Limits;
 use crate::engine::wire::connection::Connection;
 use crate::engine::wire::encode::ServerInfo;
 use crate::engine::wire::era::Client;
+use crate::middleware::Layer;
 use crate::prompt::Prompt;
 use crate::protocol::{Implementation, ProgressToken, ProtocolVersion, RequestId};
 use crate::rate::{ClientKey, Limiting, RateLimiters};
@@ -149,8 +150,9 @@ pub(crate) struct Engine {
     pub(crate) spills: crate::engine::state::spill_record::Spills,
     /// The extensions declared, and their custom methods.
     pub(crate) extensions: crate::extension::Extensions,
-    /// The middleware, outermost first; empty costs nothing per request.
-    pub(crate) middleware: Arc<[Arc<dyn crate::middleware::Middleware>]>,
+    /// The middleware, outermost first; empty, or every hook left to its default, costs
+    /// nothing per request.
+    pub(crate) middleware: Arc<[Layer]>,
 }
 
 /// What a server offers: its tools, and its prompts, resources and skills when it serves
@@ -164,7 +166,7 @@ pub(crate) struct Offers {
     /// The extensions the server declares, the framework's own among them.
     pub(crate) extensions: crate::extension::Extensions,
     /// The middleware, outermost first.
-    pub(crate) middleware: Vec<Arc<dyn crate::middleware::Middleware>>,
+    pub(crate) middleware: Vec<Layer>,
 }
 
 /// What a call's [`Context`] is made of, besides what the engine itself holds.
@@ -265,9 +267,9 @@ impl Engine {
         // The trace context is the outermost, so the span's parent is set before any other
         // middleware could start the span.
         #[cfg(feature = "otel")]
-        middleware.insert(0, Arc::new(crate::otel::TraceContext));
+        middleware.insert(0, Layer::new(crate::otel::TraceContext));
         if !limiters.is_unlimited() {
-            middleware.push(Arc::new(Limiting(Arc::clone(&limiters))));
+            middleware.push(Layer::new(Limiting(Arc::clone(&limiters))));
         }
         Engine {
             extensions,

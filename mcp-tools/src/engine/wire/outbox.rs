@@ -8,7 +8,7 @@
 //! once the client has caught up ([`Outbox::drained`]), or end a stream whose client takes
 //! nothing for too long ([`Outbox::taken`], [`Outbox::end`]).
 
-use crate::middleware::{Exchange as Exchanged, Message, MessageKind, Middleware, Opening, Outcome};
+use crate::middleware::{Exchange as Exchanged, Hook, Layer, Message, MessageKind, Opening, Outcome};
 use crate::protocol::ErrorCode;
 use std::cell::Cell;
 use std::sync::Arc;
@@ -283,7 +283,7 @@ pub(crate) fn hook<R>(name: &'static str, run: impl FnOnce() -> R) -> Option<R> 
 pub(crate) struct Watch {
     pub(crate) exchange: Exchanged,
     /// The server's middleware, outermost first; `None` in a spare watch.
-    layers: Option<Arc<[Arc<dyn Middleware>]>>,
+    layers: Option<Arc<[Layer]>>,
     /// How many of them (the outermost) saw `on_request`.
     pub(crate) entered: usize,
     ended: AtomicBool,
@@ -298,7 +298,7 @@ thread_local! {
 impl Watch {
     /// The watch of an exchange opening now, around `layers`, before any has seen it: this
     /// thread's spare one when there is one.
-    pub(crate) fn open(opening: Opening<'_>, layers: &Arc<[Arc<dyn Middleware>]>) -> Arc<Watch> {
+    pub(crate) fn open(opening: Opening<'_>, layers: &Arc<[Layer]>) -> Arc<Watch> {
         let layers = Some(Arc::clone(layers));
         match SPARE.take() {
             Some(mut spare) => {
@@ -329,7 +329,7 @@ impl Watch {
         }
     }
 
-    fn entered(&self) -> impl Iterator<Item = &Arc<dyn Middleware>> {
+    fn entered(&self) -> impl Iterator<Item = &Layer> {
         let layers = self.layers.as_deref().unwrap_or_default();
         layers[..self.entered.min(layers.len())].iter().rev()
     }
@@ -341,8 +341,10 @@ impl Watch {
         }
         self.exchange.count();
         let message = Message::new(bytes, kind);
-        for layer in self.entered() {
-            hook("on_message", || layer.on_message(&self.exchange, &message));
+        for layer in self.entered().filter(|layer| layer.keeps(Hook::Message)) {
+            layer.call(Hook::Message, |middleware| {
+                hook("on_message", || middleware.on_message(&self.exchange, &message))
+            });
         }
         if let Some(outcome) = outcome {
             self.end(outcome);
@@ -351,8 +353,10 @@ impl Watch {
 
     fn end(&self, outcome: Outcome) {
         if !self.ended.swap(true, Ordering::AcqRel) {
-            for layer in self.entered() {
-                hook("on_end", || layer.on_end(&self.exchange, outcome));
+            for layer in self.entered().filter(|layer| layer.keeps(Hook::End)) {
+                layer.call(Hook::End, |middleware| {
+                    hook("on_end", || middleware.on_end(&self.exchange, outcome))
+                });
             }
         }
     }
