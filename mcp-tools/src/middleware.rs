@@ -159,9 +159,13 @@ fn left_to_default<M: Middleware + ?Sized>(this: &M, hook: Hook) {
 pub(crate) struct Layer {
     middleware: Arc<dyn Middleware>,
     type_id: TypeId,
-    /// The bits of the hooks known to be left to their defaults.
+    /// What is known of each hook: its bit when it is left to its default, and its bit
+    /// shifted by [`LEARNED`] once that is known either way.
     defaults: AtomicU8,
 }
+
+/// How far a hook's bit is shifted in [`Layer`]'s `defaults` to say it has been learned.
+const LEARNED: u8 = 4;
 
 impl Clone for Layer {
     /// The same middleware, and what is known of its hooks so far.
@@ -190,11 +194,16 @@ impl Layer {
 
     /// Whether every hook is known to be left to its default: the layer does nothing.
     pub(crate) fn is_idle(&self) -> bool {
-        self.defaults.load(Ordering::Relaxed) == ALL_HOOKS
+        self.defaults.load(Ordering::Relaxed) & ALL_HOOKS == ALL_HOOKS
     }
 
-    /// Calls `hook` of the middleware with `run`, and learns whether it is the default.
+    /// Calls `hook` of the middleware with `run`; the first time, learns whether it is the
+    /// default.
     pub(crate) fn call<R>(&self, hook: Hook, run: impl FnOnce(&dyn Middleware) -> R) -> R {
+        let learned = (hook as u8) << LEARNED;
+        if self.defaults.load(Ordering::Relaxed) & learned != 0 {
+            return run(&*self.middleware);
+        }
         let me = Calling {
             address: Arc::as_ptr(&self.middleware).cast::<()>() as usize,
             type_id: self.type_id,
@@ -202,9 +211,9 @@ impl Layer {
         };
         let outer = CALLING.replace(Some(me));
         let result = run(&*self.middleware);
-        if CALLING.replace(outer).is_none() {
-            self.defaults.fetch_or(hook as u8, Ordering::Relaxed);
-        }
+        let defaulted = CALLING.replace(outer).is_none();
+        let known = if defaulted { learned | hook as u8 } else { learned };
+        self.defaults.fetch_or(known, Ordering::Relaxed);
         result
     }
 }

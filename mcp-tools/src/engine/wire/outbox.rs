@@ -331,7 +331,7 @@ impl Watch {
 
     fn entered(&self) -> impl Iterator<Item = &Layer> {
         let layers = self.layers.as_deref().unwrap_or_default();
-        layers[..self.entered.min(layers.len())].iter().rev()
+        layers.iter().take(self.entered).rev()
     }
 
     /// `bytes` was sent; an answer ends the exchange with `outcome`.
