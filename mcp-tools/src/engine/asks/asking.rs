@@ -192,15 +192,18 @@ pub(crate) type Respond<T> =
 /// A kind of item the server serves only when given some (`prompts`, `resources`); the
 /// error for a server that serves none answers `method`.
 pub(crate) fn served<'a, T>(registry: Option<&'a T>, method: &str, what: &str) -> Result<&'a T, Failure> {
-    registry.ok_or_else(|| {
-        Failure::new(
-            ErrorCode::METHOD_NOT_FOUND,
-            format!(
-                "method `{}` is not served: this server has no {what}",
-                clip(method, QUOTED_NAME_CHARS)
-            ),
-        )
-    })
+    registry.ok_or_else(|| not_served(method, what))
+}
+
+/// The error that answers `method` on a server with no `what` (`prompts`, `resources`).
+pub(crate) fn not_served(method: &str, what: &str) -> Failure {
+    Failure::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!(
+            "method `{}` is not served: this server has no {what}",
+            clip(method, QUOTED_NAME_CHARS)
+        ),
+    )
 }
 
 /// Finishes a request's work on a task of its own, within `limit` (work that runs out of

@@ -5,7 +5,7 @@
 
 use crate::completion::{Completed, Completing};
 use crate::context::Context;
-use crate::engine::asks::asking::{answer_later, served};
+use crate::engine::asks::asking::{answer_later, not_served};
 use crate::engine::state::core::{Auth, CallParts, Engine, sees};
 use crate::engine::state::handle::Handle;
 use crate::engine::wire::encode;
@@ -81,7 +81,7 @@ impl Engine {
     pub(crate) fn complete(self: &Arc<Self>, req: Handle<'_>, params: Option<&RawValue>) -> Outcome {
         match COMPLETE.get() {
             Some(complete) => complete(self, req, params),
-            None => served::<()>(None, "completion/complete", "prompts or resources").map(drop),
+            None => Err(not_served("completion/complete", "prompts or resources")),
         }
     }
 
@@ -92,7 +92,7 @@ impl Engine {
             parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;
         let era = era_of(conn, "completion/complete", head.meta.as_ref())?;
         if self.prompts.is_none() && self.resources.is_none() {
-            served::<()>(None, "completion/complete", "prompts or resources")?;
+            return Err(not_served("completion/complete", "prompts or resources"));
         }
         let request: CompleteParams =
             parse(params).map_err(|e| Failure::invalid_params(format!("invalid params: {e}")))?;

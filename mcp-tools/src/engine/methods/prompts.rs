@@ -2,7 +2,7 @@
 //! into its parameters; its fn may ask the client things as a tool does, in both eras (in
 //! revision 2026-07-28 a `prompts/get` ends its round with `input_required`).
 
-use crate::engine::asks::asking::{Answering, Handler, Respond, served};
+use crate::engine::asks::asking::{Answering, Handler, Respond, not_served, served};
 use crate::engine::state::core::{Auth, Engine, sees};
 use crate::engine::state::handle::Handle;
 use crate::engine::state::listing;
@@ -85,7 +85,7 @@ impl Engine {
     pub(crate) fn prompts_get(self: &Arc<Self>, req: Handle<'_>, request: RawCall<'_>) -> Outcome {
         match GET.get() {
             Some(get) => get(self, req, request),
-            None => served::<()>(None, "prompts/get", "prompts").map(drop),
+            None => Err(not_served("prompts/get", "prompts")),
         }
     }
 

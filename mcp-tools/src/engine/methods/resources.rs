@@ -3,7 +3,7 @@
 //! URI matches; the template's variables, decoded from the URI, fill the fn's parameters
 //! as a prompt's arguments do. A resource's fn may ask as a tool's does.
 
-use crate::engine::asks::asking::{Answering, Handler, Respond, served};
+use crate::engine::asks::asking::{Answering, Handler, Respond, not_served, served};
 use crate::engine::state::core::{Auth, CallParts, Engine, sees};
 use crate::engine::state::handle::Handle;
 use crate::engine::state::listing;
@@ -315,7 +315,7 @@ impl Engine {
     pub(crate) fn resources_read(self: &Arc<Self>, req: Handle<'_>, params: Option<&RawValue>) -> Outcome {
         match READ.get() {
             Some(read) => read(self, req, params),
-            None => served::<()>(None, "resources/read", "resources").map(drop),
+            None => Err(not_served("resources/read", "resources")),
         }
     }
 
