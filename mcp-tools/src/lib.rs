@@ -109,6 +109,7 @@ pub mod auth {
 
 pub mod export;
 
+pub mod client;
 pub mod testing;
 #[cfg(feature = "cli")]
 #[doc(inline)]

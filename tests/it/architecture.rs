@@ -33,6 +33,7 @@ const LAYERS: &[&str] = &[
     "oauth",
     "server",
     "export",
+    "client",
     "testing",
     "cli",
 ];

@@ -11,6 +11,7 @@ mod architecture;
 mod asks;
 mod bad_input;
 mod cli;
+mod client;
 mod client_requests;
 mod completion;
 mod definitions;

@@ -236,6 +236,15 @@ impl ProtocolVersion {
     }
 }
 
+/// The revision's text, so that APIs taking a revision as text (such as
+/// [`Connector::protocol_version`](crate::client::Connector::protocol_version)) take a
+/// `ProtocolVersion` too.
+impl AsRef<str> for ProtocolVersion {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
 impl fmt::Display for ProtocolVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

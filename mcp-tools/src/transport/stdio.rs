@@ -263,7 +263,7 @@ where
     }
 }
 
-async fn read_line<R: AsyncRead + Unpin>(
+pub(crate) async fn read_line<R: AsyncRead + Unpin>(
     input: &mut BufReader<R>,
     scanner: &mut LineScanner,
     line: &mut Vec<u8>,
@@ -329,7 +329,7 @@ fn append_line(buffer: &mut Vec<u8>, message: Outgoing, conn: u64) {
 
 /// What reading a line found.
 #[derive(Debug, PartialEq)]
-enum Line {
+pub(crate) enum Line {
     /// A line, in the buffer given, without its end-of-line.
     Message,
     /// A line longer than the limit, skipped without being kept: its length, and its
@@ -343,14 +343,14 @@ enum Line {
 /// skipped as it streams past, so memory stays bounded whatever a client sends, while its
 /// `id` is looked for ([`IdScan`]); blank lines are passed over and a trailing `\r` is
 /// dropped.
-struct LineScanner {
+pub(crate) struct LineScanner {
     limit: usize,
     /// The line being skipped: its length so far, and the look for its id.
     skipped: Option<(usize, IdScan)>,
 }
 
 impl LineScanner {
-    fn new(limit: usize) -> LineScanner {
+    pub(crate) fn new(limit: usize) -> LineScanner {
         LineScanner { limit, skipped: None }
     }
 

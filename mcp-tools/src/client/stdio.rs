@@ -1,0 +1,354 @@
+//! A server over a byte stream, one JSON-RPC message a line: a child's standard streams
+//! ([`Client::stdio`](super::Client::stdio)), or any reader and writer.
+//!
+//! One task writes the client's lines; another reads the server's and sorts them: a
+//! response goes to the request with its `id`, a progress notification to the request
+//! whose token it carries, a request of the server's own (legacy revisions) to the
+//! client's handlers, and any other notification to the client's feed. Whatever the
+//! server sends, memory stays bounded: a line over the limit is skipped as it streams past
+//! (and fails the request it answers, when its `id` can be found), a request's queue of
+//! notifications and the feed drop what finds them full, and answers to ids the client
+//! never sent, or lines that are not JSON, are counted and logged, never kept.
+
+use super::link::Waiting;
+use super::{Answers, ClientError};
+use crate::protocol::arguments::clip;
+use crate::transport::stdio::{Line, LineScanner, read_line};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::process::Child;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+/// The most notifications queued for one request before more are dropped.
+const REQUEST_BACKLOG: usize = 256;
+
+/// The most notifications the client's feed holds for a reader that falls behind.
+pub(super) const FEED_BACKLOG: usize = 1024;
+
+/// How many characters of a line that is no message an error quotes.
+const JUNK_CHARS: usize = 200;
+
+/// How long a child is given to exit once its input is closed, before it is killed.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
+
+/// A request waiting over the pipe.
+struct Entry {
+    notes: mpsc::Sender<Value>,
+    answer: oneshot::Sender<Result<Value, ClientError>>,
+}
+
+/// What the reading task and the client share.
+struct Shared {
+    pending: Mutex<HashMap<i64, Entry>>,
+    /// Why the pipe is closed, once it is.
+    closed: Mutex<Option<String>>,
+    feed: broadcast::Sender<Value>,
+    answers: Mutex<Answers>,
+    /// Lines that were no JSON-RPC message of a server's, and the last of them (cut).
+    junk: AtomicU64,
+    last_junk: Mutex<Option<String>>,
+}
+
+/// The client's end of a line-delimited connection.
+pub(crate) struct Pipe {
+    shared: Arc<Shared>,
+    /// The writer's queue; taken away to close the server's input.
+    lines: Mutex<Option<mpsc::UnboundedSender<Vec<u8>>>>,
+    child: Mutex<Option<Child>>,
+}
+
+impl Pipe {
+    /// Starts the tasks that write to `writer` and read from `reader`; `child` is the
+    /// process behind them, if any, waited for (and killed if it lingers) when the pipe
+    /// closes.
+    pub(super) fn start<R, W>(
+        reader: R,
+        writer: W,
+        child: Option<Child>,
+        answers: Answers,
+        limit: usize,
+    ) -> Arc<Pipe>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let (lines, queue) = mpsc::unbounded_channel();
+        let shared = Arc::new(Shared {
+            pending: Mutex::new(HashMap::new()),
+            closed: Mutex::new(None),
+            feed: broadcast::channel(FEED_BACKLOG).0,
+            answers: Mutex::new(answers),
+            junk: AtomicU64::new(0),
+            last_junk: Mutex::new(None),
+        });
+        tokio::spawn(write(writer, queue, Arc::clone(&shared)));
+        tokio::spawn(read(reader, Arc::clone(&shared), lines.downgrade(), limit));
+        Arc::new(Pipe {
+            shared,
+            lines: Mutex::new(Some(lines)),
+            child: Mutex::new(child),
+        })
+    }
+
+    /// Sends request `id` and gives what will come back for it.
+    pub(super) fn open(&self, id: i64, message: &Value) -> Result<Waiting, ClientError> {
+        let (notes_in, notes) = mpsc::channel(REQUEST_BACKLOG);
+        let (answer_in, answer) = oneshot::channel();
+        {
+            let mut pending = lock(&self.shared.pending);
+            if let Some(reason) = lock(&self.shared.closed).clone() {
+                return Err(ClientError::Closed { reason });
+            }
+            pending.insert(
+                id,
+                Entry {
+                    notes: notes_in,
+                    answer: answer_in,
+                },
+            );
+        }
+        self.send(message);
+        Ok(Waiting { notes, answer })
+    }
+
+    /// Writes one message, unless the pipe is closed.
+    pub(super) fn send(&self, message: &Value) {
+        let mut line = message.to_string().into_bytes();
+        line.push(b'\n');
+        if let Some(lines) = lock(&self.lines).as_ref() {
+            let _ = lines.send(line);
+        }
+    }
+
+    /// Forgets request `id`: whatever comes for it later is dropped.
+    pub(super) fn forget(&self, id: i64) {
+        lock(&self.shared.pending).remove(&id);
+    }
+
+    /// The notifications that belong to no request.
+    pub(super) fn feed(&self) -> broadcast::Receiver<Value> {
+        self.shared.feed.subscribe()
+    }
+
+    /// The handlers that answer the server's requests from now on.
+    pub(super) fn set_answers(&self, answers: Answers) {
+        *lock(&self.shared.answers) = answers;
+    }
+
+    /// What the server wrote that was no message, for an error that needs context.
+    pub(super) fn junk(&self) -> Option<(u64, String)> {
+        let count = self.shared.junk.load(Ordering::Relaxed);
+        let last = lock(&self.shared.last_junk).clone()?;
+        Some((count, last))
+    }
+
+    /// Closes the server's input and waits for the child to exit, killing it after a
+    /// grace; the exit status, if there is a child.
+    pub(super) async fn shut(&self) -> Option<std::process::ExitStatus> {
+        close(&self.shared, "the client closed the connection".to_owned());
+        // The writer ends once its queue's sender is gone, closing the server's input.
+        drop(lock(&self.lines).take());
+        let child = lock(&self.child).take();
+        let mut child = child?;
+        match tokio::time::timeout(EXIT_GRACE, child.wait()).await {
+            Ok(status) => status.ok(),
+            Err(_) => {
+                let _ = child.kill().await;
+                child.wait().await.ok()
+            }
+        }
+    }
+}
+
+impl Drop for Pipe {
+    fn drop(&mut self) {
+        close(&self.shared, "the client closed the connection".to_owned());
+        let Some(mut child) = lock(&self.child).take() else {
+            return;
+        };
+        // The writer task ends with the last sender, closing the child's input: a server
+        // exits on that. One that does not is killed after the grace.
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => {
+                runtime.spawn(async move {
+                    if tokio::time::timeout(EXIT_GRACE, child.wait()).await.is_err() {
+                        let _ = child.kill().await;
+                    }
+                });
+            }
+            Err(_) => {
+                let _ = child.start_kill();
+            }
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Marks the pipe closed for `reason` (the first reason stays) and fails every request
+/// still waiting.
+fn close(shared: &Shared, reason: String) {
+    let pending: Vec<Entry> = {
+        let mut pending = lock(&shared.pending);
+        let mut closed = lock(&shared.closed);
+        closed.get_or_insert(reason);
+        pending.drain().map(|(_, entry)| entry).collect()
+    };
+    let reason = lock(&shared.closed).clone().unwrap_or_default();
+    for entry in pending {
+        let _ = entry.answer.send(Err(ClientError::Closed {
+            reason: reason.clone(),
+        }));
+    }
+}
+
+/// Writes the queued lines, gathering what is ready into one write.
+async fn write<W: AsyncWrite + Unpin>(
+    mut writer: W,
+    mut queue: mpsc::UnboundedReceiver<Vec<u8>>,
+    shared: Arc<Shared>,
+) {
+    let mut batch = Vec::new();
+    while let Some(line) = queue.recv().await {
+        batch.clear();
+        batch.extend_from_slice(&line);
+        while let Ok(more) = queue.try_recv() {
+            batch.extend_from_slice(&more);
+        }
+        let written = async {
+            writer.write_all(&batch).await?;
+            writer.flush().await
+        };
+        if let Err(e) = written.await {
+            close(&shared, format!("writing to the server failed: {e}"));
+            return;
+        }
+    }
+    let _ = writer.shutdown().await;
+}
+
+/// Reads the server's lines until its output ends, sorting each.
+async fn read<R: AsyncRead + Unpin>(
+    reader: R,
+    shared: Arc<Shared>,
+    lines: mpsc::WeakUnboundedSender<Vec<u8>>,
+    limit: usize,
+) {
+    let mut input = BufReader::new(reader);
+    let mut scanner = LineScanner::new(limit);
+    let mut line = Vec::new();
+    let reason = loop {
+        match read_line(&mut input, &mut scanner, &mut line).await {
+            Ok(Line::Message) => sort(&shared, &lines, &line),
+            Ok(Line::TooLong { bytes, id }) => too_long(&shared, bytes, id.as_deref(), limit),
+            Ok(Line::End) => break "the server closed its output".to_owned(),
+            Err(e) => break format!("reading from the server failed: {e}"),
+        }
+    };
+    close(&shared, reason);
+}
+
+/// A line over the limit: the request it answers fails; anything else is logged.
+fn too_long(shared: &Shared, bytes: usize, id: Option<&[u8]>, limit: usize) {
+    let id = id.and_then(|id| serde_json::from_slice::<i64>(id).ok());
+    let entry = id.and_then(|id| lock(&shared.pending).remove(&id));
+    match entry {
+        Some(entry) => {
+            let _ = entry.answer.send(Err(ClientError::TooLarge { bytes, limit }));
+        }
+        None => tracing::warn!(
+            bytes,
+            limit,
+            "the server sent a message over the size limit; skipped"
+        ),
+    }
+}
+
+/// Routes one message.
+fn sort(shared: &Shared, lines: &mpsc::WeakUnboundedSender<Vec<u8>>, line: &[u8]) {
+    let message: Value = match serde_json::from_slice(line) {
+        Ok(message @ Value::Object(_)) => message,
+        _ => return junk(shared, line),
+    };
+    let id = message.get("id");
+    if let Some(method) = message.get("method").and_then(Value::as_str) {
+        match id {
+            Some(id) => ask(shared, lines, method, id.clone(), &message),
+            None => notification(shared, message),
+        }
+        return;
+    }
+    if message.get("result").is_none() && message.get("error").is_none() {
+        return junk(shared, line);
+    }
+    let entry = id
+        .and_then(Value::as_i64)
+        .and_then(|id| lock(&shared.pending).remove(&id));
+    match entry {
+        Some(entry) => {
+            let _ = entry.answer.send(Ok(message));
+        }
+        None => tracing::warn!(
+            id = %id.map(|id| id.to_string()).unwrap_or_default(),
+            "the server answered a request the client is not waiting for; dropped"
+        ),
+    }
+}
+
+/// A line that is not a JSON-RPC message: counted, the last kept (cut) for errors.
+fn junk(shared: &Shared, line: &[u8]) {
+    shared.junk.fetch_add(1, Ordering::Relaxed);
+    let text = clip(&String::from_utf8_lossy(line), JUNK_CHARS).into_owned();
+    tracing::warn!(line = %text, "the server wrote a line that is not a JSON-RPC message");
+    *lock(&shared.last_junk) = Some(text);
+}
+
+/// A notification: the request's whose progress token it carries, else the feed's.
+fn notification(shared: &Shared, message: Value) {
+    let token = message
+        .get("params")
+        .and_then(|params| params.get("progressToken"))
+        .and_then(Value::as_i64);
+    if let Some(token) = token {
+        let pending = lock(&shared.pending);
+        if let Some(entry) = pending.get(&token) {
+            let _ = entry.notes.try_send(message);
+            return;
+        }
+    }
+    let _ = shared.feed.send(message);
+}
+
+/// A request of the server's own: answered by the client's handlers, in a task of its own
+/// so that reading goes on while a handler waits (on a person, say).
+fn ask(
+    shared: &Shared,
+    lines: &mpsc::WeakUnboundedSender<Vec<u8>>,
+    method: &str,
+    id: Value,
+    message: &Value,
+) {
+    let answers = lock(&shared.answers).clone();
+    let Some(lines) = lines.upgrade() else {
+        return;
+    };
+    let method = method.to_owned();
+    let params = message.get("params").cloned().unwrap_or(Value::Null);
+    tokio::spawn(async move {
+        let answer = match answers.answer(&method, params).await {
+            Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
+            Err((code, text)) => {
+                json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code.get(), "message": text } })
+            }
+        };
+        let mut line = answer.to_string().into_bytes();
+        line.push(b'\n');
+        let _ = lines.send(line);
+    });
+}

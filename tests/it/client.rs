@@ -1,0 +1,259 @@
+//! The client over stdio: against this repository's servers run as child processes, in
+//! both eras (probed and pinned), and against servers that misbehave: one that exits, one
+//! that writes junk and never answers, one that answers with 20 MB, one that answers ids
+//! it was never sent and floods notifications.
+
+use mcp_toolkit::client::{Client, ClientError};
+use mcp_toolkit::protocol::ProtocolVersion;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::Command;
+
+const NOTES: &str = env!("CARGO_BIN_EXE_notes");
+const FIXTURE: &str = env!("CARGO_BIN_EXE_mcp-toolkit-fixture");
+
+/// Accepts every confirmation.
+async fn say_yes(_request: Value) -> Value {
+    json!({"action": "accept", "content": {"confirm": true}})
+}
+
+/// Answers every sampling request with one title.
+async fn title(_request: Value) -> Value {
+    json!({"role": "assistant", "content": {"type": "text", "text": "Shopping"}, "model": "test", "stopReason": "endTurn"})
+}
+
+fn quiet(program: &str) -> Command {
+    let mut command = Command::new(program);
+    command.stderr(std::process::Stdio::null());
+    command
+}
+
+#[tokio::test]
+async fn probes_a_modern_server_and_answers_its_rounds() {
+    let notes = Client::stdio(quiet(NOTES))
+        .on_elicit(say_yes)
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(notes.protocol_version(), ProtocolVersion::V2026_07_28);
+    assert!(
+        notes.server_info()["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2026-07-28"))
+    );
+
+    let names: Vec<String> = notes
+        .list_tools()
+        .await
+        .unwrap()
+        .iter()
+        .map(|tool| tool.name().to_owned())
+        .collect();
+    assert!(names.iter().any(|name| name == "add_note"), "{names:?}");
+    assert!(names.iter().any(|name| name == "clear_notes"), "{names:?}");
+
+    let added = notes
+        .call("add_note", json!({"title": "milk", "body": "2 litres"}))
+        .await
+        .unwrap();
+    assert!(!added.is_error(), "{:?}", added.text());
+    let all = notes.read_resource("notes://all").await.unwrap();
+    assert!(all.text().unwrap().contains("milk"), "{:?}", all.text());
+
+    // The confirmation comes back as an `input_required` round; the client answers it and
+    // sends the call again with its state.
+    let cleared = notes.call("clear_notes", json!({})).await.unwrap();
+    assert_eq!(cleared.text(), Some("deleted 1 notes"));
+    assert_eq!(cleared.rounds(), 1);
+    assert!(notes.close().await.unwrap().success());
+}
+
+#[tokio::test]
+async fn pinned_to_a_legacy_revision_it_answers_the_servers_requests() {
+    let notes = Client::stdio(quiet(NOTES))
+        .protocol_version("2025-06-18")
+        .on_elicit(say_yes)
+        .on_sample(title)
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(notes.protocol_version(), ProtocolVersion::V2025_06_18);
+    assert_eq!(notes.server_info()["serverInfo"]["name"], "notes");
+
+    notes
+        .call("add_note", json!({"title": "milk", "body": "2 litres"}))
+        .await
+        .unwrap();
+    // The server asks with requests of its own over the same pipe.
+    let suggested = notes.call("suggest_title", json!({"id": 1})).await.unwrap();
+    assert_eq!(suggested.text(), Some("suggested title for note 1: Shopping"));
+    let cleared = notes.call("clear_notes", json!({})).await.unwrap();
+    assert_eq!(cleared.text(), Some("deleted 1 notes"));
+    assert_eq!(cleared.rounds(), 0);
+}
+
+#[tokio::test]
+async fn follows_a_task_to_its_end() {
+    let notes = Client::stdio(quiet(NOTES)).with_tasks().connect().await.unwrap();
+    notes
+        .call("add_note", json!({"title": "milk", "body": "2 litres"}))
+        .await
+        .unwrap();
+    let archive = notes.call("archive_notes", json!({})).await.unwrap();
+    assert!(archive.task_id().is_some());
+    assert_eq!(archive.structured_content().unwrap()["notes"], 1);
+}
+
+#[tokio::test]
+async fn a_request_past_its_time_is_cancelled_and_the_server_serves_on() {
+    let fixture = Client::stdio(quiet(FIXTURE))
+        .request_timeout(Duration::from_millis(300))
+        .connect()
+        .await
+        .unwrap();
+    let started = Instant::now();
+    match fixture.call("sleep", json!({"ms": 10_000})).await {
+        Err(ClientError::Timeout { method, .. }) => assert_eq!(method, "tools/call"),
+        other => panic!("expected a timeout, got {other:?}"),
+    }
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let echoed = fixture.call("echo", json!({"text": "still here"})).await.unwrap();
+    assert_eq!(echoed.text(), Some("still here"));
+
+    // Progress comes over the shared pipe with the request's token.
+    let counted = fixture
+        .call_with_progress("progress", json!({"steps": 3}))
+        .await
+        .unwrap();
+    let steps = counted
+        .notifications()
+        .iter()
+        .filter(|n| n["method"] == "notifications/progress")
+        .count();
+    assert_eq!(steps, 3);
+}
+
+#[tokio::test]
+async fn a_server_that_exits_fails_the_connection() {
+    let mut command = Command::new("sh");
+    command.args(["-c", "exit 3"]);
+    match Client::stdio(command).connect().await {
+        Err(ClientError::Closed { reason }) => assert!(reason.contains("exit status: 3"), "{reason}"),
+        other => panic!("expected a closed connection, got {other:?}"),
+    }
+    match Client::stdio(Command::new("/no/such/server")).connect().await {
+        Err(error @ ClientError::Spawn { .. }) => {
+            assert!(error.to_string().contains("/no/such/server"), "{error}");
+        }
+        other => panic!("expected a spawn error, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn junk_and_silence_end_in_a_timeout_that_quotes_the_junk() {
+    let mut command = Command::new("sh");
+    command.args(["-c", "echo 'Server starting on port 8080'; exec sleep 30"]);
+    let connected = Client::stdio(command)
+        .discover_timeout(Duration::from_millis(200))
+        .request_timeout(Duration::from_millis(300))
+        .connect()
+        .await;
+    match connected {
+        Err(ClientError::Timeout { method, junk, .. }) => {
+            // The probe went unanswered, so the client tried `initialize`.
+            assert_eq!(method, "initialize");
+            assert!(junk.contains("Server starting on port 8080"), "{junk}");
+        }
+        other => panic!("expected a timeout, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn an_answer_over_the_limit_fails_its_request_without_being_kept() {
+    let mut command = Command::new("sh");
+    command.args([
+        "-c",
+        r#"read line; printf '{"jsonrpc":"2.0","id":1,"result":{"padding":"'; head -c 20000000 /dev/zero | tr '\0' a; printf '"}}\n'; exec sleep 30"#,
+    ]);
+    match Client::stdio(command).connect().await {
+        Err(ClientError::TooLarge { bytes, limit }) => {
+            assert!(bytes > 20_000_000, "{bytes}");
+            assert_eq!(limit, 16 * 1024 * 1024);
+        }
+        other => panic!("expected a message too large, got {other:?}"),
+    }
+}
+
+/// A legacy server of the test's own at the other end of a socket: it refuses the probe,
+/// then for `tools/call` answers an id it was never sent, floods notifications, writes a
+/// blank line and a `\r\n` ending, and only then answers.
+async fn misbehaving_legacy_server(stream: tokio::net::UnixStream) {
+    let (reader, mut writer) = stream.into_split();
+    let mut lines = BufReader::new(reader).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        let request: Value = serde_json::from_str(&line).unwrap();
+        let Some(id) = request.get("id").cloned() else {
+            continue;
+        };
+        let mut out = String::new();
+        match request["method"].as_str().unwrap() {
+            "server/discover" => {
+                out += &json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": "not initialized"}})
+                    .to_string();
+                out.push('\n');
+            }
+            "initialize" => {
+                let result = json!({"protocolVersion": "2025-03-26", "capabilities": {"tools": {}}, "serverInfo": {"name": "odd", "version": "0"}});
+                out += &json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
+                out.push('\n');
+            }
+            "tools/call" => {
+                out += &json!({"jsonrpc": "2.0", "id": 999_999, "result": {"content": []}}).to_string();
+                out.push('\n');
+                for n in 0..5_000 {
+                    out += &json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": n}})
+                        .to_string();
+                    out.push('\n');
+                }
+                out += "\n";
+                let result = json!({"content": [{"type": "text", "text": "done"}]});
+                out += &json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
+                out += "\r\n";
+            }
+            other => panic!("unexpected {other}"),
+        }
+        writer.write_all(out.as_bytes()).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_legacy_server_that_misbehaves_still_gets_its_answer_read() {
+    let (client_end, server_end) = tokio::net::UnixStream::pair().unwrap();
+    tokio::spawn(misbehaving_legacy_server(server_end));
+    let (reader, writer) = client_end.into_split();
+    let client = Client::stream(reader, writer).connect().await.unwrap();
+    // The probe was refused with an error that is not a modern one: legacy, and the
+    // server's older revision is taken.
+    assert_eq!(client.protocol_version(), ProtocolVersion::V2025_03_26);
+    let mut feed = client.notifications();
+    let done = client.call("anything", json!({})).await.unwrap();
+    assert_eq!(done.text(), Some("done"));
+    // The flood went to the feed, which keeps the newest and says how many it dropped.
+    match feed.recv().await {
+        Err(tokio::sync::broadcast::error::RecvError::Lagged(dropped)) => assert!(dropped > 0),
+        other => panic!("expected the feed to have lagged, got {other:?}"),
+    }
+    let last = loop {
+        match feed.try_recv() {
+            Ok(note) => {
+                if note["params"]["data"] == 4_999 {
+                    break note;
+                }
+            }
+            Err(e) => panic!("the last notification never came: {e:?}"),
+        }
+    };
+    assert_eq!(last["method"], "notifications/message");
+}
