@@ -309,7 +309,7 @@ impl Context {
     /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
     /// let client = Server::new("greeter", "1.0.0").tools(tools![greet]).test_client()?;
     /// let greeting = client.call("greet", json!({})).await?;
-    /// assert!(greeting.text().unwrap().starts_with("hello, mcp-toolkit-test-client "));
+    /// assert!(greeting.text().unwrap().starts_with("hello, mcp-toolkit-client "));
     /// # Ok(())
     /// # }
     /// ```

@@ -37,6 +37,8 @@ pub mod guide {
     pub mod limits {}
     #[doc = include_str!("docs/testing.md")]
     pub mod testing {}
+    #[doc = include_str!("docs/client.md")]
+    pub mod client {}
     #[cfg_attr(feature = "oauth", doc = include_str!("docs/authorization.md"))]
     #[cfg_attr(
         not(feature = "oauth"),

@@ -257,3 +257,45 @@ async fn a_legacy_server_that_misbehaves_still_gets_its_answer_read() {
     };
     assert_eq!(last["method"], "notifications/message");
 }
+
+#[test]
+fn the_example_client_lists_and_calls_the_calculators_tools() {
+    let client = env!("CARGO_BIN_EXE_client");
+    let calculator = env!("CARGO_BIN_EXE_calculator");
+    let listed = std::process::Command::new(client)
+        .arg(calculator)
+        .output()
+        .unwrap();
+    assert!(listed.status.success(), "{listed:?}");
+    let listed = String::from_utf8(listed.stdout).unwrap();
+    assert!(listed.contains("speaks 2026-07-28"), "{listed}");
+    assert!(
+        listed.contains("calculator: Perform basic arithmetic"),
+        "{listed}"
+    );
+
+    let sum = std::process::Command::new(client)
+        .args([
+            calculator,
+            "calculator",
+            r#"{"operation": "add", "a": 2, "b": 3}"#,
+        ])
+        .output()
+        .unwrap();
+    assert!(sum.status.success(), "{sum:?}");
+    assert_eq!(String::from_utf8(sum.stdout).unwrap(), "5\n");
+
+    let refused = std::process::Command::new(client)
+        .args([
+            calculator,
+            "calculator",
+            r#"{"operation": "divide", "a": 2, "b": 0}"#,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(refused.stdout).unwrap(),
+        "cannot divide by zero: `b` must be a non-zero number\n"
+    );
+}

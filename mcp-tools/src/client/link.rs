@@ -9,11 +9,10 @@
 //! [`notifications`](super::Client::notifications).
 
 use super::ClientError;
-use super::stdio::Pipe;
+use super::stdio::{Pipe, Waiting};
 use crate::engine::{Connection, Engine, Outbox, Queue};
 use serde_json::Value;
 use std::sync::Arc;
-use tokio::sync::{mpsc, oneshot};
 
 /// Where the client's messages go.
 pub(super) enum Link {
@@ -32,14 +31,6 @@ pub(super) enum Inbox {
     Local(Queue),
     /// What the reading task sorted out for the request.
     Remote(Waiting),
-}
-
-/// A request waiting for its answer over a shared channel.
-pub(super) struct Waiting {
-    /// The notifications that belong to the request; the task drops those that find it full.
-    pub(super) notes: mpsc::Receiver<Value>,
-    /// The response, or why there will be none.
-    pub(super) answer: oneshot::Receiver<Result<Value, ClientError>>,
 }
 
 impl Inbox {

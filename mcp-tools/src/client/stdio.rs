@@ -10,7 +10,6 @@
 //! notifications and the feed drop what finds them full, and answers to ids the client
 //! never sent, or lines that are not JSON, are counted and logged, never kept.
 
-use super::link::Waiting;
 use super::{Answers, ClientError};
 use crate::protocol::arguments::clip;
 use crate::transport::stdio::{Line, LineScanner, read_line};
@@ -34,6 +33,14 @@ const JUNK_CHARS: usize = 200;
 
 /// How long a child is given to exit once its input is closed, before it is killed.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
+
+/// A request waiting for its answer over a shared channel.
+pub(super) struct Waiting {
+    /// The notifications that belong to the request; the task drops those that find it full.
+    pub(super) notes: mpsc::Receiver<Value>,
+    /// The response, or why there will be none.
+    pub(super) answer: oneshot::Receiver<Result<Value, ClientError>>,
+}
 
 /// A request waiting over the pipe.
 struct Entry {
