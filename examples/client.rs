@@ -1,9 +1,11 @@
-//! A small MCP client: starts a server as a child process and lists its tools, or calls
-//! one. The server's command is one argument, split at spaces.
+//! A small MCP client: lists a server's tools, or calls one. The server is a command to
+//! start as a child process (one argument, split at spaces) or the URL of its Streamable
+//! HTTP endpoint.
 //!
 //! ```text
 //! cargo run --bin client -- "target/debug/calculator"
 //! cargo run --bin client -- "target/debug/calculator" calculator '{"operation": "add", "a": 2, "b": 3}'
+//! cargo run --bin client -- http://127.0.0.1:8080/mcp
 //! ```
 //!
 //! It speaks 2026-07-28 to a server that offers it and opens an `initialize` session with
@@ -14,7 +16,7 @@ use mcp_toolkit::client::{Client, ClientError};
 use serde_json::{Value, json};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: client <server command> [tool] [arguments as a JSON object]";
+const USAGE: &str = "usage: client <server command or URL> [tool] [arguments as a JSON object]";
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
@@ -49,10 +51,15 @@ async fn main() -> ExitCode {
 }
 
 async fn run(server: &str, tool: Option<&str>, arguments: Value) -> Result<ExitCode, ClientError> {
-    let mut words = server.split_whitespace();
-    let mut command = tokio::process::Command::new(words.next().unwrap_or_default());
-    command.args(words);
-    let client = Client::stdio(command)
+    let connector = if server.starts_with("http://") || server.starts_with("https://") {
+        Client::http(server)
+    } else {
+        let mut words = server.split_whitespace();
+        let mut command = tokio::process::Command::new(words.next().unwrap_or_default());
+        command.args(words);
+        Client::stdio(command)
+    };
+    let client = connector
         .on_elicit(|request| async move {
             eprintln!(
                 "the server asks: {}",

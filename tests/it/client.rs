@@ -298,4 +298,154 @@ fn the_example_client_lists_and_calls_the_calculators_tools() {
         String::from_utf8(refused.stdout).unwrap(),
         "cannot divide by zero: `b` must be a non-zero number\n"
     );
+
+    let server = crate::support::HttpProcess::spawn(calculator);
+    let product = std::process::Command::new(client)
+        .args([
+            &server.url,
+            "calculator",
+            r#"{"operation": "multiply", "a": 6, "b": 7}"#,
+        ])
+        .output()
+        .unwrap();
+    assert!(product.status.success(), "{product:?}");
+    assert_eq!(String::from_utf8(product.stdout).unwrap(), "42\n");
+}
+
+#[tokio::test]
+async fn over_http_it_probes_answers_rounds_and_follows_tasks() {
+    let server = crate::support::HttpProcess::spawn(NOTES);
+    let notes = Client::http(&server.url)
+        .on_elicit(say_yes)
+        .with_tasks()
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(notes.protocol_version(), ProtocolVersion::V2026_07_28);
+    notes
+        .call("add_note", json!({"title": "milk", "body": "2 litres"}))
+        .await
+        .unwrap();
+    // `Mcp-Name` must repeat the body, or the server refuses the request: these pass.
+    let all = notes.read_resource("notes://all").await.unwrap();
+    assert!(all.text().unwrap().contains("milk"), "{:?}", all.text());
+    let archive = notes.call("archive_notes", json!({})).await.unwrap();
+    assert!(archive.task_id().is_some());
+    let cleared = notes.call("clear_notes", json!({})).await.unwrap();
+    assert_eq!(cleared.text(), Some("deleted 1 notes"));
+    assert_eq!(cleared.rounds(), 1);
+    assert!(
+        notes
+            .list_prompts()
+            .await
+            .unwrap()
+            .iter()
+            .any(|p| p.name() == "digest")
+    );
+}
+
+#[tokio::test]
+async fn over_http_a_legacy_session_answers_the_servers_requests_on_the_stream() {
+    let server = crate::support::HttpProcess::spawn(NOTES);
+    let notes = Client::http(&server.url)
+        .protocol_version(ProtocolVersion::V2025_06_18)
+        .on_elicit(say_yes)
+        .on_sample(title)
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(notes.protocol_version(), ProtocolVersion::V2025_06_18);
+    assert_eq!(notes.server_info()["serverInfo"]["name"], "notes");
+    notes
+        .call("add_note", json!({"title": "milk", "body": "2 litres"}))
+        .await
+        .unwrap();
+    let suggested = notes.call("suggest_title", json!({"id": 1})).await.unwrap();
+    assert_eq!(suggested.text(), Some("suggested title for note 1: Shopping"));
+    let cleared = notes.call("clear_notes", json!({})).await.unwrap();
+    assert_eq!(cleared.text(), Some("deleted 1 notes"));
+    notes.close().await;
+}
+
+#[tokio::test]
+async fn over_http_errors_say_what_went_wrong() {
+    match Client::http("ftp://127.0.0.1/mcp").connect().await {
+        Err(ClientError::Url { reason, .. }) => assert!(reason.contains("scheme"), "{reason}"),
+        other => panic!("expected a URL error, got {other:?}"),
+    }
+    // Nothing listens on the port: the connection is refused, and the error says where.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    drop(listener);
+    match Client::http(&url).connect().await {
+        Err(ClientError::Closed { reason }) => assert!(reason.contains(&url), "{reason}"),
+        other => panic!("expected a closed connection, got {other:?}"),
+    }
+}
+
+/// An HTTP server of the test's own that answers every request with `status` and `body`,
+/// whatever was asked.
+async fn answering_everything_with(status: &'static str, body: &'static str) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                return;
+            };
+            tokio::spawn(async move {
+                let (reader, mut writer) = stream.into_split();
+                let mut reader = BufReader::new(reader);
+                loop {
+                    // The head, then as many bytes of body as it announced.
+                    let mut length = 0;
+                    loop {
+                        let mut line = String::new();
+                        if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
+                            return;
+                        }
+                        if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                            length = value.trim().parse().unwrap();
+                        }
+                        if line == "\r\n" {
+                            break;
+                        }
+                    }
+                    let mut request = vec![0; length];
+                    tokio::io::AsyncReadExt::read_exact(&mut reader, &mut request)
+                        .await
+                        .unwrap();
+                    let answer = format!(
+                        "HTTP/1.1 {status}\r\ncontent-type: text/plain\r\ncontent-length: {}\r\n\r\n{body}",
+                        body.len()
+                    );
+                    writer.write_all(answer.as_bytes()).await.unwrap();
+                }
+            });
+        }
+    });
+    url
+}
+
+#[tokio::test]
+async fn over_http_a_server_that_answers_no_json_rpc_fails_with_its_status() {
+    let url = answering_everything_with("502 Bad Gateway", "upstream is down").await;
+    // The probe's 502 marks a legacy server; `initialize` then gets the same.
+    match Client::http(&url).connect().await {
+        Err(ClientError::Http { status, body }) => {
+            assert_eq!(status, 502);
+            assert_eq!(body, "upstream is down");
+        }
+        other => panic!("expected an HTTP error, got {other:?}"),
+    }
+    let url = answering_everything_with("200 OK", "fine, thanks").await;
+    match Client::http(&url).protocol_version("2026-07-28").connect().await {
+        Ok(client) => match client.call("anything", json!({})).await {
+            Err(ClientError::InvalidResponse(message)) => {
+                assert!(message.contains("fine, thanks"), "{message}")
+            }
+            other => panic!("expected an invalid response, got {other:?}"),
+        },
+        Err(e) => panic!("a pinned modern client sends nothing to connect: {e}"),
+    }
 }

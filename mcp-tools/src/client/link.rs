@@ -9,6 +9,8 @@
 //! [`notifications`](super::Client::notifications).
 
 use super::ClientError;
+#[cfg(feature = "http")]
+use super::http::Http;
 use super::stdio::{Pipe, Waiting};
 use crate::engine::{Connection, Engine, Outbox, Queue};
 use serde_json::Value;
@@ -23,6 +25,9 @@ pub(super) enum Link {
     },
     /// A server reached over a byte stream, one message a line.
     Stdio(Arc<Pipe>),
+    /// A server reached over Streamable HTTP.
+    #[cfg(feature = "http")]
+    Http(Arc<Http>),
 }
 
 /// What the client receives for one request.
@@ -70,7 +75,7 @@ impl Link {
     pub(super) fn conn_id(&self) -> u64 {
         match self {
             Link::InProcess { conn, .. } => conn.id(),
-            Link::Stdio(_) => 0,
+            _ => 0,
         }
     }
 
@@ -85,6 +90,8 @@ impl Link {
                 Ok(Inbox::Local(queue))
             }
             Link::Stdio(pipe) => pipe.open(id, message).map(Inbox::Remote),
+            #[cfg(feature = "http")]
+            Link::Http(http) => Ok(Inbox::Remote(http.open(message))),
         }
     }
 
@@ -96,6 +103,21 @@ impl Link {
                 self.hand_over(message, &out);
             }
             Link::Stdio(pipe) => pipe.send(message),
+            #[cfg(feature = "http")]
+            Link::Http(http) => http.post_later(message),
+        }
+    }
+
+    /// Sends a notification and waits for it to be taken where that can be known (HTTP
+    /// answers it with 202): the handshake's `notifications/initialized`.
+    pub(super) async fn notify(&self, message: &Value) -> Result<(), ClientError> {
+        match self {
+            #[cfg(feature = "http")]
+            Link::Http(http) => http.post(message).await,
+            _ => {
+                self.send(message);
+                Ok(())
+            }
         }
     }
 

@@ -1,6 +1,9 @@
 //! Calling MCP servers: [`Client`] speaks to a server started as a child process
-//! ([`Client::stdio`]), or to one in the same program ([`Server::test_client`]), with one
-//! set of methods and one [`ClientError`].
+//! ([`Client::stdio`]), to one over Streamable HTTP (`Client::http`, feature `http`, on by
+//! default), over any line-delimited stream ([`Client::stream`]), or to one in the same
+//! program ([`Server::test_client`]), with one set of methods and one [`ClientError`].
+//!
+//! [`Server::test_client`]: crate::Server::test_client
 //!
 //! ```no_run
 //! use mcp_toolkit::client::{Client, ClientError};
@@ -44,6 +47,8 @@
 //! ([`ClientError::Closed`]); lines that are not messages and answers to requests never
 //! sent are logged and dropped.
 
+#[cfg(feature = "http")]
+mod http;
 mod link;
 mod results;
 mod stdio;
@@ -181,6 +186,8 @@ impl fmt::Debug for Connector {
         let target = match &self.target {
             Target::Stdio(command) => command.as_std().get_program().to_string_lossy().into_owned(),
             Target::Stream(..) => "a stream".to_owned(),
+            #[cfg(feature = "http")]
+            Target::Http { url, .. } => url.clone(),
         };
         f.debug_struct("Connector")
             .field("target", &target)
@@ -194,6 +201,11 @@ impl fmt::Debug for Connector {
 /// Where a [`Connector`] goes.
 enum Target {
     Stdio(tokio::process::Command),
+    #[cfg(feature = "http")]
+    Http {
+        url: String,
+        token: Option<String>,
+    },
     Stream(
         Box<dyn AsyncRead + Unpin + Send>,
         Box<dyn AsyncWrite + Unpin + Send>,
@@ -230,6 +242,38 @@ impl Client {
             discover_timeout: DISCOVER_TIMEOUT,
             max_message_bytes: MAX_MESSAGE_BYTES,
         }
+    }
+
+    /// A connector to a server's Streamable HTTP endpoint at `url` (`http://`, or
+    /// `https://` with the `tls` feature). Each request is a POST; its answer is read as
+    /// JSON or as an event stream of the request's notifications ending with its response.
+    /// A legacy session keeps the `Mcp-Session-Id` the server gives and ends with `DELETE`
+    /// on [`close`](Client::close); 2026-07-28 requests carry the headers that repeat their
+    /// body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`).
+    ///
+    /// ```no_run
+    /// use mcp_toolkit::client::{Client, ClientError};
+    /// use serde_json::json;
+    ///
+    /// # async fn run() -> Result<(), ClientError> {
+    /// let remote = Client::http("http://127.0.0.1:8080/mcp")
+    ///     .protocol_version("2025-06-18")
+    ///     .bearer_token("…")
+    ///     .with_tasks()
+    ///     .connect()
+    ///     .await?;
+    /// let report = remote.call("build_report", json!({"month": "2026-10"})).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn http(url: impl Into<String>) -> Connector {
+        let mut connector = Client::stdio(tokio::process::Command::new(""));
+        connector.target = Target::Http {
+            url: url.into(),
+            token: None,
+        };
+        connector
     }
 
     /// A connector to a server at the other end of a byte stream that carries one message
@@ -271,6 +315,16 @@ impl Client {
 }
 
 impl Connector {
+    /// Sends `Authorization: Bearer <token>` with every HTTP request (see
+    /// [`Client::http`]); over stdio there is nothing to send it with, and it is ignored.
+    #[cfg(feature = "http")]
+    pub fn bearer_token(mut self, token: impl Into<String>) -> Connector {
+        if let Target::Http { token: slot, .. } = &mut self.target {
+            *slot = Some(token.into());
+        }
+        self
+    }
+
     /// Answers the server's elicitations as [`Client::on_elicit`] does.
     pub fn on_elicit<F, Fut>(mut self, handler: F) -> Connector
     where
@@ -350,8 +404,16 @@ impl Connector {
             }
             None => None,
         };
-        let (answers, limit) = (self.answers.clone(), self.max_message_bytes);
-        let pipe = match self.target {
+        let Connector {
+            target,
+            answers,
+            tasks,
+            version: _,
+            timeout,
+            discover_timeout,
+            max_message_bytes: limit,
+        } = self;
+        let link = match target {
             Target::Stdio(mut command) => {
                 command
                     .stdin(Stdio::piped())
@@ -366,16 +428,37 @@ impl Connector {
                         reason: "the child's standard streams could not be opened".to_owned(),
                     });
                 };
-                stdio::Pipe::start(output, input, Some(child), answers, limit)
+                Link::Stdio(stdio::Pipe::start(
+                    output,
+                    input,
+                    Some(child),
+                    answers.clone(),
+                    limit,
+                ))
             }
-            Target::Stream(reader, writer) => stdio::Pipe::start(reader, writer, None, answers, limit),
+            Target::Stream(reader, writer) => {
+                Link::Stdio(stdio::Pipe::start(reader, writer, None, answers.clone(), limit))
+            }
+            #[cfg(feature = "http")]
+            Target::Http { url, token } => {
+                Link::Http(http::Http::new(&url, token.as_deref(), answers.clone(), limit)?)
+            }
         };
-        let mut client = Client::over(Link::Stdio(pipe), ProtocolVersion::LATEST);
-        client.answers = self.answers;
-        client.tasks = self.tasks;
-        client.timeout = self.timeout;
-        match client.settle(pinned, self.discover_timeout).await {
-            Ok(()) => Ok(client),
+        let mut client = Client::over(link, ProtocolVersion::LATEST);
+        client.answers = answers;
+        client.tasks = tasks;
+        client.timeout = timeout;
+        match client.settle(pinned, discover_timeout).await {
+            Ok(()) => {
+                #[cfg(feature = "http")]
+                if let Link::Http(http) = &client.link {
+                    // The header names the session's revision from 2025-06-18 on.
+                    if client.version.has_structured_output() {
+                        http.set_version(client.version.as_str());
+                    }
+                }
+                Ok(client)
+            }
             // A server that went before answering: how it went is the best clue.
             Err(ClientError::Closed { reason }) => {
                 let status = tokio::time::timeout(Duration::from_secs(1), client.close()).await;
@@ -722,6 +805,8 @@ impl Client {
             }
             Link::InProcess { .. } => {}
             Link::Stdio(pipe) => pipe.set_answers(self.answers.clone()),
+            #[cfg(feature = "http")]
+            Link::Http(http) => http.set_answers(self.answers.clone()),
         }
         self
     }
@@ -754,6 +839,8 @@ impl Client {
     pub fn notifications(&self) -> broadcast::Receiver<Value> {
         match &self.link {
             Link::Stdio(pipe) => pipe.feed(),
+            #[cfg(feature = "http")]
+            Link::Http(http) => http.feed(),
             Link::InProcess { .. } => broadcast::channel(1).1,
         }
     }
@@ -765,6 +852,11 @@ impl Client {
     pub async fn close(self) -> Option<std::process::ExitStatus> {
         match &self.link {
             Link::Stdio(pipe) => pipe.shut().await,
+            #[cfg(feature = "http")]
+            Link::Http(http) => {
+                http.end_session().await;
+                None
+            }
             Link::InProcess { .. } => None,
         }
     }
@@ -1138,7 +1230,7 @@ impl Client {
         // definition, as a client reads it from the tool list.
         let tool = match &self.link {
             Link::InProcess { engine, .. } => engine.tools.get(name),
-            Link::Stdio(_) => None,
+            _ => None,
         };
         let id = self.next_id();
         // The request's id is unique among the requests in flight, as a token must be.
@@ -1217,7 +1309,7 @@ impl Client {
         // task with `tasks/get`, as any client would.
         let mut changes = match &self.link {
             Link::InProcess { engine, .. } => Some(engine.tasks.store().changes()),
-            Link::Stdio(_) => None,
+            _ => None,
         };
         let mut followed = Followed {
             task_id: task_id.to_owned(),
@@ -1375,8 +1467,8 @@ impl Client {
             });
         }
         self.link
-            .send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
-        Ok(())
+            .notify(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
+            .await
     }
 
     /// The legacy handshake, taking whichever legacy revision the server offers.
@@ -1392,8 +1484,8 @@ impl Client {
             }
         }
         self.link
-            .send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
-        Ok(())
+            .notify(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
+            .await
     }
 
     /// Sends `initialize` and keeps its result: the revision the server offered.
@@ -1477,7 +1569,7 @@ impl Client {
     fn timed_out(&self, method: &str) -> ClientError {
         let junk = match &self.link {
             Link::Stdio(pipe) => pipe.junk(),
-            Link::InProcess { .. } => None,
+            _ => None,
         };
         ClientError::Timeout {
             method: method.to_owned(),
@@ -1587,6 +1679,8 @@ impl fmt::Debug for Client {
         let transport = match &self.link {
             Link::InProcess { .. } => "in process",
             Link::Stdio(_) => "stdio",
+            #[cfg(feature = "http")]
+            Link::Http(_) => "Streamable HTTP",
         };
         f.debug_struct("Client")
             .field("transport", &transport)
@@ -2237,6 +2331,22 @@ pub enum ClientError {
         /// What else the server wrote meanwhile, when that may be why (lines that are no
         /// message), or empty.
         junk: String,
+    },
+    /// The server answered with an HTTP error that is no JSON-RPC message.
+    #[error("the server answered with HTTP status {status}: {body}")]
+    Http {
+        /// The status code.
+        status: u16,
+        /// The start of the body.
+        body: String,
+    },
+    /// The URL given to [`Client::http`] cannot be used.
+    #[error("cannot use the URL {url:?}: {reason}")]
+    Url {
+        /// The URL (cut).
+        url: String,
+        /// Why not.
+        reason: String,
     },
     /// [`Connector::protocol_version`] named a revision this crate does not know.
     #[error(

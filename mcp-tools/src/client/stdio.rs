@@ -23,7 +23,7 @@ use tokio::process::Child;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 /// The most notifications queued for one request before more are dropped.
-const REQUEST_BACKLOG: usize = 256;
+pub(super) const REQUEST_BACKLOG: usize = 256;
 
 /// The most notifications the client's feed holds for a reader that falls behind.
 pub(super) const FEED_BACKLOG: usize = 1024;

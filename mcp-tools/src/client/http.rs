@@ -1,0 +1,499 @@
+//! A server over Streamable HTTP ([`Client::http`](super::Client::http)): each request is a
+//! POST whose answer is one JSON message or an SSE stream of the request's notifications
+//! (and, in legacy sessions, the server's own requests) ending with its response.
+//!
+//! Each request runs in a task of its own that hands what it reads to the request's
+//! [`Waiting`], as the stdio pipe's reader does; the task stops, dropping the stream, when
+//! the client stops waiting. Revision 2026-07-28 requests carry `MCP-Protocol-Version`,
+//! `Mcp-Method` and `Mcp-Name`, repeating the body; a legacy session carries its
+//! `Mcp-Session-Id` and, from 2025-06-18, its revision. Bodies and SSE events are read up
+//! to the client's size limit.
+
+use super::stdio::Waiting;
+use super::{Answers, ClientError};
+use axum::body::Bytes;
+use axum::http::{HeaderMap, HeaderValue, Method, Request, StatusCode, Uri, header};
+use base64::Engine as _;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use serde_json::{Value, json};
+use std::sync::{Arc, Mutex, PoisonError};
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+#[cfg(feature = "tls")]
+type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
+#[cfg(not(feature = "tls"))]
+type Connector = HttpConnector;
+
+type HyperClient = hyper_util::client::legacy::Client<Connector, Full<Bytes>>;
+
+/// How many characters of a body that is no message an error quotes.
+const QUOTED_BODY_CHARS: usize = 300;
+
+/// The client's end of a Streamable HTTP endpoint.
+pub(crate) struct Http {
+    url: Uri,
+    client: HyperClient,
+    /// `Authorization`, when the client was given a token.
+    authorization: Option<HeaderValue>,
+    /// The legacy session's id, once `initialize` gave one.
+    session: Mutex<Option<HeaderValue>>,
+    /// The revision the requests name in `MCP-Protocol-Version`, once settled.
+    version: Mutex<Option<&'static str>>,
+    answers: Mutex<Answers>,
+    feed: broadcast::Sender<Value>,
+    limit: usize,
+}
+
+impl Http {
+    /// A client of the endpoint at `url`.
+    pub(super) fn new(
+        url: &str,
+        token: Option<&str>,
+        answers: Answers,
+        limit: usize,
+    ) -> Result<Arc<Http>, ClientError> {
+        let bad_url = |why: &str| ClientError::Url {
+            url: crate::protocol::arguments::clip(url, 200).into_owned(),
+            reason: why.to_owned(),
+        };
+        let uri: Uri = url.parse().map_err(|_| bad_url("it is not a URL"))?;
+        match uri.scheme_str() {
+            Some("http") => {}
+            #[cfg(feature = "tls")]
+            Some("https") => {}
+            #[cfg(not(feature = "tls"))]
+            Some("https") => return Err(bad_url("`https` needs the crate's `tls` feature")),
+            _ => return Err(bad_url("its scheme is not `http` or `https`")),
+        }
+        if uri.host().is_none() {
+            return Err(bad_url("it names no host"));
+        }
+        let authorization = match token {
+            Some(token) => {
+                Some(
+                    HeaderValue::try_from(format!("Bearer {token}")).map_err(|_| ClientError::Url {
+                        url: "(the bearer token)".to_owned(),
+                        reason: "a bearer token must be visible ASCII".to_owned(),
+                    })?,
+                )
+            }
+            None => None,
+        };
+        Ok(Arc::new(Http {
+            url: uri,
+            client: hyper_client()?,
+            authorization,
+            session: Mutex::new(None),
+            version: Mutex::new(None),
+            answers: Mutex::new(answers),
+            feed: broadcast::channel(super::stdio::FEED_BACKLOG).0,
+            limit,
+        }))
+    }
+
+    /// The revision to name in `MCP-Protocol-Version` from now on.
+    pub(super) fn set_version(&self, version: &'static str) {
+        *lock(&self.version) = Some(version);
+    }
+
+    /// The handlers that answer the server's requests from now on.
+    pub(super) fn set_answers(&self, answers: Answers) {
+        *lock(&self.answers) = answers;
+    }
+
+    /// The notifications that belong to no request.
+    pub(super) fn feed(&self) -> broadcast::Receiver<Value> {
+        self.feed.subscribe()
+    }
+
+    /// POSTs request `id` and gives what will come back for it.
+    pub(super) fn open(self: &Arc<Http>, message: &Value) -> Waiting {
+        let (notes_in, notes) = mpsc::channel(super::stdio::REQUEST_BACKLOG);
+        let (mut answer_in, answer) = oneshot::channel();
+        let http = Arc::clone(self);
+        let request = self.request(message);
+        tokio::spawn(async move {
+            tokio::select! {
+                () = answer_in.closed() => {}
+                outcome = http.exchange(request, &notes_in) => {
+                    let _ = answer_in.send(outcome);
+                }
+            }
+        });
+        Waiting { notes, answer }
+    }
+
+    /// POSTs a notification, or the answer to a request of the server's, and waits for the
+    /// server to take it.
+    pub(super) async fn post(&self, message: &Value) -> Result<(), ClientError> {
+        let response = self.send(self.request(message)).await?;
+        let status = response.status();
+        if status.is_success() {
+            return Ok(());
+        }
+        let body = read_body(response.into_body(), self.limit)
+            .await
+            .unwrap_or_default();
+        Err(ClientError::Http {
+            status: status.as_u16(),
+            body: quoted(&body),
+        })
+    }
+
+    /// POSTs a message without waiting (a cancellation, an answer): a failure is logged.
+    pub(super) fn post_later(self: &Arc<Http>, message: &Value) {
+        let http = Arc::clone(self);
+        let message = message.clone();
+        tokio::spawn(async move {
+            if let Err(e) = http.post(&message).await {
+                tracing::warn!(error = %e, "posting a message to the server failed");
+            }
+        });
+    }
+
+    /// Ends the legacy session, if there is one (`DELETE`, as the transport asks).
+    pub(super) async fn end_session(&self) {
+        let Some(session) = lock(&self.session).take() else {
+            return;
+        };
+        let mut request = Request::builder().method(Method::DELETE).uri(self.url.clone());
+        if let Some(authorization) = &self.authorization {
+            request = request.header(header::AUTHORIZATION, authorization);
+        }
+        let request = request
+            .header("mcp-session-id", session)
+            .body(Full::default())
+            .unwrap_or_else(|_| unreachable!("the URL and the headers were checked"));
+        let _ = self.client.request(request).await;
+    }
+
+    /// The POST of one message, with the headers its era asks for.
+    fn request(&self, message: &Value) -> Request<Full<Bytes>> {
+        let mut request = Request::builder()
+            .method(Method::POST)
+            .uri(self.url.clone())
+            .header(header::CONTENT_TYPE, "application/json")
+            .header(header::ACCEPT, "application/json, text/event-stream");
+        if let Some(authorization) = &self.authorization {
+            request = request.header(header::AUTHORIZATION, authorization);
+        }
+        if let Some(session) = lock(&self.session).as_ref() {
+            request = request.header("mcp-session-id", session);
+        }
+        let version = lock(&self.version).or_else(|| {
+            // The probe and `initialize` go before the revision is settled.
+            message["params"]["_meta"][crate::protocol::messages::META_PROTOCOL_VERSION]
+                .as_str()
+                .map(|_| "2026-07-28")
+        });
+        if let Some(version) = version {
+            request = request.header("mcp-protocol-version", version);
+        }
+        let method = message["method"].as_str().filter(|_| version == Some("2026-07-28"));
+        if let Some(method) = method {
+            request = request.header("mcp-method", header_value(method));
+            let params = &message["params"];
+            let target = match method {
+                "tools/call" | "prompts/get" => params["name"].as_str(),
+                "resources/read" => params["uri"].as_str(),
+                "tasks/get" | "tasks/update" | "tasks/cancel" => params["taskId"].as_str(),
+                _ => None,
+            };
+            if let Some(target) = target {
+                request = request.header("mcp-name", header_value(target));
+            }
+        }
+        request
+            .body(Full::new(Bytes::from(message.to_string())))
+            .unwrap_or_else(|_| unreachable!("the URL and the headers were checked"))
+    }
+
+    async fn send(&self, request: Request<Full<Bytes>>) -> Result<hyper::Response<Incoming>, ClientError> {
+        self.client
+            .request(request)
+            .await
+            .map_err(|e| ClientError::Closed {
+                reason: format!("the request to {} failed: {}", self.url, error_chain(&e)),
+            })
+    }
+
+    /// Sends one request and reads its answer: the response, after handing the request's
+    /// notifications to `notes` and answering the server's requests.
+    async fn exchange(
+        self: &Arc<Http>,
+        request: Request<Full<Bytes>>,
+        notes: &mpsc::Sender<Value>,
+    ) -> Result<Value, ClientError> {
+        let response = self.send(request).await?;
+        let status = response.status();
+        if let Some(session) = response.headers().get("mcp-session-id") {
+            *lock(&self.session) = Some(session.clone());
+        }
+        let streamed = is_event_stream(response.headers());
+        if status == StatusCode::NOT_FOUND && lock(&self.session).is_some() {
+            return Err(ClientError::Closed {
+                reason: "the server ended the session (404 for its `Mcp-Session-Id`)".to_owned(),
+            });
+        }
+        if streamed && status.is_success() {
+            return self.read_stream(response.into_body(), notes).await;
+        }
+        let body = read_body(response.into_body(), self.limit).await?;
+        // An error answered as a JSON-RPC message (400 for a refused revision, say) reads as
+        // one; any other body is the HTTP error it is.
+        match serde_json::from_slice::<Value>(&body) {
+            Ok(message) if message.get("result").is_some() || message.get("error").is_some() => Ok(message),
+            _ if status.is_success() => Err(ClientError::InvalidResponse(format!(
+                "a {status} answer to a request is no JSON-RPC response: {}",
+                quoted(&body)
+            ))),
+            _ => Err(ClientError::Http {
+                status: status.as_u16(),
+                body: quoted(&body),
+            }),
+        }
+    }
+
+    /// Reads an SSE answer until its response.
+    async fn read_stream(
+        self: &Arc<Http>,
+        mut body: Incoming,
+        notes: &mpsc::Sender<Value>,
+    ) -> Result<Value, ClientError> {
+        let mut events = Events::new(self.limit);
+        loop {
+            let frame = body.frame().await;
+            let chunk = match frame {
+                None => {
+                    return Err(ClientError::Closed {
+                        reason: "the server ended the request's event stream before its response".to_owned(),
+                    });
+                }
+                Some(Err(e)) => {
+                    return Err(ClientError::Closed {
+                        reason: format!("reading the request's event stream failed: {}", error_chain(&e)),
+                    });
+                }
+                Some(Ok(frame)) => match frame.into_data() {
+                    Ok(chunk) => chunk,
+                    Err(_) => continue,
+                },
+            };
+            for data in events.feed(&chunk)? {
+                let Ok(message @ Value::Object(_)) = serde_json::from_slice::<Value>(&data) else {
+                    tracing::warn!(event = %quoted(&data), "the server sent an event that is no JSON-RPC message");
+                    continue;
+                };
+                match (message.get("method").and_then(Value::as_str), message.get("id")) {
+                    (Some(method), Some(id)) => self.ask(method, id.clone(), &message),
+                    (Some(_), None) => {
+                        let _ = notes.try_send(message);
+                    }
+                    (None, _) => return Ok(message),
+                }
+            }
+        }
+    }
+
+    /// A request of the server's own, in a legacy session: answered from the handlers and
+    /// POSTed back, in a task of its own.
+    fn ask(self: &Arc<Http>, method: &str, id: Value, message: &Value) {
+        let answers = lock(&self.answers).clone();
+        let method = method.to_owned();
+        let params = message.get("params").cloned().unwrap_or(Value::Null);
+        let http = Arc::clone(self);
+        tokio::spawn(async move {
+            let answer = match answers.answer(&method, params).await {
+                Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
+                Err((code, text)) => {
+                    json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code.get(), "message": text } })
+                }
+            };
+            if let Err(e) = http.post(&answer).await {
+                tracing::warn!(error = %e, "answering the server's request failed");
+            }
+        });
+    }
+}
+
+#[cfg(feature = "tls")]
+fn hyper_client() -> Result<HyperClient, ClientError> {
+    let connector = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_provider_and_webpki_roots(rustls::crypto::ring::default_provider())
+        .map_err(|e| ClientError::Closed {
+            reason: format!("TLS could not be set up: {e}"),
+        })?
+        .https_or_http()
+        .enable_http1()
+        .build();
+    Ok(hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build(connector))
+}
+
+#[cfg(not(feature = "tls"))]
+fn hyper_client() -> Result<HyperClient, ClientError> {
+    Ok(hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build(HttpConnector::new()))
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A header's value for `text`: as it is when it is visible ASCII, else `=?base64?…?=`.
+fn header_value(text: &str) -> HeaderValue {
+    let plain = text
+        .bytes()
+        .all(|b| b == b' ' || b == b'\t' || b.is_ascii_graphic())
+        && !text.starts_with([' ', '\t'])
+        && !text.ends_with([' ', '\t']);
+    let value = if plain {
+        text.to_owned()
+    } else {
+        format!(
+            "=?base64?{}?=",
+            base64::engine::general_purpose::STANDARD.encode(text)
+        )
+    };
+    HeaderValue::try_from(value).unwrap_or_else(|_| unreachable!("visible ASCII is a header value"))
+}
+
+fn is_event_stream(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.trim_start().starts_with("text/event-stream"))
+}
+
+/// A whole body, refused past `limit` bytes.
+async fn read_body(body: Incoming, limit: usize) -> Result<Bytes, ClientError> {
+    match http_body_util::Limited::new(body, limit).collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(ClientError::TooLarge {
+            bytes: limit + 1,
+            limit,
+        }),
+        Err(e) => Err(ClientError::Closed {
+            reason: format!("reading the answer failed: {e}"),
+        }),
+    }
+}
+
+/// A body as an error quotes it.
+fn quoted(body: &[u8]) -> String {
+    crate::protocol::arguments::clip(&String::from_utf8_lossy(body), QUOTED_BODY_CHARS).into_owned()
+}
+
+/// An error and its sources, one after another.
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+/// The events of an SSE stream, from chunks as they come: the `data` of each (lines
+/// joined with `\n`), other fields and comments passed over. An event longer than the
+/// limit fails the stream rather than growing without bound.
+struct Events {
+    /// The line being read.
+    line: Vec<u8>,
+    /// The event being read: its data so far.
+    data: Vec<u8>,
+    has_data: bool,
+    limit: usize,
+}
+
+impl Events {
+    fn new(limit: usize) -> Events {
+        Events {
+            line: Vec::new(),
+            data: Vec::new(),
+            has_data: false,
+            limit,
+        }
+    }
+
+    /// The events `chunk` completes.
+    fn feed(&mut self, chunk: &[u8]) -> Result<Vec<Vec<u8>>, ClientError> {
+        let mut events = Vec::new();
+        for &byte in chunk {
+            if byte != b'\n' {
+                self.line.push(byte);
+                if self.line.len() + self.data.len() > self.limit {
+                    return Err(ClientError::TooLarge {
+                        bytes: self.line.len() + self.data.len(),
+                        limit: self.limit,
+                    });
+                }
+                continue;
+            }
+            if self.line.last() == Some(&b'\r') {
+                self.line.pop();
+            }
+            if self.line.is_empty() {
+                if self.has_data {
+                    events.push(std::mem::take(&mut self.data));
+                    self.has_data = false;
+                }
+                continue;
+            }
+            let line = std::mem::take(&mut self.line);
+            if let Some(value) = line.strip_prefix(b"data:") {
+                let value = value.strip_prefix(b" ").unwrap_or(value);
+                if self.has_data {
+                    self.data.push(b'\n');
+                }
+                self.data.extend_from_slice(value);
+                self.has_data = true;
+            }
+            // `event:`, `id:`, `retry:` and `:` comments carry nothing the client needs.
+            self.line = line;
+            self.line.clear();
+        }
+        Ok(events)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_are_found_whatever_the_chunks() {
+        let stream = b": comment\nevent: message\ndata: {\"a\":1}\n\ndata: x\r\ndata: y\r\n\r\nid: 7\n\n";
+        for size in 1..stream.len() {
+            let mut events = Events::new(1024);
+            let mut found = Vec::new();
+            for chunk in stream.chunks(size) {
+                found.extend(events.feed(chunk).unwrap());
+            }
+            assert_eq!(
+                found,
+                [b"{\"a\":1}".to_vec(), b"x\ny".to_vec()],
+                "chunks of {size}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_event_over_the_limit_fails_the_stream() {
+        let mut events = Events::new(8);
+        assert!(matches!(
+            events.feed(b"data: 0123456789\n\n"),
+            Err(ClientError::TooLarge { limit: 8, .. })
+        ));
+    }
+
+    #[test]
+    fn header_values_that_are_not_plain_ascii_are_base64() {
+        assert_eq!(header_value("add_note"), "add_note");
+        assert_eq!(header_value("café"), "=?base64?Y2Fmw6k=?=");
+        assert_eq!(header_value(" padded"), "=?base64?IHBhZGRlZA==?=");
+    }
+}
