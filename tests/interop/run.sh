@@ -9,8 +9,12 @@
 #                                      # oauth_fixture (`cargo build --features oauth-fixture
 #                                      # --bin oauth_fixture`)
 #   INTEROP_LANES="oauth" tests/interop/run.sh   # only some lanes (default: all of them,
-#                                      # "python node conformance oauth"); only what they need
-#                                      # is installed and started
+#                                      # "python node conformance oauth client"); only what
+#                                      # they need is installed and started
+#
+# The client lane turns it around: this repository's client (interop_client, built by
+# `cargo build`) calls servers nobody here wrote (the official Python SDK's, 1.x and 2.x,
+# and the TypeScript SDK's server-everything) and the notes example, over both transports.
 #
 # Installs the pinned clients on first use: Python venvs in python/.venv-{1,2,fastmcp}, npm packages
 # (with Node 22) in node/node_modules. Ends with "N passed, M failed"; exits 1 on any failure.
@@ -23,7 +27,7 @@ logs="$work/wire"
 mkdir -p "$logs"
 trap 'jobs -p | xargs -r kill 2>/dev/null; rm -rf "$work"' EXIT
 
-lanes_wanted=" ${INTEROP_LANES:-python node conformance oauth} "
+lanes_wanted=" ${INTEROP_LANES:-python node conformance oauth client} "
 wants() { # LANE...: whether any of them was asked for
   local lane
   for lane in "$@"; do [[ "$lanes_wanted" == *" $lane "* ]] && return 0; done
@@ -33,6 +37,7 @@ examples=()
 wants python node conformance && examples=(calculator text_analyzer notes conformance)
 needed=("${examples[@]}")
 wants oauth && needed+=(oauth_fixture)
+wants client && needed+=(interop_client notes)
 for server in "${needed[@]}"; do
   [ -x "$bin/$server" ] || {
     echo "$0: no $bin/$server; build it first (cargo build; for oauth_fixture, cargo build --features oauth-fixture --bin oauth_fixture)" >&2
@@ -59,10 +64,10 @@ install_node() {
 }
 started=$(date +%s)
 installs=()
-if wants python oauth; then install_python 1 & installs+=($!); fi
-if wants python; then install_python 2 & installs+=($!); fi
+if wants python oauth client; then install_python 1 & installs+=($!); fi
+if wants python client; then install_python 2 & installs+=($!); fi
 if wants python; then install_python fastmcp & installs+=($!); fi
-if wants node conformance; then install_node & installs+=($!); fi
+if wants node conformance client; then install_node & installs+=($!); fi
 for install in "${installs[@]}"; do
   wait "$install" || { echo "$0: installing the clients failed" >&2; exit 2; }
 done
@@ -88,6 +93,7 @@ if [ ${#examples[@]} -gt 0 ]; then
   serve_http notes notes_python
   serve_http notes notes_node
 fi
+wants client && serve_http notes notes_client
 
 # --- runs -----------------------------------------------------------------------------------
 # run NAME COMMAND...: runs it, keeps its output in $work/NAME.out and its verdict.
@@ -198,13 +204,48 @@ pending_scenario() {
     node "$conformance_020" server --url "$conformance_url" --scenario "$1" --spec-version 2026-07-28 &&
     node "$conformance_0116" server --url "$conformance_url" --scenario "$1"
 }
+# This repository's client against servers it did not write, and against notes: list, call,
+# an answered elicitation and sampling request, progress, a resource, a prompt, a completion
+# (Python), and a task followed to its end and one cancelled (notes, 2026-07-28). Each server
+# over stdio and HTTP, with the era the probe finds ("auto") and pinned to 2025-11-25.
+everything="$here/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+client_lane() {
+  local line mode port pid
+  for line in 1 2; do
+    local py="$here/python/.venv-$line/bin/python"
+    port=$(free_port)
+    "$py" "$here/python/server.py" --http "127.0.0.1:$port" >/dev/null 2>>"$work/python-server-$line.stderr" &
+    pid=$!
+    for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
+    for mode in auto legacy; do
+      run "client-python-mcp$line-$mode-stdio" "$bin/interop_client" --server python --mode $mode \
+        --stdio "$py $here/python/server.py"
+      run "client-python-mcp$line-$mode-http" "$bin/interop_client" --server python --mode $mode \
+        --http "http://127.0.0.1:$port/mcp"
+    done
+    kill "$pid" 2>/dev/null
+  done
+  port=$(free_port)
+  PORT=$port node "$everything" streamableHttp >/dev/null 2>>"$work/everything.stderr" &
+  pid=$!
+  for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
+  for mode in auto legacy; do
+    run "client-everything-$mode-stdio" "$bin/interop_client" --server everything --mode $mode \
+      --stdio "node $everything stdio"
+    run "client-everything-$mode-http" "$bin/interop_client" --server everything --mode $mode \
+      --http "http://127.0.0.1:$port/mcp"
+    run "client-notes-$mode-stdio" "$bin/interop_client" --server notes --mode $mode --stdio "$bin/notes"
+    run "client-notes-$mode-http" "$bin/interop_client" --server notes --mode $mode --http "$notes_client_url"
+  done
+  kill "$pid" 2>/dev/null
+}
 # The OAuth resource server (Server::oauth) with the Python SDK's own OAuth handling: its
 # fixture runs a loopback authorization server beside the MCP server.
 oauth_lane() {
   run python-mcp1-oauth-http "$here/python/.venv-1/bin/python" "$here/python/oauth_client.py" "$bin/oauth_fixture"
 }
 lanes=()
-for lane in python node conformance oauth; do
+for lane in python node conformance oauth client; do
   if wants $lane; then "${lane}_lane" & lanes+=($!); fi
 done
 wait "${lanes[@]}"

@@ -45,6 +45,16 @@ pub(crate) struct Http {
     answers: Mutex<Answers>,
     feed: broadcast::Sender<Value>,
     limit: usize,
+    /// The task reading the session's own stream, if one is open.
+    listener: Mutex<Option<tokio::task::AbortHandle>>,
+}
+
+impl Drop for Http {
+    fn drop(&mut self) {
+        if let Some(listener) = lock(&self.listener).take() {
+            listener.abort();
+        }
+    }
 }
 
 impl Http {
@@ -91,6 +101,7 @@ impl Http {
             answers: Mutex::new(answers),
             feed: broadcast::channel(super::stdio::FEED_BACKLOG).0,
             limit,
+            listener: Mutex::new(None),
         }))
     }
 
@@ -115,10 +126,11 @@ impl Http {
         let (mut answer_in, answer) = oneshot::channel();
         let http = Arc::clone(self);
         let request = self.request(message);
+        let initialize = message["method"] == "initialize";
         tokio::spawn(async move {
             tokio::select! {
                 () = answer_in.closed() => {}
-                outcome = http.exchange(request, &notes_in) => {
+                outcome = http.exchange(request, initialize, &notes_in) => {
                     let _ = answer_in.send(outcome);
                 }
             }
@@ -154,8 +166,64 @@ impl Http {
         });
     }
 
+    /// Opens the stream of a legacy session on which the server sends what belongs to no
+    /// request (`GET`): its own requests made outside any call (sampling, say), answered
+    /// from the handlers, and notifications, to the feed. A server that offers no such
+    /// stream (405) is left at that. The stream lives while the client does.
+    pub(super) async fn listen(self: &Arc<Http>) {
+        let mut request = Request::builder()
+            .method(Method::GET)
+            .uri(self.url.clone())
+            .header(header::ACCEPT, "text/event-stream");
+        if let Some(authorization) = &self.authorization {
+            request = request.header(header::AUTHORIZATION, authorization);
+        }
+        if let Some(session) = lock(&self.session).as_ref() {
+            request = request.header("mcp-session-id", session);
+        }
+        if let Some(version) = *lock(&self.version) {
+            request = request.header("mcp-protocol-version", version);
+        }
+        let request = request
+            .body(Full::default())
+            .unwrap_or_else(|_| unreachable!("the URL and the headers were checked"));
+        let Ok(response) = self.client.request(request).await else {
+            return;
+        };
+        if !response.status().is_success() || !is_event_stream(response.headers()) {
+            return;
+        }
+        let weak = Arc::downgrade(self);
+        let limit = self.limit;
+        let task = tokio::spawn(async move {
+            let mut body = response.into_body();
+            let mut events = Events::new(limit);
+            while let Some(Ok(frame)) = body.frame().await {
+                let Ok(chunk) = frame.into_data() else { continue };
+                let Ok(found) = events.feed(&chunk) else { return };
+                let Some(http) = weak.upgrade() else { return };
+                for data in found {
+                    let Ok(message @ Value::Object(_)) = serde_json::from_slice::<Value>(&data) else {
+                        continue;
+                    };
+                    match (message.get("method").and_then(Value::as_str), message.get("id")) {
+                        (Some(method), Some(id)) => http.ask(method, id.clone(), &message),
+                        (Some(_), None) => {
+                            let _ = http.feed.send(message);
+                        }
+                        (None, _) => {}
+                    }
+                }
+            }
+        });
+        *lock(&self.listener) = Some(task.abort_handle());
+    }
+
     /// Ends the legacy session, if there is one (`DELETE`, as the transport asks).
     pub(super) async fn end_session(&self) {
+        if let Some(listener) = lock(&self.listener).take() {
+            listener.abort();
+        }
         let Some(session) = lock(&self.session).take() else {
             return;
         };
@@ -192,7 +260,9 @@ impl Http {
         if let Some(version) = version {
             request = request.header("mcp-protocol-version", version);
         }
-        let method = message["method"].as_str().filter(|_| version == Some("2026-07-28"));
+        let method = message["method"]
+            .as_str()
+            .filter(|_| version == Some("2026-07-28"));
         if let Some(method) = method {
             request = request.header("mcp-method", header_value(method));
             let params = &message["params"];
@@ -225,11 +295,15 @@ impl Http {
     async fn exchange(
         self: &Arc<Http>,
         request: Request<Full<Bytes>>,
+        initialize: bool,
         notes: &mpsc::Sender<Value>,
     ) -> Result<Value, ClientError> {
         let response = self.send(request).await?;
         let status = response.status();
-        if let Some(session) = response.headers().get("mcp-session-id") {
+        // A session begins with the answer to `initialize`; an id on any other answer (a
+        // legacy server's refusal of the probe, say) names no session of the client's.
+        let session = response.headers().get("mcp-session-id");
+        if let Some(session) = session.filter(|_| initialize && status.is_success()) {
             *lock(&self.session) = Some(session.clone());
         }
         let streamed = is_event_stream(response.headers());

@@ -456,6 +456,9 @@ impl Connector {
                     if client.version.has_structured_output() {
                         http.set_version(client.version.as_str());
                     }
+                    if !client.version.is_modern() {
+                        http.listen().await;
+                    }
                 }
                 Ok(client)
             }
