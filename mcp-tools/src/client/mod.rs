@@ -790,6 +790,38 @@ impl Client {
         self
     }
 
+    /// How long each request waits for its answer (60 s by default) before it is cancelled
+    /// (`notifications/cancelled`) and fails with [`ClientError::Timeout`]; the same as
+    /// [`Connector::request_timeout`], for a client made in process.
+    ///
+    /// ```
+    /// use mcp_toolkit::client::ClientError;
+    /// use mcp_toolkit::{tool, tools, Server};
+    /// use serde_json::json;
+    /// use std::time::Duration;
+    ///
+    /// /// Never finishes.
+    /// #[tool]
+    /// async fn forever() -> String {
+    ///     std::future::pending::<String>().await
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), ClientError> {
+    /// let client = Server::new("slow", "1.0.0")
+    ///     .tools(tools![forever])
+    ///     .test_client()?
+    ///     .request_timeout(Duration::from_millis(50));
+    /// let late = client.call("forever", json!({})).await.unwrap_err();
+    /// assert!(matches!(late, ClientError::Timeout { .. }));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn request_timeout(mut self, timeout: Duration) -> Client {
+        self.timeout = timeout;
+        self
+    }
+
     /// In the legacy revisions, capabilities are declared once per connection: a new one
     /// is made, to be initialized before the next request.
     ///
