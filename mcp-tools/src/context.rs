@@ -36,10 +36,10 @@ use tokio_util::sync::CancellationToken;
 /// let server = || Server::new("who", "1.0.0").tools(tools![whoami]);
 /// let modern = server().test_client()?;
 /// assert_eq!(modern.list_tools().await?[0].json()["inputSchema"], json!({"type": "object", "additionalProperties": false}));
-/// assert_eq!(modern.call("whoami", json!({})).await?.text(), Some("mcp-toolkit-test-client, 2026-07-28"));
+/// assert_eq!(modern.call("whoami", json!({})).await?.text(), Some("mcp-toolkit-client, 2026-07-28"));
 ///
 /// let legacy = server().test_client_legacy(ProtocolVersion::V2025_06_18).await?;
-/// assert_eq!(legacy.call("whoami", json!({})).await?.text(), Some("mcp-toolkit-test-client, 2025-06-18"));
+/// assert_eq!(legacy.call("whoami", json!({})).await?.text(), Some("mcp-toolkit-client, 2025-06-18"));
 /// # Ok(())
 /// # }
 /// ```
