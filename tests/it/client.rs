@@ -449,3 +449,46 @@ async fn over_http_a_server_that_answers_no_json_rpc_fails_with_its_status() {
         Err(e) => panic!("a pinned modern client sends nothing to connect: {e}"),
     }
 }
+
+/// Runs in a region.
+#[mcp_toolkit::tool]
+fn run_in(
+    /// The region, repeated in the `Mcp-Param-Region` header
+    #[header("Region")]
+    region: String,
+    /// How many
+    #[header("Count")]
+    count: Option<u32>,
+) -> String {
+    format!("ran {} in {region}", count.unwrap_or(1))
+}
+
+#[tokio::test]
+async fn over_http_a_call_repeats_the_tools_header_arguments() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    drop(listener);
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_owned();
+    let server = mcp_toolkit::Server::new("regions", "1.0.0").tools(mcp_toolkit::tools![run_in]);
+    tokio::spawn(server.serve_http(addr));
+    let client = loop {
+        match Client::http(&url).connect().await {
+            Ok(client) => break client,
+            Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
+    };
+    assert_eq!(client.protocol_version(), ProtocolVersion::V2026_07_28);
+    // The server refuses a call whose headers do not repeat the arguments: a value that a
+    // header carries as it is, one it must carry as Base64, and one left out.
+    for (region, count) in [("us-west1", json!(3)), ("  Zürich ", json!(null))] {
+        let ran = client
+            .call("run_in", json!({"region": region, "count": count}))
+            .await
+            .unwrap();
+        let count = count.as_u64().unwrap_or(1);
+        assert_eq!(ran.text(), Some(format!("ran {count} in {region}").as_str()));
+    }
+}

@@ -13,7 +13,6 @@ use super::stdio::Waiting;
 use super::{Answers, ClientError};
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, Method, Request, StatusCode, Uri, header};
-use base64::Engine as _;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -121,11 +120,19 @@ impl Http {
     }
 
     /// POSTs request `id` and gives what will come back for it.
-    pub(super) fn open(self: &Arc<Http>, message: &Value) -> Waiting {
+    pub(super) fn open(self: &Arc<Http>, message: &Value, headers: &[(String, String)]) -> Waiting {
         let (notes_in, notes) = mpsc::channel(super::stdio::REQUEST_BACKLOG);
         let (mut answer_in, answer) = oneshot::channel();
         let http = Arc::clone(self);
-        let request = self.request(message);
+        let mut request = self.request(message);
+        for (name, value) in headers {
+            if let (Ok(name), Ok(value)) = (
+                axum::http::HeaderName::try_from(name.as_str()),
+                HeaderValue::try_from(value.as_str()),
+            ) {
+                request.headers_mut().append(name, value);
+            }
+        }
         let initialize = message["method"] == "initialize";
         tokio::spawn(async move {
             tokio::select! {
@@ -415,22 +422,10 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// A header's value for `text`: as it is when it is visible ASCII, else `=?base64?…?=`.
+/// A header's value for `text` (see [`encoded`](super::params::encoded)).
 fn header_value(text: &str) -> HeaderValue {
-    let plain = text
-        .bytes()
-        .all(|b| b == b' ' || b == b'\t' || b.is_ascii_graphic())
-        && !text.starts_with([' ', '\t'])
-        && !text.ends_with([' ', '\t']);
-    let value = if plain {
-        text.to_owned()
-    } else {
-        format!(
-            "=?base64?{}?=",
-            base64::engine::general_purpose::STANDARD.encode(text)
-        )
-    };
-    HeaderValue::try_from(value).unwrap_or_else(|_| unreachable!("visible ASCII is a header value"))
+    HeaderValue::try_from(super::params::encoded(text))
+        .unwrap_or_else(|_| unreachable!("an encoded value is visible ASCII"))
 }
 
 fn is_event_stream(headers: &HeaderMap) -> bool {
@@ -562,12 +557,5 @@ mod tests {
             events.feed(b"data: 0123456789\n\n"),
             Err(ClientError::TooLarge { limit: 8, .. })
         ));
-    }
-
-    #[test]
-    fn header_values_that_are_not_plain_ascii_are_base64() {
-        assert_eq!(header_value("add_note"), "add_note");
-        assert_eq!(header_value("café"), "=?base64?Y2Fmw6k=?=");
-        assert_eq!(header_value(" padded"), "=?base64?IHBhZGRlZA==?=");
     }
 }

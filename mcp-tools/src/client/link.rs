@@ -79,8 +79,14 @@ impl Link {
         }
     }
 
-    /// Sends request `id` and gives what will come back for it.
-    pub(super) fn open(&self, id: i64, message: &Value) -> Result<Inbox, ClientError> {
+    /// Sends request `id` and gives what will come back for it; `headers` go with it where
+    /// the transport has headers (HTTP).
+    pub(super) fn open(
+        &self,
+        id: i64,
+        message: &Value,
+        headers: Vec<(String, String)>,
+    ) -> Result<Inbox, ClientError> {
         match self {
             Link::InProcess { .. } => {
                 // An outbox for this request alone: the channel closes when the engine lets
@@ -89,9 +95,12 @@ impl Link {
                 self.hand_over(message, &out);
                 Ok(Inbox::Local(queue))
             }
-            Link::Stdio(pipe) => pipe.open(id, message).map(Inbox::Remote),
+            Link::Stdio(pipe) => {
+                drop(headers);
+                pipe.open(id, message).map(Inbox::Remote)
+            }
             #[cfg(feature = "http")]
-            Link::Http(http) => Ok(Inbox::Remote(http.open(message))),
+            Link::Http(http) => Ok(Inbox::Remote(http.open(message, &headers))),
         }
     }
 

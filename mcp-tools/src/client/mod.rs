@@ -50,6 +50,7 @@
 #[cfg(feature = "http")]
 mod http;
 mod link;
+mod params;
 mod results;
 mod stdio;
 
@@ -166,6 +167,11 @@ pub struct Client {
     /// What the server said of itself: `serverInfo` and the rest of the handshake's or the
     /// probe's result.
     server: Mutex<Value>,
+    /// The arguments each listed tool repeats in `Mcp-Param-*` headers, by tool.
+    header_params: Mutex<std::collections::HashMap<String, Vec<params::HeaderParam>>>,
+    /// Whether the tools were listed: a call over HTTP in 2026-07-28 lists them first, to
+    /// learn which arguments go in headers.
+    listed: std::sync::atomic::AtomicBool,
 }
 
 /// How to reach a server and what to say to it, before [`connect`](Connector::connect):
@@ -645,6 +651,8 @@ impl Client {
             tasks: false,
             timeout: REQUEST_TIMEOUT,
             server: Mutex::new(Value::Null),
+            header_params: Mutex::new(std::collections::HashMap::new()),
+            listed: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -924,8 +932,35 @@ impl Client {
     /// # Ok(())
     /// # }
     /// ```
+    ///
+    /// A tool whose `x-mcp-header` annotations break the rules of SEP-2243 is left out (and
+    /// logged), as the specification asks: the client could not repeat its arguments in
+    /// headers. The others are kept, and the client remembers which of their arguments
+    /// their calls repeat in `Mcp-Param-*` headers over HTTP.
     pub async fn list_tools(&self) -> Result<Vec<ListedTool>, ClientError> {
-        self.list().await
+        let mut tools: Vec<ListedTool> = self.list().await?;
+        self.listed.store(true, Ordering::Relaxed);
+        let mut known = self.header_params.lock().unwrap_or_else(PoisonError::into_inner);
+        tools.retain(|tool| match params::header_params(tool.input_schema()) {
+            Ok(found) => {
+                if found.is_empty() {
+                    known.remove(tool.name());
+                } else {
+                    known.insert(tool.name().to_owned(), found);
+                }
+                true
+            }
+            Err(why) => {
+                tracing::warn!(
+                    tool = tool.name(),
+                    why,
+                    "a listed tool is left out: its x-mcp-header annotations break SEP-2243"
+                );
+                known.remove(tool.name());
+                false
+            }
+        });
+        Ok(tools)
     }
 
     /// Lists every prompt with its arguments, following `nextCursor` page by page.
@@ -1261,6 +1296,14 @@ impl Client {
         arguments: Value,
         progress: bool,
     ) -> Result<CallResponse, ClientError> {
+        #[cfg(feature = "http")]
+        if matches!(self.link, Link::Http(_))
+            && self.version.is_modern()
+            && !self.listed.load(Ordering::Relaxed)
+        {
+            // Which arguments go in `Mcp-Param-*` headers is in the tool's definition.
+            self.list_tools().await?;
+        }
         // What the server wraps as `{"result": ...}` for this revision follows from the tool's
         // definition, as a client reads it from the tool list.
         let tool = match &self.link {
@@ -1583,7 +1626,8 @@ impl Client {
         if let Some(params) = params {
             request["params"] = params;
         }
-        let inbox = self.link.open(id, &request)?;
+        let headers = self.param_headers(method, &request);
+        let inbox = self.link.open(id, &request, headers)?;
         let mut guard = Outstanding {
             link: &self.link,
             id,
@@ -1598,6 +1642,27 @@ impl Client {
                 Err(self.timed_out(method))
             }
         }
+    }
+
+    /// The `Mcp-Param-*` headers of a `tools/call` over HTTP in 2026-07-28: each argument the
+    /// listed tool repeats, when it has a value a header carries.
+    fn param_headers(&self, method: &str, request: &Value) -> Vec<(String, String)> {
+        #[cfg(feature = "http")]
+        if method == "tools/call" && self.version.is_modern() && matches!(self.link, Link::Http(_)) {
+            let params = &request["params"];
+            let known = self.header_params.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(found) = params["name"].as_str().and_then(|name| known.get(name)) {
+                return found
+                    .iter()
+                    .filter_map(|param| {
+                        let text = params::header_text(&params["arguments"][&param.property])?;
+                        Some((param.header.clone(), params::encoded(&text)))
+                    })
+                    .collect();
+            }
+        }
+        let _ = (method, request);
+        Vec::new()
     }
 
     /// The error for a request unanswered in time, with what else the server wrote.
