@@ -109,7 +109,7 @@ mod tests {
         }});
         let params = header_params(schema.as_object().unwrap()).unwrap();
         let headers: Vec<&str> = params.iter().map(|p| p.header.as_str()).collect();
-        assert_eq!(headers, ["Mcp-Param-Priority", "Mcp-Param-Region"]);
+        assert_eq!(headers, ["Mcp-Param-Region", "Mcp-Param-Priority"]);
     }
 
     #[test]
