@@ -37,7 +37,7 @@ examples=()
 wants python node conformance && examples=(calculator text_analyzer notes conformance)
 needed=("${examples[@]}")
 wants oauth && needed+=(oauth_fixture)
-wants client && needed+=(interop_client notes)
+wants client && needed+=(interop_client notes conformance_client)
 for server in "${needed[@]}"; do
   [ -x "$bin/$server" ] || {
     echo "$0: no $bin/$server; build it first (cargo build; for oauth_fixture, cargo build --features oauth-fixture --bin oauth_fixture)" >&2
@@ -238,6 +238,13 @@ client_lane() {
     run "client-notes-$mode-http" "$bin/interop_client" --server notes --mode $mode --http "$notes_client_url"
   done
   kill "$pid" 2>/dev/null
+  # The conformance suite, grading the client: every scenario each revision requires, with
+  # the ones expected to fail (authorization, for now) listed beside.
+  local revision
+  for revision in 2025-11-25 2026-07-28; do
+    run "conformance-client-$revision" node "$conformance_020" client --command "$bin/conformance_client" \
+      --requirements $revision --expected-failures "$here/conformance/client-expected-failures-$revision.yml"
+  done
 }
 # The OAuth resource server (Server::oauth) with the Python SDK's own OAuth handling: its
 # fixture runs a loopback authorization server beside the MCP server.
@@ -254,6 +261,11 @@ wait "${lanes[@]}"
 if wants conformance; then
   for run in 2025-11-25 2026-07-28 0.1.16; do
     grep -h '^Total:' "$work/conformance-$run.out" | sed "s/^/conformance $run: /"
+  done
+fi
+if wants client; then
+  for run in 2025-11-25 2026-07-28; do
+    grep -h '^Total:' "$work/conformance-client-$run.out" | sed "s/^/conformance client $run: /"
   done
 fi
 

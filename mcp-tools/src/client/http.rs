@@ -28,6 +28,12 @@ type Connector = HttpConnector;
 
 type HyperClient = hyper_util::client::legacy::Client<Connector, Full<Bytes>>;
 
+/// How many times one request's event stream is taken up again before the client gives up.
+const MAX_RESUMPTIONS: u32 = 8;
+
+/// How long to wait before taking a stream up again when the server named no `retry`.
+const DEFAULT_RETRY: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// How many characters of a body that is no message an error quotes.
 const QUOTED_BODY_CHARS: usize = 300;
 
@@ -345,38 +351,86 @@ impl Http {
         notes: &mpsc::Sender<Value>,
     ) -> Result<Value, ClientError> {
         let mut events = Events::new(self.limit);
+        let mut resumptions = 0;
         loop {
             let frame = body.frame().await;
-            let chunk = match frame {
-                None => {
-                    return Err(ClientError::Closed {
-                        reason: "the server ended the request's event stream before its response".to_owned(),
-                    });
-                }
-                Some(Err(e)) => {
-                    return Err(ClientError::Closed {
-                        reason: format!("reading the request's event stream failed: {}", error_chain(&e)),
-                    });
-                }
-                Some(Ok(frame)) => match frame.into_data() {
-                    Ok(chunk) => chunk,
-                    Err(_) => continue,
-                },
-            };
-            for data in events.feed(&chunk)? {
-                let Ok(message @ Value::Object(_)) = serde_json::from_slice::<Value>(&data) else {
-                    tracing::warn!(event = %quoted(&data), "the server sent an event that is no JSON-RPC message");
-                    continue;
-                };
-                match (message.get("method").and_then(Value::as_str), message.get("id")) {
-                    (Some(method), Some(id)) => self.ask(method, id.clone(), &message),
-                    (Some(_), None) => {
-                        let _ = notes.try_send(message);
+            let ended = match frame {
+                None => "the server ended the request's event stream before its response".to_owned(),
+                Some(Err(e)) => format!("reading the request's event stream failed: {}", error_chain(&e)),
+                Some(Ok(frame)) => {
+                    let Ok(chunk) = frame.into_data() else { continue };
+                    for data in events.feed(&chunk)? {
+                        if let Some(response) = self.sort_event(&data, notes) {
+                            return Ok(response);
+                        }
                     }
-                    (None, _) => return Ok(message),
+                    continue;
                 }
+            };
+            // A stream that ends after naming its last event can be taken up again (SEP-1699):
+            // after the pause the server asked for, `GET` with `Last-Event-ID`.
+            let Some(last_id) = events.last_id.clone() else {
+                return Err(ClientError::Closed { reason: ended });
+            };
+            resumptions += 1;
+            if resumptions > MAX_RESUMPTIONS {
+                return Err(ClientError::Closed {
+                    reason: format!("{ended}, {MAX_RESUMPTIONS} times"),
+                });
             }
+            tokio::time::sleep(events.retry.unwrap_or(DEFAULT_RETRY)).await;
+            body = self.resume(&last_id).await?;
+            events.restart();
         }
+    }
+
+    /// One event of a request's stream: its response, or `None` once it is handed on.
+    fn sort_event(self: &Arc<Http>, data: &[u8], notes: &mpsc::Sender<Value>) -> Option<Value> {
+        if data.is_empty() {
+            // A priming event: an id to resume from, no message.
+            return None;
+        }
+        let Ok(message @ Value::Object(_)) = serde_json::from_slice::<Value>(data) else {
+            tracing::warn!(event = %quoted(data), "the server sent an event that is no JSON-RPC message");
+            return None;
+        };
+        match (message.get("method").and_then(Value::as_str), message.get("id")) {
+            (Some(method), Some(id)) => self.ask(method, id.clone(), &message),
+            (Some(_), None) => {
+                let _ = notes.try_send(message);
+            }
+            (None, _) => return Some(message),
+        }
+        None
+    }
+
+    /// Takes up a request's stream again after event `last_id`.
+    async fn resume(&self, last_id: &str) -> Result<Incoming, ClientError> {
+        let mut request = Request::builder()
+            .method(Method::GET)
+            .uri(self.url.clone())
+            .header(header::ACCEPT, "text/event-stream")
+            .header("last-event-id", header_value(last_id));
+        if let Some(authorization) = &self.authorization {
+            request = request.header(header::AUTHORIZATION, authorization);
+        }
+        if let Some(session) = lock(&self.session).as_ref() {
+            request = request.header("mcp-session-id", session);
+        }
+        if let Some(version) = *lock(&self.version) {
+            request = request.header("mcp-protocol-version", version);
+        }
+        let request = request
+            .body(Full::default())
+            .unwrap_or_else(|_| unreachable!("the URL and the headers were checked"));
+        let response = self.send(request).await?;
+        if !response.status().is_success() || !is_event_stream(response.headers()) {
+            return Err(ClientError::Http {
+                status: response.status().as_u16(),
+                body: "taking up the request's event stream again was refused".to_owned(),
+            });
+        }
+        Ok(response.into_body())
     }
 
     /// A request of the server's own, in a legacy session: answered from the handlers and
@@ -470,6 +524,10 @@ fn error_chain(error: &dyn std::error::Error) -> String {
 /// joined with `\n`), other fields and comments passed over. An event longer than the
 /// limit fails the stream rather than growing without bound.
 struct Events {
+    /// The last event id the stream named (`id:`), to resume from.
+    last_id: Option<String>,
+    /// The pause the stream asked for before a reconnection (`retry:`).
+    retry: Option<std::time::Duration>,
     /// The line being read.
     line: Vec<u8>,
     /// The event being read: its data so far.
@@ -481,11 +539,21 @@ struct Events {
 impl Events {
     fn new(limit: usize) -> Events {
         Events {
+            last_id: None,
+            retry: None,
             line: Vec::new(),
             data: Vec::new(),
             has_data: false,
             limit,
         }
+    }
+
+    /// A new stream begins: what was half read of the last one is dropped; the last id and
+    /// the pause stay.
+    fn restart(&mut self) {
+        self.line.clear();
+        self.data.clear();
+        self.has_data = false;
     }
 
     /// The events `chunk` completes.
@@ -521,7 +589,22 @@ impl Events {
                 self.data.extend_from_slice(value);
                 self.has_data = true;
             }
-            // `event:`, `id:`, `retry:` and `:` comments carry nothing the client needs.
+            if let Some(value) = line.strip_prefix(b"id:") {
+                let value = value.strip_prefix(b" ").unwrap_or(value);
+                // An id with a NUL is ignored, as the SSE specification says.
+                if !value.contains(&0) {
+                    self.last_id = Some(String::from_utf8_lossy(value).into_owned());
+                }
+            } else if let Some(value) = line.strip_prefix(b"retry:") {
+                let value = value.strip_prefix(b" ").unwrap_or(value);
+                if let Some(ms) = std::str::from_utf8(value)
+                    .ok()
+                    .and_then(|v| v.parse::<u64>().ok())
+                {
+                    self.retry = Some(std::time::Duration::from_millis(ms.min(60_000)));
+                }
+            }
+            // `event:` and `:` comments carry nothing the client needs.
             self.line = line;
             self.line.clear();
         }
@@ -535,7 +618,8 @@ mod tests {
 
     #[test]
     fn events_are_found_whatever_the_chunks() {
-        let stream = b": comment\nevent: message\ndata: {\"a\":1}\n\ndata: x\r\ndata: y\r\n\r\nid: 7\n\n";
+        let stream =
+            b": comment\nevent: message\ndata: {\"a\":1}\n\ndata: x\r\ndata: y\r\n\r\nid: 7\nretry: 250\n\n";
         for size in 1..stream.len() {
             let mut events = Events::new(1024);
             let mut found = Vec::new();

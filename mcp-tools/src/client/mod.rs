@@ -482,6 +482,12 @@ impl Connector {
     }
 }
 
+/// Whether an `UnsupportedProtocolVersion` error's `data.supported` lists `version`.
+fn supports(data: Option<&Value>, version: ProtocolVersion) -> bool {
+    data.and_then(|data| data["supported"].as_array())
+        .is_some_and(|supported| supported.iter().any(|v| v == version.as_str()))
+}
+
 /// Roots as `roots/list` answers them.
 fn roots_json<U: Into<String>, N: Into<String>>(roots: impl IntoIterator<Item = (U, N)>) -> Vec<Value> {
     roots
@@ -1626,8 +1632,28 @@ impl Client {
         if let Some(params) = params {
             request["params"] = params;
         }
-        let headers = self.param_headers(method, &request);
-        let inbox = self.link.open(id, &request, headers)?;
+        let answered = self.send_once(id, method, &request).await;
+        match answered {
+            // A modern server that names this revision among those it supports refused it
+            // anyway (a proxy's pick, a server's first answer): once more, as the
+            // specification asks a client to retry with a supported revision.
+            Err(ClientError::Rpc { code, data, .. })
+                if code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION
+                    && self.version.is_modern()
+                    && supports(data.as_ref(), self.version) =>
+            {
+                let id = self.next_id();
+                request["id"] = json!(id);
+                self.send_once(id, method, &request).await
+            }
+            answered => answered,
+        }
+    }
+
+    /// Sends `request` (whose id is `id`) and reads its answer, within the timeout.
+    async fn send_once(&self, id: i64, method: &str, request: &Value) -> Result<Answer, ClientError> {
+        let headers = self.param_headers(method, request);
+        let inbox = self.link.open(id, request, headers)?;
         let mut guard = Outstanding {
             link: &self.link,
             id,

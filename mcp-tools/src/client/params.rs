@@ -4,7 +4,7 @@
 //!
 //! A tool whose annotations break the rules (an empty name, a character that is no HTTP
 //! token character, a name twice whatever its case, a property that is not a string,
-//! integer, number or boolean) is left out of the tool list the client gives, as the
+//! integer or boolean: a number with a fraction has no one text) is left out of the tool list the client gives, as the
 //! specification asks; the other tools stay.
 
 use serde_json::{Map, Value};
@@ -41,11 +41,11 @@ pub(super) fn header_params(input_schema: &Map<String, Value>) -> Result<Vec<Hea
         }
         let primitive = matches!(
             schema.get("type").and_then(Value::as_str),
-            Some("string" | "integer" | "number" | "boolean")
+            Some("string" | "integer" | "boolean")
         );
         if !primitive {
             return Err(format!(
-                "`{property}` is repeated in a header but is not a string, integer, number or boolean"
+                "`{property}` is repeated in a header but is not a string, an integer or a boolean"
             ));
         }
         let header = format!("Mcp-Param-{name}");
@@ -128,6 +128,7 @@ mod tests {
             (json!({"type": "object", "x-mcp-header": "Thing"}), "not a string"),
             (json!({"type": "array", "x-mcp-header": "Things"}), "not a string"),
             (json!({"type": "null", "x-mcp-header": "Nothing"}), "not a string"),
+            (json!({"type": "number", "x-mcp-header": "Ratio"}), "not a string"),
         ] {
             let schema = json!({"properties": {"p": property}});
             let error = header_params(schema.as_object().unwrap()).unwrap_err();
