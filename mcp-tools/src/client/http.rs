@@ -9,7 +9,7 @@
 //! `Mcp-Session-Id` and, from 2025-06-18, its revision. Bodies and SSE events are read up
 //! to the client's size limit.
 
-use super::stdio::Waiting;
+use super::stdio::{Delivered, Waiting};
 use super::{Answers, ClientError};
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, Method, Request, StatusCode, Uri, header};
@@ -19,7 +19,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex, PoisonError};
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, oneshot};
 
 #[cfg(feature = "tls")]
 type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
@@ -127,7 +127,6 @@ impl Http {
 
     /// POSTs request `id` and gives what will come back for it.
     pub(super) fn open(self: &Arc<Http>, message: &Value, headers: &[(String, String)]) -> Waiting {
-        let (notes_in, notes) = mpsc::channel(super::stdio::REQUEST_BACKLOG);
         let (mut answer_in, answer) = oneshot::channel();
         let http = Arc::clone(self);
         let mut request = self.request(message);
@@ -143,12 +142,12 @@ impl Http {
         tokio::spawn(async move {
             tokio::select! {
                 () = answer_in.closed() => {}
-                outcome = http.exchange(request, initialize, &notes_in) => {
+                outcome = http.exchange(request, initialize) => {
                     let _ = answer_in.send(outcome);
                 }
             }
         });
-        Waiting { notes, answer }
+        Waiting { answer }
     }
 
     /// POSTs a notification, or the answer to a request of the server's, and waits for the
@@ -290,7 +289,9 @@ impl Http {
             }
         }
         request
-            .body(Full::new(Bytes::from(message.to_string())))
+            .body(Full::new(Bytes::from(
+                serde_json::to_vec(message).unwrap_or_default(),
+            )))
             .unwrap_or_else(|_| unreachable!("the URL and the headers were checked"))
     }
 
@@ -309,8 +310,7 @@ impl Http {
         self: &Arc<Http>,
         request: Request<Full<Bytes>>,
         initialize: bool,
-        notes: &mpsc::Sender<Value>,
-    ) -> Result<Value, ClientError> {
+    ) -> Result<Delivered, ClientError> {
         let response = self.send(request).await?;
         let status = response.status();
         // A session begins with the answer to `initialize`; an id on any other answer (a
@@ -326,13 +326,18 @@ impl Http {
             });
         }
         if streamed && status.is_success() {
-            return self.read_stream(response.into_body(), notes).await;
+            return self.read_stream(response.into_body()).await;
         }
         let body = read_body(response.into_body(), self.limit).await?;
         // An error answered as a JSON-RPC message (400 for a refused revision, say) reads as
         // one; any other body is the HTTP error it is.
         match serde_json::from_slice::<Value>(&body) {
-            Ok(message) if message.get("result").is_some() || message.get("error").is_some() => Ok(message),
+            Ok(message) if message.get("result").is_some() || message.get("error").is_some() => {
+                Ok(Delivered {
+                    notes: Vec::new(),
+                    response: message,
+                })
+            }
             _ if status.is_success() => Err(ClientError::InvalidResponse(format!(
                 "a {status} answer to a request is no JSON-RPC response: {}",
                 quoted(&body)
@@ -345,12 +350,9 @@ impl Http {
     }
 
     /// Reads an SSE answer until its response.
-    async fn read_stream(
-        self: &Arc<Http>,
-        mut body: Incoming,
-        notes: &mpsc::Sender<Value>,
-    ) -> Result<Value, ClientError> {
+    async fn read_stream(self: &Arc<Http>, mut body: Incoming) -> Result<Delivered, ClientError> {
         let mut events = Events::new(self.limit);
+        let mut notes = Vec::new();
         let mut resumptions = 0;
         loop {
             let frame = body.frame().await;
@@ -360,8 +362,8 @@ impl Http {
                 Some(Ok(frame)) => {
                     let Ok(chunk) = frame.into_data() else { continue };
                     for data in events.feed(&chunk)? {
-                        if let Some(response) = self.sort_event(&data, notes) {
-                            return Ok(response);
+                        if let Some(response) = self.sort_event(&data, &mut notes) {
+                            return Ok(Delivered { notes, response });
                         }
                     }
                     continue;
@@ -385,7 +387,7 @@ impl Http {
     }
 
     /// One event of a request's stream: its response, or `None` once it is handed on.
-    fn sort_event(self: &Arc<Http>, data: &[u8], notes: &mpsc::Sender<Value>) -> Option<Value> {
+    fn sort_event(self: &Arc<Http>, data: &[u8], notes: &mut Vec<Value>) -> Option<Value> {
         if data.is_empty() {
             // A priming event: an id to resume from, no message.
             return None;
@@ -397,7 +399,9 @@ impl Http {
         match (message.get("method").and_then(Value::as_str), message.get("id")) {
             (Some(method), Some(id)) => self.ask(method, id.clone(), &message),
             (Some(_), None) => {
-                let _ = notes.try_send(message);
+                if notes.len() < super::stdio::REQUEST_BACKLOG {
+                    notes.push(message);
+                }
             }
             (None, _) => return Some(message),
         }

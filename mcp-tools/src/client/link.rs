@@ -11,7 +11,7 @@
 use super::ClientError;
 #[cfg(feature = "http")]
 use super::http::Http;
-use super::stdio::{Pipe, Waiting};
+use super::stdio::{Delivered, Pipe, Waiting};
 use crate::engine::{Connection, Engine, Outbox, Queue};
 use serde_json::Value;
 use std::sync::Arc;
@@ -34,8 +34,8 @@ pub(super) enum Link {
 pub(super) enum Inbox {
     /// The engine's own queue for the request: it closes once the engine is done with it.
     Local(Queue),
-    /// What the reading task sorted out for the request.
-    Remote(Waiting),
+    /// What the reading task sorted out for the request, and what of it is left to read.
+    Remote(Waiting, Option<std::vec::IntoIter<Value>>, Option<Value>),
 }
 
 impl Inbox {
@@ -53,19 +53,29 @@ impl Inbox {
                     ))
                 }))
             }
-            Inbox::Remote(waiting) => {
-                tokio::select! {
-                    biased;
-                    Some(note) = waiting.notes.recv() => Some(Ok(note)),
-                    // The task queues a request's notifications before its response, so
-                    // the bias reads every one of them first.
-                    answer = &mut waiting.answer => {
-                        Some(answer.unwrap_or_else(|_| Err(ClientError::Closed {
+            Inbox::Remote(waiting, notes, response) => loop {
+                if let Some(note) = notes.as_mut().and_then(Iterator::next) {
+                    return Some(Ok(note));
+                }
+                if notes.is_some() {
+                    return response.take().map(Ok);
+                }
+                match (&mut waiting.answer).await {
+                    Ok(Ok(Delivered {
+                        notes: delivered,
+                        response: last,
+                    })) => {
+                        *notes = Some(delivered.into_iter());
+                        *response = Some(last);
+                    }
+                    Ok(Err(error)) => return Some(Err(error)),
+                    Err(_) => {
+                        return Some(Err(ClientError::Closed {
                             reason: "the connection's reader stopped".to_owned(),
-                        })))
+                        }));
                     }
                 }
-            }
+            },
         }
     }
 }
@@ -97,10 +107,11 @@ impl Link {
             }
             Link::Stdio(pipe) => {
                 drop(headers);
-                pipe.open(id, message).map(Inbox::Remote)
+                pipe.open(id, message)
+                    .map(|waiting| Inbox::Remote(waiting, None, None))
             }
             #[cfg(feature = "http")]
-            Link::Http(http) => Ok(Inbox::Remote(http.open(message, &headers))),
+            Link::Http(http) => Ok(Inbox::Remote(http.open(message, &headers), None, None)),
         }
     }
 

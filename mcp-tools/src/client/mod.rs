@@ -154,7 +154,8 @@ pub struct Client {
     next_id: AtomicI64,
     /// The level asked for with `set_log_level`, sent with each modern request.
     log_level: Mutex<Option<LoggingLevel>>,
-    last_response: Mutex<Option<Value>>,
+    /// Shared with the typed result made from it, not copied.
+    last_response: Mutex<Option<Arc<Value>>>,
     /// How the client answers the server's asks; its capabilities follow from them.
     answers: Answers,
     /// Whether the connection must (again) be initialized before the next request: the
@@ -619,7 +620,7 @@ impl Followed {
                 source,
             }
         })?;
-        let mut response = CallResponse::new(wire, self.response, tool, version);
+        let mut response = CallResponse::new(wire, Arc::new(self.response), tool, version);
         response.task = Some(TaskTrace {
             id: self.task_id,
             statuses: self.statuses,
@@ -631,8 +632,8 @@ impl Followed {
 
 /// What the engine wrote for one request.
 struct Answer {
-    /// The JSON-RPC response, which has a `result`.
-    response: Value,
+    /// The JSON-RPC response, which has a `result` (shared with `last_response`).
+    response: Arc<Value>,
     /// The notifications that came before it.
     notifications: Vec<Value>,
 }
@@ -989,7 +990,7 @@ impl Client {
             .in_rounds(self.next_id(), "prompts/get", params, None)
             .await?;
         let result: GetPromptResult = self.read_result("prompts/get", "a `GetPromptResult`", &answer)?;
-        Ok(PromptResponse::new(result, answer.response))
+        Ok(PromptResponse::new(result, Arc::unwrap_or_clone(answer.response)))
     }
 
     /// Lists every resource with a fixed URI, following `nextCursor` page by page.
@@ -1017,7 +1018,7 @@ impl Client {
             .in_rounds(self.next_id(), "resources/read", params, None)
             .await?;
         let wire: WireRead = self.read_result("resources/read", "a `ReadResourceResult`", &answer)?;
-        Ok(ReadResponse::new(wire, answer.response))
+        Ok(ReadResponse::new(wire, Arc::unwrap_or_clone(answer.response)))
     }
 
     /// Every item of a list, following `nextCursor` page by page, each read as a `T`.
@@ -1188,10 +1189,10 @@ impl Client {
     /// # }
     /// ```
     pub async fn request(&self, method: &str, params: Value) -> Result<Value, ClientError> {
-        let mut answer = self
+        let answer = self
             .exchange(self.next_id(), method, self.params(params, None))
             .await?;
-        Ok(answer.response["result"].take())
+        Ok(answer.response["result"].clone())
     }
 
     /// The last response the client received, whole (`jsonrpc`, `id`, and `result` or
@@ -1221,7 +1222,8 @@ impl Client {
         self.last_response
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+            .as_deref()
+            .cloned()
     }
 
     /// Asks `completion/complete` for values of a prompt's `argument` that go on from
@@ -1409,9 +1411,10 @@ impl Client {
                 Some(created) => (created, false),
                 None => {
                     let params = self.params(json!({ "taskId": task_id }), None);
-                    let mut answer = self.exchange(self.next_id(), "tasks/get", params).await?;
-                    let task = answer.response["result"].take();
-                    followed.response = answer.response;
+                    let answer = self.exchange(self.next_id(), "tasks/get", params).await?;
+                    let mut response = Arc::unwrap_or_clone(answer.response);
+                    let task = response["result"].take();
+                    followed.response = response;
                     if task.get("taskId").and_then(Value::as_str) != Some(task_id) {
                         return Err(ClientError::InvalidResponse(format!(
                             "`tasks/get` for task {task_id:?} answered with another task: {task}"
@@ -1492,9 +1495,11 @@ impl Client {
         mut params: Value,
         token: Option<i64>,
     ) -> Result<(Answer, usize), ClientError> {
-        let mut answer = self
-            .exchange(id, method, self.params(params.clone(), token))
+        // The params come back from each exchange, to be sent again with the answers.
+        let (mut answer, sent) = self
+            .exchange_keeping(id, method, self.params(params, token))
             .await?;
+        params = sent;
         let mut rounds = 0;
         let mut notifications = Vec::new();
         while answer.response["result"]["resultType"] == "input_required" {
@@ -1516,9 +1521,12 @@ impl Client {
             }
             notifications.append(&mut answer.notifications);
             let id = self.next_id();
-            answer = self
-                .exchange(id, method, self.params(params.clone(), token.map(|_| id)))
+            // The client's `_meta` is made again: the progress token is the new id.
+            drop(params.as_object_mut().map(|p| p.remove("_meta")));
+            let (next, sent) = self
+                .exchange_keeping(id, method, self.params(params, token.map(|_| id)))
                 .await?;
+            (answer, params) = (next, sent);
         }
         notifications.append(&mut answer.notifications);
         answer.notifications = notifications;
@@ -1579,8 +1587,8 @@ impl Client {
             "capabilities": self.answers.capabilities(),
             "clientInfo": client_info(),
         });
-        let mut answer = self.exchange(self.next_id(), "initialize", Some(params)).await?;
-        let result = answer.response["result"].take();
+        let answer = self.exchange(self.next_id(), "initialize", Some(params)).await?;
+        let result = answer.response["result"].clone();
         let offered = result["protocolVersion"].as_str().unwrap_or_default().to_owned();
         *self.server.lock().unwrap_or_else(PoisonError::into_inner) = result;
         Ok(offered)
@@ -1623,6 +1631,18 @@ impl Client {
     /// client's timeout, after which the request is cancelled. A request whose future is
     /// dropped before its answer is cancelled too.
     async fn exchange(&self, id: i64, method: &str, params: Option<Value>) -> Result<Answer, ClientError> {
+        self.exchange_keeping(id, method, params)
+            .await
+            .map(|(answer, _)| answer)
+    }
+
+    /// [`exchange`](Client::exchange), giving back the params it sent (`null` for none).
+    async fn exchange_keeping(
+        &self,
+        id: i64,
+        method: &str,
+        params: Option<Value>,
+    ) -> Result<(Answer, Value), ClientError> {
         let reinitialize =
             std::mem::take(&mut *self.reinitialize.lock().unwrap_or_else(PoisonError::into_inner));
         if reinitialize && method != "initialize" {
@@ -1633,7 +1653,7 @@ impl Client {
             request["params"] = params;
         }
         let answered = self.send_once(id, method, &request).await;
-        match answered {
+        let answered = match answered {
             // A modern server that names this revision among those it supports refused it
             // anyway (a proxy's pick, a server's first answer): once more, as the
             // specification asks a client to retry with a supported revision.
@@ -1647,7 +1667,12 @@ impl Client {
                 self.send_once(id, method, &request).await
             }
             answered => answered,
-        }
+        };
+        let sent = match &mut request {
+            Value::Object(members) => members.remove("params").unwrap_or(Value::Null),
+            _ => Value::Null,
+        };
+        answered.map(|answer| (answer, sent))
     }
 
     /// Sends `request` (whose id is `id`) and reads its answer, within the timeout.
@@ -1743,7 +1768,8 @@ impl Client {
                     clip(&message.to_string(), QUOTED_RESPONSE_CHARS)
                 )));
             }
-            *self.last_response.lock().unwrap_or_else(PoisonError::into_inner) = Some(message.clone());
+            let message = Arc::new(message);
+            *self.last_response.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::clone(&message));
             if let Some(error) = message.get("error") {
                 let error = WireError::deserialize(error).map_err(|e| {
                     ClientError::InvalidResponse(format!("the error does not read as a JSON-RPC error: {e}"))
@@ -1915,7 +1941,7 @@ pub struct CallResponse {
     is_error: bool,
     meta: Option<Map<String, Value>>,
     notifications: Vec<Value>,
-    response: Value,
+    response: Arc<Value>,
     version: ProtocolVersion,
     rounds: usize,
     task: Option<TaskTrace>,
@@ -1934,7 +1960,7 @@ impl CallResponse {
     /// rounds yet.
     fn new(
         wire: WireCallResult,
-        response: Value,
+        response: Arc<Value>,
         tool: Option<&Tool>,
         version: ProtocolVersion,
     ) -> CallResponse {

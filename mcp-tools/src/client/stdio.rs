@@ -22,8 +22,8 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::process::Child;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-/// The most notifications queued for one request before more are dropped.
-pub(super) const REQUEST_BACKLOG: usize = 256;
+/// The most notifications kept for one request; more are dropped.
+pub(super) const REQUEST_BACKLOG: usize = 10_000;
 
 /// The most notifications the client's feed holds for a reader that falls behind.
 pub(super) const FEED_BACKLOG: usize = 1024;
@@ -36,16 +36,22 @@ const EXIT_GRACE: Duration = Duration::from_secs(2);
 
 /// A request waiting for its answer over a shared channel.
 pub(super) struct Waiting {
-    /// The notifications that belong to the request; the task drops those that find it full.
-    pub(super) notes: mpsc::Receiver<Value>,
-    /// The response, or why there will be none.
-    pub(super) answer: oneshot::Receiver<Result<Value, ClientError>>,
+    /// The response with the notifications that came for the request before it, or why
+    /// there will be none.
+    pub(super) answer: oneshot::Receiver<Result<Delivered, ClientError>>,
+}
+
+/// What came for a request: its notifications, then its response.
+pub(super) struct Delivered {
+    pub(super) notes: Vec<Value>,
+    pub(super) response: Value,
 }
 
 /// A request waiting over the pipe.
 struct Entry {
-    notes: mpsc::Sender<Value>,
-    answer: oneshot::Sender<Result<Value, ClientError>>,
+    /// The request's notifications so far, at most [`REQUEST_BACKLOG`].
+    notes: Vec<Value>,
+    answer: oneshot::Sender<Result<Delivered, ClientError>>,
 }
 
 /// What the reading task and the client share.
@@ -103,7 +109,6 @@ impl Pipe {
 
     /// Sends request `id` and gives what will come back for it.
     pub(super) fn open(&self, id: i64, message: &Value) -> Result<Waiting, ClientError> {
-        let (notes_in, notes) = mpsc::channel(REQUEST_BACKLOG);
         let (answer_in, answer) = oneshot::channel();
         {
             let mut pending = lock(&self.shared.pending);
@@ -113,18 +118,18 @@ impl Pipe {
             pending.insert(
                 id,
                 Entry {
-                    notes: notes_in,
+                    notes: Vec::new(),
                     answer: answer_in,
                 },
             );
         }
         self.send(message);
-        Ok(Waiting { notes, answer })
+        Ok(Waiting { answer })
     }
 
     /// Writes one message, unless the pipe is closed.
     pub(super) fn send(&self, message: &Value) {
-        let mut line = message.to_string().into_bytes();
+        let mut line = serde_json::to_vec(message).unwrap_or_default();
         line.push(b'\n');
         if let Some(lines) = lock(&self.lines).as_ref() {
             let _ = lines.send(line);
@@ -299,7 +304,10 @@ fn sort(shared: &Shared, lines: &mpsc::WeakUnboundedSender<Vec<u8>>, line: &[u8]
         .and_then(|id| lock(&shared.pending).remove(&id));
     match entry {
         Some(entry) => {
-            let _ = entry.answer.send(Ok(message));
+            let _ = entry.answer.send(Ok(Delivered {
+                notes: entry.notes,
+                response: message,
+            }));
         }
         None => tracing::warn!(
             id = %id.map(|id| id.to_string()).unwrap_or_default(),
@@ -323,9 +331,11 @@ fn notification(shared: &Shared, message: Value) {
         .and_then(|params| params.get("progressToken"))
         .and_then(Value::as_i64);
     if let Some(token) = token {
-        let pending = lock(&shared.pending);
-        if let Some(entry) = pending.get(&token) {
-            let _ = entry.notes.try_send(message);
+        let mut pending = lock(&shared.pending);
+        if let Some(entry) = pending.get_mut(&token) {
+            if entry.notes.len() < REQUEST_BACKLOG {
+                entry.notes.push(message);
+            }
             return;
         }
     }
@@ -354,7 +364,7 @@ fn ask(
                 json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code.get(), "message": text } })
             }
         };
-        let mut line = answer.to_string().into_bytes();
+        let mut line = serde_json::to_vec(&answer).unwrap_or_default();
         line.push(b'\n');
         let _ = lines.send(line);
     });
