@@ -1,7 +1,7 @@
 //! Calling MCP servers: [`Client`] speaks to a server started as a child process
 //! ([`Client::stdio`]), to one over Streamable HTTP (`Client::http`, feature `http`, on by
 //! default), over any line-delimited stream ([`Client::stream`]), or to one in the same
-//! program ([`Server::test_client`]), with one set of methods and one [`ClientError`].
+//! program ([`Server::test_client`](crate::Server::test_client)), with one set of methods and one [`ClientError`].
 //!
 //! [`Server::test_client`]: crate::Server::test_client
 //!
@@ -104,8 +104,8 @@ const QUOTED_RESPONSE_CHARS: usize = 2_000;
 const MAX_NOTIFICATIONS: usize = 10_000;
 
 /// A connection to one MCP server: from [`Client::stdio`] (a child process),
-/// [`Server::test_client`] (a server's engine in this process, revision 2026-07-28) or
-/// [`Server::test_client_legacy`] (the same, in an `initialize` session).
+/// [`Server::test_client`](crate::Server::test_client) (a server's engine in this process, revision 2026-07-28) or
+/// [`Server::test_client_legacy`](crate::Server::test_client_legacy) (the same, in an `initialize` session).
 ///
 /// It speaks one protocol revision, as any client does: modern requests carry the
 /// revision, the client's identity and capabilities in `_meta`; legacy ones rely on the
@@ -274,6 +274,7 @@ impl Client {
     /// # }
     /// ```
     #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub fn http(url: impl Into<String>) -> Connector {
         let mut connector = Client::stdio(tokio::process::Command::new(""));
         connector.target = Target::Http {
@@ -325,6 +326,7 @@ impl Connector {
     /// Sends `Authorization: Bearer <token>` with every HTTP request (see
     /// [`Client::http`]); over stdio there is nothing to send it with, and it is ignored.
     #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub fn bearer_token(mut self, token: impl Into<String>) -> Connector {
         if let Target::Http { token: slot, .. } = &mut self.target {
             *slot = Some(token.into());
@@ -769,7 +771,7 @@ impl Client {
     /// [`ClientError::TaskCancelled`].
     ///
     /// Tasks need revision 2026-07-28: a client from
-    /// [`Server::test_client_legacy`] declares nothing more and its calls stay plain.
+    /// [`Server::test_client_legacy`](crate::Server::test_client_legacy) declares nothing more and its calls stay plain.
     ///
     /// ```
     /// use mcp_toolkit::{tool, tools, Context, Server};
@@ -2492,7 +2494,7 @@ pub enum ClientError {
         /// The start of the body.
         body: String,
     },
-    /// The URL given to [`Client::http`] cannot be used.
+    /// The URL given to `Client::http` (feature `http`) cannot be used.
     #[error("cannot use the URL {url:?}: {reason}")]
     Url {
         /// The URL (cut).

@@ -1,4 +1,4 @@
-//! What a [`TestClient`](super::TestClient) reads from the answers to `tools/list`,
+//! What a [`Client`](super::Client) reads from the answers to `tools/list`,
 //! `prompts/list`, `prompts/get`, `resources/list`, `resources/templates/list` and
 //! `resources/read`: each read into the crate's own protocol types, in every revision, with
 //! the JSON as it was sent beside it for assertions on the wire.
@@ -39,7 +39,7 @@ fn read<T: DeserializeOwned>(json: Value) -> Result<(T, Value), serde_json::Erro
     T::deserialize(&json).map(|wire| (wire, json))
 }
 
-/// A tool as [`TestClient::list_tools`](super::TestClient::list_tools) received it: its
+/// A tool as [`Client::list_tools`](super::Client::list_tools) received it: its
 /// definition in the client's revision, read into the crate's types, and the JSON as it
 /// was sent ([`ListedTool::json`]).
 ///
@@ -178,7 +178,7 @@ impl ListedTool {
     }
 }
 
-/// A prompt as [`TestClient::list_prompts`](super::TestClient::list_prompts) received it:
+/// A prompt as [`Client::list_prompts`](super::Client::list_prompts) received it:
 /// its definition with its arguments, and the JSON as it was sent ([`ListedPrompt::json`]).
 /// The title and `_meta` came in 2025-06-18, icons in 2025-11-25.
 ///
@@ -283,7 +283,7 @@ impl ListedPrompt {
 }
 
 /// A resource with a fixed URI as
-/// [`TestClient::list_resources`](super::TestClient::list_resources) received it: its
+/// [`Client::list_resources`](super::Client::list_resources) received it: its
 /// definition, and the JSON as it was sent ([`ListedResource::json`]). The title, `_meta`
 /// and the annotations' `lastModified` came in 2025-06-18, icons in 2025-11-25.
 ///
@@ -404,7 +404,7 @@ impl ListedResource {
 }
 
 /// A resource template as
-/// [`TestClient::list_resource_templates`](super::TestClient::list_resource_templates)
+/// [`Client::list_resource_templates`](super::Client::list_resource_templates)
 /// received it: its definition, and the JSON as it was sent
 /// ([`ListedResourceTemplate::json`]). The title and `_meta` came in 2025-06-18, icons in
 /// 2025-11-25.
@@ -516,7 +516,7 @@ impl ListedResourceTemplate {
     }
 }
 
-/// A filled-in prompt as [`TestClient::get_prompt`](super::TestClient::get_prompt)
+/// A filled-in prompt as [`Client::get_prompt`](super::Client::get_prompt)
 /// received it: its messages as [`PromptMessage`]s, its description and `_meta`, and the
 /// response as it was sent ([`PromptResponse::response`]).
 ///
@@ -592,7 +592,7 @@ impl PromptResponse {
     }
 }
 
-/// What [`TestClient::read_resource`](super::TestClient::read_resource) received: the
+/// What [`Client::read_resource`](super::Client::read_resource) received: the
 /// contents, text or base64 blobs, each with its URI and MIME type; in revision 2026-07-28
 /// the cache hints; and the response as it was sent ([`ReadResponse::response`]).
 ///
