@@ -183,22 +183,7 @@ impl Http {
     /// from the handlers, and notifications, to the feed. A server that offers no such
     /// stream (405) is left at that. The stream lives while the client does.
     pub(super) async fn listen(self: &Arc<Http>) {
-        let mut request = Request::builder()
-            .method(Method::GET)
-            .uri(self.url.clone())
-            .header(header::ACCEPT, "text/event-stream");
-        if let Some(authorization) = &self.authorization {
-            request = request.header(header::AUTHORIZATION, authorization);
-        }
-        if let Some(session) = lock(&self.session).as_ref() {
-            request = request.header("mcp-session-id", session);
-        }
-        if let Some(version) = *lock(&self.version) {
-            request = request.header("mcp-protocol-version", version);
-        }
-        let request = request
-            .body(Full::default())
-            .unwrap_or_else(|_| unreachable!("the URL and the headers were checked"));
+        let request = self.stream_request(None);
         let Ok(response) = self.client.request(request).await else {
             return;
         };
@@ -408,13 +393,16 @@ impl Http {
         None
     }
 
-    /// Takes up a request's stream again after event `last_id`.
-    async fn resume(&self, last_id: &str) -> Result<Incoming, ClientError> {
+    /// A `GET` of an event stream: the session's own, or a request's taken up again after
+    /// event `last_id`.
+    fn stream_request(&self, last_id: Option<&str>) -> Request<Full<Bytes>> {
         let mut request = Request::builder()
             .method(Method::GET)
             .uri(self.url.clone())
-            .header(header::ACCEPT, "text/event-stream")
-            .header("last-event-id", header_value(last_id));
+            .header(header::ACCEPT, "text/event-stream");
+        if let Some(last_id) = last_id {
+            request = request.header("last-event-id", header_value(last_id));
+        }
         if let Some(authorization) = &self.authorization {
             request = request.header(header::AUTHORIZATION, authorization);
         }
@@ -424,9 +412,14 @@ impl Http {
         if let Some(version) = *lock(&self.version) {
             request = request.header("mcp-protocol-version", version);
         }
-        let request = request
+        request
             .body(Full::default())
-            .unwrap_or_else(|_| unreachable!("the URL and the headers were checked"));
+            .unwrap_or_else(|_| unreachable!("the URL and the headers were checked"))
+    }
+
+    /// Takes up a request's stream again after event `last_id`.
+    async fn resume(&self, last_id: &str) -> Result<Incoming, ClientError> {
+        let request = self.stream_request(Some(last_id));
         let response = self.send(request).await?;
         if !response.status().is_success() || !is_event_stream(response.headers()) {
             return Err(ClientError::Http {
