@@ -88,6 +88,22 @@ async fn run(scenario: &str, url: &str, context: &Value) -> Result<(), ClientErr
                 client.call(tool, json!({})).await?;
             }
         }
+        "sep-2640-client-no-prefetch" => {
+            // A host lists skills and reads none until a request calls for one.
+            client.list_skills().await?;
+        }
+        "sep-2640-client-verify-digest"
+        | "sep-2640-client-verify-size"
+        | "sep-2640-client-verify-frontmatter" => {
+            // Load each skill as a host does when it is called for: `SKILL.md` first, then
+            // the files it points to; a file that does not match its listing stops it.
+            for skill in client.list_skills().await? {
+                client.read_skill_file(&skill, skill.uri()).await?;
+                for file in skill.files().iter().filter(|file| file.uri != skill.uri()) {
+                    client.read_skill_file(&skill, &file.uri).await?;
+                }
+            }
+        }
         "http-standard-headers" => {
             if let Some(tool) = client.list_tools().await?.first() {
                 client.call(tool.name(), arguments_for(tool)).await?;

@@ -244,7 +244,23 @@ client_lane() {
   for revision in 2025-11-25 2026-07-28; do
     run "conformance-client-$revision" node "$conformance_020" client --command "$bin/conformance_client" \
       --requirements $revision --expected-failures "$here/conformance/client-expected-failures-$revision.yml"
+  done  # The skills extension's client scenarios (SEP-2640) are in no requirement set: by name.
+  run conformance-client-skills client_scenarios sep-2640-client-no-prefetch \
+    sep-2640-client-verify-digest sep-2640-client-verify-size sep-2640-client-verify-frontmatter
+}
+# client_scenarios NAME...: each client scenario by name with suite 0.2.0; fails when one
+# fails or skips a check.
+client_scenarios() {
+  local scenario out failed=0
+  for scenario in "$@"; do
+    out=$(node "$conformance_020" client --command "$bin/conformance_client" --scenario "$scenario" 2>&1) || failed=1
+    printf '%s\n' "$out"
+    if grep -q SKIPPED <<<"$out"; then
+      echo "$scenario: a check was skipped" >&2
+      failed=1
+    fi
   done
+  return $failed
 }
 # The OAuth resource server (Server::oauth) with the Python SDK's own OAuth handling: its
 # fixture runs a loopback authorization server beside the MCP server.

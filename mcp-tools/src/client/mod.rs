@@ -52,11 +52,13 @@ mod http;
 mod link;
 mod params;
 mod results;
+mod skills;
 mod stdio;
 
 pub use results::{
     ListedPrompt, ListedResource, ListedResourceTemplate, ListedTool, PromptResponse, ReadResponse,
 };
+pub use skills::{ListedSkill, SkillFile};
 
 use crate::content::Content;
 use crate::engine::{Connection, Engine, TASKS_EXTENSION};
@@ -2500,6 +2502,16 @@ pub enum ClientError {
         /// The URL (cut).
         url: String,
         /// Why not.
+        reason: String,
+    },
+    /// A skill file read does not match what `skills/list` said of it (its size, its
+    /// digest, or for `SKILL.md` its frontmatter): changed since, or served falsely. It is
+    /// not given to the caller.
+    #[error("the skill file {uri:?} does not match its listing: {reason}")]
+    SkillMismatch {
+        /// The file's URI.
+        uri: String,
+        /// What differs.
         reason: String,
     },
     /// [`Connector::protocol_version`] named a revision this crate does not know.
