@@ -139,13 +139,11 @@ impl Client {
             }
             None => return Err(mismatch("`resources/read` gave no contents".to_owned())),
         };
-        if let Some(size) = file.size {
-            if bytes.len() as u64 != size {
-                return Err(mismatch(format!(
-                    "it is {} bytes; `skills/list` says {size}",
-                    bytes.len()
-                )));
-            }
+        if let Some(size) = file.size.filter(|size| *size != bytes.len() as u64) {
+            return Err(mismatch(format!(
+                "it is {} bytes; `skills/list` says {size}",
+                bytes.len()
+            )));
         }
         if let Some(digest) = &file.digest {
             let actual = mcp_toolkit_core::skill::digest(&bytes);
