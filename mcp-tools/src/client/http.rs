@@ -10,15 +10,15 @@
 //! to the client's size limit.
 
 use super::stdio::{Delivered, Waiting};
-use super::{Answers, ClientError};
+use super::{Answers, ClientError, lock};
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, Method, Request, StatusCode, Uri, header};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
-use serde_json::{Value, json};
-use std::sync::{Arc, Mutex, PoisonError};
+use serde_json::Value;
+use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, oneshot};
 
 #[cfg(feature = "tls")]
@@ -438,12 +438,7 @@ impl Http {
         let params = message.get("params").cloned().unwrap_or(Value::Null);
         let http = Arc::clone(self);
         tokio::spawn(async move {
-            let answer = match answers.answer(&method, params).await {
-                Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
-                Err((code, text)) => {
-                    json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code.get(), "message": text } })
-                }
-            };
+            let answer = answers.respond(&method, id, params).await;
             if let Err(e) = http.post(&answer).await {
                 tracing::warn!(error = %e, "answering the server's request failed");
             }
@@ -467,10 +462,6 @@ fn hyper_client() -> Result<HyperClient, ClientError> {
 #[cfg(not(feature = "tls"))]
 fn hyper_client() -> Result<HyperClient, ClientError> {
     Ok(hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build(HttpConnector::new()))
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// A header's value for `text` (see [`encoded`](super::params::encoded)).

@@ -242,15 +242,7 @@ impl Client {
     /// # }
     /// ```
     pub fn stdio(command: tokio::process::Command) -> Connector {
-        Connector {
-            target: Target::Stdio(command),
-            answers: Answers::default(),
-            tasks: false,
-            version: None,
-            timeout: REQUEST_TIMEOUT,
-            discover_timeout: DISCOVER_TIMEOUT,
-            max_message_bytes: MAX_MESSAGE_BYTES,
-        }
+        Connector::new(Target::Stdio(command))
     }
 
     /// A connector to a server's Streamable HTTP endpoint at `url` (`http://`, or
@@ -278,12 +270,10 @@ impl Client {
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub fn http(url: impl Into<String>) -> Connector {
-        let mut connector = Client::stdio(tokio::process::Command::new(""));
-        connector.target = Target::Http {
+        Connector::new(Target::Http {
             url: url.into(),
             token: None,
-        };
-        connector
+        })
     }
 
     /// A connector to a server at the other end of a byte stream that carries one message
@@ -318,13 +308,24 @@ impl Client {
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
-        let mut connector = Client::stdio(tokio::process::Command::new(""));
-        connector.target = Target::Stream(Box::new(reader), Box::new(writer));
-        connector
+        Connector::new(Target::Stream(Box::new(reader), Box::new(writer)))
     }
 }
 
 impl Connector {
+    /// A connector to `target` with the defaults.
+    fn new(target: Target) -> Connector {
+        Connector {
+            target,
+            answers: Answers::default(),
+            tasks: false,
+            version: None,
+            timeout: REQUEST_TIMEOUT,
+            discover_timeout: DISCOVER_TIMEOUT,
+            max_message_bytes: MAX_MESSAGE_BYTES,
+        }
+    }
+
     /// Sends `Authorization: Bearer <token>` with every HTTP request (see
     /// [`Client::http`]); over stdio there is nothing to send it with, and it is ignored.
     #[cfg(feature = "http")]
@@ -342,7 +343,7 @@ impl Connector {
         F: Fn(Value) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Value> + Send + 'static,
     {
-        self.answers.elicit = Some(Arc::new(move |params| Box::pin(handler(params))));
+        self.answers.elicit = Some(ask_handler(handler));
         self
     }
 
@@ -352,7 +353,7 @@ impl Connector {
         F: Fn(Value) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Value> + Send + 'static,
     {
-        self.answers.sample = Some(Arc::new(move |params| Box::pin(handler(params))));
+        self.answers.sample = Some(ask_handler(handler));
         self
     }
 
@@ -493,6 +494,11 @@ fn supports(data: Option<&Value>, version: ProtocolVersion) -> bool {
         .is_some_and(|supported| supported.iter().any(|v| v == version.as_str()))
 }
 
+/// A lock that a panic elsewhere did not leave unusable: the data it guards stays whole.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Roots as `roots/list` answers them.
 fn roots_json<U: Into<String>, N: Into<String>>(roots: impl IntoIterator<Item = (U, N)>) -> Vec<Value> {
     roots
@@ -504,6 +510,15 @@ fn roots_json<U: Into<String>, N: Into<String>>(roots: impl IntoIterator<Item = 
 /// A handler for one kind of ask: the request's `params` in, the `result` out.
 type AskHandler = Arc<dyn Fn(Value) -> Pin<Box<dyn Future<Output = Value> + Send>> + Send + Sync>;
 
+/// `handler` as the client keeps it.
+fn ask_handler<F, Fut>(handler: F) -> AskHandler
+where
+    F: Fn(Value) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Value> + Send + 'static,
+{
+    Arc::new(move |params| Box::pin(handler(params)))
+}
+
 /// How a [`Client`] answers the server's asks.
 #[derive(Clone, Default)]
 struct Answers {
@@ -513,6 +528,17 @@ struct Answers {
 }
 
 impl Answers {
+    /// The JSON-RPC response to the server's request `id` of `method`: the handler's
+    /// result, or an error when the client has no handler for it.
+    async fn respond(&self, method: &str, id: Value, params: Value) -> Value {
+        match self.answer(method, params).await {
+            Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
+            Err((code, text)) => {
+                json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code.get(), "message": text } })
+            }
+        }
+    }
+
     /// The capabilities a client with these answers declares.
     fn capabilities(&self) -> Value {
         let mut capabilities = Map::new();
@@ -694,7 +720,7 @@ impl Client {
                         offered: result["supportedVersions"].to_string(),
                     });
                 }
-                *self.server.lock().unwrap_or_else(PoisonError::into_inner) = result;
+                *lock(&self.server) = result;
                 return Ok(());
             }
             Ok(Err(ClientError::Rpc { code, data, .. }))
@@ -731,7 +757,7 @@ impl Client {
         F: Fn(Value) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Value> + Send + 'static,
     {
-        self.answers.elicit = Some(Arc::new(move |params| Box::pin(handler(params))));
+        self.answers.elicit = Some(ask_handler(handler));
         self.capabilities_changed()
     }
 
@@ -745,7 +771,7 @@ impl Client {
         F: Fn(Value) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Value> + Send + 'static,
     {
-        self.answers.sample = Some(Arc::new(move |params| Box::pin(handler(params))));
+        self.answers.sample = Some(ask_handler(handler));
         self.capabilities_changed()
     }
 
@@ -882,7 +908,7 @@ impl Client {
     /// `server/discover` result (2026-07-28); `null` for a client made in process by
     /// [`Server::test_client`](crate::Server::test_client), which asked nothing.
     pub fn server_info(&self) -> Value {
-        self.server.lock().unwrap_or_else(PoisonError::into_inner).clone()
+        lock(&self.server).clone()
     }
 
     /// The notifications that belong to no request the client sent (`list_changed`, or a
@@ -951,7 +977,7 @@ impl Client {
     pub async fn list_tools(&self) -> Result<Vec<ListedTool>, ClientError> {
         let mut tools: Vec<ListedTool> = self.list().await?;
         self.listed.store(true, Ordering::Relaxed);
-        let mut known = self.header_params.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut known = lock(&self.header_params);
         tools.retain(|tool| match params::header_params(tool.input_schema()) {
             Ok(found) => {
                 if found.is_empty() {
@@ -1163,7 +1189,7 @@ impl Client {
     /// ```
     pub async fn set_log_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
         if self.version.is_modern() {
-            *self.log_level.lock().unwrap_or_else(PoisonError::into_inner) = Some(level);
+            *lock(&self.log_level) = Some(level);
             return Ok(());
         }
         self.request("logging/setLevel", json!({ "level": level }))
@@ -1223,11 +1249,7 @@ impl Client {
     /// # }
     /// ```
     pub fn last_response(&self) -> Option<Value> {
-        self.last_response
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .as_deref()
-            .cloned()
+        lock(&self.last_response).as_deref().cloned()
     }
 
     /// Asks `completion/complete` for values of a prompt's `argument` that go on from
@@ -1594,7 +1616,7 @@ impl Client {
         let answer = self.exchange(self.next_id(), "initialize", Some(params)).await?;
         let result = answer.response["result"].clone();
         let offered = result["protocolVersion"].as_str().unwrap_or_default().to_owned();
-        *self.server.lock().unwrap_or_else(PoisonError::into_inner) = result;
+        *lock(&self.server) = result;
         Ok(offered)
     }
 
@@ -1609,7 +1631,7 @@ impl Client {
                 capabilities["extensions"] = json!({ TASKS_EXTENSION: {} });
             }
             meta.insert(META_CLIENT_CAPABILITIES.into(), capabilities);
-            if let Some(level) = *self.log_level.lock().unwrap_or_else(PoisonError::into_inner) {
+            if let Some(level) = *lock(&self.log_level) {
                 meta.insert(META_LOG_LEVEL.into(), json!(level));
             }
         }
@@ -1647,8 +1669,7 @@ impl Client {
         method: &str,
         params: Option<Value>,
     ) -> Result<(Answer, Value), ClientError> {
-        let reinitialize =
-            std::mem::take(&mut *self.reinitialize.lock().unwrap_or_else(PoisonError::into_inner));
+        let reinitialize = std::mem::take(&mut *lock(&self.reinitialize));
         if reinitialize && method != "initialize" {
             Box::pin(self.initialize()).await?;
         }
@@ -1705,7 +1726,7 @@ impl Client {
         #[cfg(feature = "http")]
         if method == "tools/call" && self.version.is_modern() && matches!(self.link, Link::Http(_)) {
             let params = &request["params"];
-            let known = self.header_params.lock().unwrap_or_else(PoisonError::into_inner);
+            let known = lock(&self.header_params);
             if let Some(found) = params["name"].as_str().and_then(|name| known.get(name)) {
                 return found
                     .iter()
@@ -1753,13 +1774,10 @@ impl Client {
                 // A request of the server's own (legacy revisions): answered as a client
                 // does, in a message of its own.
                 if let Some(request_id) = message.get("id") {
-                    let answer = match self.answers.answer(asked, message["params"].clone()).await {
-                        Ok(result) => json!({ "jsonrpc": "2.0", "id": request_id, "result": result }),
-                        Err((code, text)) => {
-                            json!({ "jsonrpc": "2.0", "id": request_id, "error": { "code": code.get(), "message": text } })
-                        }
-                    };
-                    self.link.send(&answer);
+                    let answer = self
+                        .answers
+                        .respond(asked, request_id.clone(), message["params"].clone());
+                    self.link.send(&answer.await);
                 }
                 if notifications.len() < MAX_NOTIFICATIONS {
                     notifications.push(message);
@@ -1773,7 +1791,7 @@ impl Client {
                 )));
             }
             let message = Arc::new(message);
-            *self.last_response.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::clone(&message));
+            *lock(&self.last_response) = Some(Arc::clone(&message));
             if let Some(error) = message.get("error") {
                 let error = WireError::deserialize(error).map_err(|e| {
                     ClientError::InvalidResponse(format!("the error does not read as a JSON-RPC error: {e}"))

@@ -10,13 +10,13 @@
 //! notifications and the feed drop what finds them full, and answers to ids the client
 //! never sent, or lines that are not JSON, are counted and logged, never kept.
 
-use super::{Answers, ClientError};
+use super::{Answers, ClientError, lock};
 use crate::protocol::arguments::clip;
 use crate::transport::stdio::{Line, LineScanner, read_line};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::process::Child;
@@ -199,10 +199,6 @@ impl Drop for Pipe {
     }
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 /// Marks the pipe closed for `reason` (the first reason stays) and fails every request
 /// still waiting.
 fn close(shared: &Shared, reason: String) {
@@ -358,12 +354,7 @@ fn ask(
     let method = method.to_owned();
     let params = message.get("params").cloned().unwrap_or(Value::Null);
     tokio::spawn(async move {
-        let answer = match answers.answer(&method, params).await {
-            Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
-            Err((code, text)) => {
-                json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code.get(), "message": text } })
-            }
-        };
+        let answer = answers.respond(&method, id, params).await;
         let mut line = serde_json::to_vec(&answer).unwrap_or_default();
         line.push(b'\n');
         let _ = lines.send(line);
