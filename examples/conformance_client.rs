@@ -8,6 +8,7 @@
 //! npx @modelcontextprotocol/conformance client --command target/debug/conformance_client --scenario tools_call
 //! ```
 
+use mcp_toolkit::client::oauth::{Headless, OAuth};
 use mcp_toolkit::client::{Client, ClientError, ListedTool};
 use serde_json::{Map, Value, json};
 use std::process::ExitCode;
@@ -54,8 +55,23 @@ fn arguments_for(tool: &ListedTool) -> Value {
     Value::Object(arguments)
 }
 
+/// How the client authorizes when a scenario's server asks: the suite's authorization
+/// server approves without a user, so the authorization URL is followed headless; the
+/// client's metadata document is the URL the suite expects, and a pre-registered client
+/// comes from the scenario's context.
+fn oauth(context: &Value) -> OAuth {
+    let mut oauth = OAuth::new("http://localhost:3000/callback", Headless)
+        .client_name("mcp-toolkit conformance client")
+        .client_metadata_url("https://conformance-test.local/client-metadata.json");
+    if let Some(client_id) = context["client_id"].as_str() {
+        let secret = context["client_secret"].as_str().map(str::to_owned);
+        oauth = oauth.client(client_id, secret);
+    }
+    oauth
+}
+
 async fn run(scenario: &str, url: &str, context: &Value) -> Result<(), ClientError> {
-    let mut connector = Client::http(url).on_elicit(accept);
+    let mut connector = Client::http(url).on_elicit(accept).oauth(oauth(context));
     if let Ok(version) = std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION") {
         connector = connector.protocol_version(version);
     }

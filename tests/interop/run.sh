@@ -241,13 +241,18 @@ client_lane() {
     run "client-notes-$mode-http" "$bin/interop_client" --server notes --mode $mode --http "$notes_client_url"
   done
   kill "$pid" 2>/dev/null
-  # The conformance suite, grading the client: every scenario each revision requires, with
-  # the ones expected to fail (authorization, for now) listed beside.
+  # The conformance suite, grading the client: every scenario each revision requires,
+  # authorization included, with the unscored extensions it does not support listed beside.
   local revision
   for revision in 2025-11-25 2026-07-28; do
     run "conformance-client-$revision" node "$conformance_020" client --command "$bin/conformance_client" \
       --requirements $revision --expected-failures "$here/conformance/client-expected-failures-$revision.yml"
-  done  # The skills extension's client scenarios (SEP-2640) are in no requirement set: by name.
+  done
+  # Authorization with servers of 2025-03-26, which have no resource metadata: the server's
+  # origin is its authorization server (suite `backcompat`, in no requirement set).
+  run conformance-client-backcompat node "$conformance_020" client --command "$bin/conformance_client" \
+    --suite backcompat
+  # The skills extension's client scenarios (SEP-2640) are in no requirement set: by name.
   run conformance-client-skills client_scenarios sep-2640-client-no-prefetch \
     sep-2640-client-verify-digest sep-2640-client-verify-size sep-2640-client-verify-frontmatter
 }
@@ -283,7 +288,7 @@ if wants conformance; then
   done
 fi
 if wants client; then
-  for run in 2025-11-25 2026-07-28; do
+  for run in 2025-11-25 2026-07-28 backcompat; do
     grep -h '^Total:' "$work/conformance-client-$run.out" | sed "s/^/conformance client $run: /"
   done
 fi

@@ -26,7 +26,7 @@ type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
 #[cfg(not(feature = "tls"))]
 type Connector = HttpConnector;
 
-type HyperClient = hyper_util::client::legacy::Client<Connector, Full<Bytes>>;
+pub(super) type HyperClient = hyper_util::client::legacy::Client<Connector, Full<Bytes>>;
 
 /// How many times one request's event stream is taken up again before the client gives up.
 const MAX_RESUMPTIONS: u32 = 8;
@@ -52,6 +52,9 @@ pub(crate) struct Http {
     limit: usize,
     /// The task reading the session's own stream, if one is open.
     listener: Mutex<Option<tokio::task::AbortHandle>>,
+    /// OAuth, when the client was given it: every request goes through it.
+    #[cfg(feature = "client-oauth")]
+    oauth: Option<super::oauth::Session>,
 }
 
 impl Drop for Http {
@@ -67,6 +70,7 @@ impl Http {
     pub(super) fn new(
         url: &str,
         token: Option<&str>,
+        #[cfg(feature = "client-oauth")] oauth: Option<super::oauth::OAuth>,
         answers: Answers,
         limit: usize,
     ) -> Result<Arc<Http>, ClientError> {
@@ -97,9 +101,12 @@ impl Http {
             }
             None => None,
         };
+        let client = hyper_client()?;
         Ok(Arc::new(Http {
+            #[cfg(feature = "client-oauth")]
+            oauth: oauth.map(|oauth| super::oauth::Session::new(oauth, uri.clone(), client.clone())),
             url: uri,
-            client: hyper_client()?,
+            client,
             authorization,
             session: Mutex::new(None),
             version: Mutex::new(None),
@@ -108,6 +115,13 @@ impl Http {
             limit,
             listener: Mutex::new(None),
         }))
+    }
+
+    /// Whether a user is authorizing now, and how many authorizations have ended (see
+    /// [`oauth`](super::oauth)).
+    #[cfg(feature = "client-oauth")]
+    pub(super) fn authorizing(&self) -> Option<tokio::sync::watch::Receiver<(bool, u64)>> {
+        self.oauth.as_ref().map(super::oauth::Session::authorizing)
     }
 
     /// The revision to name in `MCP-Protocol-Version` from now on.
@@ -184,7 +198,7 @@ impl Http {
     /// stream (405) is left at that. The stream lives while the client does.
     pub(super) async fn listen(self: &Arc<Http>) {
         let request = self.stream_request(None);
-        let Ok(response) = self.client.request(request).await else {
+        let Ok(response) = self.send(request).await else {
             return;
         };
         if !response.status().is_success() || !is_event_stream(response.headers()) {
@@ -232,7 +246,7 @@ impl Http {
             .header("mcp-session-id", session)
             .body(Full::default())
             .unwrap_or_else(|_| unreachable!("the URL and the headers were checked"));
-        let _ = self.client.request(request).await;
+        let _ = self.send(request).await;
     }
 
     /// The POST of one message, with the headers its era asks for.
@@ -280,13 +294,17 @@ impl Http {
             .unwrap_or_else(|_| unreachable!("the URL and the headers were checked"))
     }
 
+    /// Sends `request`: through OAuth, when the client has it, which may authorize and send
+    /// it again.
     async fn send(&self, request: Request<Full<Bytes>>) -> Result<hyper::Response<Incoming>, ClientError> {
+        #[cfg(feature = "client-oauth")]
+        if let Some(oauth) = &self.oauth {
+            return oauth.send(request).await;
+        }
         self.client
             .request(request)
             .await
-            .map_err(|e| ClientError::Closed {
-                reason: format!("the request to {} failed: {}", self.url, error_chain(&e)),
-            })
+            .map_err(|e| request_failed(&self.url, &e))
     }
 
     /// Sends one request and reads its answer: the response, after handing the request's
@@ -446,8 +464,15 @@ impl Http {
     }
 }
 
+/// The error of a request to `url` that got no answer.
+pub(super) fn request_failed(url: &Uri, error: &hyper_util::client::legacy::Error) -> ClientError {
+    ClientError::Closed {
+        reason: format!("the request to {url} failed: {}", error_chain(error)),
+    }
+}
+
 #[cfg(feature = "tls")]
-fn hyper_client() -> Result<HyperClient, ClientError> {
+pub(super) fn hyper_client() -> Result<HyperClient, ClientError> {
     let connector = hyper_rustls::HttpsConnectorBuilder::new()
         .with_provider_and_webpki_roots(rustls::crypto::ring::default_provider())
         .map_err(|e| ClientError::Closed {
@@ -460,7 +485,7 @@ fn hyper_client() -> Result<HyperClient, ClientError> {
 }
 
 #[cfg(not(feature = "tls"))]
-fn hyper_client() -> Result<HyperClient, ClientError> {
+pub(super) fn hyper_client() -> Result<HyperClient, ClientError> {
     Ok(hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build(HttpConnector::new()))
 }
 
@@ -497,7 +522,7 @@ fn quoted(body: &[u8]) -> String {
 }
 
 /// An error and its sources, one after another.
-fn error_chain(error: &dyn std::error::Error) -> String {
+pub(super) fn error_chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {

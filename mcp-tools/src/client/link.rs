@@ -89,6 +89,16 @@ impl Link {
         }
     }
 
+    /// Whether a user is authorizing the connection now, and how many authorizations have
+    /// ended: only HTTP with OAuth has any.
+    #[cfg(feature = "client-oauth")]
+    pub(super) fn authorizing(&self) -> Option<tokio::sync::watch::Receiver<(bool, u64)>> {
+        match self {
+            Link::Http(http) => http.authorizing(),
+            _ => None,
+        }
+    }
+
     /// Sends request `id` and gives what will come back for it; `headers` go with it where
     /// the transport has headers (HTTP).
     pub(super) fn open(

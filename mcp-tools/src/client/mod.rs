@@ -50,6 +50,9 @@
 #[cfg(feature = "http")]
 mod http;
 mod link;
+#[cfg(feature = "client-oauth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "client-oauth")))]
+pub mod oauth;
 mod params;
 mod results;
 mod skills;
@@ -214,6 +217,8 @@ enum Target {
     Http {
         url: String,
         token: Option<String>,
+        #[cfg(feature = "client-oauth")]
+        oauth: Option<oauth::OAuth>,
     },
     Stream(
         Box<dyn AsyncRead + Unpin + Send>,
@@ -273,6 +278,8 @@ impl Client {
         Connector::new(Target::Http {
             url: url.into(),
             token: None,
+            #[cfg(feature = "client-oauth")]
+            oauth: None,
         })
     }
 
@@ -333,6 +340,31 @@ impl Connector {
     pub fn bearer_token(mut self, token: impl Into<String>) -> Connector {
         if let Target::Http { token: slot, .. } = &mut self.target {
             *slot = Some(token.into());
+        }
+        self
+    }
+
+    /// Authorizes with OAuth 2.1 when the server asks for it (a `401`, or a `403` for a
+    /// missing scope), as the [`oauth`] module describes; over stdio there is nothing to
+    /// authorize, and it is ignored.
+    ///
+    /// ```no_run
+    /// use mcp_toolkit::client::oauth::{Headless, OAuth};
+    /// use mcp_toolkit::client::{Client, ClientError};
+    ///
+    /// # async fn run() -> Result<(), ClientError> {
+    /// // An authorization server that approves this client without asking anyone.
+    /// let oauth = OAuth::new("http://127.0.0.1:8765/callback", Headless)
+    ///     .client("reporting-agent", Some("s3cr3t".to_owned()));
+    /// let client = Client::http("https://mcp.example.com/mcp").oauth(oauth).connect().await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "client-oauth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "client-oauth")))]
+    pub fn oauth(mut self, oauth: oauth::OAuth) -> Connector {
+        if let Target::Http { oauth: slot, .. } = &mut self.target {
+            *slot = Some(oauth);
         }
         self
     }
@@ -452,9 +484,19 @@ impl Connector {
                 Link::Stdio(stdio::Pipe::start(reader, writer, None, answers.clone(), limit))
             }
             #[cfg(feature = "http")]
-            Target::Http { url, token } => {
-                Link::Http(http::Http::new(&url, token.as_deref(), answers.clone(), limit)?)
-            }
+            Target::Http {
+                url,
+                token,
+                #[cfg(feature = "client-oauth")]
+                oauth,
+            } => Link::Http(http::Http::new(
+                &url,
+                token.as_deref(),
+                #[cfg(feature = "client-oauth")]
+                oauth,
+                answers.clone(),
+                limit,
+            )?),
         };
         let mut client = Client::over(link, ProtocolVersion::LATEST);
         client.answers = answers;
@@ -708,7 +750,9 @@ impl Client {
         }
         // The probe, in 2026-07-28: a result, or a modern error, marks a modern server.
         self.version = ProtocolVersion::V2026_07_28;
-        let probe = tokio::time::timeout(discover, self.request("server/discover", Value::Null)).await;
+        let probe = self
+            .in_time(discover, self.request("server/discover", Value::Null))
+            .await;
         match probe {
             Ok(Ok(result)) => {
                 let offers = result["supportedVersions"]
@@ -738,6 +782,8 @@ impl Client {
             Ok(Err(error @ (ClientError::Closed { .. } | ClientError::TooLarge { .. }))) => {
                 return Err(error);
             }
+            #[cfg(feature = "client-oauth")]
+            Ok(Err(error @ ClientError::Authorization(_))) => return Err(error),
             // Any other error, or none in time: a legacy server.
             Ok(Err(_)) | Err(_) => {}
         }
@@ -1709,7 +1755,7 @@ impl Client {
             id,
             done: false,
         };
-        let answered = tokio::time::timeout(self.timeout, self.receive(id, method, inbox)).await;
+        let answered = self.in_time(self.timeout, self.receive(id, method, inbox)).await;
         guard.done = true;
         match answered {
             Ok(answer) => answer,
@@ -1718,6 +1764,36 @@ impl Client {
                 Err(self.timed_out(method))
             }
         }
+    }
+
+    /// `work`, if it ends within `limit`; time a user spends authorizing (OAuth) does not
+    /// count: the limit starts again once they are done.
+    async fn in_time<T>(
+        &self,
+        limit: Duration,
+        work: impl Future<Output = T>,
+    ) -> Result<T, tokio::time::error::Elapsed> {
+        #[cfg(feature = "client-oauth")]
+        if let Some(mut authorizing) = self.link.authorizing() {
+            tokio::pin!(work);
+            let mut ended = authorizing.borrow_and_update().1;
+            loop {
+                match tokio::time::timeout(limit, &mut work).await {
+                    Ok(done) => return Ok(done),
+                    Err(elapsed) => {
+                        let (busy, now_ended) = *authorizing.borrow_and_update();
+                        if !busy && now_ended == ended {
+                            return Err(elapsed);
+                        }
+                        if busy {
+                            let _ = authorizing.wait_for(|(busy, _)| !busy).await;
+                        }
+                        ended = authorizing.borrow_and_update().1;
+                    }
+                }
+            }
+        }
+        tokio::time::timeout(limit, work).await
     }
 
     /// The `Mcp-Param-*` headers of a `tools/call` over HTTP in 2026-07-28: each argument the
@@ -2532,6 +2608,12 @@ pub enum ClientError {
         /// What differs.
         reason: String,
     },
+    /// Authorizing with OAuth failed (feature `client-oauth`): the request that needed it
+    /// was not sent again.
+    #[cfg(feature = "client-oauth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "client-oauth")))]
+    #[error(transparent)]
+    Authorization(#[from] oauth::AuthorizationError),
     /// [`Connector::protocol_version`] named a revision this crate does not know.
     #[error(
         "unknown protocol revision {0:?}; this client speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 and 2026-07-28"

@@ -4,7 +4,7 @@
 //! has a time limit and a bound on the body.
 
 use super::error::FetchError;
-use super::metadata::is_loopback;
+use crate::protocol::oauth::is_secure;
 use axum::body::Bytes;
 use axum::http::{Method, Request, Uri, header};
 use http_body_util::{BodyExt, Full, Limited};
@@ -62,20 +62,18 @@ impl Fetcher {
         (client_id, secret): (&str, &str),
         form: &[(&str, &str)],
     ) -> Result<T, FetchError> {
-        use base64::Engine as _;
-        let credentials = format!("{}:{}", form_encode(client_id), form_encode(secret));
-        let basic = base64::engine::general_purpose::STANDARD.encode(credentials);
-        let body: Vec<String> = form
-            .iter()
-            .map(|(k, v)| format!("{}={}", form_encode(k), form_encode(v)))
-            .collect();
         let request = Request::builder()
             .method(Method::POST)
             .uri(checked(url)?)
             .header(header::ACCEPT, "application/json")
             .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-            .header(header::AUTHORIZATION, format!("Basic {basic}"))
-            .body(Full::new(Bytes::from(body.join("&"))))
+            .header(
+                header::AUTHORIZATION,
+                crate::protocol::oauth::basic_credentials(client_id, secret),
+            )
+            .body(Full::new(Bytes::from(crate::protocol::oauth::form(
+                form.iter().copied(),
+            ))))
             .map_err(|_| FetchError::Url(url.to_owned()))?;
         self.exchange(request).await
     }
@@ -104,37 +102,16 @@ impl Fetcher {
 /// `url` parsed, if it may be fetched: `https://`, or `http://` to a loopback host.
 fn checked(url: &str) -> Result<Uri, FetchError> {
     let uri: Uri = url.parse().map_err(|_| FetchError::Url(url.to_owned()))?;
-    let host = uri.host().ok_or_else(|| FetchError::Url(url.to_owned()))?;
     match uri.scheme_str() {
-        Some("https") => Ok(uri),
-        Some("http") if is_loopback(host) => Ok(uri),
-        Some("http") => Err(FetchError::NotHttps(url.to_owned())),
+        _ if is_secure(&uri) => Ok(uri),
+        Some("http") if uri.host().is_some() => Err(FetchError::NotHttps(url.to_owned())),
         _ => Err(FetchError::Url(url.to_owned())),
     }
-}
-
-/// `application/x-www-form-urlencoded` encoding of one name or value.
-fn form_encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for byte in text.bytes() {
-        match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'*' => out.push(byte as char),
-            b' ' => out.push('+'),
-            _ => out.push_str(&format!("%{byte:02X}")),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn forms_are_encoded() {
-        assert_eq!(form_encode("a b&c=d/é"), "a+b%26c%3Dd%2F%C3%A9");
-        assert_eq!(form_encode("eyJ.x-y_z"), "eyJ.x-y_z");
-    }
 
     #[test]
     fn only_loopback_may_be_plain_http() {

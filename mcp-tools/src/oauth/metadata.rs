@@ -3,11 +3,10 @@
 //! OpenID Connect Discovery) is looked for; and the rule every configured URL follows.
 
 use super::error::ConfigError;
+pub(super) use crate::protocol::oauth::{PRM_SUFFIX, as_metadata_urls, is_loopback};
+use crate::protocol::oauth::{origin, path_of};
 use axum::http::Uri;
 use serde_json::{Value, json};
-
-/// The well-known suffix of Protected Resource Metadata (RFC 9728, section 3).
-pub(super) const PRM_SUFFIX: &str = "/.well-known/oauth-protected-resource";
 
 /// `url` checked: an absolute `https://` URL, or `http://` on a loopback host; no fragment.
 pub(super) fn checked_url(what: &'static str, url: &str) -> Result<Uri, ConfigError> {
@@ -32,27 +31,6 @@ pub(super) fn checked_url(what: &'static str, url: &str) -> Result<Uri, ConfigEr
         }),
         _ => Err(invalid("its scheme is not `https`")),
     }
-}
-
-/// Whether `host` (as a URI gives it, IPv6 in brackets) is a loopback name or address.
-pub(super) fn is_loopback(host: &str) -> bool {
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    host.eq_ignore_ascii_case("localhost")
-        || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
-}
-
-/// `scheme://authority` of `uri`.
-fn origin(uri: &Uri) -> String {
-    format!(
-        "{}://{}",
-        uri.scheme_str().unwrap_or("https"),
-        uri.authority().map_or("", |a| a.as_str())
-    )
-}
-
-/// The path of `uri` without a trailing `/` (empty for the root).
-fn path_of(uri: &Uri) -> &str {
-    uri.path().trim_end_matches('/')
 }
 
 /// Where this server's Protected Resource Metadata is: its absolute URL (named in
@@ -86,22 +64,6 @@ pub(super) fn prm_document(resource: &str, issuer: &str, scopes: &[String], name
         document["resource_name"] = json!(name);
     }
     document
-}
-
-/// Where an issuer's metadata may be, in the order tried: RFC 8414's
-/// `oauth-authorization-server` (the well-known part inserted before the issuer's path),
-/// then OpenID Connect Discovery's `openid-configuration`, inserted and then appended.
-pub(super) fn as_metadata_urls(issuer: &Uri) -> Vec<String> {
-    let origin = origin(issuer);
-    let path = path_of(issuer);
-    let mut urls = vec![
-        format!("{origin}/.well-known/oauth-authorization-server{path}"),
-        format!("{origin}/.well-known/openid-configuration{path}"),
-    ];
-    if !path.is_empty() {
-        urls.push(format!("{origin}{path}/.well-known/openid-configuration"));
-    }
-    urls
 }
 
 /// Whether `scope` is a scope token (RFC 6749, section 3.3) that can also go in a quoted
@@ -169,21 +131,6 @@ mod tests {
             prm_location(&root, "/").1,
             ["/.well-known/oauth-protected-resource"]
         );
-    }
-
-    #[test]
-    fn authorization_server_metadata_is_looked_for_in_three_places() {
-        let issuer: Uri = "https://auth.example.com/tenant1".parse().unwrap();
-        assert_eq!(
-            as_metadata_urls(&issuer),
-            [
-                "https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
-                "https://auth.example.com/.well-known/openid-configuration/tenant1",
-                "https://auth.example.com/tenant1/.well-known/openid-configuration"
-            ]
-        );
-        let root: Uri = "https://auth.example.com".parse().unwrap();
-        assert_eq!(as_metadata_urls(&root).len(), 2);
     }
 
     #[test]

@@ -4,6 +4,8 @@ pub(crate) mod arguments;
 pub(crate) mod id_scan;
 pub(crate) mod jsonrpc;
 pub(crate) mod messages;
+#[cfg(any(feature = "oauth", feature = "client-oauth"))]
+pub(crate) mod oauth;
 mod types;
 
 pub use mcp_toolkit_core::ErrorCode;
