@@ -460,3 +460,34 @@ fn generated_code_support_is_hidden_in_one_place() {
         scattered.join("\n")
     );
 }
+
+/// README's feature table names every feature of the runtime crate, and only those.
+#[test]
+fn the_readme_lists_every_feature() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("mcp-tools/Cargo.toml")).unwrap();
+    let section = manifest.split("[features]").nth(1).unwrap();
+    let section = section.split("\n[").next().unwrap();
+    let mut features: Vec<&str> = section
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .filter_map(|line| line.split_once(" = ").map(|(name, _)| name.trim()))
+        .filter(|name| *name != "default")
+        .collect();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let mut listed: Vec<&str> = readme
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .filter_map(|line| {
+            line.split_once("` | ")
+                .filter(|(_, rest)| rest.starts_with("on") || rest.starts_with("off"))
+        })
+        .map(|(name, _)| name)
+        .collect();
+    features.sort_unstable();
+    listed.sort_unstable();
+    assert_eq!(
+        listed, features,
+        "README.md's feature table against mcp-tools/Cargo.toml"
+    );
+}

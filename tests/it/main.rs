@@ -12,6 +12,7 @@ mod asks;
 mod bad_input;
 mod cli;
 mod client;
+mod client_oauth;
 mod client_requests;
 mod completion;
 mod definitions;

@@ -9,24 +9,16 @@
 //! `Mcp-Session-Id` and, from 2025-06-18, its revision. Bodies and SSE events are read up
 //! to the client's size limit.
 
+use super::net::{HyperClient, error_chain, hyper_client, request_failed};
 use super::stdio::{Delivered, Waiting};
 use super::{Answers, ClientError, lock};
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, Method, Request, StatusCode, Uri, header};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::TokioExecutor;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, oneshot};
-
-#[cfg(feature = "tls")]
-type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
-#[cfg(not(feature = "tls"))]
-type Connector = HttpConnector;
-
-pub(super) type HyperClient = hyper_util::client::legacy::Client<Connector, Full<Bytes>>;
 
 /// How many times one request's event stream is taken up again before the client gives up.
 const MAX_RESUMPTIONS: u32 = 8;
@@ -464,31 +456,6 @@ impl Http {
     }
 }
 
-/// The error of a request to `url` that got no answer.
-pub(super) fn request_failed(url: &Uri, error: &hyper_util::client::legacy::Error) -> ClientError {
-    ClientError::Closed {
-        reason: format!("the request to {url} failed: {}", error_chain(error)),
-    }
-}
-
-#[cfg(feature = "tls")]
-pub(super) fn hyper_client() -> Result<HyperClient, ClientError> {
-    let connector = hyper_rustls::HttpsConnectorBuilder::new()
-        .with_provider_and_webpki_roots(rustls::crypto::ring::default_provider())
-        .map_err(|e| ClientError::Closed {
-            reason: format!("TLS could not be set up: {e}"),
-        })?
-        .https_or_http()
-        .enable_http1()
-        .build();
-    Ok(hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build(connector))
-}
-
-#[cfg(not(feature = "tls"))]
-pub(super) fn hyper_client() -> Result<HyperClient, ClientError> {
-    Ok(hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build(HttpConnector::new()))
-}
-
 /// A header's value for `text` (see [`encoded`](super::params::encoded)).
 fn header_value(text: &str) -> HeaderValue {
     HeaderValue::try_from(super::params::encoded(text))
@@ -519,18 +486,6 @@ async fn read_body(body: Incoming, limit: usize) -> Result<Bytes, ClientError> {
 /// A body as an error quotes it.
 fn quoted(body: &[u8]) -> String {
     crate::protocol::arguments::clip(&String::from_utf8_lossy(body), QUOTED_BODY_CHARS).into_owned()
-}
-
-/// An error and its sources, one after another.
-pub(super) fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 /// The events of an SSE stream, from chunks as they come: the `data` of each (lines

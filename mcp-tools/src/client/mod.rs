@@ -50,6 +50,8 @@
 #[cfg(feature = "http")]
 mod http;
 mod link;
+#[cfg(feature = "http")]
+mod net;
 #[cfg(feature = "client-oauth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "client-oauth")))]
 pub mod oauth;

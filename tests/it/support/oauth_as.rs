@@ -1,7 +1,9 @@
 //! An OAuth authorization server on loopback, for the tests and the OAuth fixture: it serves
 //! its metadata (RFC 8414), its key set (JWKS) and an introspection endpoint (RFC 7662),
 //! mints Ed25519-signed JWT access tokens with keys made from fixed seeds, and counts how
-//! often its key set is fetched.
+//! often its key set is fetched. For the client's tests it also registers clients (RFC
+//! 7591), authorizes without a user (a redirect with the code, `state` and `iss`), and
+//! redeems codes (PKCE S256 checked) and refresh tokens, recording each exchange.
 
 use axum::Router;
 use axum::body::Bytes;
@@ -65,6 +67,26 @@ struct AsState {
     introspection_calls: AtomicUsize,
     /// Opaque tokens and what introspection answers for them.
     opaque: Mutex<HashMap<String, Value>>,
+    /// Codes not yet redeemed, and refresh tokens: what each grants.
+    grants: Mutex<HashMap<String, Granted>>,
+    /// Registered clients' ids.
+    clients: Mutex<Vec<String>>,
+    /// Every registration, authorization and token request, in order.
+    log: Mutex<Vec<Value>>,
+    /// How long the tokens minted for codes and refresh tokens live (`expires_in`).
+    lifetime: std::sync::atomic::AtomicU64,
+    counter: AtomicUsize,
+}
+
+/// What a code or a refresh token grants, and to whom.
+#[derive(Clone)]
+struct Granted {
+    client_id: String,
+    scope: String,
+    resource: String,
+    /// For a code: the PKCE challenge and the redirect URI it was issued for.
+    challenge: Option<String>,
+    redirect_uri: Option<String>,
 }
 
 /// A running authorization server.
@@ -84,6 +106,11 @@ impl AuthServer {
             jwks_fetches: AtomicUsize::new(0),
             introspection_calls: AtomicUsize::new(0),
             opaque: Mutex::new(HashMap::new()),
+            grants: Mutex::new(HashMap::new()),
+            clients: Mutex::new(Vec::new()),
+            log: Mutex::new(Vec::new()),
+            lifetime: std::sync::atomic::AtomicU64::new(3600),
+            counter: AtomicUsize::new(0),
         });
         let router = Router::new()
             .route(
@@ -93,6 +120,8 @@ impl AuthServer {
             .route("/jwks", axum::routing::get(jwks))
             .route("/introspect", axum::routing::post(introspect))
             .route("/token", axum::routing::post(token))
+            .route("/authorize", axum::routing::get(authorize))
+            .route("/register", axum::routing::post(register))
             .with_state(Arc::clone(&state));
         tokio::spawn(async move { axum::serve(listener, router).await });
         AuthServer { issuer, state }
@@ -111,6 +140,24 @@ impl AuthServer {
     /// How often the introspection endpoint was called.
     pub fn introspection_calls(&self) -> usize {
         self.state.introspection_calls.load(Ordering::SeqCst)
+    }
+
+    /// The registrations, authorizations and token requests of `kind` (`register`,
+    /// `authorize`, `token`) made so far: each the request's JSON body, query or form.
+    pub fn requests(&self, kind: &str) -> Vec<Value> {
+        self.state
+            .log
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|entry| entry["kind"] == kind)
+            .map(|entry| entry["request"].clone())
+            .collect()
+    }
+
+    /// Makes the tokens minted from now on live `seconds`.
+    pub fn token_lifetime(&self, seconds: u64) {
+        self.state.lifetime.store(seconds, Ordering::SeqCst);
     }
 
     /// Makes introspection answer `answer` for `token`.
@@ -150,36 +197,154 @@ fn mint(key: &SigningKey, claims: &Value) -> String {
     jsonwebtoken::encode(&header, claims, &EncodingKey::from_ed_der(&key.pkcs8())).unwrap()
 }
 
-/// The token endpoint, for the client credentials grant only (client_secret_basic): a JWT
-/// for the `resource` asked for (RFC 8707), with the `scope` asked for, signed with the
-/// first key published.
+/// The token endpoint: the client credentials grant (client_secret_basic), and codes and
+/// refresh tokens of registered clients (public: their id in the form). Each answer is a JWT
+/// for the `resource` asked for (RFC 8707) with the scope granted, signed with the first key
+/// published.
 async fn token(State(state): State<Arc<AsState>>, headers: HeaderMap, body: Bytes) -> Response {
-    let expected = format!(
-        "Basic {}",
-        base64_standard(format!("{TOKEN_CLIENT_ID}:{TOKEN_CLIENT_SECRET}").as_bytes())
-    );
-    if headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) != Some(expected.as_str()) {
-        let error = json!({"error": "invalid_client"});
-        return (StatusCode::UNAUTHORIZED, json_response(&error)).into_response();
-    }
     let form = form_of(&body);
     let field = |name: &str| form.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
-    if field("grant_type").as_deref() != Some("client_credentials") {
-        let error = json!({"error": "unsupported_grant_type"});
-        return (StatusCode::BAD_REQUEST, json_response(&error)).into_response();
-    }
+    let logged: serde_json::Map<String, Value> = form.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    state
+        .log
+        .lock()
+        .unwrap()
+        .push(json!({"kind": "token", "request": logged}));
+    let refuse =
+        |status: StatusCode, error: &str| (status, json_response(&json!({"error": error}))).into_response();
+    let (client_id, scope, resource, refresh) = match field("grant_type").as_deref() {
+        Some("client_credentials") => {
+            let expected = format!(
+                "Basic {}",
+                base64_standard(format!("{TOKEN_CLIENT_ID}:{TOKEN_CLIENT_SECRET}").as_bytes())
+            );
+            if headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) != Some(expected.as_str()) {
+                return refuse(StatusCode::UNAUTHORIZED, "invalid_client");
+            }
+            (
+                TOKEN_CLIENT_ID.to_owned(),
+                field("scope").unwrap_or_default(),
+                field("resource").unwrap_or_default(),
+                false,
+            )
+        }
+        Some(grant_type @ ("authorization_code" | "refresh_token")) => {
+            let key = if grant_type == "authorization_code" {
+                field("code")
+            } else {
+                field("refresh_token")
+            };
+            let Some(granted) = key.and_then(|key| state.grants.lock().unwrap().remove(&key)) else {
+                return refuse(StatusCode::BAD_REQUEST, "invalid_grant");
+            };
+            if field("client_id").as_deref() != Some(granted.client_id.as_str()) {
+                return refuse(StatusCode::UNAUTHORIZED, "invalid_client");
+            }
+            if let Some(challenge) = &granted.challenge {
+                use sha2::Digest as _;
+                let verifier = field("code_verifier").unwrap_or_default();
+                if base64url(&sha2::Sha256::digest(verifier.as_bytes())) != *challenge
+                    || field("redirect_uri") != granted.redirect_uri
+                {
+                    return refuse(StatusCode::BAD_REQUEST, "invalid_grant");
+                }
+            }
+            let resource = field("resource").unwrap_or(granted.resource);
+            (granted.client_id, granted.scope, resource, true)
+        }
+        _ => return refuse(StatusCode::BAD_REQUEST, "unsupported_grant_type"),
+    };
     let Some(key) = state.published.lock().unwrap().first().copied() else {
         return (StatusCode::INTERNAL_SERVER_ERROR, "no key").into_response();
     };
-    let scope = field("scope").unwrap_or_default();
     let now = now();
+    let lifetime = state.lifetime.load(Ordering::SeqCst);
     let claims = json!({
-        "iss": state.issuer, "aud": field("resource").unwrap_or_default(), "sub": TOKEN_CLIENT_ID,
-        "client_id": TOKEN_CLIENT_ID, "scope": scope, "iat": now, "exp": now + 3600
+        "iss": state.issuer, "aud": resource, "sub": client_id,
+        "client_id": client_id, "scope": scope, "iat": now, "exp": now + lifetime
     });
-    json_response(&json!({
-        "access_token": mint(&key, &claims), "token_type": "Bearer", "expires_in": 3600, "scope": scope
-    }))
+    let mut answer = json!({
+        "access_token": mint(&key, &claims), "token_type": "Bearer", "expires_in": lifetime, "scope": scope
+    });
+    if refresh {
+        let token = format!("refresh-{}", state.counter.fetch_add(1, Ordering::SeqCst));
+        let granted = Granted {
+            client_id,
+            scope,
+            resource,
+            challenge: None,
+            redirect_uri: None,
+        };
+        state.grants.lock().unwrap().insert(token.clone(), granted);
+        answer["refresh_token"] = json!(token);
+    }
+    json_response(&answer)
+}
+
+/// The authorization endpoint, approving at once: a registered client with a PKCE S256
+/// challenge is sent back to its redirect URI with a code, its `state` and `iss`; anything
+/// else gets a 400.
+async fn authorize(State(state): State<Arc<AsState>>, uri: axum::http::Uri) -> Response {
+    let query = form_of(uri.query().unwrap_or_default().as_bytes());
+    let field = |name: &str| query.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+    let logged: serde_json::Map<String, Value> = query.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    state
+        .log
+        .lock()
+        .unwrap()
+        .push(json!({"kind": "authorize", "request": logged}));
+    let client_id = field("client_id").unwrap_or_default();
+    let (Some(redirect_uri), Some(challenge), Some("S256"), true) = (
+        field("redirect_uri"),
+        field("code_challenge"),
+        field("code_challenge_method").as_deref(),
+        state.clients.lock().unwrap().contains(&client_id),
+    ) else {
+        return (
+            StatusCode::BAD_REQUEST,
+            "not an authorization request this server grants",
+        )
+            .into_response();
+    };
+    let code = format!("code-{}", state.counter.fetch_add(1, Ordering::SeqCst));
+    let granted = Granted {
+        client_id,
+        scope: field("scope").unwrap_or_default(),
+        resource: field("resource").unwrap_or_default(),
+        challenge: Some(challenge),
+        redirect_uri: Some(redirect_uri.clone()),
+    };
+    state.grants.lock().unwrap().insert(code.clone(), granted);
+    let encode = |text: &str| {
+        text.replace('%', "%25")
+            .replace('&', "%26")
+            .replace('+', "%2B")
+            .replace(' ', "%20")
+    };
+    let location = format!(
+        "{redirect_uri}?code={code}&state={}&iss={}",
+        encode(&field("state").unwrap_or_default()),
+        encode(&state.issuer)
+    );
+    (StatusCode::FOUND, [(header::LOCATION, location)]).into_response()
+}
+
+/// Dynamic client registration (RFC 7591): every client is public.
+async fn register(State(state): State<Arc<AsState>>, body: Bytes) -> Response {
+    let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    state
+        .log
+        .lock()
+        .unwrap()
+        .push(json!({"kind": "register", "request": request}));
+    let client_id = format!("client-{}", state.counter.fetch_add(1, Ordering::SeqCst));
+    state.clients.lock().unwrap().push(client_id.clone());
+    let answer = json!({
+        "client_id": client_id,
+        "redirect_uris": request["redirect_uris"],
+        "token_endpoint_auth_method": "none",
+    });
+    (StatusCode::CREATED, json_response(&answer)).into_response()
 }
 
 /// The pairs of an `application/x-www-form-urlencoded` body, decoded.
@@ -242,6 +407,9 @@ async fn metadata(State(state): State<Arc<AsState>>) -> Response {
         "token_endpoint": format!("{issuer}/token"),
         "jwks_uri": format!("{issuer}/jwks"),
         "introspection_endpoint": format!("{issuer}/introspect"),
+        "registration_endpoint": format!("{issuer}/register"),
+        "token_endpoint_auth_methods_supported": ["none", "client_secret_basic"],
+        "authorization_response_iss_parameter_supported": true,
         "response_types_supported": ["code"],
         "code_challenge_methods_supported": ["S256"]
     }))

@@ -65,11 +65,15 @@ pub(super) async fn authority(
     let mut tried = Vec::new();
     let mut found = None;
     for url in resource_metadata_urls(server, named) {
-        if let Some(document) = fetch.get_json::<ResourceMetadata>(&url).await? {
-            found = Some(document);
-            break;
+        match fetch.get_json::<ResourceMetadata>(&url).await {
+            Ok(Some(document)) => {
+                found = Some(document);
+                break;
+            }
+            Ok(None) => tried.push(url),
+            // A URL that cannot be reached is one place the metadata is not.
+            Err(error) => tried.push(format!("{url} ({error})")),
         }
-        tried.push(url);
     }
     let Some(metadata) = found else {
         return legacy_authority(fetch, server)

@@ -3,7 +3,7 @@
 //! reads, and goes only to `https://` (or loopback) URLs.
 
 use super::AuthorizationError;
-use crate::client::http::HyperClient;
+use crate::client::net::HyperClient;
 use crate::protocol::oauth::is_secure;
 use axum::body::Bytes;
 use axum::http::{Method, Request, StatusCode, Uri, header};
@@ -92,7 +92,7 @@ impl Fetch {
                 .client
                 .request(request)
                 .await
-                .map_err(|e| unreachable(crate::client::http::error_chain(&e)))?;
+                .map_err(|e| unreachable(crate::client::net::error_chain(&e)))?;
             let status = response.status();
             let body = Limited::new(response.into_body(), MAX_BODY)
                 .collect()

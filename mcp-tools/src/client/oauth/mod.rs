@@ -57,7 +57,7 @@ mod discover;
 mod fetch;
 mod grant;
 
-use super::http::HyperClient;
+use super::net::HyperClient;
 use super::{ClientError, lock};
 use axum::body::Bytes;
 use axum::http::{HeaderValue, Request, Uri, header};
@@ -233,7 +233,7 @@ pub struct Headless;
 
 impl AuthorizationHandler for Headless {
     async fn authorize(&self, request: AuthorizationRequest) -> Option<String> {
-        let client = super::http::hyper_client().ok()?;
+        let client = super::net::hyper_client().ok()?;
         let uri: Uri = request.url.parse().ok()?;
         let get = Request::get(uri).body(Full::<Bytes>::default()).ok()?;
         let response = tokio::time::timeout(Duration::from_secs(10), client.request(get))
@@ -250,7 +250,7 @@ impl AuthorizationHandler for Headless {
 }
 
 /// Why authorizing failed. The request that needed it fails with
-/// [`ClientError::Authorization`](super::ClientError::Authorization).
+/// [`ClientError::Authorization`].
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum AuthorizationError {
@@ -424,7 +424,7 @@ impl Session {
                 .client
                 .request(attempt)
                 .await
-                .map_err(|e| super::http::request_failed(&self.server, &e))?;
+                .map_err(|e| super::net::request_failed(&self.server, &e))?;
             let Some(challenge) = Challenge::of(response.status(), response.headers()) else {
                 return Ok(response);
             };
