@@ -58,20 +58,30 @@ fn arguments_for(tool: &ListedTool) -> Value {
 /// How the client authorizes when a scenario's server asks: the suite's authorization
 /// server approves without a user, so the authorization URL is followed headless; the
 /// client's metadata document is the URL the suite expects, and a pre-registered client
-/// comes from the scenario's context.
-fn oauth(context: &Value) -> OAuth {
-    let mut oauth = OAuth::new("http://localhost:3000/callback", Headless)
-        .client_name("mcp-toolkit conformance client")
-        .client_metadata_url("https://conformance-test.local/client-metadata.json");
-    if let Some(client_id) = context["client_id"].as_str() {
-        let secret = context["client_secret"].as_str().map(str::to_owned);
-        oauth = oauth.client(client_id, secret);
+/// (or, in the client credentials scenario, a machine client) comes from the scenario's
+/// context.
+fn oauth(scenario: &str, context: &Value) -> OAuth {
+    let (Some(client_id), secret) = (context["client_id"].as_str(), context["client_secret"].as_str()) else {
+        return user_oauth();
+    };
+    match (scenario, secret) {
+        // A machine client: no user, its own credentials (SEP-1046).
+        ("auth/client-credentials-basic", Some(secret)) => OAuth::client_credentials(client_id, secret),
+        _ => user_oauth().client(client_id, secret.map(str::to_owned)),
     }
-    oauth
+}
+
+/// Authorization with a user (here, none: the redirect is followed headless).
+fn user_oauth() -> OAuth {
+    OAuth::new("http://localhost:3000/callback", Headless)
+        .client_name("mcp-toolkit conformance client")
+        .client_metadata_url("https://conformance-test.local/client-metadata.json")
 }
 
 async fn run(scenario: &str, url: &str, context: &Value) -> Result<(), ClientError> {
-    let mut connector = Client::http(url).on_elicit(accept).oauth(oauth(context));
+    let mut connector = Client::http(url)
+        .on_elicit(accept)
+        .oauth(oauth(scenario, context));
     if let Ok(version) = std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION") {
         connector = connector.protocol_version(version);
     }

@@ -252,7 +252,9 @@ client_lane() {
   # origin is its authorization server (suite `backcompat`, in no requirement set).
   run conformance-client-backcompat node "$conformance_020" client --command "$bin/conformance_client" \
     --suite backcompat
-  # The skills extension's client scenarios (SEP-2640) are in no requirement set: by name.
+  # Extension scenarios, in no requirement set, by name: the client credentials grant
+  # (SEP-1046) and the skills extension's client scenarios (SEP-2640).
+  run conformance-client-credentials client_scenarios auth/client-credentials-basic
   run conformance-client-skills client_scenarios sep-2640-client-no-prefetch \
     sep-2640-client-verify-digest sep-2640-client-verify-size sep-2640-client-verify-frontmatter
 }

@@ -303,3 +303,53 @@ async fn metadata_for_another_resource_is_not_followed() {
     assert_eq!(auth.requests("register").len(), 0);
     assert_eq!(auth.requests("authorize").len(), 0);
 }
+
+#[tokio::test]
+async fn a_client_acting_for_itself_uses_its_credentials() {
+    use crate::support::oauth_as::{TOKEN_CLIENT_ID, TOKEN_CLIENT_SECRET};
+    let auth = AuthServer::start(&[KEY]).await;
+    let url = serve(&auth, |rs| rs.scopes_supported(["notes:read"])).await;
+    let client = Client::http(&url)
+        .oauth(OAuth::client_credentials(TOKEN_CLIENT_ID, TOKEN_CLIENT_SECRET))
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(
+        client.call("whoami", json!({})).await.unwrap().text(),
+        Some("interop-client [notes:read]")
+    );
+    // `delete_note` needs `notes:write`: a new token for both scopes, no user anywhere.
+    assert_eq!(
+        client.call("delete_note", json!({"id": 1})).await.unwrap().text(),
+        Some("deleted note 1")
+    );
+    let tokens = auth.requests("token");
+    let asked: Vec<(&str, &str, &str)> = tokens
+        .iter()
+        .map(|request| {
+            (
+                field(request, "grant_type"),
+                field(request, "scope"),
+                field(request, "resource"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        asked,
+        [
+            ("client_credentials", "notes:read", url.as_str()),
+            ("client_credentials", "notes:read notes:write", url.as_str())
+        ]
+    );
+    assert!(auth.requests("authorize").is_empty() && auth.requests("register").is_empty());
+    // With a wrong secret the token endpoint's refusal is the error.
+    let refused = Client::http(&url)
+        .oauth(OAuth::client_credentials(TOKEN_CLIENT_ID, "wrong"))
+        .connect()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&refused, ClientError::Authorization(AuthorizationError::Token { status: 401, error }) if error == "invalid_client"),
+        "{refused}"
+    );
+}

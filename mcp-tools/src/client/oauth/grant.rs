@@ -255,6 +255,24 @@ impl Attempt {
     }
 }
 
+/// A token for the client itself (the client credentials grant), for `scopes`.
+pub(super) async fn client_credentials(
+    fetch: &Fetch,
+    authority: &Authority,
+    identity: &Identity,
+    scopes: &[String],
+) -> Result<Tokens, AuthorizationError> {
+    let scope = scopes.join(" ");
+    let mut form = vec![
+        ("grant_type", "client_credentials"),
+        ("resource", authority.resource.as_str()),
+    ];
+    if !scope.is_empty() {
+        form.push(("scope", scope.as_str()));
+    }
+    token_request(fetch, authority, identity, &form).await
+}
+
 /// Trades a refresh token for a new token; the refresh token is kept if no new one comes.
 pub(super) async fn refresh(
     fetch: &Fetch,

@@ -22,6 +22,9 @@
 //! 5. **Token**: the code is traded at the token endpoint with the method the server
 //!    takes (`none`, `client_secret_basic`, `client_secret_post`).
 //!
+//! A client that acts for itself, with no user, skips the fourth stage:
+//! [`OAuth::client_credentials`] asks the token endpoint directly (SEP-1046).
+//!
 //! The scopes asked for are the challenge's, else all the resource's metadata lists, else
 //! [`OAuth::scopes`], else none; `offline_access` is added when the authorization server
 //! lists it, for a refresh token. A `403` for a missing scope asks again for the scopes
@@ -86,8 +89,10 @@ const EXPIRY_MARGIN: Duration = Duration::from_secs(30);
 /// [module](self) says what the client does with it.
 #[derive(Clone)]
 pub struct OAuth {
+    /// Empty for the client credentials grant, which has no user to send back.
     redirect_uri: String,
-    handler: Arc<dyn ErasedHandler>,
+    /// `None` for the client credentials grant.
+    handler: Option<Arc<dyn ErasedHandler>>,
     client_name: String,
     metadata_url: Option<String>,
     registered: Option<(String, Option<String>)>,
@@ -113,10 +118,38 @@ impl OAuth {
     pub fn new(redirect_uri: impl Into<String>, handler: impl AuthorizationHandler) -> OAuth {
         OAuth {
             redirect_uri: redirect_uri.into(),
-            handler: Arc::new(handler),
+            handler: Some(Arc::new(handler)),
             client_name: super::CLIENT_NAME.to_owned(),
             metadata_url: None,
             registered: None,
+            scopes: Vec::new(),
+        }
+    }
+
+    /// Authorization for a client that acts for itself, with no user: the client
+    /// credentials grant (the OAuth client credentials extension, SEP-1046), with the
+    /// client's id and secret from its registration (`client_secret_basic`, or
+    /// `client_secret_post` where the server takes only that). A refusal is answered with a
+    /// new token, for the scopes it names added to those held.
+    ///
+    /// ```no_run
+    /// use mcp_toolkit::client::oauth::OAuth;
+    /// use mcp_toolkit::client::{Client, ClientError};
+    ///
+    /// # async fn run() -> Result<(), ClientError> {
+    /// let secret = std::env::var("REPORTS_CLIENT_SECRET").unwrap_or_default();
+    /// let oauth = OAuth::client_credentials("nightly-reports", secret);
+    /// let client = Client::http("https://mcp.example.com/mcp").oauth(oauth).connect().await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn client_credentials(client_id: impl Into<String>, secret: impl Into<String>) -> OAuth {
+        OAuth {
+            redirect_uri: String::new(),
+            handler: None,
+            client_name: super::CLIENT_NAME.to_owned(),
+            metadata_url: None,
+            registered: Some((client_id.into(), Some(secret.into()))),
             scopes: Vec::new(),
         }
     }
@@ -542,6 +575,12 @@ impl Session {
                 identity
             }
         };
+        let Some(handler) = &self.oauth.handler else {
+            let tokens = grant::client_credentials(&self.fetch, authority, &identity, &scopes).await?;
+            grant.scopes = scopes;
+            self.install(grant, tokens);
+            return Ok(());
+        };
         let attempt = Attempt::new(&self.oauth, authority, &identity, &scopes);
         let request = AuthorizationRequest {
             url: attempt.url.clone(),
@@ -551,7 +590,7 @@ impl Session {
         };
         let redirect = {
             let _busy = Busy::start(&self.authorizing);
-            self.oauth.handler.authorize_boxed(request).await
+            handler.authorize_boxed(request).await
         };
         let redirect = redirect.ok_or(AuthorizationError::Declined)?;
         let code = attempt.code(&redirect, authority)?;
