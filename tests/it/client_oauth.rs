@@ -353,3 +353,107 @@ async fn a_client_acting_for_itself_uses_its_credentials() {
         "{refused}"
     );
 }
+
+#[tokio::test]
+async fn a_saved_authorization_is_used_again_by_the_next_run() {
+    use mcp_toolkit::client::oauth::{SavedAuthorization, TokenFile, TokenStore};
+    let auth = AuthServer::start(&[KEY]).await;
+    let url = serve(&auth, |rs| rs.scopes_supported(["notes:read"])).await;
+    let folder = std::env::temp_dir().join(format!("mcp-toolkit-token-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("token.json");
+    let _ = std::fs::remove_file(&path);
+
+    let asked = Arc::new(AtomicUsize::new(0));
+    let counting = |asked: &Arc<AtomicUsize>| {
+        let asked = Arc::clone(asked);
+        move |request: AuthorizationRequest| {
+            asked.fetch_add(1, Ordering::SeqCst);
+            async move { AuthorizationHandler::authorize(&Headless, request).await }
+        }
+    };
+    let first = Client::http(&url)
+        .oauth(OAuth::new(REDIRECT, counting(&asked)).token_store(TokenFile::new(&path)))
+        .connect()
+        .await
+        .unwrap();
+    first.call("whoami", json!({})).await.unwrap();
+    first.close().await;
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+
+    // The file holds the authorization, for the owner's eyes only; its Debug shows no token.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+    let saved: SavedAuthorization = TokenFile::new(&path).load().await.unwrap();
+    assert_eq!(
+        (saved.resource(), saved.issuer(), saved.scopes()),
+        (url.as_str(), auth.issuer.as_str(), &["notes:read".to_owned()][..])
+    );
+    let file: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(file["client"]["client_id"], "client-0");
+    assert_eq!(file["client"]["token_endpoint_auth_method"], "none");
+    assert!(file["access_token"].as_str().unwrap().starts_with("eyJ"));
+    assert!(file["refresh_token"].as_str().is_some());
+    let debug = format!("{saved:?}");
+    assert!(!debug.contains("eyJ") && !debug.contains("refresh-"), "{debug}");
+
+    // The next run calls with the saved token: no user, no registration, no token request.
+    let second = Client::http(&url)
+        .oauth(OAuth::new(REDIRECT, counting(&asked)).token_store(TokenFile::new(&path)))
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(
+        second.call("whoami", json!({})).await.unwrap().text(),
+        Some("client-0 [notes:read]")
+    );
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+    assert_eq!(
+        (auth.requests("register").len(), auth.requests("token").len()),
+        (1, 1)
+    );
+
+    // Another server never sees that token: a server that records what it is sent, and
+    // refuses it all with a 401 naming no metadata (so that the client, finding none, ends
+    // up at the default endpoints of 2025-03-26, which refuse too).
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let recorded = Arc::clone(&seen);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let other = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let router = axum::Router::new().fallback(move |headers: axum::http::HeaderMap| {
+        let recorded = Arc::clone(&recorded);
+        async move {
+            let authorization = headers
+                .get("authorization")
+                .map(|v| v.to_str().unwrap().to_owned());
+            recorded.lock().unwrap().push(authorization);
+            axum::http::StatusCode::UNAUTHORIZED
+        }
+    });
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let refused = Client::http(&other)
+        .protocol_version("2026-07-28")
+        .oauth(OAuth::new(REDIRECT, counting(&asked)).token_store(TokenFile::new(&path)))
+        .connect()
+        .await
+        .unwrap()
+        .call("whoami", json!({}))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            refused,
+            ClientError::Authorization(AuthorizationError::Registration { status: 401, .. })
+        ),
+        "{refused}"
+    );
+    let seen = seen.lock().unwrap().clone();
+    assert!(!seen.is_empty() && seen.iter().all(Option::is_none), "{seen:?}");
+    std::fs::remove_dir_all(&folder).unwrap();
+}

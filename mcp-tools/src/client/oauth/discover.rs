@@ -197,7 +197,7 @@ fn resource_metadata_urls(server: &Uri, named: Option<&str>) -> Vec<String> {
 
 /// Whether `resource` names the server at `server`: the same origin, and a path that is
 /// the server's or one of its parents (metadata served for a whole host names the host).
-fn resource_covers(resource: &str, server: &Uri) -> bool {
+pub(super) fn resource_covers(resource: &str, server: &Uri) -> bool {
     let Ok(resource) = resource.parse::<Uri>() else {
         return false;
     };

@@ -10,18 +10,22 @@ use super::{AuthorizationError, OAuth};
 use crate::protocol::oauth::{basic_credentials, form, is_loopback};
 use axum::http::Uri;
 use base64::Engine as _;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::Digest as _;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How the client authenticates at the token endpoint.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) enum Method {
     /// A public client: its id in the form, no secret.
+    #[serde(rename = "none")]
     None,
     /// `client_secret_basic`: the id and secret in `Authorization: Basic`.
+    #[serde(rename = "client_secret_basic")]
     Basic,
     /// `client_secret_post`: the id and secret in the form.
+    #[serde(rename = "client_secret_post")]
     Post,
 }
 
@@ -42,19 +46,21 @@ impl Method {
 }
 
 /// Who the client is at one authorization server.
-#[derive(Debug, Clone)]
+#[derive(Clone, Serialize, Deserialize)]
 pub(super) struct Identity {
     pub(super) client_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     secret: Option<String>,
+    #[serde(rename = "token_endpoint_auth_method")]
     method: Method,
 }
 
 /// A token the server granted.
-#[derive(Debug, Clone)]
 pub(super) struct Tokens {
     pub(super) access: String,
     pub(super) refresh: Option<String>,
-    pub(super) expires: Option<Instant>,
+    /// How long it lives from now (`expires_in`), if the server said.
+    pub(super) lifetime: Option<Duration>,
 }
 
 /// The client's identity at `authority`'s server, by the first way that server allows:
@@ -327,9 +333,7 @@ async fn token_request(
     Ok(Tokens {
         access: access.to_owned(),
         refresh: answer["refresh_token"].as_str().map(str::to_owned),
-        expires: answer["expires_in"]
-            .as_u64()
-            .map(|seconds| Instant::now() + Duration::from_secs(seconds)),
+        lifetime: answer["expires_in"].as_u64().map(Duration::from_secs),
     })
 }
 

@@ -23,7 +23,8 @@
 //!    takes (`none`, `client_secret_basic`, `client_secret_post`).
 //!
 //! A client that acts for itself, with no user, skips the fourth stage:
-//! [`OAuth::client_credentials`] asks the token endpoint directly (SEP-1046).
+//! [`OAuth::client_credentials`] asks the token endpoint directly (SEP-1046). What a client
+//! got can outlive it in a [`TokenStore`] ([`OAuth::token_store`]).
 //!
 //! The scopes asked for are the challenge's, else all the resource's metadata lists, else
 //! [`OAuth::scopes`], else none; `offline_access` is added when the authorization server
@@ -70,12 +71,14 @@ use fetch::Fetch;
 use grant::{Attempt, Identity, Tokens};
 use http_body_util::Full;
 use hyper::body::Incoming;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
+use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::sync::watch;
 
 /// How many times one request is authorized before it fails.
@@ -97,6 +100,7 @@ pub struct OAuth {
     metadata_url: Option<String>,
     registered: Option<(String, Option<String>)>,
     scopes: Vec<String>,
+    store: Option<Arc<dyn ErasedStore>>,
 }
 
 impl fmt::Debug for OAuth {
@@ -107,6 +111,7 @@ impl fmt::Debug for OAuth {
             .field("client_metadata_url", &self.metadata_url)
             .field("client_id", &self.registered.as_ref().map(|(id, _)| id))
             .field("scopes", &self.scopes)
+            .field("token_store", &self.store.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -123,6 +128,7 @@ impl OAuth {
             metadata_url: None,
             registered: None,
             scopes: Vec::new(),
+            store: None,
         }
     }
 
@@ -151,6 +157,7 @@ impl OAuth {
             metadata_url: None,
             registered: Some((client_id.into(), Some(secret.into()))),
             scopes: Vec::new(),
+            store: None,
         }
     }
 
@@ -184,6 +191,162 @@ impl OAuth {
         self.scopes = scopes.into_iter().map(Into::into).collect();
         self
     }
+
+    /// Keeps what authorization gives (the token, the refresh token, the client's
+    /// registration) in `store`, and starts from what it holds: a program started again
+    /// uses its token, or refreshes it, instead of sending the user to authorize again.
+    /// What was saved for another server is not used. Without a store, it lives as long
+    /// as the client.
+    ///
+    /// ```no_run
+    /// use mcp_toolkit::client::oauth::{Headless, OAuth, TokenFile};
+    /// use mcp_toolkit::client::{Client, ClientError};
+    ///
+    /// # async fn run() -> Result<(), ClientError> {
+    /// let oauth = OAuth::new("http://127.0.0.1:8765/callback", Headless)
+    ///     .token_store(TokenFile::new("/home/ada/.config/my-agent/mcp-token.json"));
+    /// let client = Client::http("https://mcp.example.com/mcp").oauth(oauth).connect().await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn token_store(mut self, store: impl TokenStore) -> OAuth {
+        self.store = Some(Arc::new(store));
+        self
+    }
+}
+
+/// What authorization gave a client for one server, as a [`TokenStore`] keeps it: the
+/// token and its expiry, the refresh token, the scopes, and the client's identity at the
+/// authorization server (with its secret, if it has one). It is serde-serializable; keep
+/// it as you would a password. Its `Debug` shows no token or secret.
+#[derive(Clone, Serialize, Deserialize)]
+pub struct SavedAuthorization {
+    resource: String,
+    issuer: String,
+    client: Identity,
+    access_token: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    refresh_token: Option<String>,
+    /// When the token expires, in seconds since the Unix epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    expires_at: Option<u64>,
+    #[serde(default)]
+    scopes: Vec<String>,
+}
+
+impl fmt::Debug for SavedAuthorization {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SavedAuthorization")
+            .field("resource", &self.resource)
+            .field("issuer", &self.issuer)
+            .field("client_id", &self.client.client_id)
+            .field("expires_at", &self.expires_at)
+            .field("scopes", &self.scopes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SavedAuthorization {
+    /// The server (the resource) it is for.
+    pub fn resource(&self) -> &str {
+        &self.resource
+    }
+
+    /// The authorization server that issued the token.
+    pub fn issuer(&self) -> &str {
+        &self.issuer
+    }
+
+    /// The scopes asked for.
+    pub fn scopes(&self) -> &[String] {
+        &self.scopes
+    }
+}
+
+/// Where a client keeps its [`SavedAuthorization`] between runs (see
+/// [`OAuth::token_store`]). [`TokenFile`] keeps it in a file; a keychain or a database
+/// would implement this.
+pub trait TokenStore: Send + Sync + 'static {
+    /// What was saved last, if anything.
+    fn load(&self) -> impl Future<Output = Option<SavedAuthorization>> + Send;
+    /// Keeps `saved`, in place of what was saved before. A failure is the store's to
+    /// report; the client goes on with what it holds.
+    fn save(&self, saved: SavedAuthorization) -> impl Future<Output = ()> + Send;
+}
+
+/// [`TokenStore`] as the client keeps it.
+trait ErasedStore: Send + Sync {
+    fn load_boxed(&self) -> Pin<Box<dyn Future<Output = Option<SavedAuthorization>> + Send + '_>>;
+    fn save_boxed(&self, saved: SavedAuthorization) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+}
+
+impl<S: TokenStore> ErasedStore for S {
+    fn load_boxed(&self) -> Pin<Box<dyn Future<Output = Option<SavedAuthorization>> + Send + '_>> {
+        Box::pin(self.load())
+    }
+
+    fn save_boxed(&self, saved: SavedAuthorization) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(self.save(saved))
+    }
+}
+
+/// A [`TokenStore`] in a JSON file, readable and writable by its owner alone (on Unix),
+/// written whole to a file beside it and then renamed over it, so a crash leaves the old
+/// one or the new one. A file that is missing or unreadable is nothing saved.
+#[derive(Debug, Clone)]
+pub struct TokenFile {
+    path: PathBuf,
+}
+
+impl TokenFile {
+    /// A store in the file at `path` (its folder must exist).
+    pub fn new(path: impl Into<PathBuf>) -> TokenFile {
+        TokenFile { path: path.into() }
+    }
+}
+
+impl TokenStore for TokenFile {
+    async fn load(&self) -> Option<SavedAuthorization> {
+        let path = self.path.clone();
+        let bytes = tokio::task::spawn_blocking(move || std::fs::read(path))
+            .await
+            .ok()?
+            .ok()?;
+        serde_json::from_slice(&bytes)
+            .inspect_err(|error| tracing::warn!(path = %self.path.display(), %error, "the token file is not a saved authorization"))
+            .ok()
+    }
+
+    async fn save(&self, saved: SavedAuthorization) {
+        let path = self.path.clone();
+        let written =
+            tokio::task::spawn_blocking(move || write_private(&path, &serde_json::to_vec_pretty(&saved)?))
+                .await;
+        match written {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => {
+                tracing::warn!(path = %self.path.display(), %error, "the token file could not be written")
+            }
+            Err(error) => tracing::warn!(%error, "writing the token file stopped"),
+        }
+    }
+}
+
+/// Writes `bytes` to a file beside `path`, readable by its owner alone, and renames it
+/// over `path`.
+fn write_private(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut staging = path.as_os_str().to_owned();
+    staging.push(".new");
+    let staging = PathBuf::from(staging);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(&staging)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    std::fs::rename(&staging, path)
 }
 
 /// Takes the user to the authorization server and back: the application's part of
@@ -399,6 +562,8 @@ pub(super) struct Session {
     /// Whether a user is authorizing, and how many authorizations ended: a request's time
     /// limit waits for the user.
     authorizing: watch::Sender<(bool, u64)>,
+    /// Set once what the token store holds was taken up.
+    restored: tokio::sync::OnceCell<()>,
 }
 
 #[derive(Clone)]
@@ -412,6 +577,9 @@ struct Current {
 #[derive(Default)]
 struct Grant {
     authority: Option<Arc<Authority>>,
+    /// The authorization server that issued the token held, and the resource it is for.
+    issuer: Option<String>,
+    resource: Option<String>,
     /// The client's identity at each authorization server, by issuer.
     identities: HashMap<String, Identity>,
     refresh: Option<String>,
@@ -429,7 +597,40 @@ impl Session {
             current: Mutex::new(None),
             grant: tokio::sync::Mutex::new(Grant::default()),
             authorizing: watch::channel((false, 0)).0,
+            restored: tokio::sync::OnceCell::new(),
         }
+    }
+
+    /// Takes up what the token store holds for this server, the first time only.
+    async fn restore(&self) {
+        let Some(store) = &self.oauth.store else { return };
+        self.restored
+            .get_or_init(|| async {
+                let Some(saved) = store.load_boxed().await else { return };
+                if !discover::resource_covers(&saved.resource, &self.server) {
+                    tracing::debug!(resource = %saved.resource, "the saved authorization is for another server");
+                    return;
+                }
+                let Ok(header) = HeaderValue::try_from(format!("Bearer {}", saved.access_token)) else {
+                    return;
+                };
+                let mut grant = self.grant.lock().await;
+                grant.generation += 1;
+                grant.refresh = saved.refresh_token;
+                grant.scopes = saved.scopes;
+                grant.identities.insert(saved.issuer.clone(), saved.client);
+                grant.issuer = Some(saved.issuer);
+                grant.resource = Some(saved.resource);
+                let unix_now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
+                *lock(&self.current) = Some(Current {
+                    header,
+                    expires: saved
+                        .expires_at
+                        .map(|at| Instant::now() + Duration::from_secs(at.saturating_sub(unix_now))),
+                    generation: grant.generation,
+                });
+            })
+            .await;
     }
 
     /// Whether a user is authorizing now, and how many authorizations have ended.
@@ -442,6 +643,7 @@ impl Session {
         &self,
         request: Request<Full<Bytes>>,
     ) -> Result<hyper::Response<Incoming>, ClientError> {
+        self.restore().await;
         let mut authorizations = 0;
         loop {
             self.refresh_if_expiring().await;
@@ -489,11 +691,7 @@ impl Session {
                     discover::authority(&self.fetch, &self.server, challenge.resource_metadata.as_deref())
                         .await?,
                 );
-                let same_server = grant
-                    .authority
-                    .as_ref()
-                    .is_some_and(|known| known.server.issuer == authority.server.issuer);
-                if !same_server {
+                if grant.issuer.as_deref() != Some(authority.server.issuer.as_str()) {
                     grant.refresh = None;
                 }
                 grant.authority = Some(Arc::clone(&authority));
@@ -502,7 +700,7 @@ impl Session {
                 {
                     match grant::refresh(&self.fetch, &authority, identity, &refresh).await {
                         Ok(tokens) => {
-                            self.install(&mut grant, tokens);
+                            self.install(&mut grant, &authority, tokens).await;
                             return Ok(());
                         }
                         Err(error) => {
@@ -578,7 +776,7 @@ impl Session {
         let Some(handler) = &self.oauth.handler else {
             let tokens = grant::client_credentials(&self.fetch, authority, &identity, &scopes).await?;
             grant.scopes = scopes;
-            self.install(grant, tokens);
+            self.install(grant, authority, tokens).await;
             return Ok(());
         };
         let attempt = Attempt::new(&self.oauth, authority, &identity, &scopes);
@@ -598,21 +796,42 @@ impl Session {
             .redeem(&self.fetch, &self.oauth, authority, &identity, &code)
             .await?;
         grant.scopes = scopes;
-        self.install(grant, tokens);
+        self.install(grant, authority, tokens).await;
         Ok(())
     }
 
-    /// Puts `tokens` in use.
-    fn install(&self, grant: &mut Grant, tokens: Tokens) {
+    /// Puts `tokens` from `authority`'s server in use, and saves them in the token store.
+    async fn install(&self, grant: &mut Grant, authority: &Authority, tokens: Tokens) {
         grant.generation += 1;
         grant.refresh = tokens.refresh;
+        grant.issuer = Some(authority.server.issuer.clone());
+        grant.resource = Some(authority.resource.clone());
         let header = HeaderValue::try_from(format!("Bearer {}", tokens.access))
             .unwrap_or_else(|_| unreachable!("the token was checked to be visible ASCII"));
         *lock(&self.current) = Some(Current {
             header,
-            expires: tokens.expires,
+            expires: tokens.lifetime.map(|lifetime| Instant::now() + lifetime),
             generation: grant.generation,
         });
+        let (Some(store), Some(client)) = (&self.oauth.store, grant.identities.get(&authority.server.issuer))
+        else {
+            return;
+        };
+        let saved = SavedAuthorization {
+            resource: authority.resource.clone(),
+            issuer: authority.server.issuer.clone(),
+            client: client.clone(),
+            access_token: tokens.access,
+            refresh_token: grant.refresh.clone(),
+            expires_at: tokens.lifetime.map(|lifetime| {
+                (SystemTime::now() + lifetime)
+                    .duration_since(UNIX_EPOCH)
+                    .unwrap_or_default()
+                    .as_secs()
+            }),
+            scopes: grant.scopes.clone(),
+        };
+        store.save_boxed(saved).await;
     }
 
     /// Refreshes a token about to expire, if it can be; if it cannot, the server's refusal
@@ -639,7 +858,7 @@ impl Session {
             return;
         };
         match grant::refresh(&self.fetch, &authority, &identity, &refresh).await {
-            Ok(tokens) => self.install(&mut grant, tokens),
+            Ok(tokens) => self.install(&mut grant, &authority, tokens).await,
             Err(error) => tracing::debug!(%error, "refreshing the token before it expires failed"),
         }
     }
