@@ -577,9 +577,8 @@ struct Current {
 #[derive(Default)]
 struct Grant {
     authority: Option<Arc<Authority>>,
-    /// The authorization server that issued the token held, and the resource it is for.
+    /// The authorization server that issued the token held.
     issuer: Option<String>,
-    resource: Option<String>,
     /// The client's identity at each authorization server, by issuer.
     identities: HashMap<String, Identity>,
     refresh: Option<String>,
@@ -620,7 +619,6 @@ impl Session {
                 grant.scopes = saved.scopes;
                 grant.identities.insert(saved.issuer.clone(), saved.client);
                 grant.issuer = Some(saved.issuer);
-                grant.resource = Some(saved.resource);
                 let unix_now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
                 *lock(&self.current) = Some(Current {
                     header,
@@ -805,7 +803,6 @@ impl Session {
         grant.generation += 1;
         grant.refresh = tokens.refresh;
         grant.issuer = Some(authority.server.issuer.clone());
-        grant.resource = Some(authority.resource.clone());
         let header = HeaderValue::try_from(format!("Bearer {}", tokens.access))
             .unwrap_or_else(|_| unreachable!("the token was checked to be visible ASCII"));
         *lock(&self.current) = Some(Current {
