@@ -457,3 +457,57 @@ async fn a_saved_authorization_is_used_again_by_the_next_run() {
     assert!(!seen.is_empty() && seen.iter().all(Option::is_none), "{seen:?}");
     std::fs::remove_dir_all(&folder).unwrap();
 }
+
+#[tokio::test]
+async fn the_browser_comes_back_to_a_loopback_listener() {
+    use mcp_toolkit::client::oauth::Loopback;
+    let auth = AuthServer::start(&[KEY]).await;
+    let url = serve(&auth, |rs| rs).await;
+    // The "browser": told the URL, it follows the authorization server's redirect to the
+    // listener, and reads the page it answers.
+    let (shown_in, mut shown) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let loopback = Loopback::bind(0, move |url| {
+        shown_in.send(url.to_owned()).unwrap();
+    })
+    .await
+    .unwrap();
+    let redirect_uri = loopback.redirect_uri();
+    assert!(redirect_uri.starts_with("http://127.0.0.1:") && redirect_uri.ends_with("/callback"));
+    let browser = tokio::spawn(async move {
+        let http = reqwest::Client::builder()
+            .no_proxy()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        let authorize = shown.recv().await.unwrap();
+        let redirect = http.get(&authorize).send().await.unwrap();
+        let location = redirect.headers()["location"].to_str().unwrap().to_owned();
+        // A stray request first (a favicon, say) is no callback.
+        let origin = location.split("/callback").next().unwrap().to_owned();
+        assert_eq!(
+            http.get(format!("{origin}/favicon.ico"))
+                .send()
+                .await
+                .unwrap()
+                .status(),
+            404
+        );
+        let page = http.get(&location).send().await.unwrap();
+        assert_eq!(page.status(), 200);
+        page.text().await.unwrap()
+    });
+    let client = Client::http(&url)
+        .oauth(OAuth::new(redirect_uri.clone(), loopback))
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(
+        client.call("whoami", json!({})).await.unwrap().text(),
+        Some("client-0 []")
+    );
+    assert!(browser.await.unwrap().contains("You can close this window"));
+    assert_eq!(
+        auth.requests("register")[0]["redirect_uris"],
+        json!([redirect_uri])
+    );
+}

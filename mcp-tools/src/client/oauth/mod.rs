@@ -60,6 +60,9 @@ mod challenge;
 mod discover;
 mod fetch;
 mod grant;
+mod loopback;
+
+pub use loopback::Loopback;
 
 use super::net::HyperClient;
 use super::{ClientError, lock};
@@ -356,7 +359,8 @@ fn write_private(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
 /// back, and the request fails with [`AuthorizationError::Declined`].
 ///
 /// A closure `Fn(AuthorizationRequest) -> impl Future<Output = Option<String>>` is one;
-/// [`Headless`] is one for authorization servers that need no user.
+/// [`Loopback`] is one for a program on the user's machine (it waits for the browser on a
+/// loopback port); [`Headless`] is one for authorization servers that need no user.
 pub trait AuthorizationHandler: Send + Sync + 'static {
     /// Sends the user to `request.url()` and returns the redirect they came back with.
     fn authorize(&self, request: AuthorizationRequest) -> impl Future<Output = Option<String>> + Send;
