@@ -152,10 +152,10 @@ impl ListCache {
         let mut slots = lock(&self.slots);
         let slot = &mut slots[kind as usize];
         if let Some((fresh_until, list)) = &slot.kept {
-            if Instant::now() < *fresh_until {
-                if let Some(list) = list.downcast_ref::<Vec<T>>() {
-                    return Ok(list.clone());
-                }
+            if Instant::now() < *fresh_until
+                && let Some(list) = list.downcast_ref::<Vec<T>>()
+            {
+                return Ok(list.clone());
             }
             slot.kept = None;
         }
