@@ -880,7 +880,7 @@ const FLOOD: u64 = 50_000;
 /// `flood://0` (2026-07-28) or opens a legacy session whose tools change, and answers
 /// `ping` only after flooding the client with `FLOOD` notifications: updates of
 /// `flood://0`, `flood://1`, and so on, tagged with the listen stream, or as many
-/// `notifications/tools/list_changed`.
+/// `notifications/tools/list_changed`. It goes when asked `goodbye`.
 async fn flooding_server(stream: tokio::net::UnixStream, legacy: bool) {
     let (reader, mut writer) = stream.into_split();
     let mut lines = BufReader::new(reader).lines();
@@ -932,6 +932,8 @@ async fn flooding_server(stream: tokio::net::UnixStream, legacy: bool) {
                 }
                 Some(json!({}))
             }
+            // Goes, closing the connection.
+            "goodbye" => return,
             other => panic!("unexpected {other}"),
         };
         if let Some(result) = result {
@@ -977,6 +979,27 @@ async fn a_flooding_server_cannot_grow_a_subscription() {
             let uri = format!("flood://{}", FLOOD - 1);
             assert_eq!(last, Some(Change::Resource { uri }));
         }
+    }
+}
+
+#[tokio::test]
+async fn a_subscription_ends_with_its_connection() {
+    for legacy in [false, true] {
+        let (client_end, server_end) = tokio::net::UnixStream::pair().unwrap();
+        tokio::spawn(flooding_server(server_end, legacy));
+        let (reader, writer) = client_end.into_split();
+        let client = Client::stream(reader, writer).connect().await.unwrap();
+        let mut changes = client.subscribe(Topics::new().tools()).await.unwrap();
+        let gone = client.request("goodbye", json!(null)).await.unwrap_err();
+        assert!(matches!(gone, ClientError::Closed { .. }), "{gone:?}");
+        let ended = tokio::time::timeout(Duration::from_secs(5), changes.next()).await;
+        match ended.expect("the subscription outlived its connection") {
+            Some(Err(ClientError::Closed { reason })) => {
+                assert_eq!(reason, "the server closed its output", "legacy {legacy}")
+            }
+            other => panic!("expected the connection's end, got {other:?}"),
+        }
+        assert!(changes.next().await.is_none());
     }
 }
 

@@ -172,8 +172,13 @@ impl Link {
         match self {
             Link::InProcess { .. } => {
                 // An outbox for this request alone: the channel closes when the engine lets
-                // go of it, so a request that is never answered ends instead of waiting.
-                let (out, queue) = Outbox::channel();
+                // go of it, so a request that is never answered ends instead of waiting. A
+                // listen stream's is bounded as a transport's is, so that the engine holds
+                // back what a slow reader cannot take yet.
+                let (out, queue) = match message["method"] == "subscriptions/listen" {
+                    true => Outbox::bounded(Backlog::DEFAULT, None),
+                    false => Outbox::channel(),
+                };
                 self.hand_over(message, &out);
                 Ok(Inbox::Local(queue))
             }
@@ -224,6 +229,15 @@ impl Link {
         match self {
             Link::Stdio(pipe) => drop(pipe.open(id, message, None)),
             _ => self.send(message),
+        }
+    }
+
+    /// Completes, with why, once the connection is known to be gone: over stdio, when the
+    /// pipe closes; never otherwise (a request waiting there fails instead).
+    pub(super) async fn closed(&self) -> String {
+        match self {
+            Link::Stdio(pipe) => pipe.closed().await,
+            _ => std::future::pending().await,
         }
     }
 

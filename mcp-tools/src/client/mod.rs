@@ -38,6 +38,10 @@
 //! same handlers. A client made [`with_tasks`](Client::with_tasks) follows a call the server
 //! turns into a task to its end.
 //!
+//! [`Client::subscribe`] listens to what changes on the server, as a stream of [`Change`]s;
+//! [`Client::call_with_updates`] hands a call's progress and log messages to a callback
+//! while it runs; the lists are kept while the server says they are fresh (`ttlMs`).
+//!
 //! Whatever a server sends, the client stays bounded and says what went wrong: a message
 //! over [`Connector::max_message_bytes`] fails the request it answers
 //! ([`ClientError::TooLarge`]); a request unanswered after [`Connector::request_timeout`]
@@ -951,8 +955,8 @@ impl Client {
     /// `list_changed` and `resources/updated`, or a log line over stdio, where nothing ties
     /// it to a request), from now on. The feed keeps the last 1,024 for a reader that falls
     /// behind (it then reads [`Lagged`](broadcast::error::RecvError::Lagged)). In
-    /// 2026-07-28 there are none of these: each request carries its own, and changes come
-    /// on a [`subscribe`](Client::subscribe) stream.
+    /// 2026-07-28 list changes and resource updates come only on a
+    /// [`subscribe`](Client::subscribe) stream.
     pub fn notifications(&self) -> broadcast::Receiver<Value> {
         self.link.feed()
     }

@@ -95,6 +95,8 @@ struct Shared {
     pending: Mutex<HashMap<i64, Entry>>,
     /// Why the pipe is closed, once it is.
     closed: Mutex<Option<String>>,
+    /// Cancelled once the pipe is closed, for those that wait on nothing else.
+    gone: tokio_util::sync::CancellationToken,
     feed: broadcast::Sender<Value>,
     answers: Mutex<Answers>,
     /// Lines that were no JSON-RPC message of a server's, and the last of them (cut).
@@ -129,6 +131,7 @@ impl Pipe {
         let shared = Arc::new(Shared {
             pending: Mutex::new(HashMap::new()),
             closed: Mutex::new(None),
+            gone: tokio_util::sync::CancellationToken::new(),
             feed: broadcast::channel(FEED_BACKLOG).0,
             answers: Mutex::new(answers),
             junk: AtomicU64::new(0),
@@ -195,6 +198,12 @@ impl Pipe {
         *lock(&self.shared.answers) = answers;
     }
 
+    /// Completes once the pipe is closed, with why.
+    pub(super) async fn closed(&self) -> String {
+        self.shared.gone.cancelled().await;
+        lock(&self.shared.closed).clone().unwrap_or_default()
+    }
+
     /// What the server wrote that was no message, for an error that needs context.
     pub(super) fn junk(&self) -> Option<(u64, String)> {
         let count = self.shared.junk.load(Ordering::Relaxed);
@@ -252,6 +261,7 @@ fn close(shared: &Shared, reason: String) {
         closed.get_or_insert(reason);
         pending.drain().map(|(_, entry)| entry).collect()
     };
+    shared.gone.cancel();
     let reason = lock(&shared.closed).clone().unwrap_or_default();
     for entry in pending {
         let _ = entry.answer.send(Err(ClientError::Closed {

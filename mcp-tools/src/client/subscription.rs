@@ -191,7 +191,8 @@ impl Change {
 ///
 /// It ends (`None`) when the server ends it; an error comes first when it ended for one:
 /// [`ClientError::Closed`] when the connection went, [`ClientError::Rpc`] when the server
-/// refused it. Dropping it ends it on the server's side too.
+/// refused it. Dropping it ends it on the server's side too. While it lives it holds the
+/// connection open, as a request in flight does, even once its client is dropped.
 ///
 /// At most 1,024 changes wait for the reader; when more come first, the oldest are
 /// dropped and the reader reads [`Change::Missed`] before the rest. The client's memory
@@ -512,20 +513,29 @@ impl Client {
         subscription.agreed.prompts = topics.prompts && announced("prompts");
         subscription.agreed.resources = topics.resources && announced("resources");
         let agreed = subscription.agreed.clone();
+        let link = self.link.clone();
         let pump = tokio::spawn(async move {
-            loop {
-                match feed.recv().await {
+            let reason = loop {
+                let received = tokio::select! {
+                    received = feed.recv() => received,
+                    reason = link.closed() => break reason,
+                };
+                match received {
                     Ok(note) if agreed.covers(&note) => ring.push(note),
                     Ok(_) => {}
                     Err(RecvError::Lagged(count)) => ring.missed(count),
                     Err(RecvError::Closed) => {
-                        ring.close(Some(ClientError::Closed {
-                            reason: "the connection's feed of notifications ended".to_owned(),
-                        }));
-                        return;
+                        break "the connection's feed of notifications ended".to_owned();
                     }
                 }
+            };
+            // What came before the end is still read first.
+            while let Ok(note) = feed.try_recv() {
+                if agreed.covers(&note) {
+                    ring.push(note);
+                }
             }
+            ring.close(Some(ClientError::Closed { reason }));
         });
         subscription.pump = Some(pump.abort_handle());
         Ok(subscription)
