@@ -808,6 +808,9 @@ async fn over_a_stream_a_subscription_is_one_listen_request_until_dropped() {
             "requestId": id, "reason": "the client dropped the subscription"
         }})
     );
+    let spec = crate::support::Spec::of("2026-07-28");
+    spec.assert_valid("SubscriptionsListenRequest", listen);
+    spec.assert_valid("CancelledNotification", sent.last().unwrap());
     let tag = json!({"io.modelcontextprotocol/subscriptionId": id});
     assert_eq!(
         wire.sent("←")[1..],
@@ -850,11 +853,17 @@ async fn over_a_stream_a_legacy_subscription_subscribes_and_unsubscribes() {
     drop(second);
     drop(first);
     ledger.wait_for("resources/unsubscribe ok").await;
+    let spec = crate::support::Spec::of("2025-11-25");
     let sent: Vec<Value> = wire
         .sent("→")
         .into_iter()
         .filter(|m| m["method"].as_str().unwrap().starts_with("resources/"))
         .map(|mut m| {
+            let kind = match m["method"] == "resources/subscribe" {
+                true => "SubscribeRequest",
+                false => "UnsubscribeRequest",
+            };
+            spec.assert_valid(kind, &m);
             m.as_object_mut().unwrap().remove("id");
             m
         })
@@ -1179,4 +1188,9 @@ async fn in_process_the_kept_list_follows_the_servers_catalog() {
     tools.set_enabled("hello", false);
     assert_eq!(client.list_tools().await.unwrap().len(), 1);
     assert_eq!(ledger.count("tools/list ok"), 2);
+    // A call of a tool the server does not know makes the kept list stale.
+    client.list_tools().await.unwrap();
+    assert!(client.call("hello", json!({})).await.is_err());
+    client.list_tools().await.unwrap();
+    assert_eq!(ledger.count("tools/list ok"), 3);
 }

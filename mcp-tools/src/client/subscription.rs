@@ -146,7 +146,7 @@ impl Topics {
     }
 }
 
-/// What a [`Subscription`] tells.
+/// What a [`Subscription`] tells; the example on [`Client::subscribe`] reads them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Change {

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// A notification the server sent for a call while it ran, as
-/// [`Client::call_with_updates`] hands it over.
+/// [`Client::call_with_updates`] hands it over; the example there reads them.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum CallUpdate {
