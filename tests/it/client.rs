@@ -6,7 +6,7 @@
 
 use mcp_toolkit::client::{CallUpdate, Change, Client, ClientError, Subscription, Topics};
 use mcp_toolkit::middleware::{Exchange, Middleware, Outcome};
-use mcp_toolkit::protocol::{LoggingLevel, ProtocolVersion};
+use mcp_toolkit::protocol::{ErrorCode, LoggingLevel, ProtocolVersion};
 use mcp_toolkit::registry::{ResourceRegistry, ToolRegistry};
 use mcp_toolkit::server::Limits;
 use mcp_toolkit::{Context, Server, State};
@@ -759,6 +759,16 @@ async fn a_subscription_hears_changes_and_its_drop_ends_it_on_every_transport() 
                 },
                 "{case}"
             );
+
+            if !legacy {
+                // The server keeps one stream: a second is refused, and says why.
+                match client.subscribe(Topics::new().tools()).await {
+                    Err(ClientError::Rpc { code, .. }) => {
+                        assert_eq!(code, ErrorCode::SERVER_BUSY, "{case}")
+                    }
+                    other => panic!("{case}: expected a refusal, got {other:?}"),
+                }
+            }
 
             drop(changes);
             if legacy {

@@ -331,31 +331,40 @@ impl Drop for Subscription {
         if let Some(pump) = &self.pump {
             pump.abort();
         }
+        let (link, messages) = match &self.ending {
+            Ending::Listen { .. } if self.ended => return,
+            Ending::Listen { link, id } => {
+                link.forget(*id);
+                let cancel = json!({
+                    "jsonrpc": "2.0",
+                    "method": "notifications/cancelled",
+                    "params": { "requestId": id, "reason": "the client dropped the subscription" },
+                });
+                (link, vec![(None, cancel)])
+            }
+            Ending::Unwatch { link, ids, watching } => {
+                let unsubscribe = |uri: &String| {
+                    let id = ids.fetch_add(1, Ordering::Relaxed);
+                    let request = json!({ "jsonrpc": "2.0", "id": id, "method": "resources/unsubscribe", "params": { "uri": uri } });
+                    (Some(id), request)
+                };
+                let last: Vec<&String> = self
+                    .agreed
+                    .uris
+                    .iter()
+                    .filter(|uri| unwatch(watching, uri))
+                    .collect();
+                (link, last.into_iter().map(unsubscribe).collect())
+            }
+        };
         // Without a runtime nothing can be sent; the connection is going anyway.
         if tokio::runtime::Handle::try_current().is_err() {
             return;
         }
-        match &self.ending {
-            Ending::Listen { link, id } => {
-                if !self.ended {
-                    link.forget(*id);
-                    link.send(&json!({
-                        "jsonrpc": "2.0",
-                        "method": "notifications/cancelled",
-                        "params": { "requestId": id, "reason": "the client dropped the subscription" },
-                    }));
-                }
-            }
-            Ending::Unwatch { link, ids, watching } => {
-                for uri in &self.agreed.uris {
-                    if unwatch(watching, uri) {
-                        let id = ids.fetch_add(1, Ordering::Relaxed);
-                        link.send_unanswered(
-                            id,
-                            &json!({ "jsonrpc": "2.0", "id": id, "method": "resources/unsubscribe", "params": { "uri": uri } }),
-                        );
-                    }
-                }
+        for (id, message) in messages {
+            match id {
+                Some(id) => link.send_unanswered(id, &message),
+                None => link.send(&message),
             }
         }
     }
@@ -568,6 +577,16 @@ mod tests {
         assert!(!topics.covers(&note("notifications/resources/updated", "a://2")));
         assert!(!topics.covers(&note("notifications/prompts/list_changed", "")));
         assert!(!topics.covers(&note("notifications/message", "")));
+    }
+
+    #[test]
+    fn a_subscription_goes_to_another_task_and_its_client_is_shared() {
+        fn shared<T: Send + Sync>() {}
+        fn sent<T: Send>(_: T) {}
+        shared::<Subscription>();
+        shared::<Client>();
+        let client = crate::Server::new("any", "1.0.0").test_client().unwrap();
+        sent(client.subscribe(Topics::new().tools()));
     }
 
     #[test]

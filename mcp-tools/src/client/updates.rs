@@ -131,6 +131,14 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn a_watched_call_may_run_on_another_task() {
+        fn sent<T: Send>(_: T) {}
+        let client = crate::Server::new("any", "1.0.0").test_client().unwrap();
+        let mut seen = 0;
+        sent(client.call_with_updates("any", json!({}), |_| seen += 1));
+    }
+
+    #[test]
     fn notifications_read_as_updates_and_odd_ones_stay_whole() {
         let progress = json!({"method": "notifications/progress", "params": {"progressToken": 1, "progress": 2, "message": "half"}});
         assert_eq!(
