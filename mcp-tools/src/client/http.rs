@@ -10,7 +10,8 @@
 //! to the client's size limit.
 
 use super::net::{HyperClient, error_chain, hyper_client, request_failed};
-use super::stdio::{Delivered, Waiting};
+use super::ring::Ring;
+use super::stdio::{Delivered, Notes, Waiting};
 use super::{Answers, ClientError, lock};
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, Method, Request, StatusCode, Uri, header};
@@ -131,8 +132,14 @@ impl Http {
         self.feed.subscribe()
     }
 
-    /// POSTs request `id` and gives what will come back for it.
-    pub(super) fn open(self: &Arc<Http>, message: &Value, headers: &[(String, String)]) -> Waiting {
+    /// POSTs request `id` and gives what will come back for it; its notifications go to
+    /// `live` as they arrive, if given.
+    pub(super) fn open(
+        self: &Arc<Http>,
+        message: &Value,
+        headers: &[(String, String)],
+        live: Option<Arc<Ring>>,
+    ) -> Waiting {
         let (mut answer_in, answer) = oneshot::channel();
         let http = Arc::clone(self);
         let mut request = self.request(message);
@@ -148,7 +155,7 @@ impl Http {
         tokio::spawn(async move {
             tokio::select! {
                 () = answer_in.closed() => {}
-                outcome = http.exchange(request, initialize) => {
+                outcome = http.exchange(request, initialize, live) => {
                     let _ = answer_in.send(outcome);
                 }
             }
@@ -305,6 +312,7 @@ impl Http {
         self: &Arc<Http>,
         request: Request<Full<Bytes>>,
         initialize: bool,
+        live: Option<Arc<Ring>>,
     ) -> Result<Delivered, ClientError> {
         let response = self.send(request).await?;
         let status = response.status();
@@ -321,7 +329,7 @@ impl Http {
             });
         }
         if streamed && status.is_success() {
-            return self.read_stream(response.into_body()).await;
+            return self.read_stream(response.into_body(), Notes::new(live)).await;
         }
         let body = read_body(response.into_body(), self.limit).await?;
         // An error answered as a JSON-RPC message (400 for a refused revision, say) reads as
@@ -345,9 +353,12 @@ impl Http {
     }
 
     /// Reads an SSE answer until its response.
-    async fn read_stream(self: &Arc<Http>, mut body: Incoming) -> Result<Delivered, ClientError> {
+    async fn read_stream(
+        self: &Arc<Http>,
+        mut body: Incoming,
+        mut notes: Notes,
+    ) -> Result<Delivered, ClientError> {
         let mut events = Events::new(self.limit);
-        let mut notes = Vec::new();
         let mut resumptions = 0;
         loop {
             let frame = body.frame().await;
@@ -358,6 +369,7 @@ impl Http {
                     let Ok(chunk) = frame.into_data() else { continue };
                     for data in events.feed(&chunk)? {
                         if let Some(response) = self.sort_event(&data, &mut notes) {
+                            let notes = notes.into_kept();
                             return Ok(Delivered { notes, response });
                         }
                     }
@@ -382,7 +394,7 @@ impl Http {
     }
 
     /// One event of a request's stream: its response, or `None` once it is handed on.
-    fn sort_event(self: &Arc<Http>, data: &[u8], notes: &mut Vec<Value>) -> Option<Value> {
+    fn sort_event(self: &Arc<Http>, data: &[u8], notes: &mut Notes) -> Option<Value> {
         if data.is_empty() {
             // A priming event: an id to resume from, no message.
             return None;
@@ -393,11 +405,7 @@ impl Http {
         };
         match (message.get("method").and_then(Value::as_str), message.get("id")) {
             (Some(method), Some(id)) => self.ask(method, id.clone(), &message),
-            (Some(_), None) => {
-                if notes.len() < super::stdio::REQUEST_BACKLOG {
-                    notes.push(message);
-                }
-            }
+            (Some(_), None) => notes.push(message),
             (None, _) => return Some(message),
         }
         None

@@ -38,6 +38,10 @@
 //! same handlers. A client made [`with_tasks`](Client::with_tasks) follows a call the server
 //! turns into a task to its end.
 //!
+//! [`Client::subscribe`] listens to what changes on the server, as a stream of [`Change`]s;
+//! [`Client::call_with_updates`] hands a call's progress and log messages to a callback
+//! while it runs; the lists are kept while the server says they are fresh (`ttlMs`).
+//!
 //! Whatever a server sends, the client stays bounded and says what went wrong: a message
 //! over [`Connector::max_message_bytes`] fails the request it answers
 //! ([`ClientError::TooLarge`]); a request unanswered after [`Connector::request_timeout`]
@@ -47,6 +51,7 @@
 //! ([`ClientError::Closed`]); lines that are not messages and answers to requests never
 //! sent are logged and dropped.
 
+mod cache;
 #[cfg(feature = "http")]
 mod http;
 mod link;
@@ -57,13 +62,18 @@ mod net;
 pub mod oauth;
 mod params;
 mod results;
+mod ring;
 mod skills;
 mod stdio;
+mod subscription;
+mod updates;
 
 pub use results::{
     ListedPrompt, ListedResource, ListedResourceTemplate, ListedTool, PromptResponse, ReadResponse,
 };
 pub use skills::{ListedSkill, SkillFile};
+pub use subscription::{Change, Subscription, Topics};
+pub use updates::CallUpdate;
 
 use crate::content::Content;
 use crate::engine::{Connection, Engine, TASKS_EXTENSION};
@@ -75,8 +85,10 @@ use crate::protocol::messages::{
 use crate::protocol::{ErrorCode, LoggingLevel, ProtocolVersion};
 use crate::server::error::Error;
 use crate::tool::Tool;
+use cache::ListCache;
 use link::{Inbox, Link};
 use results::{Listed, WireRead};
+use ring::Ring;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
@@ -87,7 +99,7 @@ use std::pin::Pin;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::broadcast;
 
@@ -158,7 +170,8 @@ const MAX_NOTIFICATIONS: usize = 10_000;
 pub struct Client {
     link: Link,
     version: ProtocolVersion,
-    next_id: AtomicI64,
+    /// Shared with the subscriptions, which send a request as they go (legacy revisions).
+    next_id: Arc<AtomicI64>,
     /// The level asked for with `set_log_level`, sent with each modern request.
     log_level: Mutex<Option<LoggingLevel>>,
     /// Shared with the typed result made from it, not copied.
@@ -180,6 +193,12 @@ pub struct Client {
     /// Whether the tools were listed: a call over HTTP in 2026-07-28 lists them first, to
     /// learn which arguments go in headers.
     listed: std::sync::atomic::AtomicBool,
+    /// The lists kept while fresh (`ttlMs`), shared with the subscriptions that hear of
+    /// their changes.
+    cache: Arc<ListCache>,
+    /// How many subscriptions watch each resource URI, in a legacy session: the last one
+    /// to go sends `resources/unsubscribe`.
+    watching: Arc<Mutex<std::collections::HashMap<String, usize>>>,
 }
 
 /// How to reach a server and what to say to it, before [`connect`](Connector::connect):
@@ -704,6 +723,17 @@ impl Followed {
     }
 }
 
+/// Who sees a request's notifications as they arrive, besides the answer that keeps them.
+type Watcher<'a> = Option<&'a mut (dyn FnMut(&Value) + Send)>;
+
+/// `watch` lent for one exchange.
+fn lend<'a>(watch: &'a mut Watcher<'_>) -> Watcher<'a> {
+    match watch {
+        Some(watch) => Some(&mut **watch),
+        None => None,
+    }
+}
+
 /// What the engine wrote for one request.
 struct Answer {
     /// The JSON-RPC response, which has a `result` (shared with `last_response`).
@@ -716,15 +746,22 @@ impl Client {
     /// A client of `engine`, in this process, speaking `version` (not yet initialized).
     pub(crate) fn in_process(engine: Arc<Engine>, version: ProtocolVersion) -> Client {
         let conn = Arc::new(Connection::new());
-        Client::over(Link::InProcess { engine, conn }, version)
+        let feed = broadcast::channel(stdio::FEED_BACKLOG).0;
+        Client::over(Link::InProcess { engine, conn, feed }, version)
     }
 
     /// A client over `link`, speaking `version` (not yet initialized).
     fn over(link: Link, version: ProtocolVersion) -> Client {
+        // In process, the client sees the server's catalogs change as they do.
+        let local = match &link {
+            Link::InProcess { engine, .. } => engine.feeds(),
+            _ => Vec::new(),
+        };
+        let cache = ListCache::new(Some(link.feed()), local);
         Client {
             link,
             version,
-            next_id: AtomicI64::new(1),
+            next_id: Arc::new(AtomicI64::new(1)),
             log_level: Mutex::new(None),
             last_response: Mutex::new(None),
             answers: Answers::default(),
@@ -734,6 +771,8 @@ impl Client {
             server: Mutex::new(Value::Null),
             header_params: Mutex::new(std::collections::HashMap::new()),
             listed: std::sync::atomic::AtomicBool::new(false),
+            cache,
+            watching: Arc::new(Mutex::new(std::collections::HashMap::new())),
         }
     }
 
@@ -925,6 +964,7 @@ impl Client {
         match &mut self.link {
             Link::InProcess { conn, .. } if !self.version.is_modern() => {
                 conn.cancel_all();
+                conn.set_unsolicited(None);
                 *conn = Arc::new(Connection::new());
                 *self
                     .reinitialize
@@ -959,18 +999,14 @@ impl Client {
         lock(&self.server).clone()
     }
 
-    /// The notifications that belong to no request the client sent (`list_changed`, or a
-    /// log line over stdio, where nothing ties it to a request), from now on. The feed
-    /// keeps the last 1,024 for a reader that falls behind (it then reads
-    /// [`Lagged`](broadcast::error::RecvError::Lagged)). A client in process has no such
-    /// notifications: each request carries its own.
+    /// The notifications that belong to no request the client sent (a legacy session's
+    /// `list_changed` and `resources/updated`, or a log line over stdio, where nothing ties
+    /// it to a request), from now on. The feed keeps the last 1,024 for a reader that falls
+    /// behind (it then reads [`Lagged`](broadcast::error::RecvError::Lagged)). In
+    /// 2026-07-28 list changes and resource updates come only on a
+    /// [`subscribe`](Client::subscribe) stream.
     pub fn notifications(&self) -> broadcast::Receiver<Value> {
-        match &self.link {
-            Link::Stdio(pipe) => pipe.feed(),
-            #[cfg(feature = "http")]
-            Link::Http(http) => http.feed(),
-            Link::InProcess { .. } => broadcast::channel(1).1,
-        }
+        self.link.feed()
     }
 
     /// Closes the connection and waits for the server to go: over stdio, closes the
@@ -1022,8 +1058,18 @@ impl Client {
     /// logged), as the specification asks: the client could not repeat its arguments in
     /// headers. The others are kept, and the client remembers which of their arguments
     /// their calls repeat in `Mcp-Param-*` headers over HTTP.
+    ///
+    /// A list the server says is fresh for a while (`ttlMs`, revision 2026-07-28) is kept
+    /// that long, and asked for again only once it is stale: see
+    /// [`clear_list_cache`](Client::clear_list_cache). The arguments that go in headers
+    /// are learnt with each list fetched, so a kept list and the headers agree.
     pub async fn list_tools(&self) -> Result<Vec<ListedTool>, ClientError> {
-        let mut tools: Vec<ListedTool> = self.list().await?;
+        self.list_shaped(|tools| self.learn_header_params(tools)).await
+    }
+
+    /// Learns which arguments of `tools` go in headers, leaving out those whose
+    /// annotations break SEP-2243.
+    fn learn_header_params(&self, mut tools: Vec<ListedTool>) -> Vec<ListedTool> {
         self.listed.store(true, Ordering::Relaxed);
         let mut known = lock(&self.header_params);
         tools.retain(|tool| match params::header_params(tool.input_schema()) {
@@ -1045,7 +1091,7 @@ impl Client {
                 false
             }
         });
-        Ok(tools)
+        tools
     }
 
     /// Lists every prompt with its arguments, following `nextCursor` page by page.
@@ -1065,7 +1111,7 @@ impl Client {
     pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<PromptResponse, ClientError> {
         let params = json!({ "name": name, "arguments": arguments });
         let (answer, _) = self
-            .in_rounds(self.next_id(), "prompts/get", params, None)
+            .in_rounds(self.next_id(), "prompts/get", params, None, None)
             .await?;
         let result: GetPromptResult = self.read_result("prompts/get", "a `GetPromptResult`", &answer)?;
         Ok(PromptResponse::new(result, Arc::unwrap_or_clone(answer.response)))
@@ -1085,6 +1131,53 @@ impl Client {
         self.list().await
     }
 
+    /// Forgets the lists kept for their `ttlMs` (tools, prompts, resources, resource
+    /// templates): the next of each is asked for again. Lists go stale on their own when
+    /// their time passes and when the client hears that one changed (on a
+    /// [`subscribe`](Client::subscribe) stream, or in a legacy session's notifications);
+    /// this is for a caller with a reason of its own to think they changed.
+    ///
+    /// ```
+    /// use mcp_toolkit::{tool, tools, Server};
+    /// use mcp_toolkit::middleware::{Exchange, Middleware, Outcome};
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::Arc;
+    ///
+    /// /// Counts the lists the server sends.
+    /// struct Lists(Arc<AtomicUsize>);
+    ///
+    /// impl Middleware for Lists {
+    ///     fn on_end(&self, exchange: &Exchange, _: Outcome) {
+    ///         if exchange.method() == "tools/list" {
+    ///             self.0.fetch_add(1, Ordering::Relaxed);
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// fn hello() -> &'static str { "hello" }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_toolkit::client::ClientError> {
+    /// let lists = Arc::new(AtomicUsize::new(0));
+    /// let client = Server::new("greeter", "1.0.0")
+    ///     .tools(tools![hello])
+    ///     .middleware(Lists(Arc::clone(&lists)))
+    ///     .test_client()?;
+    /// client.list_tools().await?;
+    /// client.list_tools().await?; // fresh for the server's `ttlMs` (a minute): kept
+    /// assert_eq!(lists.load(Ordering::Relaxed), 1);
+    /// client.clear_list_cache();
+    /// client.list_tools().await?;
+    /// assert_eq!(lists.load(Ordering::Relaxed), 2);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn clear_list_cache(&self) {
+        self.cache.clear();
+    }
+
     /// Reads a resource: its contents, text or blobs, with the cache hints of revision
     /// 2026-07-28. Asks the resource makes are answered as for calls, in both eras. A URI
     /// that names nothing, or a read that fails, is [`ClientError::Rpc`].
@@ -1093,18 +1186,46 @@ impl Client {
     pub async fn read_resource(&self, uri: &str) -> Result<ReadResponse, ClientError> {
         let params = json!({ "uri": uri });
         let (answer, _) = self
-            .in_rounds(self.next_id(), "resources/read", params, None)
+            .in_rounds(self.next_id(), "resources/read", params, None, None)
             .await?;
         let wire: WireRead = self.read_result("resources/read", "a `ReadResourceResult`", &answer)?;
         Ok(ReadResponse::new(wire, Arc::unwrap_or_clone(answer.response)))
     }
 
-    /// Every item of a list, following `nextCursor` page by page, each read as a `T`.
-    async fn list<T: Listed>(&self) -> Result<Vec<T>, ClientError> {
+    /// Every item of a list: the one kept, while it is fresh; else every page fetched.
+    async fn list<T: Listed + Clone + Send + Sync + 'static>(&self) -> Result<Vec<T>, ClientError> {
+        self.list_shaped(|items| items).await
+    }
+
+    /// Every item of a list: the one kept, while it is fresh; else every page fetched,
+    /// then `shape`d and kept for the shortest `ttlMs` of its pages.
+    async fn list_shaped<T: Listed + Clone + Send + Sync + 'static>(
+        &self,
+        shape: impl FnOnce(Vec<T>) -> Vec<T>,
+    ) -> Result<Vec<T>, ClientError> {
+        let Some(kind) = T::KIND else {
+            let (items, _) = self.fetch_list().await?;
+            return Ok(shape(items));
+        };
+        let generation = match self.cache.get::<T>(kind) {
+            Ok(kept) => return Ok(kept),
+            Err(generation) => generation,
+        };
+        let received = Instant::now();
+        let (items, ttl) = self.fetch_list().await?;
+        let items = shape(items);
+        self.cache.keep(kind, generation, &items, received, ttl);
+        Ok(items)
+    }
+
+    /// Every item of a list, following `nextCursor` page by page, each read as a `T`, and
+    /// how long the pages may be kept (the shortest `ttlMs`).
+    async fn fetch_list<T: Listed>(&self) -> Result<(Vec<T>, Duration), ClientError> {
         let (method, key) = (T::METHOD, T::KEY);
         let mut items = Vec::new();
         let mut cursor: Option<String> = None;
         let mut seen = HashSet::new();
+        let mut ttl = Duration::MAX;
         loop {
             let params = match &cursor {
                 Some(cursor) => json!({ "cursor": cursor }),
@@ -1114,6 +1235,7 @@ impl Client {
                 .exchange(self.next_id(), method, self.params(params, None))
                 .await?;
             let mut page: Value = self.read_result(method, "a result", &answer)?;
+            ttl = ttl.min(cache::page_ttl(&page));
             match page.get_mut(key).map(Value::take) {
                 Some(Value::Array(page_items)) => {
                     for item in page_items {
@@ -1127,7 +1249,7 @@ impl Client {
                 }
             }
             match page.get("nextCursor").and_then(Value::as_str) {
-                None => return Ok(items),
+                None => return Ok((items, ttl)),
                 Some(next) if !seen.insert(next.to_owned()) => {
                     return Err(ClientError::InvalidResponse(format!(
                         "`{method}` gave the cursor {next:?} a second time; the list would never end"
@@ -1167,7 +1289,7 @@ impl Client {
     /// # }
     /// ```
     pub async fn call(&self, name: &str, arguments: Value) -> Result<CallResponse, ClientError> {
-        self.call_tool(name, arguments, false).await
+        self.call_tool(name, arguments, false, None).await
     }
 
     /// Calls a tool as [`call`](Client::call) does, asking for progress: the request
@@ -1206,7 +1328,7 @@ impl Client {
         name: &str,
         arguments: Value,
     ) -> Result<CallResponse, ClientError> {
-        self.call_tool(name, arguments, true).await
+        self.call_tool(name, arguments, true, None).await
     }
 
     /// Asks for log messages (`notifications/message`) of `level` and above: in 2026-07-28
@@ -1377,6 +1499,7 @@ impl Client {
         name: &str,
         arguments: Value,
         progress: bool,
+        watch: Watcher<'_>,
     ) -> Result<CallResponse, ClientError> {
         #[cfg(feature = "http")]
         if matches!(self.link, Link::Http(_))
@@ -1396,7 +1519,14 @@ impl Client {
         // The request's id is unique among the requests in flight, as a token must be.
         let token = progress.then_some(id);
         let params = json!({ "name": name, "arguments": arguments });
-        let (answer, rounds) = self.in_rounds(id, "tools/call", params, token).await?;
+        let called = self.in_rounds(id, "tools/call", params, token, watch).await;
+        if let Err(ClientError::Rpc { code, .. }) = &called
+            && *code == ErrorCode::INVALID_PARAMS
+        {
+            // An unknown tool: the tools may have changed, as the caching rules say.
+            self.cache.forget(&[cache::ListKind::Tools]);
+        }
+        let (answer, rounds) = called?;
         let result = &answer.response["result"];
         if self.version.is_modern() && result.get("resultType").is_some_and(|kind| kind == "task") {
             let Some(task_id) = result["taskId"].as_str() else {
@@ -1568,10 +1698,11 @@ impl Client {
         method: &str,
         mut params: Value,
         token: Option<i64>,
+        mut watch: Watcher<'_>,
     ) -> Result<(Answer, usize), ClientError> {
         // The params come back from each exchange, to be sent again with the answers.
         let (mut answer, sent) = self
-            .exchange_keeping(id, method, self.params(params, token))
+            .exchange_keeping(id, method, self.params(params, token), lend(&mut watch))
             .await?;
         params = sent;
         let mut rounds = 0;
@@ -1598,7 +1729,12 @@ impl Client {
             // The client's `_meta` is made again: the progress token is the new id.
             drop(params.as_object_mut().map(|p| p.remove("_meta")));
             let (next, sent) = self
-                .exchange_keeping(id, method, self.params(params, token.map(|_| id)))
+                .exchange_keeping(
+                    id,
+                    method,
+                    self.params(params, token.map(|_| id)),
+                    lend(&mut watch),
+                )
                 .await?;
             (answer, params) = (next, sent);
         }
@@ -1625,6 +1761,7 @@ impl Client {
     /// The legacy handshake: `initialize` asking for the client's revision, then
     /// `notifications/initialized`; a server that offers another fails it.
     pub(crate) async fn initialize(&self) -> Result<(), ClientError> {
+        self.link.hear_unsolicited(&self.answers);
         let offered = self.handshake().await?;
         if offered != self.version.as_str() {
             return Err(ClientError::Negotiation {
@@ -1705,17 +1842,19 @@ impl Client {
     /// client's timeout, after which the request is cancelled. A request whose future is
     /// dropped before its answer is cancelled too.
     async fn exchange(&self, id: i64, method: &str, params: Option<Value>) -> Result<Answer, ClientError> {
-        self.exchange_keeping(id, method, params)
+        self.exchange_keeping(id, method, params, None)
             .await
             .map(|(answer, _)| answer)
     }
 
-    /// [`exchange`](Client::exchange), giving back the params it sent (`null` for none).
+    /// [`exchange`](Client::exchange), giving back the params it sent (`null` for none);
+    /// `watch` sees the request's notifications as they arrive.
     async fn exchange_keeping(
         &self,
         id: i64,
         method: &str,
         params: Option<Value>,
+        mut watch: Watcher<'_>,
     ) -> Result<(Answer, Value), ClientError> {
         let reinitialize = std::mem::take(&mut *lock(&self.reinitialize));
         if reinitialize && method != "initialize" {
@@ -1725,7 +1864,7 @@ impl Client {
         if let Some(params) = params {
             request["params"] = params;
         }
-        let answered = self.send_once(id, method, &request).await;
+        let answered = self.send_once(id, method, &request, lend(&mut watch)).await;
         let answered = match answered {
             // A modern server that names this revision among those it supports refused it
             // anyway (a proxy's pick, a server's first answer): once more, as the
@@ -1737,7 +1876,7 @@ impl Client {
             {
                 let id = self.next_id();
                 request["id"] = json!(id);
-                self.send_once(id, method, &request).await
+                self.send_once(id, method, &request, lend(&mut watch)).await
             }
             answered => answered,
         };
@@ -1749,15 +1888,26 @@ impl Client {
     }
 
     /// Sends `request` (whose id is `id`) and reads its answer, within the timeout.
-    async fn send_once(&self, id: i64, method: &str, request: &Value) -> Result<Answer, ClientError> {
+    async fn send_once(
+        &self,
+        id: i64,
+        method: &str,
+        request: &Value,
+        watch: Watcher<'_>,
+    ) -> Result<Answer, ClientError> {
         let headers = self.param_headers(method, request);
-        let inbox = self.link.open(id, request, headers)?;
+        // A watcher takes the notifications as they arrive, through a ring of the usual
+        // size: those it falls too far behind for are dropped, oldest first.
+        let live = watch.is_some().then(|| Ring::new(stdio::REQUEST_BACKLOG, None));
+        let inbox = self.link.open(id, request, headers, live)?;
         let mut guard = Outstanding {
             link: &self.link,
             id,
             done: false,
         };
-        let answered = self.in_time(self.timeout, self.receive(id, method, inbox)).await;
+        let answered = self
+            .in_time(self.timeout, self.receive(id, method, inbox, watch))
+            .await;
         guard.done = true;
         match answered {
             Ok(answer) => answer,
@@ -1837,7 +1987,13 @@ impl Client {
     }
 
     /// Reads the messages of request `id`'s exchange until its response.
-    async fn receive(&self, id: i64, method: &str, mut inbox: Inbox) -> Result<Answer, ClientError> {
+    async fn receive(
+        &self,
+        id: i64,
+        method: &str,
+        mut inbox: Inbox,
+        mut watch: Watcher<'_>,
+    ) -> Result<Answer, ClientError> {
         let conn_id = self.link.conn_id();
         let mut notifications = Vec::new();
         while let Some(message) = inbox.next(conn_id).await {
@@ -1856,6 +2012,8 @@ impl Client {
                         .answers
                         .respond(asked, request_id.clone(), message["params"].clone());
                     self.link.send(&answer.await);
+                } else if let Some(watch) = lend(&mut watch) {
+                    watch(&message);
                 }
                 if notifications.len() < MAX_NOTIFICATIONS {
                     notifications.push(message);
@@ -1871,14 +2029,7 @@ impl Client {
             let message = Arc::new(message);
             *lock(&self.last_response) = Some(Arc::clone(&message));
             if let Some(error) = message.get("error") {
-                let error = WireError::deserialize(error).map_err(|e| {
-                    ClientError::InvalidResponse(format!("the error does not read as a JSON-RPC error: {e}"))
-                })?;
-                return Err(ClientError::Rpc {
-                    code: error.code,
-                    message: error.message,
-                    data: error.data,
-                });
+                return Err(rpc_error(error));
             }
             if message.get("result").is_none() {
                 return Err(ClientError::InvalidResponse(format!(
@@ -1947,6 +2098,8 @@ impl Drop for Client {
     fn drop(&mut self) {
         if let Link::InProcess { conn, .. } = &self.link {
             conn.cancel_all();
+            // The task reading what the engine sends outside any request ends.
+            conn.set_unsolicited(None);
             if let Ok(runtime) = tokio::runtime::Handle::try_current() {
                 let conn = Arc::clone(conn);
                 runtime.spawn(async move { conn.close().await });
@@ -1980,6 +2133,18 @@ impl Drop for Outstanding<'_> {
         if !self.done {
             self.cancel("the client stopped waiting for the answer");
         }
+    }
+}
+
+/// The error a response's `error` member stands for.
+fn rpc_error(error: &Value) -> ClientError {
+    match WireError::deserialize(error) {
+        Ok(error) => ClientError::Rpc {
+            code: error.code,
+            message: error.message,
+            data: error.data,
+        },
+        Err(e) => ClientError::InvalidResponse(format!("the error does not read as a JSON-RPC error: {e}")),
     }
 }
 

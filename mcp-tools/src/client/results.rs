@@ -4,6 +4,7 @@
 //! the JSON as it was sent beside it for assertions on the wire.
 
 use super::ClientError;
+use super::cache::ListKind;
 use crate::content::{Annotations, ResourceContents};
 use crate::prompt::{GetPromptResult, PromptArgument, PromptMessage};
 use crate::resource::CacheScope;
@@ -20,6 +21,8 @@ pub(super) trait Listed: Sized {
     const KEY: &'static str;
     /// What an item is, for the error when one does not read.
     const WHAT: &'static str;
+    /// The list as the client caches it, if it does.
+    const KIND: Option<ListKind> = None;
     /// Reads one item; `Err` when it does not match the protocol's type.
     fn read(json: Value) -> Result<Self, serde_json::Error>;
 }
@@ -121,6 +124,7 @@ struct WireTool {
 impl Listed for ListedTool {
     const METHOD: &'static str = "tools/list";
     const KEY: &'static str = "tools";
+    const KIND: Option<ListKind> = Some(ListKind::Tools);
     const WHAT: &'static str = "a `Tool`";
 
     fn read(json: Value) -> Result<ListedTool, serde_json::Error> {
@@ -238,6 +242,7 @@ struct WirePrompt {
 impl Listed for ListedPrompt {
     const METHOD: &'static str = "prompts/list";
     const KEY: &'static str = "prompts";
+    const KIND: Option<ListKind> = Some(ListKind::Prompts);
     const WHAT: &'static str = "a `Prompt`";
 
     fn read(json: Value) -> Result<ListedPrompt, serde_json::Error> {
@@ -343,6 +348,7 @@ struct WireResource {
 impl Listed for ListedResource {
     const METHOD: &'static str = "resources/list";
     const KEY: &'static str = "resources";
+    const KIND: Option<ListKind> = Some(ListKind::Resources);
     const WHAT: &'static str = "a `Resource`";
 
     fn read(json: Value) -> Result<ListedResource, serde_json::Error> {
@@ -461,6 +467,7 @@ struct WireTemplate {
 impl Listed for ListedResourceTemplate {
     const METHOD: &'static str = "resources/templates/list";
     const KEY: &'static str = "resourceTemplates";
+    const KIND: Option<ListKind> = Some(ListKind::ResourceTemplates);
     const WHAT: &'static str = "a `ResourceTemplate`";
 
     fn read(json: Value) -> Result<ListedResourceTemplate, serde_json::Error> {

@@ -3,15 +3,20 @@
 //!
 //! One task writes the client's lines; another reads the server's and sorts them: a
 //! response goes to the request with its `id`, a progress notification to the request
-//! whose token it carries, a request of the server's own (legacy revisions) to the
-//! client's handlers, and any other notification to the client's feed. Whatever the
+//! whose token it carries, a notification of a `subscriptions/listen` stream to the
+//! request whose id its `_meta` names, a request of the server's own (legacy revisions) to
+//! the client's handlers, and any other notification to the client's feed. A log message
+//! names no request: it goes to the one call in flight that takes its notifications as
+//! they come, when there is exactly one, and to the feed otherwise. Whatever the
 //! server sends, memory stays bounded: a line over the limit is skipped as it streams past
 //! (and fails the request it answers, when its `id` can be found), a request's queue of
 //! notifications and the feed drop what finds them full, and answers to ids the client
 //! never sent, or lines that are not JSON, are counted and logged, never kept.
 
+use super::ring::Ring;
 use super::{Answers, ClientError, lock};
 use crate::protocol::arguments::clip;
+use crate::protocol::messages::META_SUBSCRIPTION_ID;
 use crate::transport::stdio::{Line, LineScanner, read_line};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -47,11 +52,42 @@ pub(super) struct Delivered {
     pub(super) response: Value,
 }
 
+/// Where a request's notifications go as they arrive: kept until its response (at most
+/// [`REQUEST_BACKLOG`]), or handed at once to a reader that takes them as they come.
+pub(super) struct Notes {
+    kept: Vec<Value>,
+    live: Option<Arc<Ring>>,
+}
+
+impl Notes {
+    pub(super) fn new(live: Option<Arc<Ring>>) -> Notes {
+        Notes {
+            kept: Vec::new(),
+            live,
+        }
+    }
+
+    pub(super) fn push(&mut self, note: Value) {
+        match &self.live {
+            Some(ring) => ring.push(note),
+            None if self.kept.len() < REQUEST_BACKLOG => self.kept.push(note),
+            None => {}
+        }
+    }
+
+    /// What was kept for the response (nothing, for a live reader).
+    pub(super) fn into_kept(self) -> Vec<Value> {
+        self.kept
+    }
+}
+
 /// A request waiting over the pipe.
 struct Entry {
-    /// The request's notifications so far, at most [`REQUEST_BACKLOG`].
-    notes: Vec<Value>,
+    notes: Notes,
     answer: oneshot::Sender<Result<Delivered, ClientError>>,
+    /// Whether log messages that name no request may be its: a call whose notifications
+    /// are taken as they come.
+    takes_logs: bool,
 }
 
 /// What the reading task and the client share.
@@ -59,6 +95,8 @@ struct Shared {
     pending: Mutex<HashMap<i64, Entry>>,
     /// Why the pipe is closed, once it is.
     closed: Mutex<Option<String>>,
+    /// Cancelled once the pipe is closed, for those that wait on nothing else.
+    gone: tokio_util::sync::CancellationToken,
     feed: broadcast::Sender<Value>,
     answers: Mutex<Answers>,
     /// Lines that were no JSON-RPC message of a server's, and the last of them (cut).
@@ -93,6 +131,7 @@ impl Pipe {
         let shared = Arc::new(Shared {
             pending: Mutex::new(HashMap::new()),
             closed: Mutex::new(None),
+            gone: tokio_util::sync::CancellationToken::new(),
             feed: broadcast::channel(FEED_BACKLOG).0,
             answers: Mutex::new(answers),
             junk: AtomicU64::new(0),
@@ -107,9 +146,16 @@ impl Pipe {
         })
     }
 
-    /// Sends request `id` and gives what will come back for it.
-    pub(super) fn open(&self, id: i64, message: &Value) -> Result<Waiting, ClientError> {
+    /// Sends request `id` and gives what will come back for it; its notifications go to
+    /// `live` as they arrive, if given.
+    pub(super) fn open(
+        &self,
+        id: i64,
+        message: &Value,
+        live: Option<Arc<Ring>>,
+    ) -> Result<Waiting, ClientError> {
         let (answer_in, answer) = oneshot::channel();
+        let takes_logs = live.is_some() && message["method"] != "subscriptions/listen";
         {
             let mut pending = lock(&self.shared.pending);
             if let Some(reason) = lock(&self.shared.closed).clone() {
@@ -118,8 +164,9 @@ impl Pipe {
             pending.insert(
                 id,
                 Entry {
-                    notes: Vec::new(),
+                    notes: Notes::new(live),
                     answer: answer_in,
+                    takes_logs,
                 },
             );
         }
@@ -149,6 +196,12 @@ impl Pipe {
     /// The handlers that answer the server's requests from now on.
     pub(super) fn set_answers(&self, answers: Answers) {
         *lock(&self.shared.answers) = answers;
+    }
+
+    /// Completes once the pipe is closed, with why.
+    pub(super) async fn closed(&self) -> String {
+        self.shared.gone.cancelled().await;
+        lock(&self.shared.closed).clone().unwrap_or_default()
     }
 
     /// What the server wrote that was no message, for an error that needs context.
@@ -208,6 +261,7 @@ fn close(shared: &Shared, reason: String) {
         closed.get_or_insert(reason);
         pending.drain().map(|(_, entry)| entry).collect()
     };
+    shared.gone.cancel();
     let reason = lock(&shared.closed).clone().unwrap_or_default();
     for entry in pending {
         let _ = entry.answer.send(Err(ClientError::Closed {
@@ -301,7 +355,7 @@ fn sort(shared: &Shared, lines: &mpsc::WeakUnboundedSender<Vec<u8>>, line: &[u8]
     match entry {
         Some(entry) => {
             let _ = entry.answer.send(Ok(Delivered {
-                notes: entry.notes,
+                notes: entry.notes.into_kept(),
                 response: message,
             }));
         }
@@ -320,22 +374,35 @@ fn junk(shared: &Shared, line: &[u8]) {
     *lock(&shared.last_junk) = Some(text);
 }
 
-/// A notification: the request's whose progress token it carries, else the feed's.
+/// A notification: the request's whose progress token it carries, or whose listen stream
+/// its `_meta` names, else the feed's.
 fn notification(shared: &Shared, message: Value) {
-    let token = message
-        .get("params")
-        .and_then(|params| params.get("progressToken"))
+    let params = message.get("params");
+    let stream = params
+        .and_then(|params| params.get("_meta")?.get(META_SUBSCRIPTION_ID))
         .and_then(Value::as_i64);
-    if let Some(token) = token {
+    let owner = params
+        .and_then(|params| params.get("progressToken"))
+        .and_then(Value::as_i64)
+        .or(stream);
+    if let Some(owner) = owner {
         let mut pending = lock(&shared.pending);
-        if let Some(entry) = pending.get_mut(&token) {
-            if entry.notes.len() < REQUEST_BACKLOG {
-                entry.notes.push(message);
-            }
+        if let Some(entry) = pending.get_mut(&owner) {
+            entry.notes.push(message);
+            return;
+        }
+    } else if message.get("method").and_then(Value::as_str) == Some("notifications/message") {
+        let mut pending = lock(&shared.pending);
+        let mut takers = pending.values_mut().filter(|entry| entry.takes_logs);
+        if let (Some(entry), None) = (takers.next(), takers.next()) {
+            entry.notes.push(message);
             return;
         }
     }
-    let _ = shared.feed.send(message);
+    // What a listen stream the client has let go of still sends belongs to nobody.
+    if stream.is_none() {
+        let _ = shared.feed.send(message);
+    }
 }
 
 /// A request of the server's own: answered by the client's handlers, in a task of its own

@@ -38,6 +38,7 @@ pub(crate) use methods::tools::link_budgets as link_spill;
 pub(crate) use route::dispatch::Incoming;
 pub(crate) use state::core::{Engine, Offers, Options, Visibilities};
 pub(crate) use state::limits;
+pub(crate) use state::listing::Feed;
 pub(crate) use tasks::EXTENSION as TASKS_EXTENSION;
 pub(crate) use tasks::link as link_tasks;
 pub(crate) use wire::connection::{Carrier, Connection};
@@ -45,4 +46,4 @@ pub(crate) use wire::encode::ServerInfo;
 pub(crate) use wire::encode::error as encode_error;
 #[cfg(feature = "http")]
 pub(crate) use wire::outbox::Settled;
-pub(crate) use wire::outbox::{ErrorInfo, Outbox, Outgoing, Queue, Sink};
+pub(crate) use wire::outbox::{Backlog, ErrorInfo, Outbox, Outgoing, Queue, Sink};

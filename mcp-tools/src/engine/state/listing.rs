@@ -187,17 +187,32 @@ impl Feed {
             changes: Box::new(changes),
         }
     }
+
+    /// Whether the catalog changed since the last look (not once it is gone); the next
+    /// look sees only what changes from now on. For a reader in this process that looks
+    /// when it needs to know, instead of waiting on [`next_change`].
+    pub(crate) fn saw_change(&mut self) -> bool {
+        self.changes.saw_change()
+    }
 }
 
 /// A catalog's watch, with its item type forgotten.
 trait Changes: Send {
     /// Completes on the next change: `false` when the catalog is gone.
     fn changed(&mut self) -> Pin<Box<dyn Future<Output = bool> + Send + '_>>;
+    /// Whether it changed since the last look, marking it seen.
+    fn saw_change(&mut self) -> bool;
 }
 
 impl<T: Item> Changes for watch::Receiver<Arc<Snapshot<T>>> {
     fn changed(&mut self) -> Pin<Box<dyn Future<Output = bool> + Send + '_>> {
         Box::pin(async move { watch::Receiver::changed(self).await.is_ok() })
+    }
+
+    fn saw_change(&mut self) -> bool {
+        let changed = self.has_changed().unwrap_or(false);
+        self.mark_unchanged();
+        changed
     }
 }
 
