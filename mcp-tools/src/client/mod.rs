@@ -86,7 +86,7 @@ use crate::protocol::{ErrorCode, LoggingLevel, ProtocolVersion};
 use crate::server::error::Error;
 use crate::tool::Tool;
 use cache::ListCache;
-use link::{Inbox, Link};
+use link::{Inbox, Link, Members};
 use results::{Listed, WireRead};
 use ring::Ring;
 use serde::de::DeserializeOwned;
@@ -549,6 +549,15 @@ impl Connector {
             Err(error) => Err(error),
         }
     }
+}
+
+/// The params `{"name", "arguments"}` of a call or a prompt, built member by member:
+/// `json!` would copy `arguments` whole through `to_value`.
+fn named(name: &str, arguments: Value) -> Value {
+    let mut params = Map::with_capacity(3);
+    params.insert("name".to_owned(), Value::String(name.to_owned()));
+    params.insert("arguments".to_owned(), arguments);
+    Value::Object(params)
 }
 
 /// Whether an `UnsupportedProtocolVersion` error's `data.supported` lists `version`.
@@ -1109,7 +1118,7 @@ impl Client {
     ///
     /// The example on [`PromptResponse`] uses it.
     pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<PromptResponse, ClientError> {
-        let params = json!({ "name": name, "arguments": arguments });
+        let params = named(name, arguments);
         let (answer, _) = self
             .in_rounds(self.next_id(), "prompts/get", params, None, None)
             .await?;
@@ -1518,7 +1527,7 @@ impl Client {
         let id = self.next_id();
         // The request's id is unique among the requests in flight, as a token must be.
         let token = progress.then_some(id);
-        let params = json!({ "name": name, "arguments": arguments });
+        let params = named(name, arguments);
         let called = self.in_rounds(id, "tools/call", params, token, watch).await;
         if let Err(ClientError::Rpc { code, .. }) = &called
             && *code == ErrorCode::INVALID_PARAMS
@@ -1527,8 +1536,10 @@ impl Client {
             self.cache.forget(&[cache::ListKind::Tools]);
         }
         let (answer, rounds) = called?;
-        let result = &answer.response["result"];
-        if self.version.is_modern() && result.get("resultType").is_some_and(|kind| kind == "task") {
+        let result = self.version.is_modern().then(|| &answer.response["result"]);
+        if let Some(result) =
+            result.filter(|result| result.get("resultType").is_some_and(|kind| kind == "task"))
+        {
             let Some(task_id) = result["taskId"].as_str() else {
                 return Err(ClientError::InvalidResponse(format!(
                     "a `tools/call` result of type \"task\" has no `taskId` string: {result}"
@@ -1707,7 +1718,8 @@ impl Client {
         params = sent;
         let mut rounds = 0;
         let mut notifications = Vec::new();
-        while answer.response["result"]["resultType"] == "input_required" {
+        // Only a 2026-07-28 result asks for input.
+        while self.version.is_modern() && answer.response["result"]["resultType"] == "input_required" {
             rounds += 1;
             if rounds > MAX_ROUNDS {
                 return Err(ClientError::InvalidResponse(format!(
@@ -1847,7 +1859,8 @@ impl Client {
             .map(|(answer, _)| answer)
     }
 
-    /// [`exchange`](Client::exchange), giving back the params it sent (`null` for none);
+    /// [`exchange`](Client::exchange), giving back the params it sent for the next round
+    /// (`null` for none, and in the legacy revisions, which have no rounds);
     /// `watch` sees the request's notifications as they arrive.
     async fn exchange_keeping(
         &self,
@@ -1860,10 +1873,14 @@ impl Client {
         if reinitialize && method != "initialize" {
             Box::pin(self.initialize()).await?;
         }
-        let mut request = json!({ "jsonrpc": "2.0", "id": id, "method": method });
+        let mut request = Map::with_capacity(4);
+        request.insert("jsonrpc".to_owned(), Value::String("2.0".to_owned()));
+        request.insert("id".to_owned(), Value::from(id));
+        request.insert("method".to_owned(), Value::String(method.to_owned()));
         if let Some(params) = params {
-            request["params"] = params;
+            request.insert("params".to_owned(), params);
         }
+        let mut request = Value::Object(request);
         let answered = self.send_once(id, method, &request, lend(&mut watch)).await;
         let answered = match answered {
             // A modern server that names this revision among those it supports refused it
@@ -1880,8 +1897,11 @@ impl Client {
             }
             answered => answered,
         };
+        // The params are given back for the next round, which only 2026-07-28 has.
         let sent = match &mut request {
-            Value::Object(members) => members.remove("params").unwrap_or(Value::Null),
+            Value::Object(members) if self.version.is_modern() => {
+                members.remove("params").unwrap_or(Value::Null)
+            }
             _ => Value::Null,
         };
         answered.map(|answer| (answer, sent))
@@ -1998,19 +2018,19 @@ impl Client {
         let mut notifications = Vec::new();
         while let Some(message) = inbox.next(conn_id).await {
             let message = message?;
-            if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            let members = Members::of(&message);
+            if members.jsonrpc.and_then(Value::as_str) != Some("2.0") {
                 return Err(ClientError::InvalidResponse(format!(
                     "a message lacks `\"jsonrpc\": \"2.0\"`: {}",
                     clip(&message.to_string(), QUOTED_RESPONSE_CHARS)
                 )));
             }
-            if let Some(asked) = message.get("method").and_then(Value::as_str) {
+            if let Some(asked) = members.method {
                 // A request of the server's own (legacy revisions): answered as a client
                 // does, in a message of its own.
-                if let Some(request_id) = message.get("id") {
-                    let answer = self
-                        .answers
-                        .respond(asked, request_id.clone(), message["params"].clone());
+                if let Some(request_id) = members.id {
+                    let params = members.params.cloned().unwrap_or(Value::Null);
+                    let answer = self.answers.respond(asked, request_id.clone(), params);
                     self.link.send(&answer.await);
                 } else if let Some(watch) = lend(&mut watch) {
                     watch(&message);
@@ -2020,23 +2040,25 @@ impl Client {
                 }
                 continue;
             }
-            if message.get("id") != Some(&json!(id)) {
+            if members.id.and_then(Value::as_i64) != Some(id) {
                 return Err(ClientError::InvalidResponse(format!(
                     "the response to request {id} has another id: {}",
                     clip(&message.to_string(), QUOTED_RESPONSE_CHARS)
                 )));
             }
-            let message = Arc::new(message);
-            *lock(&self.last_response) = Some(Arc::clone(&message));
-            if let Some(error) = message.get("error") {
-                return Err(rpc_error(error));
+            if let Some(error) = members.error {
+                let error = rpc_error(error);
+                *lock(&self.last_response) = Some(Arc::new(message));
+                return Err(error);
             }
-            if message.get("result").is_none() {
+            if members.result.is_none() {
                 return Err(ClientError::InvalidResponse(format!(
                     "a response has neither `result` nor `error`: {}",
                     clip(&message.to_string(), QUOTED_RESPONSE_CHARS)
                 )));
             }
+            let message = Arc::new(message);
+            *lock(&self.last_response) = Some(Arc::clone(&message));
             return Ok(Answer {
                 response: message,
                 notifications,
@@ -2061,8 +2083,13 @@ impl Client {
         answer: &Answer,
     ) -> Result<T, ClientError> {
         let result = &answer.response["result"];
-        match result.get("resultType") {
-            Some(kind) if self.version.is_modern() && *kind != "complete" => {
+        match self
+            .version
+            .is_modern()
+            .then(|| result.get("resultType"))
+            .flatten()
+        {
+            Some(kind) if *kind != "complete" => {
                 return Err(ClientError::InvalidResponse(format!(
                     "`resultType` is {kind}; this client reads only \"complete\" results"
                 )));

@@ -13,13 +13,13 @@
 //! notifications and the feed drop what finds them full, and answers to ids the client
 //! never sent, or lines that are not JSON, are counted and logged, never kept.
 
+use super::link::Members;
 use super::ring::Ring;
 use super::{Answers, ClientError, lock};
 use crate::protocol::arguments::clip;
 use crate::protocol::messages::META_SUBSCRIPTION_ID;
 use crate::transport::stdio::{Line, LineScanner, read_line};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -92,7 +92,7 @@ struct Entry {
 
 /// What the reading task and the client share.
 struct Shared {
-    pending: Mutex<HashMap<i64, Entry>>,
+    pending: Mutex<foldhash::HashMap<i64, Entry>>,
     /// Why the pipe is closed, once it is.
     closed: Mutex<Option<String>>,
     /// Cancelled once the pipe is closed, for those that wait on nothing else.
@@ -129,7 +129,7 @@ impl Pipe {
     {
         let (lines, queue) = mpsc::unbounded_channel();
         let shared = Arc::new(Shared {
-            pending: Mutex::new(HashMap::new()),
+            pending: Mutex::new(foldhash::HashMap::default()),
             closed: Mutex::new(None),
             gone: tokio_util::sync::CancellationToken::new(),
             feed: broadcast::channel(FEED_BACKLOG).0,
@@ -338,15 +338,16 @@ fn sort(shared: &Shared, lines: &mpsc::WeakUnboundedSender<Vec<u8>>, line: &[u8]
         Ok(message @ Value::Object(_)) => message,
         _ => return junk(shared, line),
     };
-    let id = message.get("id");
-    if let Some(method) = message.get("method").and_then(Value::as_str) {
+    let members = Members::of(&message);
+    let id = members.id;
+    if let Some(method) = members.method {
         match id {
             Some(id) => ask(shared, lines, method, id.clone(), &message),
             None => notification(shared, message),
         }
         return;
     }
-    if message.get("result").is_none() && message.get("error").is_none() {
+    if members.result.is_none() && members.error.is_none() {
         return junk(shared, line);
     }
     let entry = id
