@@ -9,6 +9,7 @@
 //! `Mcp-Session-Id` and, from 2025-06-18, its revision. Bodies and SSE events are read up
 //! to the client's size limit.
 
+use super::link::Members;
 use super::net::{HyperClient, error_chain, hyper_client, request_failed};
 use super::ring::Ring;
 use super::stdio::{Delivered, Notes, Waiting};
@@ -216,7 +217,8 @@ impl Http {
                     let Ok(message @ Value::Object(_)) = serde_json::from_slice::<Value>(&data) else {
                         continue;
                     };
-                    match (message.get("method").and_then(Value::as_str), message.get("id")) {
+                    let members = Members::of(&message);
+                    match (members.method, members.id) {
                         (Some(method), Some(id)) => http.ask(method, id.clone(), &message),
                         (Some(_), None) => {
                             let _ = http.feed.send(message);
@@ -403,7 +405,8 @@ impl Http {
             tracing::warn!(event = %quoted(data), "the server sent an event that is no JSON-RPC message");
             return None;
         };
-        match (message.get("method").and_then(Value::as_str), message.get("id")) {
+        let members = Members::of(&message);
+        match (members.method, members.id) {
             (Some(method), Some(id)) => self.ask(method, id.clone(), &message),
             (Some(_), None) => notes.push(message),
             (None, _) => return Some(message),
