@@ -50,13 +50,7 @@ async fn probes_a_modern_server_and_answers_its_rounds() {
             .contains(&json!("2026-07-28"))
     );
 
-    let names: Vec<String> = notes
-        .list_tools()
-        .await
-        .unwrap()
-        .iter()
-        .map(|tool| tool.name().to_owned())
-        .collect();
+    let names = crate::support::tool_names(&notes).await;
     assert!(names.iter().any(|name| name == "add_note"), "{names:?}");
     assert!(names.iter().any(|name| name == "clear_notes"), "{names:?}");
 

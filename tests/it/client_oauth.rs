@@ -36,6 +36,12 @@ async fn serve(auth: &AuthServer, configure: impl FnOnce(ResourceServer) -> Reso
     url
 }
 
+/// The text `tool` answers `client` with.
+async fn text(client: &Client, tool: &str, arguments: Value) -> String {
+    let answer = client.call(tool, arguments).await.unwrap();
+    answer.text().unwrap_or_default().to_owned()
+}
+
 /// A field of a logged request, as text.
 fn field<'a>(request: &'a Value, name: &str) -> &'a str {
     request[name]
@@ -54,19 +60,16 @@ async fn a_server_that_asks_for_a_token_gets_one_by_the_whole_flow() {
             .connect()
             .await
             .unwrap();
-        let names: Vec<String> = client
-            .list_tools()
-            .await
-            .unwrap()
-            .iter()
-            .map(|tool| tool.name().to_owned())
-            .collect();
+        let names = crate::support::tool_names(&client).await;
         assert_eq!(names, ["whoami", "delete_note"], "{version}");
-        let who = client.call("whoami", json!({})).await.unwrap();
-        assert_eq!(who.text(), Some("client-0 [notes:read notes:write]"), "{version}");
         assert_eq!(
-            client.call("delete_note", json!({"id": 3})).await.unwrap().text(),
-            Some("deleted note 3")
+            text(&client, "whoami", json!({})).await,
+            "client-0 [notes:read notes:write]",
+            "{version}"
+        );
+        assert_eq!(
+            text(&client, "delete_note", json!({"id": 3})).await,
+            "deleted note 3"
         );
 
         // One registration, as a native application with the redirect URI; one
@@ -121,14 +124,11 @@ async fn a_missing_scope_is_asked_for_with_the_scopes_held() {
     let url = serve(&auth, |rs| rs).await;
     let oauth = OAuth::new(REDIRECT, Headless).scopes(["notes:read"]);
     let client = Client::http(&url).oauth(oauth).connect().await.unwrap();
-    assert_eq!(
-        client.call("whoami", json!({})).await.unwrap().text(),
-        Some("client-0 [notes:read]")
-    );
+    assert_eq!(text(&client, "whoami", json!({})).await, "client-0 [notes:read]");
     // `delete_note` needs `notes:write`: a 403 names it, and the client asks again for both.
     assert_eq!(
-        client.call("delete_note", json!({"id": 9})).await.unwrap().text(),
-        Some("deleted note 9")
+        text(&client, "delete_note", json!({"id": 9})).await,
+        "deleted note 9"
     );
     let scopes: Vec<String> = auth
         .requests("authorize")
@@ -139,8 +139,8 @@ async fn a_missing_scope_is_asked_for_with_the_scopes_held() {
     // The identity registered the first time is used again.
     assert_eq!(auth.requests("register").len(), 1);
     assert_eq!(
-        client.call("whoami", json!({})).await.unwrap().text(),
-        Some("client-0 [notes:read notes:write]")
+        text(&client, "whoami", json!({})).await,
+        "client-0 [notes:read notes:write]"
     );
 }
 
@@ -218,10 +218,7 @@ async fn time_the_user_takes_does_not_count_against_the_request() {
         .connect()
         .await
         .unwrap();
-    assert_eq!(
-        client.call("whoami", json!({})).await.unwrap().text(),
-        Some("client-0 []")
-    );
+    assert_eq!(text(&client, "whoami", json!({})).await, "client-0 []");
 }
 
 /// The error of a client of `url` whose user comes back with `redirect(the real one)`.
@@ -315,13 +312,13 @@ async fn a_client_acting_for_itself_uses_its_credentials() {
         .await
         .unwrap();
     assert_eq!(
-        client.call("whoami", json!({})).await.unwrap().text(),
-        Some("interop-client [notes:read]")
+        text(&client, "whoami", json!({})).await,
+        "interop-client [notes:read]"
     );
     // `delete_note` needs `notes:write`: a new token for both scopes, no user anywhere.
     assert_eq!(
-        client.call("delete_note", json!({"id": 1})).await.unwrap().text(),
-        Some("deleted note 1")
+        text(&client, "delete_note", json!({"id": 1})).await,
+        "deleted note 1"
     );
     let tokens = auth.requests("token");
     let asked: Vec<(&str, &str, &str)> = tokens
@@ -409,10 +406,7 @@ async fn a_saved_authorization_is_used_again_by_the_next_run() {
         .connect()
         .await
         .unwrap();
-    assert_eq!(
-        second.call("whoami", json!({})).await.unwrap().text(),
-        Some("client-0 [notes:read]")
-    );
+    assert_eq!(text(&second, "whoami", json!({})).await, "client-0 [notes:read]");
     assert_eq!(asked.load(Ordering::SeqCst), 1);
     assert_eq!(
         (auth.requests("register").len(), auth.requests("token").len()),
@@ -501,10 +495,7 @@ async fn the_browser_comes_back_to_a_loopback_listener() {
         .connect()
         .await
         .unwrap();
-    assert_eq!(
-        client.call("whoami", json!({})).await.unwrap().text(),
-        Some("client-0 []")
-    );
+    assert_eq!(text(&client, "whoami", json!({})).await, "client-0 []");
     assert!(browser.await.unwrap().contains("You can close this window"));
     assert_eq!(
         auth.requests("register")[0]["redirect_uris"],

@@ -372,6 +372,12 @@ fn keep_lines(stderr: std::process::ChildStderr) -> Arc<Mutex<String>> {
     log
 }
 
+/// The names of the tools `client` lists.
+pub async fn tool_names(client: &mcp_toolkit::client::Client) -> Vec<String> {
+    let tools = client.list_tools().await.unwrap();
+    tools.iter().map(|tool| tool.name().to_owned()).collect()
+}
+
 /// `params._meta` of a 2026-07-28 request, with `extra` keys added.
 pub fn modern_meta(extra: Value) -> Value {
     let mut meta = json!({
