@@ -243,11 +243,17 @@ impl Http {
         if let Some(authorization) = &self.authorization {
             request = request.header(header::AUTHORIZATION, authorization);
         }
-        let request = request
+        #[cfg_attr(not(feature = "client-oauth"), allow(unused_mut))]
+        let mut request = request
             .header("mcp-session-id", session)
             .body(Full::default())
             .unwrap_or_else(|_| unreachable!("the URL and the headers were checked"));
-        let _ = self.send(request).await;
+        // With the token held, if any: closing is no reason to send the user to authorize.
+        #[cfg(feature = "client-oauth")]
+        if let Some(oauth) = &self.oauth {
+            oauth.add_token(&mut request);
+        }
+        let _ = self.client.request(request).await;
     }
 
     /// The POST of one message, with the headers its era asks for.

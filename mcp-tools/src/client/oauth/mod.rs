@@ -640,6 +640,13 @@ impl Session {
         self.authorizing.subscribe()
     }
 
+    /// Puts the token held, if any, on `request`.
+    pub(super) fn add_token(&self, request: &mut Request<Full<Bytes>>) {
+        if let Some(current) = lock(&self.current).as_ref() {
+            request.headers_mut().insert(header::AUTHORIZATION, current.header.clone());
+        }
+    }
+
     /// Sends `request` with the token, answering the refusals a new token may answer.
     pub(super) async fn send(
         &self,
