@@ -643,7 +643,9 @@ impl Session {
     /// Puts the token held, if any, on `request`.
     pub(super) fn add_token(&self, request: &mut Request<Full<Bytes>>) {
         if let Some(current) = lock(&self.current).as_ref() {
-            request.headers_mut().insert(header::AUTHORIZATION, current.header.clone());
+            request
+                .headers_mut()
+                .insert(header::AUTHORIZATION, current.header.clone());
         }
     }
 
