@@ -186,7 +186,7 @@ impl Change {
 }
 
 /// The changes a server sends, as they come: from [`Client::subscribe`]. A
-/// [`Stream`](futures_util::Stream) of `Result<Change, ClientError>` (feature `http`, on
+/// [`Stream`](https://docs.rs/futures-util/0.3/futures_util/stream/trait.Stream.html) of `Result<Change, ClientError>` (feature `http`, on
 /// by default), or read with [`next`](Subscription::next).
 ///
 /// It ends (`None`) when the server ends it; an error comes first when it ended for one:
