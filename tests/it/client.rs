@@ -1016,6 +1016,36 @@ async fn a_subscription_ends_with_its_connection() {
     }
 }
 
+#[tokio::test]
+async fn a_legacy_subscription_over_http_ends_when_the_server_goes() {
+    let (server, tools, _) = changing(&Ledger::default());
+    let http = server.bind_http("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", http.local_addr());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(http.run_until(async move {
+        let _ = stopped.await;
+    }));
+    let client = Client::http(url)
+        .protocol_version(ProtocolVersion::V2025_11_25)
+        .connect()
+        .await
+        .unwrap();
+    let mut changes = client.subscribe(Topics::new().tools()).await.unwrap();
+    tools.set_enabled("hello", false);
+    assert_eq!(next_change(&mut changes).await, Change::ToolList);
+    // The server stops: the session's stream ends and cannot be taken up again.
+    stop.send(()).unwrap();
+    serving.await.unwrap().unwrap();
+    let ended = tokio::time::timeout(Duration::from_secs(10), changes.next()).await;
+    match ended.expect("the subscription outlived its server") {
+        Some(Err(ClientError::Closed { reason })) => {
+            assert!(reason.starts_with("the session's event stream ended"), "{reason}")
+        }
+        other => panic!("expected the server's end, got {other:?}"),
+    }
+    assert!(changes.next().await.is_none());
+}
+
 /// Reports progress, then waits until the client says it saw it: a client that hands
 /// progress over only once the call ends never lets it finish.
 #[mcp_toolkit::tool]

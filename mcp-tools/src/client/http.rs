@@ -28,6 +28,13 @@ const MAX_RESUMPTIONS: u32 = 8;
 /// How long to wait before taking a stream up again when the server named no `retry`.
 const DEFAULT_RETRY: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// How many times in a row the session's own stream may fail to be taken up again before
+/// the server is taken as gone.
+const MAX_RECONNECTIONS: u32 = 3;
+
+/// Why a legacy session is over when the server no longer knows it.
+const SESSION_ENDED: &str = "the server ended the session (404 for its `Mcp-Session-Id`)";
+
 /// How many characters of a body that is no message an error quotes.
 const QUOTED_BODY_CHARS: usize = 300;
 
@@ -46,6 +53,9 @@ pub(crate) struct Http {
     limit: usize,
     /// The task reading the session's own stream, if one is open.
     listener: Mutex<Option<tokio::task::AbortHandle>>,
+    /// Cancelled once the server is known to be gone, with why.
+    gone: tokio_util::sync::CancellationToken,
+    gone_reason: Mutex<Option<String>>,
     /// OAuth, when the client was given it: every request goes through it.
     #[cfg(feature = "client-oauth")]
     oauth: Option<super::oauth::Session>,
@@ -108,6 +118,8 @@ impl Http {
             feed: broadcast::channel(super::stdio::FEED_BACKLOG).0,
             limit,
             listener: Mutex::new(None),
+            gone: tokio_util::sync::CancellationToken::new(),
+            gone_reason: Mutex::new(None),
         }))
     }
 
@@ -195,7 +207,10 @@ impl Http {
     /// Opens the stream of a legacy session on which the server sends what belongs to no
     /// request (`GET`): its own requests made outside any call (sampling, say), answered
     /// from the handlers, and notifications, to the feed. A server that offers no such
-    /// stream (405) is left at that. The stream lives while the client does.
+    /// stream (405) is left at that. The stream lives while the client does: when it ends,
+    /// it is taken up again after the pause the server asked for; a server that no longer
+    /// knows the session (404), or cannot be reached [`MAX_RECONNECTIONS`] times in a row,
+    /// is gone, and what waits on [`closed`](Http::closed) hears so.
     pub(super) async fn listen(self: &Arc<Http>) {
         let request = self.stream_request(None);
         let Ok(response) = self.send(request).await else {
@@ -209,26 +224,69 @@ impl Http {
         let task = tokio::spawn(async move {
             let mut body = response.into_body();
             let mut events = Events::new(limit);
-            while let Some(Ok(frame)) = body.frame().await {
-                let Ok(chunk) = frame.into_data() else { continue };
-                let Ok(found) = events.feed(&chunk) else { return };
+            let mut failures = 0;
+            loop {
+                while let Some(Ok(frame)) = body.frame().await {
+                    let Ok(chunk) = frame.into_data() else { continue };
+                    let Ok(found) = events.feed(&chunk) else { return };
+                    let Some(http) = weak.upgrade() else { return };
+                    for data in found {
+                        http.heard(&data);
+                    }
+                }
+                tokio::time::sleep(events.retry.unwrap_or(DEFAULT_RETRY)).await;
                 let Some(http) = weak.upgrade() else { return };
-                for data in found {
-                    let Ok(message @ Value::Object(_)) = serde_json::from_slice::<Value>(&data) else {
-                        continue;
-                    };
-                    let members = Members::of(&message);
-                    match (members.method, members.id) {
-                        (Some(method), Some(id)) => http.ask(method, id.clone(), &message),
-                        (Some(_), None) => {
-                            let _ = http.feed.send(message);
+                let request = http.stream_request(events.last_id.as_deref());
+                match http.send(request).await {
+                    Ok(response) if response.status().is_success() && is_event_stream(response.headers()) => {
+                        body = response.into_body();
+                        events.restart();
+                        failures = 0;
+                    }
+                    Ok(response) if response.status() == StatusCode::NOT_FOUND => {
+                        return http.gone(SESSION_ENDED.to_owned());
+                    }
+                    // The server offers the stream no more; the session may go on.
+                    Ok(_) => return,
+                    Err(error) => {
+                        failures += 1;
+                        if failures == MAX_RECONNECTIONS {
+                            return http.gone(format!("the session's event stream ended, and then: {error}"));
                         }
-                        (None, _) => {}
                     }
                 }
             }
         });
         *lock(&self.listener) = Some(task.abort_handle());
+    }
+
+    /// One event of the session's own stream: a request of the server's, answered, or a
+    /// notification, to the feed.
+    fn heard(self: &Arc<Http>, data: &[u8]) {
+        let Ok(message @ Value::Object(_)) = serde_json::from_slice::<Value>(data) else {
+            return;
+        };
+        let members = Members::of(&message);
+        match (members.method, members.id) {
+            (Some(method), Some(id)) => self.ask(method, id.clone(), &message),
+            (Some(_), None) => {
+                let _ = self.feed.send(message);
+            }
+            (None, _) => {}
+        }
+    }
+
+    /// Marks the server gone, for `reason` (the first reason stays).
+    fn gone(&self, reason: String) {
+        lock(&self.gone_reason).get_or_insert(reason);
+        self.gone.cancel();
+    }
+
+    /// Completes, with why, once the server is known to be gone: its session ended, or
+    /// its session's stream could not be taken up again.
+    pub(super) async fn closed(&self) -> String {
+        self.gone.cancelled().await;
+        lock(&self.gone_reason).clone().unwrap_or_default()
     }
 
     /// Ends the legacy session, if there is one (`DELETE`, as the transport asks).
@@ -332,8 +390,9 @@ impl Http {
         }
         let streamed = is_event_stream(response.headers());
         if status == StatusCode::NOT_FOUND && lock(&self.session).is_some() {
+            self.gone(SESSION_ENDED.to_owned());
             return Err(ClientError::Closed {
-                reason: "the server ended the session (404 for its `Mcp-Session-Id`)".to_owned(),
+                reason: SESSION_ENDED.to_owned(),
             });
         }
         if streamed && status.is_success() {

@@ -275,11 +275,14 @@ impl Link {
     }
 
     /// Completes, with why, once the connection is known to be gone: over stdio, when the
-    /// pipe closes; never otherwise (a request waiting there fails instead).
+    /// pipe closes; over HTTP, when a legacy session ends or its stream cannot be taken up
+    /// again; never in process (a request waiting there fails instead).
     pub(super) async fn closed(&self) -> String {
         match self {
             Link::Stdio(pipe) => pipe.closed().await,
-            _ => std::future::pending().await,
+            #[cfg(feature = "http")]
+            Link::Http(http) => http.closed().await,
+            Link::InProcess { .. } => std::future::pending().await,
         }
     }
 
