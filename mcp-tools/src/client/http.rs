@@ -9,7 +9,7 @@
 //! `Mcp-Session-Id` and, from 2025-06-18, its revision. Bodies and SSE events are read up
 //! to the client's size limit.
 
-use super::link::Members;
+use super::message::Members;
 use super::net::{HyperClient, error_chain, hyper_client, request_failed};
 use super::ring::Ring;
 use super::stdio::{Delivered, Notes, Waiting};

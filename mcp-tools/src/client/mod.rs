@@ -55,6 +55,7 @@ mod cache;
 #[cfg(feature = "http")]
 mod http;
 mod link;
+mod message;
 #[cfg(feature = "http")]
 mod net;
 #[cfg(feature = "client-oauth")]
@@ -86,7 +87,8 @@ use crate::protocol::{ErrorCode, LoggingLevel, ProtocolVersion};
 use crate::server::error::Error;
 use crate::tool::Tool;
 use cache::ListCache;
-use link::{Inbox, Link, Members};
+use link::{Inbox, Link};
+use message::Members;
 use results::{Listed, WireRead};
 use ring::Ring;
 use serde::de::DeserializeOwned;

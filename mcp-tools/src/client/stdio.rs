@@ -13,7 +13,7 @@
 //! notifications and the feed drop what finds them full, and answers to ids the client
 //! never sent, or lines that are not JSON, are counted and logged, never kept.
 
-use super::link::Members;
+use super::message::Members;
 use super::ring::Ring;
 use super::{Answers, ClientError, lock};
 use crate::protocol::arguments::clip;
