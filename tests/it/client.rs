@@ -956,13 +956,18 @@ async fn flooding_server(stream: tokio::net::UnixStream, legacy: bool) {
     }
 }
 
+/// A client of the flooding server, over a socket pair.
+async fn flooded(legacy: bool) -> Client {
+    let (client_end, server_end) = tokio::net::UnixStream::pair().unwrap();
+    tokio::spawn(flooding_server(server_end, legacy));
+    let (reader, writer) = client_end.into_split();
+    Client::stream(reader, writer).connect().await.unwrap()
+}
+
 #[tokio::test]
 async fn a_flooding_server_cannot_grow_a_subscription() {
     for legacy in [false, true] {
-        let (client_end, server_end) = tokio::net::UnixStream::pair().unwrap();
-        tokio::spawn(flooding_server(server_end, legacy));
-        let (reader, writer) = client_end.into_split();
-        let client = Client::stream(reader, writer).connect().await.unwrap();
+        let client = flooded(legacy).await;
         assert_eq!(client.protocol_version().is_modern(), !legacy);
         let topics = match legacy {
             true => Topics::new().tools(),
@@ -998,10 +1003,7 @@ async fn a_flooding_server_cannot_grow_a_subscription() {
 #[tokio::test]
 async fn a_subscription_ends_with_its_connection() {
     for legacy in [false, true] {
-        let (client_end, server_end) = tokio::net::UnixStream::pair().unwrap();
-        tokio::spawn(flooding_server(server_end, legacy));
-        let (reader, writer) = client_end.into_split();
-        let client = Client::stream(reader, writer).connect().await.unwrap();
+        let client = flooded(legacy).await;
         let mut changes = client.subscribe(Topics::new().tools()).await.unwrap();
         let gone = client.request("goodbye", json!(null)).await.unwrap_err();
         assert!(matches!(gone, ClientError::Closed { .. }), "{gone:?}");
