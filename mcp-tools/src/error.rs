@@ -597,6 +597,12 @@ pub enum DefinitionError {
         "the tool name `{0}` is the framework's on a server with a result budget (it reads the pages of results over their budget); rename the tool"
     )]
     ReservedName(String),
+    /// A tool is named `search_tools` or `call_tool` on a server with tool search, whose
+    /// own tools they are.
+    #[error(
+        "the tool name `{0}` is the framework's on a server with tool search (`Server::tool_search`); rename the tool"
+    )]
+    ReservedBySearch(String),
     /// Two prompts have one name.
     #[error("duplicate prompt name `{0}`: every prompt of a server needs its own name")]
     DuplicatePromptName(String),

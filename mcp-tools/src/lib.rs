@@ -21,6 +21,8 @@ pub mod guide {
     pub mod headers {}
     #[doc = include_str!("docs/result_budgets.md")]
     pub mod result_budgets {}
+    #[doc = include_str!("docs/discovery.md")]
+    pub mod discovery {}
     #[doc = include_str!("docs/prompts.md")]
     pub mod prompts {}
     #[doc = include_str!("docs/resources.md")]
@@ -62,6 +64,7 @@ pub mod ask;
 pub mod completion;
 pub mod content;
 mod context;
+pub mod discovery;
 mod engine;
 mod error;
 pub mod extension;
