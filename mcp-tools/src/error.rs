@@ -1,7 +1,7 @@
 //! Errors: [`ToolError`] is what a tool fails with; [`Error`] is what the framework fails with.
 
 use mcp_toolkit_core::header::HeaderNameError;
-use mcp_toolkit_core::name::NameError;
+use mcp_toolkit_core::name::{GroupError, NameError};
 use std::fmt;
 
 /// The error a tool returns to say "this call failed".
@@ -577,6 +577,16 @@ pub enum DefinitionError {
         /// Which part of the rule it breaks.
         #[source]
         error: NameError,
+    },
+    /// A tool's group is empty, longer than 64 characters, or has a character other than
+    /// `A-Z a-z 0-9 _ -` ([`Tool::with_group`](crate::Tool::with_group)).
+    #[error("tool `{tool}`: {error}")]
+    InvalidGroup {
+        /// The tool's name.
+        tool: String,
+        /// Which part of the rule the group breaks.
+        #[source]
+        error: GroupError,
     },
     /// The input schema is not a JSON object schema (`{"type": "object", ...}`).
     #[error(

@@ -54,7 +54,8 @@ impl Tool {
     /// Gives the tool a result budget of its own, in place of the server's
     /// ([`Server::result_budget`](crate::Server::result_budget)): the most its answer
     /// carries at once, in bytes of text (at least 1024). A larger result is sent a page at
-    /// a time; the guide's result budgets chapter says how.
+    /// a time; the guide's result budgets chapter says how. Beside
+    /// [`Tool::with_max_result_chars`], the smaller of the two is the budget.
     ///
     /// ```
     /// use mcp_toolkit::Tool;
@@ -72,6 +73,40 @@ impl Tool {
         self.set_result_budget(bytes);
         self
     }
+
+    /// Tells hosts the most characters of a result they should accept from the tool
+    /// (`_meta["anthropic/maxResultSizeChars"]`), 1 to
+    /// [`MAX_RESULT_CHARS`](crate::tool::MAX_RESULT_CHARS) (a number outside is clamped),
+    /// and makes the server keep to it: the tool's result budget becomes the smaller of
+    /// its own ([`Tool::with_result_budget`]) and `chars`, in whichever order they are
+    /// set. A budget is never under [`MIN_RESULT_BUDGET`](crate::tool::MIN_RESULT_BUDGET),
+    /// so a value under 1024 is sent as it is but the server still answers in pages of
+    /// 1024 bytes.
+    ///
+    /// ```
+    /// use mcp_toolkit::Tool;
+    /// use serde_json::json;
+    ///
+    /// let export = Tool::from_json("export", "Exports everything.", json!({"type": "object"}), |_, _| async {
+    ///     "exported"
+    /// })
+    /// .unwrap()
+    /// .with_max_result_chars(20_000);
+    /// assert_eq!(export.max_result_chars(), Some(20_000));
+    /// assert_eq!(export.result_budget(), Some(20_000));
+    ///
+    /// let export = export.with_result_budget(50_000);
+    /// assert_eq!(export.result_budget(), Some(20_000));
+    /// let export = export.with_max_result_chars(800_000);
+    /// assert_eq!(export.max_result_chars(), Some(500_000));
+    /// assert_eq!(export.result_budget(), Some(50_000));
+    /// assert_eq!(export.with_max_result_chars(10).result_budget(), Some(1024));
+    /// ```
+    pub fn with_max_result_chars(mut self, chars: usize) -> Tool {
+        link_budgets();
+        self.set_max_result_chars(chars);
+        self
+    }
 }
 
 impl ToolBuilder {
@@ -79,6 +114,14 @@ impl ToolBuilder {
     pub fn result_budget(mut self, bytes: usize) -> ToolBuilder {
         link_budgets();
         self.set_result_budget(bytes);
+        self
+    }
+
+    /// Sets how many characters of a result hosts should accept, also a result budget
+    /// (`#[tool(max_result_chars = ...)]`).
+    pub fn max_result_chars(mut self, chars: usize) -> ToolBuilder {
+        link_budgets();
+        self.set_max_result_chars(chars);
         self
     }
 }
