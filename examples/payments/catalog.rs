@@ -1108,8 +1108,9 @@ async fn create_refund(
     if amount > CONFIRM_REFUNDS_OVER {
         let currency = record["currency"].as_str().unwrap_or("usd");
         let message = format!(
-            "Refund {} {currency} of charge {charge} ({})?",
+            "Refund {} {} of charge {charge} ({})?",
             fixtures::money(amount as i64),
+            currency.to_uppercase(),
             record["description"].as_str().unwrap_or("no description"),
         );
         match ctx.elicit::<ConfirmRefund>(message).await? {
@@ -1496,7 +1497,7 @@ fn delete_product(product: String) -> Answer {
     let prices = fixtures::children(O::Price, "product", &product);
     if !prices.is_empty() {
         return Err(ToolError::new(format!(
-            "product `{product}` has {} prices; set `active: false` with `update_product` instead",
+            "product `{product}` still has prices ({}); set `active: false` with `update_product` instead",
             prices.len()
         )));
     }

@@ -410,12 +410,14 @@ pub fn transition(object: Object, id: &str, done: &str, from: &[&str], changes: 
     let value = store.get_mut(object, id)?;
     let status = value["status"].as_str().unwrap_or("unknown").to_owned();
     if !from.contains(&status.as_str()) {
-        let allowed: Vec<String> = from.iter().map(|s| format!("`{s}`")).collect();
+        let quoted: Vec<String> = from.iter().map(|s| format!("`{s}`")).collect();
+        let allowed = match quoted.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => quoted.join(""),
+        };
         return Err(ToolError::new(format!(
-            "{} `{id}` is `{status}`; only a {} {} can be {done}",
-            object.noun(),
-            allowed.join(" or "),
-            object.noun()
+            "{noun} `{id}` is `{status}`; only a {noun} that is {allowed} can be {done}",
+            noun = object.noun(),
         )));
     }
     merge(value, changes);
