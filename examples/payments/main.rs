@@ -14,8 +14,9 @@
 //!   tasks extension polls it;
 //! - `list_balance_transactions` answers with 200 lines, more than its 4000 characters:
 //!   the answer comes a page at a time;
-//! - `create_payout` needs the `payouts:write` scope over HTTP with OAuth, and is not
-//!   listed for a caller whose token lacks it.
+//! - `create_payout` declares the `payouts:write` scope: served over HTTP behind
+//!   `Server::oauth` or `Server::bearer_auth`, it is not listed for a caller whose token
+//!   lacks it (`ScopePolicy::Hide`).
 //!
 //! ```text
 //! cargo run --bin payments                           # stdio, as clients launch it
