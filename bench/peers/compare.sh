@@ -308,7 +308,10 @@ fi
 # time their search over many repetitions in one run, so --rounds does not apply; each is
 # pinned to CPU 0. Everything goes to $out/discovery.
 if want discovery; then
-    [[ -f $requests ]] || { echo "compare.sh: no $requests" >&2; exit 2; }
+    for set in "" -holdout; do
+        [[ -f $root/bench/discovery/requests$set.json ]] ||
+            { echo "compare.sh: no $root/bench/discovery/requests$set.json" >&2; exit 2; }
+    done
     venv=$here/discovery/.venv
     if ! cmp -s "$here/discovery/requirements.txt" "$venv/.installed" 2>/dev/null; then
         echo "installing FastMCP into $venv ..." >&2

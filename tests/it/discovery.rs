@@ -420,7 +420,10 @@ fn a_tool_named_like_a_search_tool_stops_the_server() {
         .tools(tools![search_tools])
         .tool_search(ToolSearch::bm25())
         .test_client();
-    let message = error.err().expect("refused").to_string();
+    let Err(error) = error else {
+        panic!("a server with a tool named search_tools started")
+    };
+    let message = error.to_string();
     assert!(
         message.contains("the tool name `search_tools` is the framework's on a server with tool search"),
         "{message}"
@@ -614,7 +617,10 @@ fn a_toolsets_header_that_is_no_header_name_stops_the_server() {
         .build()
         .unwrap();
     let bound = runtime.block_on(shop().toolsets_header("X MCP Toolsets").bind_http("127.0.0.1:0"));
-    let message = bound.err().expect("refused").to_string();
+    let Err(error) = bound else {
+        panic!("a server with no header name started")
+    };
+    let message = error.to_string();
     assert_eq!(
         message,
         "`X MCP Toolsets` is not an HTTP header name; `Server::toolsets_header` takes one such as `X-MCP-Toolsets`"
