@@ -29,6 +29,7 @@ mod tasks;
 mod wire;
 
 pub(crate) use budgets::READ_RESULT;
+pub(crate) use methods::discovery::link as link_search;
 pub(crate) use methods::extensions::{extension_problems, with_builtin};
 pub(crate) use methods::prompts::link as link_prompts;
 pub(crate) use methods::resources::link as link_resources;

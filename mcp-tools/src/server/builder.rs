@@ -692,6 +692,7 @@ impl Server {
     /// ([`DefinitionError::ReservedBySearch`](crate::registry::DefinitionError::ReservedBySearch)).
     pub fn tool_search(mut self, search: crate::discovery::ToolSearch) -> Server {
         self.executor.take();
+        crate::engine::link_search();
         self.options.search = Some(search);
         self
     }

@@ -21,12 +21,51 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::sync::OnceLock;
 
 /// The longest query a search reads, in bytes: what a model writes is a sentence.
 const MAX_QUERY_BYTES: usize = 1024;
 
 /// How many close names an unknown tool's error suggests.
 const SUGGESTIONS: usize = 3;
+
+/// What tool search runs, installed by `Server::tool_search` ([`link`]): the engine calls
+/// through it, so a server that never searches links none of search (see bench/README.md,
+/// "Footprint").
+pub(crate) struct Linked {
+    /// `tools/list` with search on.
+    pub(crate) list: fn(&Engine, &Searching, Handle<'_>, &Era, Option<&str>) -> Outcome,
+    /// `search_tools` over the protocol.
+    pub(crate) search: fn(&Engine, &Searching, Handle<'_>, &Era, &RawArguments<'_>) -> Outcome,
+    /// `call_tool`, as the call of the tool it names.
+    pub(crate) call: for<'a> fn(
+        &Engine,
+        &Searching,
+        Handle<'_>,
+        &Era,
+        CallToolParams<'a>,
+    ) -> Result<CallToolParams<'a>, CallToolResult>,
+    /// `search_tools` outside the protocol (`Server::execute`, the command line's `call`).
+    pub(crate) result:
+        fn(&Engine, &Searching, &RawArguments<'_>, ProtocolVersion, &dyn Fn(&Tool) -> bool) -> CallToolResult,
+}
+
+static LINKED: OnceLock<Linked> = OnceLock::new();
+
+/// Installs tool search.
+pub(crate) fn link() {
+    LINKED.get_or_init(|| Linked {
+        list: Engine::list_searchable,
+        search: Engine::search_tools,
+        call: Engine::called_through,
+        result: Engine::search_result,
+    });
+}
+
+/// Tool search, on a server whose `tool_search` installed it.
+pub(crate) fn linked() -> Option<&'static Linked> {
+    LINKED.get()
+}
 
 impl Engine {
     /// Whether the groups a connection asked for (`Server::toolsets_header`) take in

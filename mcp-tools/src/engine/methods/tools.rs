@@ -6,6 +6,7 @@ use crate::__private::ToolBuilder;
 use crate::context::{ClientChannel, Context, Principal};
 use crate::discovery::{CALL_TOOL, SEARCH_TOOLS};
 use crate::engine::asks::asking::{Sealing, missing_capability};
+use crate::engine::methods::discovery;
 use crate::engine::state::core::{Auth, CallParts, Engine};
 use crate::engine::state::handle::Handle;
 use crate::engine::state::listing;
@@ -168,8 +169,8 @@ impl Engine {
     /// `tools/list`: a page of the tools the caller may see.
     pub(crate) fn list_tools(&self, req: Handle<'_>, era: &Era, cursor: Option<&str>) -> Outcome {
         let Handle { conn, id, out, auth } = req;
-        if let Some(searching) = &self.search {
-            return self.list_searchable(searching, req, era, cursor);
+        if let (Some(searching), Some(search)) = (&self.search, discovery::linked()) {
+            return (search.list)(self, searching, req, era, cursor);
         }
         let snapshot = self.tools.snapshot();
         let request = self.list_request(id, era, cursor);
@@ -300,12 +301,12 @@ impl Engine {
         let Handle { id, out, auth, .. } = req;
         // With tool search on, `search_tools` is answered here, and `call_tool` becomes the
         // call of the tool it names.
-        let call = match &self.search {
-            Some(searching) if call.name == SEARCH_TOOLS => {
-                return self.search_tools(searching, req, &era, &call.arguments);
+        let call = match (&self.search, discovery::linked()) {
+            (Some(searching), Some(search)) if call.name == SEARCH_TOOLS => {
+                return (search.search)(self, searching, req, &era, &call.arguments);
             }
-            Some(searching) if call.name == CALL_TOOL => {
-                match self.called_through(searching, req, &era, call) {
+            (Some(searching), Some(search)) if call.name == CALL_TOOL => {
+                match (search.call)(self, searching, req, &era, call) {
                     Ok(call) => call,
                     Err(refused) => {
                         let encoded =
@@ -526,29 +527,37 @@ impl Engine {
     ) -> Option<CallToolResult> {
         // With tool search on, its two tools run here as they do over the protocol.
         let inner;
-        let (name, arguments) = match &self.search {
-            Some(searching) if name == SEARCH_TOOLS => {
+        let (name, arguments) = match (&self.search, discovery::linked()) {
+            (Some(searching), Some(search)) if name == SEARCH_TOOLS => {
                 let text = arguments.to_string();
                 let raw = RawArguments::from_json(&text).ok()?;
                 let findable = |tool: &Tool| self.tool_visible(tool, None);
-                return Some(self.search_result(searching, &raw, ProtocolVersion::LATEST, &findable));
+                return Some((search.result)(
+                    self,
+                    searching,
+                    &raw,
+                    ProtocolVersion::LATEST,
+                    &findable,
+                ));
             }
-            Some(_) if name == CALL_TOOL => match (arguments.get("name"), arguments.get("arguments")) {
-                (Some(Value::String(called)), given)
-                    if !matches!(called.as_str(), SEARCH_TOOLS | CALL_TOOL) =>
-                {
-                    inner = given
-                        .filter(|given| !given.is_null())
-                        .cloned()
-                        .unwrap_or_else(|| json!({}));
-                    (called.as_str(), &inner)
+            (Some(_), Some(_)) if name == CALL_TOOL => {
+                match (arguments.get("name"), arguments.get("arguments")) {
+                    (Some(Value::String(called)), given)
+                        if !matches!(called.as_str(), SEARCH_TOOLS | CALL_TOOL) =>
+                    {
+                        inner = given
+                            .filter(|given| !given.is_null())
+                            .cloned()
+                            .unwrap_or_else(|| json!({}));
+                        (called.as_str(), &inner)
+                    }
+                    _ => {
+                        return Some(CallToolResult::error(
+                            "`call_tool` takes {\"name\": \"<a tool's name>\", \"arguments\": {...}}",
+                        ));
+                    }
                 }
-                _ => {
-                    return Some(CallToolResult::error(
-                        "`call_tool` takes {\"name\": \"<a tool's name>\", \"arguments\": {...}}",
-                    ));
-                }
-            },
+            }
             _ => (name, arguments),
         };
         let tool = self.visible_tool(name, None)?;
