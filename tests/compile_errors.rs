@@ -6,8 +6,9 @@
 //! with `TRYBUILD=overwrite cargo test --test compile_errors` and read the diff.
 
 /// The topics of `tests/ui`, each a folder of cases.
-const TOPICS: [&str; 11] = [
+const TOPICS: [&str; 12] = [
     "tool_attribute",
+    "discovery",
     "parameters",
     "returns",
     "prompt",

@@ -9,13 +9,15 @@
 # shows the median of the rounds. --only takes a comma-separated list of call, pipeline,
 # startup, big, http, http32, workers, listen, many, asks, binaries, rebuild, tasks (the
 # criterion bench of the task stores, ours only: `--only tasks` runs it alone, in about a
-# minute once built). The last table sets every figure beside its goal. See README.md
-# beside this script.
+# minute once built), discovery (tool search: our discovery_bench beside FastMCP's
+# BM25SearchTransform on the same tools and requests, in a venv of its own, installed on
+# first use; `--only discovery` builds and runs nothing else). The last table sets every
+# figure beside its goal. See README.md beside this script.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-measures=call,pipeline,startup,big,http,http32,workers,listen,many,asks,binaries,rebuild,tasks
+measures=call,pipeline,startup,big,http,http32,workers,listen,many,asks,binaries,rebuild,tasks,discovery
 rounds=5 quick=0 build_times=0 only=$measures
 while (($#)); do
     case $1 in
@@ -23,18 +25,25 @@ while (($#)); do
         --quick) quick=1 ;;
         --build-times) build_times=1 ;;
         --only) only=$2; shift ;;
-        -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "compare.sh: unknown option \`$1\`; expected --rounds N, --quick, --build-times, --only MEASURES" >&2; exit 2 ;;
     esac
     shift
 done
 for measure in ${only//,/ }; do
     case $measure in
-        call | pipeline | startup | big | http | http32 | workers | listen | many | asks | binaries | rebuild | tasks) ;;
+        call | pipeline | startup | big | http | http32 | workers | listen | many | asks | binaries | rebuild | tasks | discovery) ;;
         *) echo "compare.sh: unknown measure \`$measure\` in --only; expected one of ${measures//,/, }" >&2; exit 2 ;;
     esac
 done
 want() { [[ ",$only," == *",$1,"* ]]; }
+# Whether every measure wanted is one of MEASURES.
+only_among() {
+    local measure
+    for measure in ${only//,/ }; do
+        [[ " $* " == *" $measure "* ]] || return 1
+    done
+}
 
 # Requests per run: the sequential run doubles as the CPU and peak-RSS run (20k calls).
 calls=20000
@@ -52,12 +61,12 @@ out=$(mktemp -d /tmp/peers-compare.XXXXXX)
 
 build() { nice -n 10 cargo build --release --quiet "$@"; }
 
-if [[ $only != tasks ]]; then # the tasks bench builds itself
+if ! only_among tasks discovery; then # these build what they run themselves
     echo "building (ours into $target, peers into $peers_target) ..." >&2
     CARGO_TARGET_DIR=$target/mcp-load build --manifest-path "$load_dir/Cargo.toml"
     (cd "$root" && CARGO_TARGET_DIR=$target build --bin calculator --bin text_analyzer --bin notes)
 fi
-if [[ $only != asks && $only != listen && $only != rebuild && $only != tasks ]]; then # every other measure runs the peers
+if ! only_among asks listen rebuild tasks discovery; then # every other measure runs the peers
     # One package (or one side) at a time: built together, they would share one set of
     # features, and mcp-toolkit' serde_json features (`preserve_order`, `raw_value`) would slow
     # the serde floor and rmcp, which do not ask for them.
@@ -284,13 +293,41 @@ fi
 # $out/tasks.txt.
 if want tasks; then
     echo "building the tasks bench ..." >&2
-    bench=(cargo bench --quiet -p mcp-toolkit --bench tasks --features sqlite,redis)
+    bench=(cargo bench --quiet -p mcp-toolkit --bench tasks --features "sqlite,redis")
     (cd "$root" && CARGO_TARGET_DIR=$target nice -n 10 "${bench[@]}" --no-run)
     echo "measuring tasks ..." >&2
     criterion_args=()
     if ((quick)); then criterion_args=(--quick); fi
     (cd "$root" && CARGO_TARGET_DIR=$target CRITERION_HOME=$out/criterion "${bench[@]}" -- ${criterion_args[@]+"${criterion_args[@]}"}) \
         >"$out/tasks.txt" 2>"$out/tasks.err" || echo "the tasks bench failed: see $out/tasks.err" >&2
+fi
+
+# Tool search (issue 38): ours (discovery_bench, in process) against FastMCP 4.2.3's
+# BM25SearchTransform (discovery/fastmcp_twin.py) on the same catalogue, the one
+# discovery_bench dumps as tools/list gives it with search off, and the same requests. Both
+# time their search over many repetitions in one run, so --rounds does not apply; each is
+# pinned to CPU 0. Everything goes to $out/discovery.
+if want discovery; then
+    requests=$root/bench/discovery/requests.json
+    [[ -f $requests ]] || { echo "compare.sh: no $requests" >&2; exit 2; }
+    venv=$here/discovery/.venv
+    if ! cmp -s "$here/discovery/requirements.txt" "$venv/.installed" 2>/dev/null; then
+        echo "installing FastMCP into $venv ..." >&2
+        rm -rf "$venv"
+        "$(command -v python3.11 || command -v python3)" -m venv "$venv"
+        "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/discovery/requirements.txt"
+        cp "$here/discovery/requirements.txt" "$venv/.installed"
+    fi
+    echo "building discovery_bench ..." >&2
+    (cd "$root" && CARGO_TARGET_DIR=$target build --bin discovery_bench)
+    echo "measuring discovery ..." >&2
+    mkdir -p "$out/discovery"
+    "$target/release/discovery_bench" --dump-tools "$out/discovery/tools.json"
+    ${pin[@]+"${pin[@]}"} "$target/release/discovery_bench" --requests "$requests" --json \
+        >"$out/discovery/ours.json" 2>"$out/discovery/ours.err" || true
+    ${pin[@]+"${pin[@]}"} "$venv/bin/python" "$here/discovery/fastmcp_twin.py" \
+        --tools "$out/discovery/tools.json" --requests "$requests" \
+        >"$out/discovery/fastmcp.json" 2>"$out/discovery/fastmcp.err" || true
 fi
 
 python3 - "$out" "$rounds" <<'EOF'
@@ -477,6 +514,55 @@ if os.path.exists(f"{out}/tasks.txt"):
     for line in open(notes_txt) if os.path.exists(notes_txt) else []:
         if line.startswith("note: "):
             print(f"- {line.rstrip()}")
+
+# Tool search (issue 38): ours and FastMCP's BM25SearchTransform on the same tools and requests.
+def discovery(side):
+    """One side's JSON object, or None with the reason in notes."""
+    path = f"{out}/discovery/{side}.json"
+    if not os.path.exists(path):
+        return None
+    text = open(path).read().strip()
+    try:
+        return json.loads(text)
+    except ValueError:
+        err = open(path[:-5] + ".err").read().strip()
+        notes[f"discovery / {side}: {(err or text or 'no output')[-300:]}"] = None
+        return None
+sides = {side: discovery(side) for side in ("ours", "fastmcp")}
+if any(sides.values()):
+    def field(side, key):
+        if key == "share":  # tools/list with search on ÷ off
+            on, off = field(side, "list_bytes_search"), field(side, "list_bytes_full")
+            return on / off if on is not None and off else None
+        return sides[side].get(key) if sides[side] else None
+    def counts(side):
+        return f"{field(side, 'tools')} tools, {field(side, 'requests')} requests" if sides[side] else "failed"
+    at5, their_at5 = field("ours", "recall_at_5"), field("fastmcp", "recall_at_5")
+    p50, share = field("ours", "search_p50_us"), field("ours", "share")
+    rows = [  # label, key, format, goal, met (None: no figure, or no goal)
+        ("recall@1", "recall_at_1", "{:.3f}", "", None),
+        ("recall@5", "recall_at_5", "{:.3f}", "≥ 0.90 and > FastMCP",
+         None if at5 is None or their_at5 is None else at5 >= 0.9 and at5 > their_at5),
+        ("search p50", "search_p50_us", "{:.1f} µs", "≤ 50 µs", None if p50 is None else p50 <= 50),
+        ("search p99", "search_p99_us", "{:.1f} µs", "", None),
+        ("tools/list bytes, search off", "list_bytes_full", "{:,}", "", None),
+        ("tools/list bytes, search on", "list_bytes_search", "{:,}", "", None),
+        ("tools/list, search on ÷ off", "share", "{:.3f}", "≤ 0.10", None if share is None else share <= 0.10),
+    ]
+    print(f"\nTool search (issue 38): ours ({counts('ours')}) and {field('fastmcp', 'peer') or 'FastMCP'}")
+    print(f"({counts('fastmcp')}) on the same catalogue and requests, each search timed in process:\n")
+    print("| measure | ours | FastMCP | goal | |")
+    print("|---|---:|---:|---|---|")
+    for label, key, fmt, goal, met in rows:
+        cells = ["—" if field(side, key) is None else fmt.format(field(side, key)) for side in ("ours", "fastmcp")]
+        print(f"| {label} | {cells[0]} | {cells[1]} | {goal} | {'' if met is None else 'PASS' if met else 'FAIL'} |")
+    for side, name in (("ours", "ours"), ("fastmcp", "FastMCP")):
+        misses = field(side, "misses")
+        if misses is not None:
+            print(f"\nMisses, {name} (the expected tool not among the five results): {len(misses)}")
+            for miss in misses:
+                got = ", ".join(f"`{t}`" for t in miss["got"]) or "nothing"
+                print(f"- \"{miss['request']}\": expected `{miss['expected']}`, got {got}")
 
 # Every figure beside its goal (bench/peers/README.md names where each comes from).
 values = {label: v for label, _, _, v in measures}

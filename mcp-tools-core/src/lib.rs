@@ -1,8 +1,9 @@
 //! What the runtime crate `mcp-toolkit` and its macros `mcp-toolkit-macros` both need, written
-//! once: RFC 6570 URI templates, the MCP name rule, the custom method name rule, the
-//! `x-mcp-header` name rule, RFC 3339 date-times, the JSON-RPC error codes and the rules of
-//! skills (reading and checking a folder of them). The macros run these checks at compile
-//! time, the runtime on data it meets.
+//! once: RFC 6570 URI templates, the MCP name rule (and a tool group's), the custom method
+//! name rule, the `x-mcp-header` name rule, the limits of a tool's hints to hosts, RFC 3339
+//! date-times, the JSON-RPC error codes and the rules of skills (reading and checking a
+//! folder of them). The macros run these checks at compile time, the runtime on data it
+//! meets.
 //!
 //! This crate is an implementation detail of `mcp-toolkit`, with no stability promise of its
 //! own: depend on `mcp-toolkit`, which re-exports what users need (the error codes, as
@@ -15,6 +16,7 @@
 pub mod date_time;
 mod error_code;
 pub mod header;
+pub mod hint;
 pub mod method;
 pub mod name;
 pub mod skill;

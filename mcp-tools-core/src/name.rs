@@ -1,6 +1,9 @@
 //! The name rule of the MCP specification (its tool names, from revision 2025-11-25 on): a
 //! name has 1 to 128 characters, each of `A-Z a-z 0-9 _ - .`. `#[tool]` and `#[prompt]` check it
 //! at compile time; `mcp_toolkit::tool::validate_tool_name` checks tools built from data.
+//!
+//! Beside it, the rule of a tool's group (`#[tool(group = "billing")]`, `Tool::with_group`):
+//! a word like a name, without dots, of 1 to 64 characters ([`check_group`]).
 
 use std::fmt;
 
@@ -100,6 +103,102 @@ impl fmt::Display for NameError {
 }
 
 impl std::error::Error for NameError {}
+
+/// The longest group, in characters.
+pub const MAX_GROUP_LEN: usize = 64;
+
+/// The characters a group may hold, as the errors list them.
+const GROUP_ALLOWED: &str = "`A-Z`, `a-z`, `0-9`, `_` and `-`";
+
+/// Why a tool's group breaks the rule. Its text starts with "group".
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GroupError {
+    /// The group is the empty string.
+    Empty,
+    /// The group has characters outside `A-Z a-z 0-9 _ -`.
+    Characters {
+        /// The group.
+        group: String,
+        /// Each offending character once, in the order they first appear.
+        characters: Vec<char>,
+    },
+    /// The group is longer than [`MAX_GROUP_LEN`] characters.
+    TooLong {
+        /// Its length in characters.
+        len: usize,
+    },
+}
+
+/// Checks a tool's group: 1 to [`MAX_GROUP_LEN`] characters, each of `A-Z a-z 0-9 _ -` (a
+/// name's characters without the dot). A bad character is reported before a bad length.
+///
+/// ```
+/// use mcp_toolkit_core::name::check_group;
+///
+/// assert!(check_group("billing").is_ok());
+/// assert!(check_group("customer-support_v2").is_ok());
+/// assert_eq!(
+///     check_group("a b").unwrap_err().to_string(),
+///     "group `a b` contains the character ` ` (a space); a group is 1 to 64 of `A-Z`, `a-z`, `0-9`, `_` and `-`"
+/// );
+/// ```
+pub fn check_group(group: &str) -> Result<(), GroupError> {
+    if group.is_empty() {
+        return Err(GroupError::Empty);
+    }
+    let mut characters: Vec<char> = Vec::new();
+    for c in group.chars() {
+        if !is_group_char(c) && !characters.contains(&c) {
+            characters.push(c);
+        }
+    }
+    if !characters.is_empty() {
+        return Err(GroupError::Characters {
+            group: group.to_owned(),
+            characters,
+        });
+    }
+    let len = group.chars().count();
+    if len > MAX_GROUP_LEN {
+        return Err(GroupError::TooLong { len });
+    }
+    Ok(())
+}
+
+fn is_group_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-')
+}
+
+impl fmt::Display for GroupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GroupError::Empty => write!(
+                f,
+                "group is empty; a group is 1 to {MAX_GROUP_LEN} of {GROUP_ALLOWED}"
+            ),
+            GroupError::Characters { group, characters } => {
+                let listed: Vec<String> = characters.iter().map(|&c| describe(c)).collect();
+                let (noun, list) = match listed.split_last() {
+                    Some((last, [])) => ("character", last.clone()),
+                    Some((last, init)) => ("characters", format!("{} and {last}", init.join(", "))),
+                    None => ("characters", String::new()),
+                };
+                write!(
+                    f,
+                    "group `{}` contains the {noun} {list}; a group is 1 to {MAX_GROUP_LEN} of {GROUP_ALLOWED}",
+                    group.escape_debug()
+                )
+            }
+            GroupError::TooLong { len } => write!(
+                f,
+                "group is {len} characters long; a group is 1 to {MAX_GROUP_LEN} of {GROUP_ALLOWED}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GroupError {}
 
 #[cfg(test)]
 mod tests {
@@ -201,5 +300,51 @@ mod tests {
             check(&"x".repeat(129)).unwrap_err().to_string(),
             "name is 129 characters long; a name has at most 128 characters"
         );
+    }
+
+    #[test]
+    fn a_group_is_a_name_without_dots_of_at_most_64_characters() {
+        for group in [
+            "billing",
+            "a",
+            "0",
+            "_",
+            "-",
+            "az-AZ_09",
+            &"x".repeat(MAX_GROUP_LEN),
+        ] {
+            assert_eq!(check_group(group), Ok(()), "{group:?}");
+        }
+        let allowed = "a group is 1 to 64 of `A-Z`, `a-z`, `0-9`, `_` and `-`";
+        let cases = [
+            ("", format!("group is empty; {allowed}")),
+            (
+                "a b",
+                format!("group `a b` contains the character ` ` (a space); {allowed}"),
+            ),
+            (
+                "billing.eu",
+                format!("group `billing.eu` contains the character `.`; {allowed}"),
+            ),
+            (
+                "a/b c",
+                format!("group `a/b c` contains the characters `/` and ` ` (a space); {allowed}"),
+            ),
+            (
+                "caf\u{e9}",
+                format!("group `caf\u{e9}` contains the character `\u{e9}` (U+00E9, not ASCII); {allowed}"),
+            ),
+            (
+                "a\nb",
+                format!("group `a\\nb` contains the character U+000A (a control character); {allowed}"),
+            ),
+            (&"x".repeat(65), format!("group is 65 characters long; {allowed}")),
+        ];
+        for (group, expected) in cases {
+            assert_eq!(check_group(group).unwrap_err().to_string(), expected, "{group:?}");
+        }
+        // A bad character is reported before the length.
+        let long = format!("{}.", "x".repeat(MAX_GROUP_LEN));
+        assert!(matches!(check_group(&long), Err(GroupError::Characters { .. })));
     }
 }

@@ -70,6 +70,15 @@ pub(crate) struct CapabilityAttr {
     pub(crate) task: Field<Task>,
     /// A tool's `result_budget = 50_000`: the most bytes of text a call answers with at once.
     pub(crate) result_budget: Field<LitInt>,
+    /// A tool's `group = "billing"`: the group the server may sort its tools by.
+    pub(crate) group: Field<LitStr>,
+    /// A tool's `search_hint = "..."`: the words a host's tool search should match.
+    pub(crate) search_hint: Field<LitStr>,
+    /// A tool's `always_load` (or `always_load = true`): hosts load it up front.
+    pub(crate) always_load: Field<bool>,
+    /// A tool's `max_result_chars = 200_000`: the most characters of a result hosts should
+    /// accept, a result budget too.
+    pub(crate) max_result_chars: Field<LitInt>,
 }
 
 /// A tool's `task` or `task = "required"`, as written; which support a string names is the
@@ -222,6 +231,18 @@ pub(crate) fn parse_attr(cx: &mut Ctxt, kind: Kind, args: TokenStream) -> Capabi
                     &entry,
                     "the most bytes of text a call answers with at once",
                     "50_000",
+                ),
+            ),
+            Some("group") => attr.group.push(key, string(cx, &entry)),
+            Some("search_hint") => attr.search_hint.push(key, string(cx, &entry)),
+            Some("always_load") => attr.always_load.push(key, flag(cx, &entry)),
+            Some("max_result_chars") => attr.max_result_chars.push(
+                key,
+                integer(
+                    cx,
+                    &entry,
+                    "the most characters of a result hosts should accept",
+                    "200_000",
                 ),
             ),
             _ => {
@@ -794,8 +815,8 @@ mod tests {
         assert_eq!(
             errors,
             [
-                "`uri` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`",
-                "`mime_type` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`",
+                "`uri` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`",
+                "`mime_type` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`",
             ]
         );
         assert!(attr.uri.occurrences.is_empty());
@@ -876,8 +897,8 @@ mod tests {
         assert_eq!(
             errors,
             [
-                "`size` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`",
-                "`cache` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`",
+                "`size` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`",
+                "`cache` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`",
                 "`audience` is a resource annotation; a tool's `annotations(...)` accepts `read_only`, `destructive`, `idempotent`, `open_world`, `title`",
             ]
         );
@@ -942,6 +963,63 @@ mod tests {
             assert_eq!(errors, [message.clone(), message], "{kind:?}");
             assert!(!accepted.contains("task"), "{accepted}");
             assert!(attr.task.occurrences.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_tool_reads_its_hints_for_hosts() {
+        let (attr, errors) = parse(quote! {
+            group = "billing", search_hint = "refund money back", always_load, max_result_chars = 200_000
+        });
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(attr.group.get().unwrap().value(), "billing");
+        assert_eq!(attr.search_hint.get().unwrap().value(), "refund money back");
+        assert_eq!(attr.always_load.get(), Some(&true));
+        assert_eq!(attr.max_result_chars.get().unwrap().base10_digits(), "200000");
+        let (attr, errors) = parse(quote! { always_load = false });
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(attr.always_load.get(), Some(&false));
+    }
+
+    #[test]
+    fn a_hint_of_the_wrong_form_is_reported_at_its_value() {
+        let (attr, errors) = parse(quote! {
+            group = billing, search_hint(refund), always_load = "yes", max_result_chars = "200k", max_result_chars
+        });
+        assert_eq!(
+            errors,
+            [
+                "expected a string literal for `group`, such as `group = \"...\"`",
+                "expected a string literal for `search_hint`, such as `search_hint = \"...\"`",
+                "expected `always_load`, `always_load = true` or `always_load = false`",
+                "expected an integer literal for `max_result_chars` (the most characters of a result hosts should accept), such as `max_result_chars = 200_000`",
+                "expected an integer literal for `max_result_chars` (the most characters of a result hosts should accept), such as `max_result_chars = 200_000`",
+            ]
+        );
+        // Each occurrence is kept without its value, for the duplicate check.
+        assert_eq!(attr.max_result_chars.occurrences.len(), 2);
+        assert!(attr.group.get().is_none());
+    }
+
+    #[test]
+    fn the_hints_for_hosts_are_a_tools_keys_alone() {
+        for kind in [Kind::Prompt, Kind::Resource, Kind::Method] {
+            let (attr, errors) = parse_as(
+                kind,
+                quote! { group = "billing", search_hint = "x", always_load, max_result_chars = 10 },
+            );
+            let accepted = listed(kind.keys());
+            let expected: Vec<String> = ["group", "search_hint", "always_load", "max_result_chars"]
+                .iter()
+                .map(|key| {
+                    format!(
+                        "`{key}` is a tool key; `{}` accepts {accepted}",
+                        kind.list().scope
+                    )
+                })
+                .collect();
+            assert_eq!(errors, expected, "{kind:?}");
+            assert!(attr.group.occurrences.is_empty() && attr.always_load.occurrences.is_empty());
         }
     }
 

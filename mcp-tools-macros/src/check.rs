@@ -70,8 +70,28 @@ fn check_attr(cx: &mut Ctxt, kind: Kind, attr: &CapabilityAttr) {
     no_duplicates(cx, &attr.scopes, scope);
     no_duplicates(cx, &attr.task, scope);
     no_duplicates(cx, &attr.result_budget, scope);
+    no_duplicates(cx, &attr.group, scope);
+    no_duplicates(cx, &attr.search_hint, scope);
+    no_duplicates(cx, &attr.always_load, scope);
+    no_duplicates(cx, &attr.max_result_chars, scope);
     for budget in attr.result_budget.values() {
         check_budget(cx, budget);
+    }
+    for group in attr.group.values() {
+        if let Err(error) = mcp_toolkit_core::name::check_group(&group.value()) {
+            cx.error_spanned_by(group, error);
+        }
+    }
+    for hint in attr.search_hint.values() {
+        if hint.value().trim().is_empty() {
+            cx.error_spanned_by(
+                hint,
+                "`search_hint` is empty; write the words a search should match, such as `search_hint = \"refund money back chargeback\"`",
+            );
+        }
+    }
+    for chars in attr.max_result_chars.values() {
+        check_result_chars(cx, chars);
     }
     for task in attr.task.values() {
         check_task(cx, task);
@@ -96,6 +116,43 @@ fn check_attr(cx: &mut Ctxt, kind: Kind, attr: &CapabilityAttr) {
     }
     for entries in attr.meta.values() {
         no_duplicate_keys(cx, entries.iter().map(|e: &MetaEntry| &e.key), "meta(...)");
+        no_hint_in_meta(cx, attr, entries);
+    }
+}
+
+/// A `meta(...)` entry under the `_meta` key of a hint key the attribute also has
+/// (`search_hint` and `meta("anthropic/searchHint" = ..)`), at the entry's key: the two
+/// would say one thing twice.
+fn no_hint_in_meta(cx: &mut Ctxt, attr: &CapabilityAttr, entries: &[MetaEntry]) {
+    use mcp_toolkit_core::hint::{ALWAYS_LOAD, MAX_RESULT_SIZE_CHARS, SEARCH_HINT};
+    let hints = [
+        (
+            SEARCH_HINT,
+            "search_hint",
+            attr.search_hint.occurrences.is_empty(),
+        ),
+        (
+            ALWAYS_LOAD,
+            "always_load",
+            attr.always_load.occurrences.is_empty(),
+        ),
+        (
+            MAX_RESULT_SIZE_CHARS,
+            "max_result_chars",
+            attr.max_result_chars.occurrences.is_empty(),
+        ),
+    ];
+    for entry in entries {
+        let name = entry.key.name();
+        if let Some((meta_key, hint, _)) = hints
+            .iter()
+            .find(|(meta_key, _, absent)| !absent && name == *meta_key)
+        {
+            cx.error_spanned_by(
+                &entry.key,
+                format!("`{meta_key}` in `meta(...)` is what `{hint}` sends; give it once, with `{hint}`"),
+            );
+        }
     }
 }
 
@@ -268,6 +325,48 @@ fn check_budget(cx: &mut Ctxt, lit: &LitInt) {
             _ => cx.error_spanned_by(lit, format!("`result_budget = {lit}` does not fit in a `usize`")),
         }
     }
+}
+
+/// `max_result_chars = ...` is a `usize` from 1 to what hosts accept, at the number.
+fn check_result_chars(cx: &mut Ctxt, lit: &LitInt) {
+    use mcp_toolkit_core::hint::MAX_RESULT_CHARS;
+    let accepted = format!(
+        "write 1 to {} (characters)",
+        with_underscores(MAX_RESULT_CHARS as u64)
+    );
+    if !matches!(lit.suffix(), "" | "usize") {
+        cx.error_spanned_by(
+            lit,
+            "`max_result_chars` is a `usize` of characters; write it without a suffix or with `usize`",
+        );
+    } else if lit.base10_digits().starts_with('-') {
+        cx.error_spanned_by(lit, format!("`max_result_chars = {lit}` is negative; {accepted}"));
+    } else {
+        match lit.base10_parse::<u64>() {
+            Ok(0) => cx.error_spanned_by(
+                lit,
+                format!("`max_result_chars = 0` leaves no room for a result; {accepted}"),
+            ),
+            Ok(chars) if chars <= MAX_RESULT_CHARS as u64 => {}
+            _ => cx.error_spanned_by(
+                lit,
+                format!("`max_result_chars = {lit}` is more than hosts accept; {accepted}"),
+            ),
+        }
+    }
+}
+
+/// `500000` as `500_000`: a number as a Rust literal groups its digits.
+fn with_underscores(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('_');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// An integer literal that must be a `u64`: in range, without another type's suffix.

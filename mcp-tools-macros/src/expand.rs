@@ -487,8 +487,9 @@ fn is_unit(output: &syn::ReturnType) -> bool {
     }
 }
 
-/// What only a tool's definition has: annotations, the forms its body asks for, and the
-/// output (schema) of its return type.
+/// What only a tool's definition has: annotations, the forms its body asks for, its scopes,
+/// task support, result budget and hints for hosts, and the output (schema) of its return
+/// type.
 fn tool_only(tool: &CapabilityFn) -> TokenStream {
     let annotations = annotations(tool);
     let forms = crate::asks::forms_asked(tool.item.block.to_token_stream())
@@ -514,14 +515,30 @@ fn tool_only(tool: &CapabilityFn) -> TokenStream {
         .result_budget
         .get()
         .map(|bytes| quote!(.result_budget(#bytes)));
+    let hints = host_hints(tool);
     quote! {
         #annotations
         #( #forms )*
         #( .scope(#scopes) )*
         #task
         #budget
+        #hints
         .output(__mcp_ret)
     }
+}
+
+/// The hints for hosts, checked already: a group by the rule, a hint not blank, a number
+/// of characters hosts accept. `always_load = false` says nothing.
+fn host_hints(tool: &CapabilityFn) -> TokenStream {
+    let attr = &tool.attr;
+    let group = attr.group.get().map(|group| quote!(.group(#group)));
+    let search_hint = attr.search_hint.get().map(|hint| quote!(.search_hint(#hint)));
+    let always_load = (attr.always_load.get() == Some(&true)).then(|| quote!(.always_load()));
+    let max_result_chars = attr
+        .max_result_chars
+        .get()
+        .map(|chars| quote!(.max_result_chars(#chars)));
+    quote! { #group #search_hint #always_load #max_result_chars }
 }
 
 fn annotations(tool: &CapabilityFn) -> Option<TokenStream> {

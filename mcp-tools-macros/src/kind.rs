@@ -32,6 +32,10 @@ pub(crate) const ALL_KEYS: &[&str] = &[
     "scopes",
     "task",
     "result_budget",
+    "group",
+    "search_hint",
+    "always_load",
+    "max_result_chars",
 ];
 
 /// Every kind, in the order messages list them.
@@ -90,6 +94,10 @@ impl Kind {
                 "scopes",
                 "task",
                 "result_budget",
+                "group",
+                "search_hint",
+                "always_load",
+                "max_result_chars",
             ],
             Kind::Prompt => &["name", "title", "description", "icons", "meta"],
             Kind::Resource => &[
@@ -287,7 +295,15 @@ mod tests {
         assert!(!Kind::Prompt.keys().contains(&"annotations"));
         assert!(Kind::Resource.keys().contains(&"annotations"));
         assert!(!Kind::Tool.keys().contains(&"uri"));
-        for key in ["scopes", "task", "result_budget"] {
+        for key in [
+            "scopes",
+            "task",
+            "result_budget",
+            "group",
+            "search_hint",
+            "always_load",
+            "max_result_chars",
+        ] {
             assert_eq!(Kind::owners_of(key).collect::<Vec<_>>(), [Kind::Tool], "{key}");
         }
         for key in ["size", "cache"] {

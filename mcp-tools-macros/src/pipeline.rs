@@ -237,7 +237,7 @@ mod tests {
             messages(&expansion),
             [
                 "expected a string literal for `name`, such as `name = \"...\"`",
-                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`",
+                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`",
             ]
         );
         assert_eq!(column(&expansion.errors[0]), args.find('1').unwrap());
@@ -427,6 +427,152 @@ mod tests {
         let fine = run("result_budget = 50_000", ADD);
         assert!(fine.errors.is_empty());
         assert!(fine.code.to_string().contains(". result_budget (50_000)"));
+    }
+
+    #[test]
+    fn the_hints_for_hosts_reach_the_builder() {
+        let args = r#"group = "billing", search_hint = "refund money back", always_load, max_result_chars = 200_000"#;
+        let expansion = run(args, ADD);
+        assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
+        let code = expansion.code.to_string();
+        let hints = r#". group ("billing") . search_hint ("refund money back") . always_load () . max_result_chars (200_000) . output (__mcp_ret)"#;
+        assert!(code.contains(hints), "missing `{hints}` in\n{code}");
+        // `always_load = false` says nothing; `always_load = true` is the flag.
+        let off = run("always_load = false", ADD).code.to_string();
+        assert!(!off.contains("always_load"), "{off}");
+        let on = run("always_load = true", ADD).code.to_string();
+        assert!(on.contains(". always_load ()"), "{on}");
+    }
+
+    #[test]
+    fn every_hint_mistake_is_reported_at_its_token() {
+        let args = r#"max_result_chars = 0, group = "a b", search_hint = "  ", always_load, always_load, max_result_chars = 600_000, group = "billing.eu", max_result_chars = "big""#;
+        let expansion = run(args, ADD);
+        let accepted = "write 1 to 500_000 (characters)";
+        let group = "a group is 1 to 64 of `A-Z`, `a-z`, `0-9`, `_` and `-`";
+        let duplicate = |key: &str| format!("duplicate key `{key}` in `#[tool(...)]`; give each key once");
+        assert_eq!(
+            messages(&expansion),
+            [
+                "expected an integer literal for `max_result_chars` (the most characters of a result hosts should accept), such as `max_result_chars = 200_000`".to_owned(),
+                duplicate("group"),
+                duplicate("always_load"),
+                duplicate("max_result_chars"),
+                duplicate("max_result_chars"),
+                format!("group `a b` contains the character ` ` (a space); {group}"),
+                format!("group `billing.eu` contains the character `.`; {group}"),
+                "`search_hint` is empty; write the words a search should match, such as `search_hint = \"refund money back chargeback\"`".to_owned(),
+                format!("`max_result_chars = 0` leaves no room for a result; {accepted}"),
+                format!("`max_result_chars = 600_000` is more than hosts accept; {accepted}"),
+            ]
+        );
+        let columns: Vec<usize> = expansion.errors.iter().map(column).collect();
+        assert_eq!(
+            columns,
+            [
+                args.find("\"big\"").unwrap(),
+                args.find("group = \"billing.eu\"").unwrap(),
+                args.rfind("always_load").unwrap(),
+                args.find("max_result_chars = 600_000").unwrap(),
+                args.rfind("max_result_chars").unwrap(),
+                args.find("\"a b\"").unwrap(),
+                args.find("\"billing.eu\"").unwrap(),
+                args.find("\"  \"").unwrap(),
+                args.find('0').unwrap(),
+                args.find("600_000").unwrap(),
+            ]
+        );
+        assert!(expansion.code.to_string().contains("unreachable_stub"));
+        assert_eq!(shape(&expansion.code), shape(&run("always_load", ADD).code));
+    }
+
+    #[test]
+    fn max_result_chars_is_a_usize_from_one_to_what_hosts_accept() {
+        let accepted = "write 1 to 500_000 (characters)";
+        for (args, message) in [
+            ("max_result_chars = 1", None),
+            ("max_result_chars = 500_000usize", None),
+            (
+                "max_result_chars = 500_001",
+                Some(format!("`max_result_chars = 500_001` is more than hosts accept; {accepted}")),
+            ),
+            (
+                "max_result_chars = 99999999999999999999999",
+                Some(format!(
+                    "`max_result_chars = 99999999999999999999999` is more than hosts accept; {accepted}"
+                )),
+            ),
+            (
+                "max_result_chars = -5",
+                Some(format!("`max_result_chars = -5` is negative; {accepted}")),
+            ),
+            (
+                "max_result_chars = 2000u32",
+                Some(
+                    "`max_result_chars` is a `usize` of characters; write it without a suffix or with `usize`"
+                        .to_owned(),
+                ),
+            ),
+            (
+                "max_result_chars = 2.5",
+                Some("expected an integer literal for `max_result_chars` (the most characters of a result hosts should accept), such as `max_result_chars = 200_000`".to_owned()),
+            ),
+        ] {
+            let expansion = run(args, ADD);
+            assert_eq!(messages(&expansion), Vec::from_iter(message), "{args}");
+        }
+    }
+
+    #[test]
+    fn a_meta_entry_that_repeats_a_hint_is_refused_at_its_key() {
+        let args = r#"search_hint = "refund", always_load = false, meta("anthropic/searchHint" = "x", "anthropic/alwaysLoad" = true, "anthropic/maxResultSizeChars" = 10)"#;
+        let expansion = run(args, ADD);
+        assert_eq!(
+            messages(&expansion),
+            [
+                "`anthropic/searchHint` in `meta(...)` is what `search_hint` sends; give it once, with `search_hint`",
+                "`anthropic/alwaysLoad` in `meta(...)` is what `always_load` sends; give it once, with `always_load`",
+            ]
+        );
+        assert_eq!(
+            column(&expansion.errors[0]),
+            args.find("\"anthropic/searchHint\"").unwrap()
+        );
+        // Without the attribute's key, the entry is the user's own `_meta`.
+        assert!(
+            run(r#"meta("anthropic/searchHint" = "x")"#, ADD)
+                .errors
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn the_hints_for_hosts_are_a_tools_keys() {
+        for key in [
+            "group = \"billing\"",
+            "search_hint = \"x\"",
+            "always_load",
+            "max_result_chars = 10",
+        ] {
+            let name = key.split(' ').next().unwrap();
+            let prompt = run_prompt(key, "/// Greets.\nfn greet() -> String { String::new() }");
+            assert_eq!(
+                messages(&prompt),
+                [format!(
+                    "`{name}` is a tool key; `#[prompt(...)]` accepts `name`, `title`, `description`, `icons`, `meta`"
+                )]
+            );
+            let resource = run_resource(
+                &format!(r#"uri = "docs://readme", {key}"#),
+                "/// The README.\nfn readme() -> String { String::new() }",
+            );
+            assert_eq!(
+                messages(&resource),
+                [format!(
+                    "`{name}` is a tool key; `#[resource(...)]` accepts `uri`, `name`, `title`, `description`, `mime_type`, `size`, `annotations`, `icons`, `meta`, `cache`"
+                )]
+            );
+        }
     }
 
     #[test]
@@ -651,7 +797,7 @@ mod tests {
         assert_eq!(
             messages(&expansion),
             [
-                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`",
+                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`",
                 "unknown task support `always`; expected `optional`, `required` or `forbidden`",
                 "duplicate key `title` in `annotations(...)`; give each key once",
                 "tool name `bad name!` contains the characters ` ` (a space) and `!`; a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`",

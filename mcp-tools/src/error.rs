@@ -1,7 +1,7 @@
 //! Errors: [`ToolError`] is what a tool fails with; [`Error`] is what the framework fails with.
 
 use mcp_toolkit_core::header::HeaderNameError;
-use mcp_toolkit_core::name::NameError;
+use mcp_toolkit_core::name::{GroupError, NameError};
 use std::fmt;
 
 /// The error a tool returns to say "this call failed".
@@ -578,6 +578,16 @@ pub enum DefinitionError {
         #[source]
         error: NameError,
     },
+    /// A tool's group is empty, longer than 64 characters, or has a character other than
+    /// `A-Z a-z 0-9 _ -` ([`Tool::with_group`](crate::Tool::with_group)).
+    #[error("tool `{tool}`: {error}")]
+    InvalidGroup {
+        /// The tool's name.
+        tool: String,
+        /// Which part of the rule the group breaks.
+        #[source]
+        error: GroupError,
+    },
     /// The input schema is not a JSON object schema (`{"type": "object", ...}`).
     #[error(
         "invalid input schema for tool `{tool}`: it must be an object schema with `\"type\": \"object\"`, not `{schema}`"
@@ -597,6 +607,12 @@ pub enum DefinitionError {
         "the tool name `{0}` is the framework's on a server with a result budget (it reads the pages of results over their budget); rename the tool"
     )]
     ReservedName(String),
+    /// A tool is named `search_tools` or `call_tool` on a server with tool search, whose
+    /// own tools they are.
+    #[error(
+        "the tool name `{0}` is the framework's on a server with tool search (`Server::tool_search`); rename the tool"
+    )]
+    ReservedBySearch(String),
     /// Two prompts have one name.
     #[error("duplicate prompt name `{0}`: every prompt of a server needs its own name")]
     DuplicatePromptName(String),

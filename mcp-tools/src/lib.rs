@@ -21,6 +21,8 @@ pub mod guide {
     pub mod headers {}
     #[doc = include_str!("docs/result_budgets.md")]
     pub mod result_budgets {}
+    #[doc = include_str!("docs/discovery.md")]
+    pub mod discovery {}
     #[doc = include_str!("docs/prompts.md")]
     pub mod prompts {}
     #[doc = include_str!("docs/resources.md")]
@@ -62,6 +64,7 @@ pub mod ask;
 pub mod completion;
 pub mod content;
 mod context;
+pub mod discovery;
 mod engine;
 mod error;
 pub mod extension;
@@ -150,6 +153,11 @@ pub use server::log::log_to_stderr;
 /// | `meta(key = value, "com.example/key" = value)` | the definition's `_meta`; values are any expression that serializes |
 /// | `scopes("notes:write", ...)` | the OAuth scopes a caller's token must hold (see [authorization](crate::guide::authorization)) |
 /// | `task`, `task = "required"` | whether calls may run as tasks ([`TaskSupport`](crate::tool::TaskSupport)): `task` (or `task = "optional"`) for a client that declares the tasks extension, `"required"` always; `"forbidden"`, the default, never |
+/// | `result_budget = 50_000` | the most bytes of text a call answers with at once, at least 1024; a longer result comes in pages (see [result budgets](crate::guide::result_budgets)) |
+/// | `group = "billing"` | a group the server may sort its tools by ([`Tool::group`]); 1 to 64 of `A-Z a-z 0-9 _ -`, checked at compile time; not sent to clients |
+/// | `search_hint = "..."` | the words a host's tool search should match, sent as `_meta["anthropic/searchHint"]` in every revision; not empty |
+/// | `always_load` | asks a host that loads tools on demand to load this one up front, sent as `_meta["anthropic/alwaysLoad"]: true` in every revision |
+/// | `max_result_chars = 200_000` | the most characters of a result a host should accept, 1 to 500,000, sent as `_meta["anthropic/maxResultSizeChars"]` in every revision; also the tool's result budget (the smaller, with `result_budget`) |
 ///
 /// On a parameter: `///` describes it, `#[default(expr)]` makes it optional with a default.
 ///

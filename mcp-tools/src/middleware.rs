@@ -252,6 +252,8 @@ pub struct Exchange {
     session_version: Option<ProtocolVersion>,
     /// The name, when its JSON string has escapes to decode.
     decoded_name: OnceLock<Box<str>>,
+    /// The tool a `call_tool` of tool search called: what the exchange names from then on.
+    called: OnceLock<Box<str>>,
     /// `_meta`, read from `text` when a middleware first asks for it.
     meta: OnceLock<Map<String, Value>>,
     started: Instant,
@@ -289,6 +291,7 @@ impl Exchange {
             peer: None,
             session_version: None,
             decoded_name: OnceLock::new(),
+            called: OnceLock::new(),
             meta: OnceLock::new(),
             started: Instant::now(),
             messages: AtomicUsize::new(0),
@@ -333,8 +336,12 @@ impl Exchange {
     }
 
     /// What the request names, when its method names something: a tool's or a prompt's
-    /// name, a resource's URI.
+    /// name, a resource's URI. A `call_tool` of [tool search](crate::discovery) names the
+    /// tool it called, once the engine has read it (`on_request` still sees `call_tool`).
     pub fn name(&self) -> Option<&str> {
+        if let Some(called) = self.called.get() {
+            return Some(called);
+        }
         let sent = &self.text[self.id_end..self.name_end?];
         match sent.strip_prefix('"').and_then(|rest| rest.strip_suffix('"')) {
             Some(plain) if !plain.contains('\\') => Some(plain),
@@ -405,7 +412,13 @@ impl Exchange {
     pub(crate) fn close(&mut self) {
         self.principal = None;
         self.decoded_name = OnceLock::new();
+        self.called = OnceLock::new();
         self.meta = OnceLock::new();
+    }
+
+    /// Names the tool a `call_tool` called, for every hook from now on.
+    pub(crate) fn name_call(&self, tool: &str) {
+        let _ = self.called.set(tool.into());
     }
 
     pub(crate) fn count(&self) {

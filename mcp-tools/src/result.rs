@@ -115,6 +115,15 @@ impl CallToolResult {
         })
     }
 
+    /// A successful result with structured output and a text of its own for clients that
+    /// read only text (the framework's `search_tools`).
+    pub(crate) fn structured_with_text(value: &Value, text: String) -> CallToolResult {
+        CallToolResult {
+            structured: serde_json::value::to_raw_value(value).ok(),
+            ..CallToolResult::text(text)
+        }
+    }
+
     /// The result the client sees when a tool fails in a way that is not its message to give
     /// (a panic, a bug): `internal error`, with the details left to the server's log.
     pub(crate) fn internal_error() -> CallToolResult {

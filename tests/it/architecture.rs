@@ -22,6 +22,7 @@ const LAYERS: &[&str] = &[
     "seal",
     "task",
     "registry",
+    "discovery",
     "extension",
     "private",
     "middleware",

@@ -588,3 +588,52 @@ fn each_revision_sees_the_fields_it_knows() {
         definition(points)["outputSchema"]
     );
 }
+
+/// Refunds a charge, in full or in part.
+#[tool(
+    group = "billing",
+    search_hint = "refund money back return payment chargeback",
+    always_load,
+    max_result_chars = 2000,
+    meta(team = "billing")
+)]
+async fn refund_charge(charge_id: String, amount_cents: Option<u64>) -> Result<String, ToolError> {
+    Ok(format!("refunded {charge_id} {amount_cents:?}"))
+}
+
+#[tokio::test]
+async fn the_hints_for_hosts_are_listed_in_every_revision() {
+    use crate::support::Spec;
+    use mcp_toolkit::protocol::ProtocolVersion;
+    let hints = json!({
+        "anthropic/alwaysLoad": true,
+        "anthropic/searchHint": "refund money back return payment chargeback",
+        "anthropic/maxResultSizeChars": 2000
+    });
+    let mut with_team = hints.clone();
+    with_team["team"] = json!("billing");
+    for (version, revision, meta) in [
+        (ProtocolVersion::V2024_11_05, "2024-11-05", &hints),
+        (ProtocolVersion::V2025_06_18, "2025-06-18", &with_team),
+        (ProtocolVersion::V2025_11_25, "2025-11-25", &with_team),
+        (ProtocolVersion::V2026_07_28, "2026-07-28", &with_team),
+    ] {
+        let server = Server::new("billing", "1.0.0").tools(tools![refund_charge]);
+        let client = match version {
+            ProtocolVersion::V2026_07_28 => server.test_client().unwrap(),
+            legacy => server.test_client_legacy(legacy).await.unwrap(),
+        };
+        let listed = client.request("tools/list", json!({})).await.unwrap();
+        Spec::of(revision).assert_valid("ListToolsResult", &listed);
+        let tool = &listed["tools"][0];
+        assert_eq!(tool["name"], "refund_charge", "{revision}");
+        // The user's `meta(...)` from 2025-06-18 on, the hints in every revision; the group
+        // stays with the server.
+        assert_eq!(&tool["_meta"], meta, "{revision}");
+        assert!(tool.get("group").is_none(), "{revision}: {tool}");
+        assert_eq!(tool, &tools![refund_charge][0].definition(version), "{revision}");
+    }
+    let tool = &tools![refund_charge][0];
+    assert_eq!(tool.group(), Some("billing"));
+    assert_eq!(definition(tool)["_meta"], with_team);
+}

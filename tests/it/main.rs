@@ -16,6 +16,7 @@ mod client_oauth;
 mod client_requests;
 mod completion;
 mod definitions;
+mod discovery;
 mod execute;
 mod export;
 mod extensions;

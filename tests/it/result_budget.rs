@@ -388,6 +388,45 @@ async fn a_tool_budget_beats_the_servers_and_a_result_under_it_is_untouched() {
     assert_eq!(read_rest(&client, &small).await, report(4096));
 }
 
+/// Exports the same report, for hosts that accept 2,000 characters of it.
+#[tool(max_result_chars = 2000)]
+fn host_report(size: usize) -> String {
+    report(size)
+}
+
+#[tokio::test]
+async fn max_result_chars_is_a_budget_the_server_keeps() {
+    // No budget of the server's: the tool's `max_result_chars` alone spills.
+    let server = Server::new("reports", "1.0.0").tools(tools![host_report]);
+    let client = server.test_client().unwrap();
+    let listed = client.request("tools/list", json!({})).await.unwrap();
+    let host_report = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "host_report")
+        .expect("listed");
+    assert_eq!(host_report["_meta"]["anthropic/maxResultSizeChars"], 2000);
+    // Exactly the characters is within them...
+    let exact = client.call("host_report", json!({ "size": 2000 })).await.unwrap();
+    assert_eq!(exact.content().len(), 1);
+    assert_eq!(exact.text().unwrap(), report(2000));
+    // ...and a long result comes in pages, none over the 2,000.
+    let long = client
+        .call("host_report", json!({ "size": 10_000 }))
+        .await
+        .unwrap();
+    assert_eq!(long.content().len(), 3, "{:?}", long.response());
+    let answer = serde_json::to_value(long.content()).unwrap();
+    assert!(counted(&answer) <= 2000, "{} bytes", counted(&answer));
+    let line = long.content()[2].as_text().unwrap();
+    assert!(
+        line.contains("more than the 2000 this tool answers with at once"),
+        "{line}"
+    );
+    assert_eq!(read_rest(&client, &long).await, report(10_000));
+}
+
 #[tokio::test]
 async fn structured_output_is_left_out_of_the_first_page_never_cut() {
     let server = Server::new("inventory", "1.0.0")

@@ -174,8 +174,9 @@ type Spill = for<'a> fn(
 ) -> Pin<Box<dyn Future<Output = Finished> + Send + 'a>>;
 
 /// Spilling, once a budget was set: installed by [`link_spilling`], which only the budget
-/// setters call (`Server::result_budget`, `ToolBuilder::result_budget` and
-/// `Tool::with_result_budget`, defined in `methods::tools` for that reason), so that a server without
+/// setters call (`Server::result_budget`, `ToolBuilder::result_budget`,
+/// `Tool::with_result_budget` and their `max_result_chars` siblings, defined in
+/// `methods::tools` for that reason), so that a server without
 /// budgets links neither the spilling nor the page resource (listed only on a server with
 /// budgets: `state::spill_record::page_resource`). `read_result` stays in every server: a store shared
 /// with other instances may hold their pages.

@@ -7,7 +7,7 @@ use crate::tool::invocation::{FormCheckFn, Invocation};
 use crate::tool::param::{Kind, Param};
 use crate::tool::{
     Definition, FormCheck, Handler, Icon, MIN_RESULT_BUDGET, RawArguments, TaskSupport, Tool,
-    ToolAnnotations, headers, insert_meta, schema,
+    ToolAnnotations, clamp_result_chars, headers, insert_meta, schema,
 };
 use schemars::{Schema, SchemaGenerator};
 use serde::Serialize;
@@ -68,6 +68,10 @@ pub struct ToolBuilder {
     scopes: Vec<String>,
     task_support: TaskSupport,
     result_budget: Option<usize>,
+    group: Option<&'static str>,
+    search_hint: Option<&'static str>,
+    always_load: bool,
+    max_result_chars: Option<usize>,
     input: schemars::SchemaGenerator,
     output_schema: Option<Value>,
 }
@@ -89,6 +93,10 @@ impl ToolBuilder {
             scopes: Vec::new(),
             task_support: TaskSupport::Forbidden,
             result_budget: None,
+            group: None,
+            search_hint: None,
+            always_load: false,
+            max_result_chars: None,
             input: schema::input_generator(),
             output_schema: None,
         }
@@ -134,6 +142,32 @@ impl ToolBuilder {
     /// `ToolBuilder::result_budget`, which does).
     pub(crate) fn set_result_budget(&mut self, bytes: usize) {
         self.result_budget = Some(bytes.max(MIN_RESULT_BUDGET));
+    }
+
+    /// Sets the group (`#[tool(group = "...")]`), which the macro has checked.
+    pub fn group(mut self, group: &'static str) -> ToolBuilder {
+        self.group = Some(group);
+        self
+    }
+
+    /// Sets the words a host's tool search should match (`#[tool(search_hint = "...")]`),
+    /// which the macro has checked are not blank.
+    pub fn search_hint(mut self, hint: &'static str) -> ToolBuilder {
+        self.search_hint = Some(hint);
+        self
+    }
+
+    /// Asks hosts to load the tool up front (`#[tool(always_load)]`).
+    pub fn always_load(mut self) -> ToolBuilder {
+        self.always_load = true;
+        self
+    }
+
+    /// Sets how many characters of a result hosts should accept, without linking the
+    /// spilling (see `ToolBuilder::max_result_chars`, which does). With a `result_budget`
+    /// too, the smaller is the budget, in whichever order they came.
+    pub(crate) fn set_max_result_chars(&mut self, chars: usize) {
+        self.max_result_chars = Some(clamp_result_chars(chars));
     }
 
     /// Adds a parameter.
@@ -232,6 +266,10 @@ impl ToolBuilder {
                 task_support: self.task_support,
                 headers,
                 result_budget: self.result_budget,
+                group: self.group.map(str::to_owned),
+                search_hint: self.search_hint.map(str::to_owned),
+                always_load: self.always_load,
+                max_result_chars: self.max_result_chars,
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),

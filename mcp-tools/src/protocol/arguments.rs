@@ -48,6 +48,15 @@ impl<'a> RawArguments<'a> {
         }
     }
 
+    /// The names of the arguments, as sent (none when the arguments are no object).
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &str> {
+        let entries = match &self.0 {
+            Received::Object(entries) => &entries[..],
+            Received::Nothing | Received::Other(_) => &[],
+        };
+        entries.iter().map(|(name, _)| &**name)
+    }
+
     /// Takes the member `key` out (every occurrence; the first is returned): a custom
     /// method's params hold `_meta` and the round's members beside its arguments.
     pub(crate) fn remove(&mut self, key: &str) -> Option<&'a RawValue> {

@@ -3,7 +3,8 @@
 //! server before it serves ([`Server::tool_registry`](crate::Server::tool_registry) and its
 //! siblings). Adding, removing, enabling and disabling an item tells the clients with the
 //! kind's `list_changed` notification. [`DefinitionError`] says why a definition was refused
-//! (with [`NameError`] for a name that breaks the specification's rule).
+//! (with [`NameError`] for a name that breaks the specification's rule, [`GroupError`] for a
+//! tool's group that breaks its own).
 
 // One generic catalog (`catalog::Catalog`: registration order, enabling, lock-free
 // snapshots encoded once per revision, change notifications) under each kind's handle.
@@ -31,6 +32,20 @@ pub use handle::Registry;
 /// ```
 #[doc(inline)]
 pub use mcp_toolkit_core::header::HeaderNameError;
+/// The part of the group rule a tool's group breaks, held by
+/// [`DefinitionError::InvalidGroup`]: 1 to 64 characters, each of `A-Z a-z 0-9 _ -`.
+///
+/// ```
+/// use mcp_toolkit::Tool;
+/// use mcp_toolkit::registry::{DefinitionError, GroupError};
+/// use serde_json::json;
+///
+/// let tool = Tool::from_json("refund", "Refunds.", json!({"type": "object"}), |_, _| async { "" }).unwrap();
+/// let Err(DefinitionError::InvalidGroup { error, .. }) = tool.with_group("") else { panic!() };
+/// assert_eq!(error, GroupError::Empty);
+/// ```
+#[doc(inline)]
+pub use mcp_toolkit_core::name::GroupError;
 /// The part of the specification's name rule a tool or prompt name breaks, held by
 /// [`DefinitionError::InvalidName`]: 1 to 128 characters, each of `A-Z a-z 0-9 _ - .`.
 ///

@@ -652,6 +652,50 @@ impl Server {
         self
     }
 
+    /// Searches the tools instead of listing them all: `tools/list` lists only the tools
+    /// marked `#[tool(always_load)]`, then `search_tools`, which answers the tools that best
+    /// match a request in plain words (with their input schemas), and `call_tool`, which
+    /// calls one of them as a direct `tools/call` would. For servers with more tools than a
+    /// model should read in every conversation; the guide's
+    /// [discovery chapter](crate::guide::discovery) says how it ranks and what it costs.
+    ///
+    /// ```
+    /// use mcp_toolkit::{discovery::ToolSearch, tool, tools, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Refunds a charge, in full or in part.
+    /// #[tool]
+    /// fn create_refund(charge: String) -> String { format!("refunded {charge}") }
+    ///
+    /// /// Cancels a subscription at the end of its period.
+    /// #[tool]
+    /// fn cancel_subscription(subscription: String) -> String { format!("cancelled {subscription}") }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+    /// let server = Server::new("shop", "1.0.0")
+    ///     .tools(tools![create_refund, cancel_subscription])
+    ///     .tool_search(ToolSearch::bm25());
+    /// let client = server.test_client()?;
+    /// let listed: Vec<String> = client.list_tools().await?.iter().map(|t| t.name().to_owned()).collect();
+    /// assert_eq!(listed, ["search_tools", "call_tool"]);
+    ///
+    /// let found = client.call("search_tools", json!({"query": "give the money back"})).await?;
+    /// assert_eq!(found.structured_content().unwrap()["tools"][0]["name"], "create_refund");
+    /// let called = client.call("call_tool", json!({"name": "create_refund", "arguments": {"charge": "ch_1"}})).await?;
+    /// assert_eq!(called.content()[0].as_text(), Some("refunded ch_1"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// A tool of its own named `search_tools` or `call_tool` stops the server at start
+    /// ([`DefinitionError::ReservedBySearch`](crate::registry::DefinitionError::ReservedBySearch)).
+    pub fn tool_search(mut self, search: crate::discovery::ToolSearch) -> Server {
+        self.executor.take();
+        self.options.search = Some(search);
+        self
+    }
+
     /// How long the pages of a result spilled over its budget are kept (default 10
     /// minutes): a page read after is unknown, as one never made is.
     ///
@@ -916,6 +960,15 @@ impl Server {
             problems.push(DefinitionError::ReservedName(
                 crate::engine::READ_RESULT.to_owned(),
             ));
+        }
+        if self.options.search.is_some() {
+            let reserved = [crate::discovery::SEARCH_TOOLS, crate::discovery::CALL_TOOL];
+            problems.extend(
+                tools
+                    .iter()
+                    .filter(|t| reserved.contains(&t.name()))
+                    .map(|t| DefinitionError::ReservedBySearch(t.name().to_owned())),
+            );
         }
         problems.extend(crate::engine::extension_problems(
             &self.extensions,

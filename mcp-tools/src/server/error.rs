@@ -49,6 +49,11 @@ pub enum Error {
     #[cfg(feature = "http")]
     #[error("{}", instance_name_rule(.0))]
     InvalidInstanceName(String),
+    /// The name given to `Server::toolsets_header` is not an HTTP header name (a token:
+    /// letters, digits and ``!#$%&'*+-.^_`|~``). It holds the name.
+    #[cfg(feature = "http")]
+    #[error("`{0}` is not an HTTP header name; `Server::toolsets_header` takes one such as `X-MCP-Toolsets`")]
+    InvalidToolsetsHeader(String),
     /// The OAuth resource server given with `Server::oauth` cannot be served (feature
     /// `oauth`).
     #[cfg(feature = "oauth")]

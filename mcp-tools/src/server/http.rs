@@ -106,6 +106,11 @@ impl Server {
         }
         #[allow(unused_mut)]
         let mut options = self.http.clone();
+        if let Some(name) = &self.http.toolsets_name {
+            let header = axum::http::HeaderName::try_from(name.as_str())
+                .map_err(|_| Error::InvalidToolsetsHeader(name.clone()))?;
+            options.toolsets_header = Some(header);
+        }
         #[cfg(feature = "oauth")]
         if let Some(resource) = &self.oauth {
             let protection = resource.build(&options.settings.path)?;
@@ -188,6 +193,37 @@ impl Server {
     #[cfg(feature = "http")]
     pub fn scope_policy(mut self, policy: ScopePolicy) -> Server {
         self.http.scope_policy = policy;
+        self
+    }
+
+    /// Narrows the tools of a request to the groups (`#[tool(group = "...")]`) its HTTP header
+    /// `name` lists, comma-separated, as GitHub's MCP server does with `X-MCP-Toolsets`:
+    /// `tools/list` lists only their tools, and with [tool search](Server::tool_search),
+    /// `search_tools` finds only theirs. A request without the header sees every tool. A
+    /// legacy session keeps the groups its `initialize` named; in 2026-07-28 each request
+    /// names its own. Calls are not narrowed: a tool called by name is called. A name that
+    /// is not a header name stops the server at start
+    /// ([`Error::InvalidToolsetsHeader`](crate::Error::InvalidToolsetsHeader)).
+    ///
+    /// ```
+    /// use mcp_toolkit::{tool, tools, Server};
+    ///
+    /// /// Refunds a charge.
+    /// #[tool(group = "billing")]
+    /// fn create_refund(charge: String) -> String { format!("refunded {charge}") }
+    ///
+    /// /// Opens an issue.
+    /// #[tool(group = "issues")]
+    /// fn create_issue(title: String) -> String { format!("opened {title}") }
+    ///
+    /// // `X-MCP-Toolsets: billing` lists `create_refund` alone.
+    /// let server = Server::new("shop", "1.0.0")
+    ///     .tools(tools![create_refund, create_issue])
+    ///     .toolsets_header("X-MCP-Toolsets");
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn toolsets_header(mut self, name: &str) -> Server {
+        self.http.toolsets_name = Some(name.to_owned());
         self
     }
 

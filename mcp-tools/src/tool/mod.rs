@@ -4,6 +4,7 @@
 mod api;
 pub(crate) mod args;
 pub(crate) mod headers;
+mod hints;
 pub(crate) mod param;
 pub(crate) mod schema;
 mod scopes;
@@ -16,6 +17,8 @@ pub(crate) mod invocation;
 // `crate::__private`; the tool module does not show them.
 pub(crate) use crate::protocol::arguments::RawArguments;
 pub use headers::HeaderArgument;
+pub use hints::MAX_RESULT_CHARS;
+pub(crate) use hints::clamp_result_chars;
 pub(crate) use invocation::{FormCheckFn, Invocation, MethodTool, form_check};
 pub use param::FromArgument;
 pub use scopes::ScopePolicy;
@@ -101,8 +104,18 @@ pub(crate) struct Definition {
     /// The parameters mirrored into headers, read from the input schema; `Err` when an
     /// annotation breaks a rule (a server refuses to start with such a tool).
     pub(crate) headers: Result<Vec<headers::HeaderParam>, HeaderError>,
-    /// The most its answer carries at once, in bytes of text (`#[tool(result_budget)]`).
+    /// The most its answer carries at once, in bytes of text (`#[tool(result_budget)]`);
+    /// `Tool::result_budget` gives it with `max_result_chars`'s.
     pub(crate) result_budget: Option<usize>,
+    /// The group the server may sort its tools by (`#[tool(group)]`); never sent.
+    pub(crate) group: Option<String>,
+    /// The words a host's tool search should match (`#[tool(search_hint)]`).
+    pub(crate) search_hint: Option<String>,
+    /// Whether a host should load the tool up front (`#[tool(always_load)]`).
+    pub(crate) always_load: bool,
+    /// The most characters of a result hosts should accept (`#[tool(max_result_chars)]`),
+    /// 1 to `MAX_RESULT_CHARS`; also a result budget.
+    pub(crate) max_result_chars: Option<usize>,
     /// The output schema, compiled on first use.
     #[cfg(feature = "validate-output")]
     pub(crate) output_validator: validate::OutputValidator,
@@ -199,6 +212,10 @@ impl Tool {
                 task_support: TaskSupport::Forbidden,
                 headers: Ok(headers),
                 result_budget: None,
+                group: None,
+                search_hint: None,
+                always_load: false,
+                max_result_chars: None,
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),
@@ -359,7 +376,8 @@ impl Tool {
         self.def_mut().result_budget = Some(bytes.max(MIN_RESULT_BUDGET));
     }
 
-    /// The tool's own result budget, if it has one (`#[tool(result_budget = ...)]`).
+    /// The tool's own result budget, if it has one: `#[tool(result_budget = ...)]`, or
+    /// `max_result_chars` (at least [`MIN_RESULT_BUDGET`]); the smaller when both are set.
     ///
     /// ```
     /// # use mcp_toolkit::{tool, tools};
@@ -367,10 +385,15 @@ impl Tool {
     /// #[tool(result_budget = 50_000)]
     /// fn export() -> String { String::new() }
     ///
+    /// /// Exports everything, for hosts that take 20,000 characters.
+    /// #[tool(result_budget = 50_000, max_result_chars = 20_000)]
+    /// fn export_for_hosts() -> String { String::new() }
+    ///
     /// assert_eq!(tools![export][0].result_budget(), Some(50_000));
+    /// assert_eq!(tools![export_for_hosts][0].result_budget(), Some(20_000));
     /// ```
     pub fn result_budget(&self) -> Option<usize> {
-        self.def.result_budget
+        hints::own_budget(self.def.result_budget, self.def.max_result_chars)
     }
 
     fn def_mut(&mut self) -> &mut Definition {
@@ -488,7 +511,9 @@ impl Tool {
         &self.def.icons
     }
 
-    /// The definition's `_meta` (sent from revision 2025-06-18 on).
+    /// The definition's `_meta` as `meta(...)` gave it (sent from revision 2025-06-18 on).
+    /// The hints for hosts ([`Tool::search_hint`], [`Tool::always_load`],
+    /// [`Tool::max_result_chars`]) join it when the tool is listed, in every revision.
     ///
     /// ```
     /// # use mcp_toolkit::{tool, tools};
@@ -507,22 +532,26 @@ impl Tool {
     /// The definition as a client of this protocol revision sees it: fields the revision
     /// does not know are left out, and a non-object output schema is wrapped as
     /// `{"result": ...}` where the revision requires objects (its results are wrapped
-    /// the same way).
+    /// the same way). The hints for hosts are in `_meta` in every revision; the rest of
+    /// `_meta` from 2025-06-18 on.
     ///
     /// ```
     /// use mcp_toolkit::{tool, tools, Json, protocol::ProtocolVersion};
+    /// use serde_json::json;
     ///
     /// /// Lists the primes below ten.
-    /// #[tool]
+    /// #[tool(always_load, meta(team = "math"))]
     /// fn primes() -> Json<Vec<u32>> { Json(vec![2, 3, 5, 7]) }
     ///
     /// let primes = tools![primes].remove(0);
     /// let modern = primes.definition(ProtocolVersion::V2026_07_28);
     /// assert_eq!(modern["outputSchema"]["type"], "array");
+    /// assert_eq!(modern["_meta"], json!({"team": "math", "anthropic/alwaysLoad": true}));
     /// let legacy = primes.definition(ProtocolVersion::V2025_06_18);
     /// assert_eq!(legacy["outputSchema"]["properties"]["result"]["type"], "array");
     /// let oldest = primes.definition(ProtocolVersion::V2024_11_05);
     /// assert!(oldest.get("outputSchema").is_none() && oldest.get("title").is_none());
+    /// assert_eq!(oldest["_meta"], json!({"anthropic/alwaysLoad": true}));
     /// ```
     pub fn definition(&self, version: ProtocolVersion) -> Value {
         let d = &self.def;
@@ -553,10 +582,25 @@ impl Tool {
         if version >= ProtocolVersion::V2025_11_25 && !d.icons.is_empty() {
             map.insert("icons".into(), serde_json::to_value(&d.icons).unwrap_or_default());
         }
-        if let (true, Some(meta)) = (v2025_06, &d.meta) {
-            map.insert("_meta".into(), Value::Object(meta.clone()));
+        if let Some(meta) = self.listed_meta(v2025_06) {
+            map.insert("_meta".into(), Value::Object(meta));
         }
         Value::Object(map)
+    }
+
+    /// The `_meta` a listing sends: the user's entries where the revision has `_meta`
+    /// (`with_user_meta`), then the hints for hosts, in every revision, replacing an entry of
+    /// the same key.
+    fn listed_meta(&self, with_user_meta: bool) -> Option<Map<String, Value>> {
+        let d = &self.def;
+        let mut meta = if with_user_meta { d.meta.clone() } else { None };
+        hints::insert_hints(
+            &mut meta,
+            d.always_load,
+            d.search_hint.as_deref(),
+            d.max_result_chars,
+        );
+        meta
     }
 
     /// Whether this revision gets the tool's structured output wrapped as `{"result": ...}`:
@@ -683,8 +727,8 @@ impl Serialize for Tool {
         if !d.icons.is_empty() {
             map.serialize_entry("icons", &d.icons)?;
         }
-        if let Some(meta) = &d.meta {
-            map.serialize_entry("_meta", meta)?;
+        if let Some(meta) = self.listed_meta(true) {
+            map.serialize_entry("_meta", &meta)?;
         }
         map.end()
     }

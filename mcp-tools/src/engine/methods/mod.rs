@@ -4,6 +4,7 @@
 //! methods they serve).
 
 pub(crate) mod completion;
+pub(crate) mod discovery;
 pub(crate) mod extensions;
 pub(crate) mod lifecycle;
 pub(crate) mod prompts;

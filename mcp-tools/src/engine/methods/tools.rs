@@ -4,6 +4,7 @@
 
 use crate::__private::ToolBuilder;
 use crate::context::{ClientChannel, Context, Principal};
+use crate::discovery::{CALL_TOOL, SEARCH_TOOLS};
 use crate::engine::asks::asking::{Sealing, missing_capability};
 use crate::engine::state::core::{Auth, CallParts, Engine};
 use crate::engine::state::handle::Handle;
@@ -16,7 +17,6 @@ use crate::engine::wire::outbox::{Answer, Outbox};
 use crate::engine::wire::rounds::{Finished, InputRequest, Round, Rounds};
 use crate::error::ClientCapability;
 use crate::protocol::arguments::{QUOTED_NAME_CHARS, clip};
-use crate::protocol::jsonrpc::Id;
 use crate::protocol::messages::{CallToolParams, RawCall};
 use crate::protocol::{ErrorCode, ProtocolVersion, RequestId};
 use crate::rate::ClientKey;
@@ -54,7 +54,8 @@ impl Tool {
     /// Gives the tool a result budget of its own, in place of the server's
     /// ([`Server::result_budget`](crate::Server::result_budget)): the most its answer
     /// carries at once, in bytes of text (at least 1024). A larger result is sent a page at
-    /// a time; the guide's result budgets chapter says how.
+    /// a time; the guide's result budgets chapter says how. Beside
+    /// [`Tool::with_max_result_chars`], the smaller of the two is the budget.
     ///
     /// ```
     /// use mcp_toolkit::Tool;
@@ -72,6 +73,40 @@ impl Tool {
         self.set_result_budget(bytes);
         self
     }
+
+    /// Tells hosts the most characters of a result they should accept from the tool
+    /// (`_meta["anthropic/maxResultSizeChars"]`), 1 to
+    /// [`MAX_RESULT_CHARS`](crate::tool::MAX_RESULT_CHARS) (a number outside is clamped),
+    /// and makes the server keep to it: the tool's result budget becomes the smaller of
+    /// its own ([`Tool::with_result_budget`]) and `chars`, in whichever order they are
+    /// set. A budget is never under [`MIN_RESULT_BUDGET`](crate::tool::MIN_RESULT_BUDGET),
+    /// so a value under 1024 is sent as it is but the server still answers in pages of
+    /// 1024 bytes.
+    ///
+    /// ```
+    /// use mcp_toolkit::Tool;
+    /// use serde_json::json;
+    ///
+    /// let export = Tool::from_json("export", "Exports everything.", json!({"type": "object"}), |_, _| async {
+    ///     "exported"
+    /// })
+    /// .unwrap()
+    /// .with_max_result_chars(20_000);
+    /// assert_eq!(export.max_result_chars(), Some(20_000));
+    /// assert_eq!(export.result_budget(), Some(20_000));
+    ///
+    /// let export = export.with_result_budget(50_000);
+    /// assert_eq!(export.result_budget(), Some(20_000));
+    /// let export = export.with_max_result_chars(800_000);
+    /// assert_eq!(export.max_result_chars(), Some(500_000));
+    /// assert_eq!(export.result_budget(), Some(50_000));
+    /// assert_eq!(export.with_max_result_chars(10).result_budget(), Some(1024));
+    /// ```
+    pub fn with_max_result_chars(mut self, chars: usize) -> Tool {
+        link_budgets();
+        self.set_max_result_chars(chars);
+        self
+    }
 }
 
 impl ToolBuilder {
@@ -79,6 +114,14 @@ impl ToolBuilder {
     pub fn result_budget(mut self, bytes: usize) -> ToolBuilder {
         link_budgets();
         self.set_result_budget(bytes);
+        self
+    }
+
+    /// Sets how many characters of a result hosts should accept, also a result budget
+    /// (`#[tool(max_result_chars = ...)]`).
+    pub fn max_result_chars(mut self, chars: usize) -> ToolBuilder {
+        link_budgets();
+        self.set_max_result_chars(chars);
         self
     }
 }
@@ -123,27 +166,26 @@ fn becomes_task(work: Started, support: TaskSupport) -> Result<tasks::Begun, Sta
 
 impl Engine {
     /// `tools/list`: a page of the tools the caller may see.
-    pub(crate) fn list_tools(
-        &self,
-        id: Id<'_>,
-        era: &Era,
-        cursor: Option<&str>,
-        out: &Outbox,
-        auth: Auth<'_>,
-    ) -> Outcome {
+    pub(crate) fn list_tools(&self, req: Handle<'_>, era: &Era, cursor: Option<&str>) -> Outcome {
+        let Handle { conn, id, out, auth } = req;
+        if let Some(searching) = &self.search {
+            return self.list_searchable(searching, req, era, cursor);
+        }
         let snapshot = self.tools.snapshot();
         let request = self.list_request(id, era, cursor);
         let rule = self.visibility.tools.as_ref();
         // A tool that runs only as a task cannot be called before revision 2026-07-28.
         let callable = |tool: &Tool| tool.task_support() != TaskSupport::Required;
         let hide_tasks = !era.is_modern() && !snapshot.items().iter().all(callable);
+        let grouped = conn.groups().is_some();
+        let selected = |tool: &Tool| (!hide_tasks || callable(tool)) && Engine::in_groups(conn, tool);
         out.respond(listing::list_for(
             &listing::TOOLS,
             &snapshot,
             &request,
             rule,
             auth,
-            hide_tasks.then_some(&callable as &dyn Fn(&Tool) -> bool),
+            (hide_tasks || grouped).then_some(&selected as &dyn Fn(&Tool) -> bool),
         )?);
         Ok(())
     }
@@ -256,6 +298,25 @@ impl Engine {
 
     fn call_tool(self: &Arc<Self>, req: Handle<'_>, era: Era, call: CallToolParams<'_>) -> Outcome {
         let Handle { id, out, auth, .. } = req;
+        // With tool search on, `search_tools` is answered here, and `call_tool` becomes the
+        // call of the tool it names.
+        let call = match &self.search {
+            Some(searching) if call.name == SEARCH_TOOLS => {
+                return self.search_tools(searching, req, &era, &call.arguments);
+            }
+            Some(searching) if call.name == CALL_TOOL => {
+                match self.called_through(searching, req, &era, call) {
+                    Ok(call) => call,
+                    Err(refused) => {
+                        let encoded =
+                            self.encode_call(id.raw, &refused, era.version(), false, era.is_modern());
+                        out.respond_as(encoded, Answer::ToolError);
+                        return Ok(());
+                    }
+                }
+            }
+            _ => call,
+        };
         // `read_result` is served whenever a page may be in the store, listed or not.
         let read_result =
             || (call.name == crate::engine::budgets::READ_RESULT).then(|| self.spills.tool().clone());
@@ -425,7 +486,7 @@ impl Engine {
     }
 
     /// A call's response; a result too large to send becomes an error result that says so.
-    fn encode_call(
+    pub(crate) fn encode_call(
         &self,
         id: &RawValue,
         result: &CallToolResult,
@@ -463,6 +524,33 @@ impl Engine {
         arguments: &Value,
         local: Option<(Arc<dyn ClientChannel>, Value)>,
     ) -> Option<CallToolResult> {
+        // With tool search on, its two tools run here as they do over the protocol.
+        let inner;
+        let (name, arguments) = match &self.search {
+            Some(searching) if name == SEARCH_TOOLS => {
+                let text = arguments.to_string();
+                let raw = RawArguments::from_json(&text).ok()?;
+                let findable = |tool: &Tool| self.tool_visible(tool, None);
+                return Some(self.search_result(searching, &raw, ProtocolVersion::LATEST, &findable));
+            }
+            Some(_) if name == CALL_TOOL => match (arguments.get("name"), arguments.get("arguments")) {
+                (Some(Value::String(called)), given)
+                    if !matches!(called.as_str(), SEARCH_TOOLS | CALL_TOOL) =>
+                {
+                    inner = given
+                        .filter(|given| !given.is_null())
+                        .cloned()
+                        .unwrap_or_else(|| json!({}));
+                    (called.as_str(), &inner)
+                }
+                _ => {
+                    return Some(CallToolResult::error(
+                        "`call_tool` takes {\"name\": \"<a tool's name>\", \"arguments\": {...}}",
+                    ));
+                }
+            },
+            _ => (name, arguments),
+        };
         let tool = self.visible_tool(name, None)?;
         if let Err(refusal) = self.limiters.check(|| ClientKey::Local) {
             tracing::debug!(tool = name, "refused a call: {refusal}");

@@ -254,7 +254,7 @@ impl Engine {
             "tools/list" => {
                 let (list, meta) = parse_with_meta::<ListToolsParams<'_>>(params)?;
                 let era = era_of(conn, method, meta.as_ref())?;
-                self.list_tools(id, &era, list.cursor.as_deref(), out, auth)
+                self.list_tools(req, &era, list.cursor.as_deref())
             }
             "prompts/list" => {
                 let (list, meta) = parse_with_meta::<ListToolsParams<'_>>(params)?;

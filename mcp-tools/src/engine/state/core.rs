@@ -64,6 +64,8 @@ pub(crate) struct Options {
     pub(crate) spill: crate::engine::state::spill_record::SpillOptions,
     /// How long a shutdown waits for the tasks running here to finish.
     pub(crate) shutdown_grace: Duration,
+    /// Tool search, when the server searches its tools (`Server::tool_search`).
+    pub(crate) search: Option<crate::discovery::ToolSearch>,
 }
 
 impl Default for Options {
@@ -78,6 +80,7 @@ impl Default for Options {
             tasks: crate::engine::state::task_record::TaskOptions::default(),
             spill: crate::engine::state::spill_record::SpillOptions::default(),
             shutdown_grace: Duration::from_secs(10),
+            search: None,
         }
     }
 }
@@ -153,6 +156,8 @@ pub(crate) struct Engine {
     /// The middleware, outermost first; empty, or every hook left to its default, costs
     /// nothing per request.
     pub(crate) middleware: Arc<[Layer]>,
+    /// Tool search, when the server searches its tools.
+    pub(crate) search: Option<crate::engine::state::search_index::Searching>,
 }
 
 /// What a server offers: its tools, and its prompts, resources and skills when it serves
@@ -271,7 +276,12 @@ impl Engine {
         if !limiters.is_unlimited() {
             middleware.push(Layer::new(Limiting(Arc::clone(&limiters))));
         }
+        let search = options
+            .search
+            .clone()
+            .map(crate::engine::state::search_index::Searching::new);
         Engine {
+            search,
             extensions,
             middleware: middleware.into(),
             bare,

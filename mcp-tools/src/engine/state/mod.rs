@@ -10,6 +10,7 @@ pub(crate) mod core;
 pub(crate) mod handle;
 pub(crate) mod limits;
 pub(crate) mod listing;
+pub(crate) mod search_index;
 pub(crate) mod skill_index;
 pub(crate) mod spill_record;
 pub(crate) mod task_record;

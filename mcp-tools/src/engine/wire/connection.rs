@@ -94,6 +94,9 @@ pub(crate) struct Connection {
     carrier: Carrier,
     /// The legacy HTTP session's id, once the session has one.
     session_id: OnceLock<Box<str>>,
+    /// The groups of tools its requests asked for (`Server::toolsets_header`), when they
+    /// named some: lists and searches show only those.
+    groups: OnceLock<Box<[Box<str>]>>,
 }
 
 impl Connection {
@@ -114,6 +117,7 @@ impl Connection {
             peer,
             carrier,
             session_id: OnceLock::new(),
+            groups: OnceLock::new(),
             id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             legacy: Mutex::new(None),
             unsolicited: Mutex::new(None),
@@ -124,6 +128,24 @@ impl Connection {
             tasks: TaskTracker::new(),
             closed: CancellationToken::new(),
         }
+    }
+
+    /// Shows its requests only the tools of these groups: the value of the toolsets header,
+    /// comma-separated. Set once, when the connection is made; empty names are skipped.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn select_groups(&self, header: &str) {
+        let groups: Box<[Box<str>]> = header
+            .split(',')
+            .map(str::trim)
+            .filter(|group| !group.is_empty())
+            .map(Box::from)
+            .collect();
+        let _ = self.groups.set(groups);
+    }
+
+    /// The groups its requests asked for, when they named some.
+    pub(crate) fn groups(&self) -> Option<&[Box<str>]> {
+        self.groups.get().map(|groups| &**groups)
     }
 
     /// The client's address, on transports that have one.

@@ -249,6 +249,15 @@ pub(crate) struct Outbox {
     watch: Option<Arc<Watch>>,
 }
 
+impl Outbox {
+    /// Names the tool a `call_tool` of tool search called, for the middleware's hooks.
+    pub(crate) fn name_call(&self, tool: &str) {
+        if let Some(watch) = &self.watch {
+            watch.exchange.name_call(tool);
+        }
+    }
+}
+
 /// What an answer is, for the middleware's [`Outcome`]: the transport needs none of it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Answer {

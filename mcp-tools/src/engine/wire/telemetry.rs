@@ -24,6 +24,14 @@ pub(crate) const TARGET: &str = "mcp_toolkit::request";
 /// The span's name for `tracing`; OpenTelemetry gets `otel.name` instead.
 const NAME: &str = "mcp.request";
 
+/// Names the tool a `call_tool` of tool search called in the current request's span, in
+/// place of `call_tool`.
+pub(crate) fn record_call(tool: &str) {
+    let span = Span::current();
+    span.record("gen_ai.tool.name", tool);
+    span.record("otel.name", format!("tools/call {tool}"));
+}
+
 /// Records what a request targets: the tool, prompt or resource, and the span's name.
 fn record_target(span: &Span, method: &str, head: &ParamsHead<'_>) {
     let target = head.name.and_then(string_of);

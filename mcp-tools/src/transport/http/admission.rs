@@ -224,8 +224,14 @@ impl HttpApp {
             let Ok(batch) = serde_json::from_slice::<Vec<Value>>(incoming.text()) else {
                 return Ok(());
             };
+            let searching = self.engine.search.is_some();
             for call in batch.iter().filter(|m| m["method"] == "tools/call") {
-                if let Some(name) = call["params"]["name"].as_str()
+                let params = &call["params"];
+                let called = match params["name"].as_str() {
+                    Some(crate::discovery::CALL_TOOL) if searching => params["arguments"]["name"].as_str(),
+                    name => name,
+                };
+                if let Some(name) = called
                     && let Some(scopes) = lacking(name)
                 {
                     return Err(refusal(None, name, scopes));
@@ -236,10 +242,17 @@ impl HttpApp {
         if incoming.method().as_deref() != Some("tools/call") {
             return Ok(());
         }
-        let name: Option<Cow<'_, str>> = incoming
+        let mut name: Option<Cow<'_, str>> = incoming
             .head()
             .name
             .and_then(|raw| serde_json::from_str(raw.get()).ok());
+        // Tool search's `call_tool` needs the scopes of the tool it calls.
+        if self.engine.search.is_some() && name.as_deref() == Some(crate::discovery::CALL_TOOL) {
+            name = incoming
+                .call_arguments()
+                .and_then(|arguments| arguments.get("name"))
+                .and_then(|raw| serde_json::from_str(raw.get()).ok());
+        }
         match name {
             Some(name) => match lacking(&name) {
                 Some(scopes) => Err(refusal(incoming.envelope().and_then(|e| e.id), &name, scopes)),

@@ -397,6 +397,10 @@ pub(crate) struct HttpOptions {
     pub(crate) resource_metadata: Option<Arc<ResourceMetadata>>,
     /// What a caller whose token lacks a tool's scopes gets.
     pub(crate) scope_policy: ScopePolicy,
+    /// The header that names the groups of tools a request wants, as given.
+    pub(crate) toolsets_name: Option<String>,
+    /// That header, checked when serving starts.
+    pub(crate) toolsets_header: Option<axum::http::HeaderName>,
 }
 
 impl Default for HttpOptions {
@@ -407,6 +411,8 @@ impl Default for HttpOptions {
             auth_realm: "mcp".to_owned(),
             resource_metadata: None,
             scope_policy: ScopePolicy::default(),
+            toolsets_name: None,
+            toolsets_header: None,
         }
     }
 }

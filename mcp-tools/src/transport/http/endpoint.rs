@@ -169,11 +169,11 @@ async fn post(
         if let Err(refusal) = app.check_scopes(&incoming, principal) {
             return refusal;
         }
-        let conn = Arc::new(Connection::from_peer(peer));
+        let conn = connection(app, heads, peer);
         return answer(app, conn, incoming, principal, Flow::Modern, close).await;
     }
     if method.as_deref() == Some("initialize") && id.is_some() {
-        return initialize(app, incoming, principal, peer).await;
+        return initialize(app, incoming, principal, connection(app, heads, peer)).await;
     }
     let Some(session) = session else {
         if id.is_none() && method.is_some() {
@@ -333,19 +333,31 @@ fn check_param_headers(
     }
 }
 
+/// A new connection from `peer`, showing only the groups of tools the request's toolsets
+/// header names (`Server::toolsets_header`), when the server reads one and it is sent.
+fn connection(app: &HttpApp, heads: &Heads<'_>, peer: Option<IpAddr>) -> Arc<Connection> {
+    let conn = Connection::from_peer(peer);
+    if let (Some(name), Some(all)) = (&app.options.toolsets_header, heads.all) {
+        let values: Vec<&str> = all.get_all(name).iter().filter_map(|v| v.to_str().ok()).collect();
+        if !values.is_empty() {
+            conn.select_groups(&values.join(","));
+        }
+    }
+    Arc::new(conn)
+}
+
 /// `initialize`: a new connection, which becomes a session when the engine accepts it.
 async fn initialize(
     app: &Arc<HttpApp>,
     incoming: Incoming<'_>,
     principal: Option<&Arc<Principal>>,
-    peer: Option<IpAddr>,
+    conn: Arc<Connection>,
 ) -> Response {
     app.sessions.expire();
     if app.sessions.is_full() {
         let id = incoming.envelope().and_then(|envelope| envelope.id);
         return sessions_full(app, id);
     }
-    let conn = Arc::new(Connection::from_peer(peer));
     let mut response = answer(app, Arc::clone(&conn), incoming, principal, Flow::Legacy, None).await;
     if conn.legacy().is_none() {
         return response; // refused: no session
