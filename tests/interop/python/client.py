@@ -661,7 +661,7 @@ async def check_scopes(args):
         res, found = await search(session, PAYOUT_QUERY)
         check(f"reader: search_tools {PAYOUT_QUERY!r} never offers create_payout",
               not is_error(res) and found is not None and "create_payout" not in found, f"{found}")
-        res, found = await search(session, "create_payout", limit=50)
+        res, found = await search(session, "create_payout")
         check("reader: nor when searched by its name", found is not None and "create_payout" not in found, f"{found}")
         res = await call(session, "create_payout", {"amount": 100})
         text = (texts(res) or [""])[0]
