@@ -483,7 +483,7 @@ async def run_notes(args):
             await check_spilled(session, version)
 
 
-# The payments example: some 160 tools behind tool search. `tools/list` names the tools marked
+# The payments example: some 220 tools behind tool search. `tools/list` names the tools marked
 # `always_load` and two the framework adds, `search_tools` (a query in the user's words, the
 # best tools first, whole definitions) and `call_tool` (runs one of the tools found, as a
 # `tools/call` of it would: elicitation, tasks and paged results included).
