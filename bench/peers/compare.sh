@@ -308,8 +308,10 @@ fi
 # time their search over many repetitions in one run, so --rounds does not apply; each is
 # pinned to CPU 0. Everything goes to $out/discovery.
 if want discovery; then
-    requests=$root/bench/discovery/requests.json
-    [[ -f $requests ]] || { echo "compare.sh: no $requests" >&2; exit 2; }
+    for set in "" -holdout; do
+        [[ -f $root/bench/discovery/requests$set.json ]] ||
+            { echo "compare.sh: no $root/bench/discovery/requests$set.json" >&2; exit 2; }
+    done
     venv=$here/discovery/.venv
     if ! cmp -s "$here/discovery/requirements.txt" "$venv/.installed" 2>/dev/null; then
         echo "installing FastMCP into $venv ..." >&2
@@ -323,11 +325,15 @@ if want discovery; then
     echo "measuring discovery ..." >&2
     mkdir -p "$out/discovery"
     "$target/release/discovery_bench" --dump-tools "$out/discovery/tools.json"
-    ${pin[@]+"${pin[@]}"} "$target/release/discovery_bench" --requests "$requests" --json \
-        >"$out/discovery/ours.json" 2>"$out/discovery/ours.err" || true
-    ${pin[@]+"${pin[@]}"} "$venv/bin/python" "$here/discovery/fastmcp_twin.py" \
-        --tools "$out/discovery/tools.json" --requests "$requests" \
-        >"$out/discovery/fastmcp.json" 2>"$out/discovery/fastmcp.err" || true
+    # The set the ranker was tuned on, then the held-out set written blind to it.
+    for set in "" -holdout; do
+        requests=$root/bench/discovery/requests$set.json
+        ${pin[@]+"${pin[@]}"} "$target/release/discovery_bench" --requests "$requests" --json \
+            >"$out/discovery/ours$set.json" 2>"$out/discovery/ours$set.err" || true
+        ${pin[@]+"${pin[@]}"} "$venv/bin/python" "$here/discovery/fastmcp_twin.py" \
+            --tools "$out/discovery/tools.json" --requests "$requests" \
+            >"$out/discovery/fastmcp$set.json" 2>"$out/discovery/fastmcp$set.err" || true
+    done
 fi
 
 python3 - "$out" "$rounds" <<'EOF'
@@ -516,9 +522,9 @@ if os.path.exists(f"{out}/tasks.txt"):
             print(f"- {line.rstrip()}")
 
 # Tool search (issue 38): ours and FastMCP's BM25SearchTransform on the same tools and requests.
-def discovery(side):
+def discovery(side, suffix):
     """One side's JSON object, or None with the reason in notes."""
-    path = f"{out}/discovery/{side}.json"
+    path = f"{out}/discovery/{side}{suffix}.json"
     if not os.path.exists(path):
         return None
     text = open(path).read().strip()
@@ -528,41 +534,42 @@ def discovery(side):
         err = open(path[:-5] + ".err").read().strip()
         notes[f"discovery / {side}: {(err or text or 'no output')[-300:]}"] = None
         return None
-sides = {side: discovery(side) for side in ("ours", "fastmcp")}
-if any(sides.values()):
-    def field(side, key):
-        if key == "share":  # tools/list with search on ÷ off
-            on, off = field(side, "list_bytes_search"), field(side, "list_bytes_full")
-            return on / off if on is not None and off else None
-        return sides[side].get(key) if sides[side] else None
-    def counts(side):
-        return f"{field(side, 'tools')} tools, {field(side, 'requests')} requests" if sides[side] else "failed"
-    at5, their_at5 = field("ours", "recall_at_5"), field("fastmcp", "recall_at_5")
-    p50, share = field("ours", "search_p50_us"), field("ours", "share")
-    rows = [  # label, key, format, goal, met (None: no figure, or no goal)
-        ("recall@1", "recall_at_1", "{:.3f}", "", None),
-        ("recall@5", "recall_at_5", "{:.3f}", "≥ 0.90 and > FastMCP",
-         None if at5 is None or their_at5 is None else at5 >= 0.9 and at5 > their_at5),
-        ("search p50", "search_p50_us", "{:.1f} µs", "≤ 50 µs", None if p50 is None else p50 <= 50),
-        ("search p99", "search_p99_us", "{:.1f} µs", "", None),
-        ("tools/list bytes, search off", "list_bytes_full", "{:,}", "", None),
-        ("tools/list bytes, search on", "list_bytes_search", "{:,}", "", None),
-        ("tools/list, search on ÷ off", "share", "{:.3f}", "≤ 0.10", None if share is None else share <= 0.10),
-    ]
-    print(f"\nTool search (issue 38): ours ({counts('ours')}) and {field('fastmcp', 'peer') or 'FastMCP'}")
-    print(f"({counts('fastmcp')}) on the same catalogue and requests, each search timed in process:\n")
-    print("| measure | ours | FastMCP | goal | |")
-    print("|---|---:|---:|---|---|")
-    for label, key, fmt, goal, met in rows:
-        cells = ["—" if field(side, key) is None else fmt.format(field(side, key)) for side in ("ours", "fastmcp")]
-        print(f"| {label} | {cells[0]} | {cells[1]} | {goal} | {'' if met is None else 'PASS' if met else 'FAIL'} |")
-    for side, name in (("ours", "ours"), ("fastmcp", "FastMCP")):
-        misses = field(side, "misses")
-        if misses is not None:
-            print(f"\nMisses, {name} (the expected tool not among the five results): {len(misses)}")
-            for miss in misses:
-                got = ", ".join(f"`{t}`" for t in miss["got"]) or "nothing"
-                print(f"- \"{miss['request']}\": expected `{miss['expected']}`, got {got}")
+for suffix, title in (("", "the tuning set, requests.json"), ("-holdout", "the held-out set, requests-holdout.json")):
+    sides = {side: discovery(side, suffix) for side in ("ours", "fastmcp")}
+    if any(sides.values()):
+        def field(side, key):
+            if key == "share":  # tools/list with search on ÷ off
+                on, off = field(side, "list_bytes_search"), field(side, "list_bytes_full")
+                return on / off if on is not None and off else None
+            return sides[side].get(key) if sides[side] else None
+        def counts(side):
+            return f"{field(side, 'tools')} tools, {field(side, 'requests')} requests" if sides[side] else "failed"
+        at5, their_at5 = field("ours", "recall_at_5"), field("fastmcp", "recall_at_5")
+        p50, share = field("ours", "search_p50_us"), field("ours", "share")
+        rows = [  # label, key, format, goal, met (None: no figure, or no goal)
+            ("recall@1", "recall_at_1", "{:.3f}", "", None),
+            ("recall@5", "recall_at_5", "{:.3f}", "≥ 0.90 and > FastMCP",
+             None if at5 is None or their_at5 is None else at5 >= 0.9 and at5 > their_at5),
+            ("search p50", "search_p50_us", "{:.1f} µs", "≤ 50 µs", None if p50 is None else p50 <= 50),
+            ("search p99", "search_p99_us", "{:.1f} µs", "", None),
+            ("tools/list bytes, search off", "list_bytes_full", "{:,}", "", None),
+            ("tools/list bytes, search on", "list_bytes_search", "{:,}", "", None),
+            ("tools/list, search on ÷ off", "share", "{:.3f}", "≤ 0.10", None if share is None else share <= 0.10),
+        ]
+        print(f"\nTool search (issue 38), {title}: ours ({counts('ours')}) and {field('fastmcp', 'peer') or 'FastMCP'}")
+        print(f"({counts('fastmcp')}) on the same catalogue and requests, each search timed in process:\n")
+        print("| measure | ours | FastMCP | goal | |")
+        print("|---|---:|---:|---|---|")
+        for label, key, fmt, goal, met in rows:
+            cells = ["—" if field(side, key) is None else fmt.format(field(side, key)) for side in ("ours", "fastmcp")]
+            print(f"| {label} | {cells[0]} | {cells[1]} | {goal} | {'' if met is None else 'PASS' if met else 'FAIL'} |")
+        for side, name in (("ours", "ours"), ("fastmcp", "FastMCP")):
+            misses = field(side, "misses")
+            if misses is not None:
+                print(f"\nMisses, {name} (the expected tool not among the five results): {len(misses)}")
+                for miss in misses:
+                    got = ", ".join(f"`{t}`" for t in miss["got"]) or "nothing"
+                    print(f"- \"{miss['request']}\": expected `{miss['expected']}`, got {got}")
 
 # Every figure beside its goal (bench/peers/README.md names where each comes from).
 values = {label: v for label, _, _, v in measures}

@@ -29,7 +29,10 @@ struct Confirm {
 async fn create_refund(ctx: Context, charge: String, amount: Option<u64>) -> Result<String, ToolError> {
     let amount = amount.unwrap_or(5_000);
     if amount > 10_000 {
-        match ctx.elicit::<Confirm>(format!("Refund {amount} cents of {charge}?")).await? {
+        match ctx
+            .elicit::<Confirm>(format!("Refund {amount} cents of {charge}?"))
+            .await?
+        {
             Elicitation::Accept(Confirm { confirm: true }) => {}
             _ => return Ok(format!("nothing refunded on {charge}")),
         }
@@ -94,13 +97,23 @@ fn found(result: &mcp_toolkit::client::CallResponse) -> Vec<String> {
         .as_array()
         .expect("an array of tools")
         .clone();
-    tools.iter().map(|t| t["name"].as_str().unwrap().to_owned()).collect()
+    tools
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
 }
 
 async fn clients() -> Vec<(String, TestClient)> {
     let mut clients = vec![("2026-07-28".to_owned(), shop().test_client().unwrap())];
-    for version in [ProtocolVersion::V2025_11_25, ProtocolVersion::V2025_06_18, ProtocolVersion::V2024_11_05] {
-        clients.push((version.to_string(), shop().test_client_legacy(version).await.unwrap()));
+    for version in [
+        ProtocolVersion::V2025_11_25,
+        ProtocolVersion::V2025_06_18,
+        ProtocolVersion::V2024_11_05,
+    ] {
+        clients.push((
+            version.to_string(),
+            shop().test_client_legacy(version).await.unwrap(),
+        ));
     }
     clients
 }
@@ -109,8 +122,17 @@ async fn clients() -> Vec<(String, TestClient)> {
 async fn the_list_holds_the_always_loaded_tools_and_the_two_of_search_in_every_revision() {
     for (revision, client) in clients().await {
         let response = client.request("tools/list", json!({})).await.unwrap();
-        let names: Vec<&str> = response["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
-        assert_eq!(names, ["retrieve_balance", "search_tools", "call_tool"], "{revision}");
+        let names: Vec<&str> = response["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["retrieve_balance", "search_tools", "call_tool"],
+            "{revision}"
+        );
         let search = &response["tools"][1];
         assert_eq!(search["inputSchema"]["required"], json!(["query"]), "{revision}");
         assert_eq!(search["inputSchema"]["properties"]["limit"]["maximum"], 3);
@@ -118,7 +140,10 @@ async fn the_list_holds_the_always_loaded_tools_and_the_two_of_search_in_every_r
             search["inputSchema"]["properties"]["group"]["enum"],
             json!(["billing", "reporting", "payouts", "issues"])
         );
-        assert_eq!(response["tools"][0]["_meta"]["anthropic/alwaysLoad"], true, "{revision}");
+        assert_eq!(
+            response["tools"][0]["_meta"]["anthropic/alwaysLoad"], true,
+            "{revision}"
+        );
         Spec::of(&revision).assert_valid("ListToolsResult", &response);
     }
 }
@@ -127,7 +152,10 @@ async fn the_list_holds_the_always_loaded_tools_and_the_two_of_search_in_every_r
 async fn a_search_answers_full_definitions_best_first_and_a_text_list() {
     for (revision, client) in clients().await {
         let result = client
-            .call("search_tools", json!({"query": "give the customer her money back"}))
+            .call(
+                "search_tools",
+                json!({"query": "give the customer her money back"}),
+            )
             .await
             .unwrap();
         assert!(!result.is_error(), "{revision}: {:?}", result.response());
@@ -141,8 +169,14 @@ async fn a_search_answers_full_definitions_best_first_and_a_text_list() {
         if modern_or_structured {
             assert_eq!(found(&result)[0], "create_refund", "{revision}");
             let definition = &result.structured_content().unwrap()["tools"][0];
-            assert_eq!(definition["inputSchema"]["properties"]["charge"]["description"], "The charge to refund");
-            assert_eq!(definition["_meta"]["anthropic/searchHint"], "money back reimburse");
+            assert_eq!(
+                definition["inputSchema"]["properties"]["charge"]["description"],
+                "The charge to refund"
+            );
+            assert_eq!(
+                definition["_meta"]["anthropic/searchHint"],
+                "money back reimburse"
+            );
         }
     }
 }
@@ -150,25 +184,53 @@ async fn a_search_answers_full_definitions_best_first_and_a_text_list() {
 #[tokio::test]
 async fn limit_and_group_narrow_a_search_and_bad_arguments_say_what_is_accepted() {
     let client = shop().test_client().unwrap();
-    let one = client.call("search_tools", json!({"query": "create", "limit": 1})).await.unwrap();
+    let one = client
+        .call("search_tools", json!({"query": "create", "limit": 1}))
+        .await
+        .unwrap();
     assert_eq!(found(&one).len(), 1);
-    let issues = client.call("search_tools", json!({"query": "create", "group": "issues"})).await.unwrap();
+    let issues = client
+        .call("search_tools", json!({"query": "create", "group": "issues"}))
+        .await
+        .unwrap();
     assert_eq!(found(&issues), ["create_issue"]);
     let cases = [
-        (json!({}), "`query` is missing or empty: say in plain words what you want to do"),
-        (json!({"query": "  "}), "`query` is missing or empty: say in plain words what you want to do"),
+        (
+            json!({}),
+            "`query` is missing or empty: say in plain words what you want to do",
+        ),
+        (
+            json!({"query": "  "}),
+            "`query` is missing or empty: say in plain words what you want to do",
+        ),
         (json!({"query": 3}), "`query` must be a string, not a number"),
-        (json!({"query": "x", "limit": 9}), "`limit` must be a whole number from 1 to 3, not 9"),
-        (json!({"query": "x", "group": "nope"}), "no group `nope`; the groups are `billing`, `reporting`, `payouts`, `issues`"),
+        (
+            json!({"query": "x", "limit": 9}),
+            "`limit` must be a whole number from 1 to 3, not 9",
+        ),
+        (
+            json!({"query": "x", "group": "nope"}),
+            "no group `nope`; the groups are `billing`, `reporting`, `payouts`, `issues`",
+        ),
     ];
     for (arguments, message) in cases {
         let result = client.call("search_tools", arguments.clone()).await.unwrap();
         assert!(result.is_error(), "{arguments}");
         assert_eq!(result.text(), Some(message), "{arguments}");
     }
-    let unknown = client.call("search_tools", json!({"query": "x", "max": 2})).await.unwrap();
-    assert!(unknown.text().unwrap().starts_with("unknown field `max`"), "{:?}", unknown.text());
-    let nothing = client.call("search_tools", json!({"query": "zzzz qqqq"})).await.unwrap();
+    let unknown = client
+        .call("search_tools", json!({"query": "x", "max": 2}))
+        .await
+        .unwrap();
+    assert!(
+        unknown.text().unwrap().starts_with("unknown field `max`"),
+        "{:?}",
+        unknown.text()
+    );
+    let nothing = client
+        .call("search_tools", json!({"query": "zzzz qqqq"}))
+        .await
+        .unwrap();
     assert!(!nothing.is_error());
     assert_eq!(found(&nothing), Vec::<String>::new());
 }
@@ -177,17 +239,46 @@ async fn limit_and_group_narrow_a_search_and_bad_arguments_say_what_is_accepted(
 async fn call_tool_runs_the_tool_it_names_as_a_direct_call_would() {
     for (revision, client) in clients().await {
         let through = client
-            .call("call_tool", json!({"name": "cancel_subscription", "arguments": {"subscription": "sub_1"}}))
+            .call(
+                "call_tool",
+                json!({"name": "cancel_subscription", "arguments": {"subscription": "sub_1"}}),
+            )
             .await
             .unwrap();
-        let direct = client.call("cancel_subscription", json!({"subscription": "sub_1"})).await.unwrap();
-        assert_eq!(through.response()["result"], direct.response()["result"], "{revision}");
+        let direct = client
+            .call("cancel_subscription", json!({"subscription": "sub_1"}))
+            .await
+            .unwrap();
+        assert_eq!(
+            through.response()["result"],
+            direct.response()["result"],
+            "{revision}"
+        );
         // Its arguments are checked as the tool's own, every problem named.
         let wrong = client
-            .call("call_tool", json!({"name": "create_refund", "arguments": {"amount": "ten"}}))
-            .await;
-        let direct = client.call("create_refund", json!({"amount": "ten"})).await;
-        assert_eq!(format!("{wrong:?}"), format!("{direct:?}"), "{revision}");
+            .call(
+                "call_tool",
+                json!({"name": "create_refund", "arguments": {"amount": "ten"}}),
+            )
+            .await
+            .unwrap();
+        let direct = client
+            .call("create_refund", json!({"amount": "ten"}))
+            .await
+            .unwrap();
+        assert!(wrong.is_error(), "{revision}");
+        assert_eq!(
+            wrong.response()["result"],
+            direct.response()["result"],
+            "{revision}"
+        );
+        assert!(
+            wrong
+                .text()
+                .unwrap()
+                .starts_with("2 problems with the arguments:"),
+            "{revision}"
+        );
     }
 }
 
@@ -197,7 +288,7 @@ async fn call_tool_of_no_tool_names_the_closest_and_a_misuse_says_how_it_is_call
     let cases = [
         (
             json!({"name": "create_refnd", "arguments": {}}),
-            "no tool `create_refnd` is offered; did you mean `create_refund`, `create_report_run`, `create_payout`? Find tools with `search_tools`.",
+            "no tool `create_refnd` is offered; did you mean `create_refund`, `create_issue`, `create_payout`? Find tools with `search_tools`.",
         ),
         (
             json!({"name": "xyzzy"}),
@@ -230,16 +321,24 @@ async fn a_tool_that_asks_asks_through_call_tool_in_both_eras() {
             continue; // no elicitation before 2025-06-18
         }
         let client = client.on_elicit(|request| async move {
-            assert!(request["message"].as_str().unwrap().starts_with("Refund 20000 cents of ch_9"));
+            assert!(
+                request["message"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("Refund 20000 cents of ch_9")
+            );
             json!({"action": "accept", "content": {"confirm": true}})
         });
         let result = client
-            .call("call_tool", json!({"name": "create_refund", "arguments": {"charge": "ch_9", "amount": 20000}}))
+            .call(
+                "call_tool",
+                json!({"name": "create_refund", "arguments": {"charge": "ch_9", "amount": 20000}}),
+            )
             .await
             .unwrap();
         assert_eq!(result.text(), Some("refunded 20000 cents of ch_9"), "{revision}");
         if revision == "2026-07-28" {
-            assert_eq!(result.rounds(), 2, "one round for the question");
+            assert_eq!(result.rounds(), 1, "one round for the question");
         }
     }
 }
@@ -248,7 +347,10 @@ async fn a_tool_that_asks_asks_through_call_tool_in_both_eras() {
 async fn a_task_tool_runs_as_a_task_through_call_tool() {
     let client = shop().test_client().unwrap().with_tasks();
     let result = client
-        .call("call_tool", json!({"name": "create_report_run", "arguments": {"month": "2026-10"}}))
+        .call(
+            "call_tool",
+            json!({"name": "create_report_run", "arguments": {"month": "2026-10"}}),
+        )
         .await
         .unwrap();
     assert!(result.task_id().is_some(), "{:?}", result.response());
@@ -259,11 +361,18 @@ async fn a_task_tool_runs_as_a_task_through_call_tool() {
 async fn a_result_over_its_max_result_chars_is_paged_through_call_tool() {
     let client = shop().test_client().unwrap();
     let result = client
-        .call("call_tool", json!({"name": "list_balance_transactions", "arguments": {}}))
+        .call(
+            "call_tool",
+            json!({"name": "list_balance_transactions", "arguments": {}}),
+        )
         .await
         .unwrap();
     let first = result.content()[0].as_text().unwrap();
-    assert!(first.starts_with("txn_0001: +1.00 EUR\n") && first.len() <= 2000, "{}", first.len());
+    assert!(
+        first.starts_with("txn_0001: +1.00 EUR\n") && first.len() <= 2000,
+        "{}",
+        first.len()
+    );
     assert!(result.content()[2].as_text().unwrap().contains("read_result"));
 }
 
@@ -271,18 +380,33 @@ async fn a_result_over_its_max_result_chars_is_paged_through_call_tool() {
 async fn a_caller_never_finds_or_calls_a_tool_it_may_not_see() {
     let hidden = |tool: &Tool, _: Option<&mcp_toolkit::auth::Principal>| tool.name() != "create_payout";
     let client = shop().tool_visibility(hidden).test_client().unwrap();
-    for query in ["pay out the balance to the bank", "payout", "create payout amount"] {
-        let result = client.call("search_tools", json!({"query": query, "limit": 3})).await.unwrap();
+    for query in [
+        "pay out the balance to the bank",
+        "payout",
+        "create payout amount",
+    ] {
+        let result = client
+            .call("search_tools", json!({"query": query, "limit": 3}))
+            .await
+            .unwrap();
         assert!(!found(&result).contains(&"create_payout".to_owned()), "{query}");
         assert!(!result.text().unwrap().contains("create_payout"), "{query}");
     }
     let called = client
-        .call("call_tool", json!({"name": "create_payout", "arguments": {"amount": 1}}))
+        .call(
+            "call_tool",
+            json!({"name": "create_payout", "arguments": {"amount": 1}}),
+        )
         .await
         .unwrap();
     assert!(called.is_error());
     assert!(!called.text().unwrap().contains("did you mean `create_payout`"));
-    assert!(called.text().unwrap().starts_with("no tool `create_payout` is offered"));
+    assert!(
+        called
+            .text()
+            .unwrap()
+            .starts_with("no tool `create_payout` is offered")
+    );
 }
 
 #[test]
@@ -292,11 +416,25 @@ fn a_tool_named_like_a_search_tool_stops_the_server() {
     fn search_tools() -> String {
         String::new()
     }
-    let error = Server::new("s", "1").tools(tools![search_tools]).tool_search(ToolSearch::bm25()).test_client();
-    let message = error.err().expect("refused").to_string();
-    assert!(message.contains("the tool name `search_tools` is the framework's on a server with tool search"), "{message}");
+    let error = Server::new("s", "1")
+        .tools(tools![search_tools])
+        .tool_search(ToolSearch::bm25())
+        .test_client();
+    let Err(error) = error else {
+        panic!("a server with a tool named search_tools started")
+    };
+    let message = error.to_string();
+    assert!(
+        message.contains("the tool name `search_tools` is the framework's on a server with tool search"),
+        "{message}"
+    );
     // Without search the name is the user's.
-    assert!(Server::new("s", "1").tools(tools![search_tools]).test_client().is_ok());
+    assert!(
+        Server::new("s", "1")
+            .tools(tools![search_tools])
+            .test_client()
+            .is_ok()
+    );
 }
 
 /// Records the name each exchange ends with, as an audit middleware logs it.
@@ -305,7 +443,10 @@ struct Names(Arc<Mutex<Vec<String>>>);
 
 impl Middleware for Names {
     fn on_end(&self, exchange: &Exchange, _outcome: Outcome) {
-        self.0.lock().unwrap().push(exchange.name().unwrap_or_default().to_owned());
+        self.0
+            .lock()
+            .unwrap()
+            .push(exchange.name().unwrap_or_default().to_owned());
     }
 }
 
@@ -314,10 +455,16 @@ async fn the_middleware_sees_the_tool_call_tool_called() {
     let names = Names::default();
     let client = shop().middleware(names.clone()).test_client().unwrap();
     client
-        .call("call_tool", json!({"name": "cancel_subscription", "arguments": {"subscription": "sub_2"}}))
+        .call(
+            "call_tool",
+            json!({"name": "cancel_subscription", "arguments": {"subscription": "sub_2"}}),
+        )
         .await
         .unwrap();
-    client.call("search_tools", json!({"query": "cancel"})).await.unwrap();
+    client
+        .call("search_tools", json!({"query": "cancel"}))
+        .await
+        .unwrap();
     let seen = names.0.lock().unwrap().clone();
     assert_eq!(seen, ["cancel_subscription", "search_tools"]);
 }
@@ -345,10 +492,20 @@ async fn a_ranker_of_ones_own_is_used_and_its_mistakes_are_checked() {
         .tool_visibility(hidden)
         .test_client()
         .unwrap();
-    let result = client.call("search_tools", json!({"query": "anything"})).await.unwrap();
+    let result = client
+        .call("search_tools", json!({"query": "anything"}))
+        .await
+        .unwrap();
     assert_eq!(
         found(&result),
-        ["cancel_subscription", "retrieve_balance", "create_report_run", "list_balance_transactions", "create_payout", "create_issue"]
+        [
+            "cancel_subscription",
+            "retrieve_balance",
+            "create_report_run",
+            "list_balance_transactions",
+            "create_payout",
+            "create_issue"
+        ]
     );
 }
 
@@ -357,7 +514,9 @@ fn plain_bm25_ranks_what_the_refinements_rank_when_the_words_are_the_tools() {
     let catalogue = tools![create_refund, cancel_subscription, create_issue];
     for ranker in [Bm25::new(), Bm25::plain()] {
         let mut hits = Vec::new();
-        ranker.index(&catalogue).search(&Query::new("cancel the subscription", 3), &mut hits);
+        ranker
+            .index(&catalogue)
+            .search(&Query::new("cancel the subscription", 3), &mut hits);
         assert_eq!(catalogue[hits[0].position].name(), "cancel_subscription");
     }
 }
@@ -369,7 +528,12 @@ async fn the_toolsets_header_narrows_the_list_and_the_search_over_http() {
         let mut server = shop().toolsets_header("X-MCP-Toolsets");
         if !search {
             server = Server::new("shop", "1.0.0")
-                .tools(tools![create_refund, cancel_subscription, retrieve_balance, create_issue])
+                .tools(tools![
+                    create_refund,
+                    cancel_subscription,
+                    retrieve_balance,
+                    create_issue
+                ])
                 .toolsets_header("X-MCP-Toolsets");
         }
         let bound = server.bind_http("127.0.0.1:0").await.unwrap();
@@ -397,7 +561,12 @@ async fn the_toolsets_header_narrows_the_list_and_the_search_over_http() {
             async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
         };
         let names = |response: &Value| -> Vec<String> {
-            response["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_owned()).collect()
+            response["result"]["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["name"].as_str().unwrap().to_owned())
+                .collect()
         };
         let all = names(&post("tools/list", json!({}), None).await);
         let issues = names(&post("tools/list", json!({}), Some("issues")).await);
@@ -416,9 +585,25 @@ async fn the_toolsets_header_narrows_the_list_and_the_search_over_http() {
             let called = post("tools/call", call, Some("issues")).await;
             assert_eq!(called["result"]["content"][0]["text"], "cancelled s", "{called}");
         } else {
-            assert_eq!(all, ["create_refund", "cancel_subscription", "retrieve_balance", "create_issue"]);
+            assert_eq!(
+                all,
+                [
+                    "create_refund",
+                    "cancel_subscription",
+                    "retrieve_balance",
+                    "create_issue"
+                ]
+            );
             assert_eq!(issues, ["create_issue"]);
-            assert_eq!(both, ["create_refund", "cancel_subscription", "retrieve_balance", "create_issue"]);
+            assert_eq!(
+                both,
+                [
+                    "create_refund",
+                    "cancel_subscription",
+                    "retrieve_balance",
+                    "create_issue"
+                ]
+            );
         }
         let _ = stop.send(());
         serving.await.unwrap().unwrap();
@@ -427,9 +612,15 @@ async fn the_toolsets_header_narrows_the_list_and_the_search_over_http() {
 
 #[test]
 fn a_toolsets_header_that_is_no_header_name_stops_the_server() {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let bound = runtime.block_on(shop().toolsets_header("X MCP Toolsets").bind_http("127.0.0.1:0"));
-    let message = bound.err().expect("refused").to_string();
+    let Err(error) = bound else {
+        panic!("a server with no header name started")
+    };
+    let message = error.to_string();
     assert_eq!(
         message,
         "`X MCP Toolsets` is not an HTTP header name; `Server::toolsets_header` takes one such as `X-MCP-Toolsets`"
@@ -442,7 +633,12 @@ fn the_payments_example_finds_and_calls_over_stdio_in_both_eras() {
     let mut peer = Peer::spawn(env!("CARGO_BIN_EXE_payments"));
     initialize(&mut peer, "2025-11-25");
     let listed = peer.request(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
-    let names: Vec<&str> = listed["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
     assert!(names.ends_with(&["search_tools", "call_tool"]), "{names:?}");
     assert!(names.len() <= 8, "{names:?}");
     Spec::of("2025-11-25").assert_valid("JSONRPCResultResponse", &listed);
@@ -450,7 +646,10 @@ fn the_payments_example_finds_and_calls_over_stdio_in_both_eras() {
         "params": {"name": "search_tools", "arguments": {"query": "stop charging them every month"}}}));
     Spec::of("2025-11-25").assert_valid("JSONRPCResultResponse", &found);
     let tools = found["result"]["structuredContent"]["tools"].as_array().unwrap();
-    assert!(tools.iter().any(|t| t["name"] == "cancel_subscription"), "{found}");
+    assert!(
+        tools.iter().any(|t| t["name"] == "cancel_subscription"),
+        "{found}"
+    );
     // 2026-07-28: no `initialize`, every request names its revision.
     let mut modern = Peer::spawn(env!("CARGO_BIN_EXE_payments"));
     let called = modern.request(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
@@ -458,5 +657,8 @@ fn the_payments_example_finds_and_calls_over_stdio_in_both_eras() {
                    "_meta": modern_meta(json!({}))}}));
     Spec::of("2026-07-28").assert_valid("JSONRPCResultResponse", &called);
     assert_eq!(called["result"]["isError"], Value::Null, "{called}");
-    assert!(called["result"]["content"][0]["text"].as_str().is_some(), "{called}");
+    assert!(
+        called["result"]["content"][0]["text"].as_str().is_some(),
+        "{called}"
+    );
 }

@@ -15,8 +15,8 @@ use serde_json::Value;
 use std::cell::RefCell;
 
 /// The built-in ranker ([`ToolSearch::bm25`](super::ToolSearch::bm25)): BM25F with field
-/// weights, English stems, everyday synonyms and clipped or misspelt words, no model and no
-/// network.
+/// weights, English stems, everyday synonyms, clipped or misspelt words, object ids, and
+/// a bonus for the tools whose name a request asks for in full; no model and no network.
 ///
 /// Each of its refinements can be turned off, to measure what it gains:
 ///
@@ -50,6 +50,8 @@ pub struct Bm25 {
     synonyms: bool,
     weighted: bool,
     forgiving: bool,
+    ids: bool,
+    coverage: bool,
 }
 
 impl Default for Bm25 {
@@ -70,6 +72,10 @@ const SYNONYM: f32 = 0.4;
 /// How much a vocabulary word counts that a clipped or misspelt word of a request stands
 /// for.
 const NEAR: f32 = 0.7;
+/// How much a tool's score grows when a request asks for every word of its name (`cancel`
+/// and `subscription` of `cancel_subscription`): BM25 weighs a verb shared by many tools
+/// little, yet the verb is what tells `list_coupons` from `create_coupon`.
+const COVERAGE: f32 = 1.0;
 /// How many vocabulary words a clipped word may stand for.
 const NEAR_MAX: usize = 4;
 
@@ -86,6 +92,8 @@ impl Bm25 {
             synonyms: true,
             weighted: true,
             forgiving: true,
+            ids: true,
+            coverage: true,
         }
     }
 
@@ -97,6 +105,8 @@ impl Bm25 {
             synonyms: false,
             weighted: false,
             forgiving: false,
+            ids: false,
+            coverage: false,
             ..Bm25::new()
         }
     }
@@ -125,6 +135,22 @@ impl Bm25 {
     /// for the words of the catalogue it is close to. On by default.
     pub fn forgiving(mut self, on: bool) -> Bm25 {
         self.forgiving = on;
+        self
+    }
+
+    /// Whether an object's id in a request (`pi_3Kx9`) brings in the kind of object the
+    /// catalogue's parameters show such ids for (`` `pi_...` `` in `payment_intent`'s
+    /// description). On by default.
+    pub fn ids(mut self, on: bool) -> Bm25 {
+        self.ids = on;
+        self
+    }
+
+    /// Whether a tool ranks higher the more of its name's words a request asks for, so
+    /// that the verb counts ("every coupon" finds `list_coupons` before `create_coupon`).
+    /// On by default.
+    pub fn name_coverage(mut self, on: bool) -> Bm25 {
+        self.coverage = on;
         self
     }
 
@@ -186,8 +212,15 @@ struct Index {
     postings: Vec<Vec<Posting>>,
     /// A request's word or phrase (terms joined by spaces) → the terms it brings in.
     synonyms: foldhash::HashMap<Box<str>, Vec<u32>>,
+    /// The prefix of an object id (`pi` of `pi_3Kx`) → the terms of the parameter whose
+    /// description shows ids so (`` `pi_...` `` in `payment_intent`'s): a request that names
+    /// an object by its id names its kind.
+    prefixes: foldhash::HashMap<Box<str>, Vec<u32>>,
     tools: usize,
     forgiving: bool,
+    coverage: bool,
+    /// Each tool's name, as terms.
+    names: Vec<Vec<u32>>,
 }
 
 /// What a search needs besides the index, the thread's own.
@@ -220,6 +253,7 @@ impl Index {
         let mut counts: Vec<[Vec<(u32, f32)>; FIELDS]> = Vec::with_capacity(tools.len());
         let mut lengths: Vec<[f32; FIELDS]> = Vec::with_capacity(tools.len());
         let mut word = String::new();
+        let mut names: Vec<Vec<u32>> = Vec::with_capacity(tools.len());
         for tool in tools {
             let mut fields: [Vec<(u32, f32)>; FIELDS] = Default::default();
             let mut length = [0.0; FIELDS];
@@ -234,6 +268,7 @@ impl Index {
                     }
                 });
             }
+            names.push(fields[0].iter().map(|&(term, _)| term).collect());
             counts.push(fields);
             lengths.push(length);
         }
@@ -282,6 +317,11 @@ impl Index {
         } else {
             Default::default()
         };
+        let prefixes = if options.ids {
+            id_prefixes(&cutter, &vocabulary, tools)
+        } else {
+            Default::default()
+        };
         let mut sorted: Vec<(Box<str>, u32)> = vocabulary.iter().map(|(t, &id)| (t.clone(), id)).collect();
         sorted.sort();
         Index {
@@ -290,8 +330,11 @@ impl Index {
             sorted,
             postings,
             synonyms,
+            prefixes,
+            names,
             tools: tools.len(),
             forgiving: options.forgiving,
+            coverage: options.coverage,
         }
     }
 
@@ -325,6 +368,15 @@ impl Index {
                 Some(&id) => add(query, id, 1.0),
                 None if self.forgiving => self.near(term, query),
                 None => {}
+            }
+        }
+        if !self.prefixes.is_empty() {
+            for id in ids(text) {
+                if let Some(brought) = self.prefixes.get(id) {
+                    for &term in brought {
+                        add(query, term, 1.0);
+                    }
+                }
             }
         }
         if self.synonyms.is_empty() {
@@ -377,6 +429,16 @@ impl Index {
     }
 }
 
+/// How much of a name (its terms) a query asks for: each term counts at the query's
+/// weight for it, and the sum is divided by the name's length.
+fn asked(name: &[u32], query: &[(u32, f32)]) -> f32 {
+    let sum: f32 = name
+        .iter()
+        .map(|term| query.iter().find(|(t, _)| t == term).map_or(0.0, |(_, w)| *w))
+        .sum();
+    sum / name.len().max(1) as f32
+}
+
 /// Adds a term to a query, keeping its greater weight if it is there already.
 fn add(query: &mut Vec<(u32, f32)>, id: u32, weight: f32) {
     match query.iter_mut().find(|(t, _)| *t == id) {
@@ -396,6 +458,13 @@ impl ToolIndex for Index {
             for &(term, weight) in &scratch.query {
                 for posting in &self.postings[term as usize] {
                     scratch.scores[posting.tool as usize] += weight * posting.weight;
+                }
+            }
+            if self.coverage {
+                for (tool, score) in scratch.scores.iter_mut().enumerate() {
+                    if *score > 0.0 {
+                        *score *= 1.0 + COVERAGE * asked(&self.names[tool], &scratch.query);
+                    }
                 }
             }
             best(&scratch.scores, query, hits);
@@ -480,6 +549,57 @@ fn same_words(a: &str, b: &str) -> bool {
     left == right
 }
 
+/// The prefixes of the object ids a text names: `pi` of `pi_3Kx9`, `cs` of
+/// `cs_test_a1`: a word of letters, digits and `_` whose part before the first `_` is 2 to
+/// 8 lowercase letters and whose rest is not empty.
+fn ids(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter_map(|word| {
+            let (prefix, rest) = word.split_once('_')?;
+            let kind = (2..=8).contains(&prefix.len()) && prefix.bytes().all(|b| b.is_ascii_lowercase());
+            (kind && !rest.is_empty()).then_some(prefix)
+        })
+}
+
+/// What the catalogue says of its ids: each parameter whose description shows an id as
+/// `` `pi_...` `` maps the prefix to the terms of its name.
+fn id_prefixes(
+    cutter: &Cutter,
+    vocabulary: &foldhash::HashMap<Box<str>, u32>,
+    tools: &[Tool],
+) -> foldhash::HashMap<Box<str>, Vec<u32>> {
+    let mut prefixes: foldhash::HashMap<Box<str>, Vec<u32>> = Default::default();
+    let mut word = String::new();
+    for tool in tools {
+        let Some(Value::Object(properties)) = tool.input_schema().get("properties") else {
+            continue;
+        };
+        for (name, schema) in properties {
+            let Some(Value::String(doc)) = schema.get("description") else {
+                continue;
+            };
+            for (at, _) in doc.match_indices("_...") {
+                let start = doc[..at]
+                    .rfind(|c: char| !c.is_ascii_lowercase())
+                    .map_or(0, |i| i + 1);
+                let prefix = &doc[start..at];
+                if !(2..=8).contains(&prefix.len()) {
+                    continue;
+                }
+                let terms = prefixes.entry(prefix.into()).or_default();
+                cutter.each(name, &mut word, |term| {
+                    if let Some(&id) = vocabulary.get(term)
+                        && !terms.contains(&id)
+                    {
+                        terms.push(id);
+                    }
+                });
+            }
+        }
+    }
+    prefixes
+}
+
 /// The table of synonyms as this index reads requests: each word or phrase of a set, as
 /// terms, → the set's single words the catalogue has.
 fn synonym_table(
@@ -498,11 +618,17 @@ fn synonym_table(
             })
             .filter(|terms| !terms.is_empty())
             .collect();
-        let brought: Vec<u32> = phrases
-            .iter()
-            .filter(|terms| terms.len() == 1)
-            .filter_map(|terms| vocabulary.get(terms[0].as_str()).copied())
-            .collect();
+        // The API's own word or phrase, the set's first, and every single word of it.
+        let mut brought: Vec<u32> = Vec::new();
+        let canonical = phrases.first().into_iter().flatten();
+        let words = phrases.iter().skip(1).filter(|terms| terms.len() == 1).flatten();
+        for term in canonical.chain(words) {
+            if let Some(&id) = vocabulary.get(term.as_str())
+                && !brought.contains(&id)
+            {
+                brought.push(id);
+            }
+        }
         if brought.is_empty() {
             continue;
         }
