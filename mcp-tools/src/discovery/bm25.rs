@@ -429,14 +429,15 @@ impl Index {
     }
 }
 
-/// How much of a name (its terms) a query asks for: each term counts at the query's
-/// weight for it, and the sum is divided by the name's length.
+/// How much of a name (its terms) a query asks for, from 0 to 1: a term brought in by a
+/// synonym or an id counts as much as one written, for the verb a request means is as
+/// telling as the one it says ("every coupon" asks for `list`).
 fn asked(name: &[u32], query: &[(u32, f32)]) -> f32 {
-    let sum: f32 = name
+    let asked = name
         .iter()
-        .map(|term| query.iter().find(|(t, _)| t == term).map_or(0.0, |(_, w)| *w))
-        .sum();
-    sum / name.len().max(1) as f32
+        .filter(|term| query.iter().any(|(t, _)| t == *term))
+        .count();
+    asked as f32 / name.len().max(1) as f32
 }
 
 /// Adds a term to a query, keeping its greater weight if it is there already.
