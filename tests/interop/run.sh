@@ -4,7 +4,7 @@
 # send is recorded (--wire-log / MCP_TOOLKIT_WIRE_LOG) and then checked against the official
 # schema of its revision (tests/it/wire_log.rs).
 #
-#   tests/interop/run.sh [BIN_DIR]     # BIN_DIR holds calculator, text_analyzer, notes, conformance
+#   tests/interop/run.sh [BIN_DIR]     # BIN_DIR holds calculator, text_analyzer, notes, payments, conformance
 #                                      # (default target/debug, as `cargo test` builds them) and
 #                                      # oauth_fixture (`cargo build --features oauth-fixture
 #                                      # --bin oauth_fixture`)
@@ -34,7 +34,7 @@ wants() { # LANE...: whether any of them was asked for
   return 1
 }
 examples=()
-wants python node conformance && examples=(calculator text_analyzer notes conformance)
+wants python node conformance && examples=(calculator text_analyzer notes payments conformance)
 needed=("${examples[@]}")
 wants oauth && needed+=(oauth_fixture)
 wants client && needed+=(interop_client notes conformance_client)
@@ -95,6 +95,11 @@ if [ ${#examples[@]} -gt 0 ]; then
   # One notes server per lane: the lanes run at once, and clear_notes deletes every note.
   serve_http notes notes_python
   serve_http notes notes_node
+  # Tool search, one payments server per lane too (a run checks a listing of the account's
+  # movements against a second look at it). Over HTTP it takes these demo bearer tokens;
+  # `reader` lacks payouts:write, so never finds create_payout.
+  PAYMENTS_TOKENS="reader=payments:read;admin=payments:read payouts:write" serve_http payments payments_python
+  PAYMENTS_TOKENS="reader=payments:read;admin=payments:read payouts:write" serve_http payments payments_node
 fi
 wants client && serve_http notes notes_client
 
@@ -131,9 +136,19 @@ python_lane() {
       --stdio "$bin/notes" --server-arg="$(stdio_log "$name")"
     run "$name-http" "$py" "$here/python/client.py" --server notes --mode $2 --http "$notes_python_url"
   done
+  # The payments server's tool search: search_tools and call_tool (a refund the user confirms, a
+  # task tool, a paged listing), and over HTTP what each demo token may find.
+  for line_mode in "1 legacy" "2 auto" "2 pin" "2 legacy"; do
+    set -- $line_mode
+    local py="$here/python/.venv-$1/bin/python" name="python-mcp$1-$2-payments"
+    run "$name-stdio" "$py" "$here/python/client.py" --server payments --mode $2 \
+      --stdio "$bin/payments" --server-arg="$(stdio_log "$name")"
+    run "$name-http" "$py" "$here/python/client.py" --server payments --mode $2 --http "$payments_python_url" \
+      --reader-token reader --admin-token admin
+  done
   # Tasks (SEP-2663) driven by FastMCP's Client with fastmcp-tasks, which polls, answers and cancels.
   run python-fastmcp-tasks-http "$here/python/.venv-fastmcp/bin/python" "$here/python/fastmcp_tasks.py" \
-    --url "$conformance_url" --notes-url "$notes_python_url"
+    --url "$conformance_url" --notes-url "$notes_python_url" --payments-url "$payments_python_url" --payments-token admin
 }
 node_lane() {
   for server in calculator text_analyzer; do
@@ -153,6 +168,15 @@ node_lane() {
     run "$name-stdio" node "$here/node/client-$1.mjs" --server notes --mode $2 \
       --stdio "$bin/notes" --server-arg="$(stdio_log "$name")"
     run "$name-http" node "$here/node/client-$1.mjs" --server notes --mode $2 --http "$notes_node_url"
+  done
+  # The payments server's tool search, as in the Python lane.
+  for client_mode in "v1 legacy" "v2 auto" "v2 pin" "v2 legacy"; do
+    set -- $client_mode
+    local name="typescript-$1-$2-payments"
+    run "$name-stdio" node "$here/node/client-$1.mjs" --server payments --mode $2 \
+      --stdio "$bin/payments" --server-arg="$(stdio_log "$name")"
+    run "$name-http" node "$here/node/client-$1.mjs" --server payments --mode $2 --http "$payments_node_url" \
+      --reader-token reader --admin-token admin
   done
 }
 # Two versions of the conformance suite, installed side by side (node/package.json): the

@@ -53,9 +53,11 @@ export function check(name, ok, detail = "") {
   }
 }
 
-/** Parses `--server S (--stdio BINARY [--server-arg ARG]... | --http URL) [--mode M]`; exits with usage on error. */
+/** Parses `--server S (--stdio BINARY [--server-arg ARG]... | --http URL) [--mode M]
+ * [--reader-token T --admin-token T]` (the payments server's demo bearer tokens, over HTTP);
+ * exits with usage on error. */
 export function cli(modes, defaultMode, servers = Object.keys(CASES)) {
-  const usage = `usage: ${process.argv[1]} --server ${servers.join("|")} (--stdio BINARY [--server-arg ARG]... | --http URL) [--mode ${modes.join("|")}]`;
+  const usage = `usage: ${process.argv[1]} --server ${servers.join("|")} (--stdio BINARY [--server-arg ARG]... | --http URL) [--mode ${modes.join("|")}] [--reader-token TOKEN --admin-token TOKEN]`;
   let values;
   try {
     ({ values } = parseArgs({
@@ -65,6 +67,8 @@ export function cli(modes, defaultMode, servers = Object.keys(CASES)) {
         "server-arg": { type: "string", multiple: true },
         http: { type: "string" },
         mode: { type: "string" },
+        "reader-token": { type: "string" },
+        "admin-token": { type: "string" },
       },
     }));
   } catch (e) {
@@ -426,5 +430,222 @@ export async function runNotesChecks(client, version, expectedVersion, handlers)
     await checkSpilled(client, version);
   } finally {
     rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+// The payments example: some 220 tools behind tool search. `tools/list` names the tools marked
+// `always_load` and two the framework adds, `search_tools` (a query in the user's words, the best
+// tools first, whole definitions) and `call_tool` (runs one of the tools found, as a `tools/call`
+// of it would: elicitation, tasks and paged results included). `paymentsHandlers()` answers
+// `create_refund`'s question (declined first, then confirmed); `runPaymentsChecks` drives the
+// rest, and over HTTP `connect(token)` opens a session with another bearer token.
+const SEARCH_TOOLS = "search_tools";
+const CALL_TOOL = "call_tool";
+const ALWAYS_LOAD = "anthropic/alwaysLoad"; // the definition's `_meta` key of `#[tool(always_load)]`
+const UNLISTED = ["create_refund", "cancel_subscription", "create_report_run", "list_balance_transactions", "create_payout"];
+/** What a user says, and the tool search must offer for it. */
+const SEARCHES = [
+  ["give the customer her money back", "create_refund"],
+  ["stop charging them every month", "cancel_subscription"],
+  ["build the monthly report", "create_report_run"],
+  ["list every movement of money in the account", "list_balance_transactions"],
+];
+const PAYOUT_QUERY = "pay out the balance to the bank";
+const BALANCE_PAGE_CHARS = 4000; // list_balance_transactions' `max_result_chars`
+
+/** `search_tools` with this query: [the result, the names of the tools found]. */
+async function search(client, query, more = {}) {
+  const res = await client.callTool({ name: SEARCH_TOOLS, arguments: { query, ...more } });
+  const found = res.structuredContent?.tools;
+  return [res, Array.isArray(found) ? found.map((t) => t.name) : undefined];
+}
+/** `call_tool` naming a tool of the catalogue. */
+const call = (client, name, args) => client.callTool({ name: CALL_TOOL, arguments: { name, arguments: args } });
+const firstText = (res) => texts(res)[0] ?? "";
+/** The JSON object a tool answered, or {} when it answered an error or something else. */
+const answer = (res) => {
+  try {
+    return res.isError ? {} : JSON.parse(firstText(res));
+  } catch {
+    return {};
+  }
+};
+
+/** `search_tools`' answer: `want` among the tools, each a whole definition, and the text that
+ * lists them, a line each, best first. */
+function checkSearch(res, names, query, want) {
+  check(`search_tools ${JSON.stringify(query)} finds ${want}`, !res.isError && names?.includes(want),
+    `isError=${res.isError}, tools ${JSON.stringify(names)}`);
+  const entry = res.structuredContent?.tools?.find((t) => t.name === want) ?? {};
+  check(`search_tools ${JSON.stringify(query)}: ${want}'s definition, with its inputSchema`,
+    Boolean(entry.description) && entry.inputSchema?.type === "object", JSON.stringify(entry).slice(0, 400));
+  const lines = firstText(res).split("\n");
+  const listed = lines.map((line) => line.match(/^- (\w+)\(.*\): .+/)?.[1]).filter(Boolean);
+  check(`search_tools ${JSON.stringify(query)}: the text lists the tools found, best first`,
+    lines[0].startsWith("Call one with `call_tool`") && isDeepStrictEqual(listed, names),
+    `${JSON.stringify(texts(res))}, expected a line for each of ${JSON.stringify(names)}`);
+}
+
+/** `tools/list` with tool search on, the two framework tools' schemas, and searches in the
+ * user's words. */
+async function checkDiscovery(client) {
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name);
+  check("tools/list has search_tools and call_tool", names.includes(SEARCH_TOOLS) && names.includes(CALL_TOOL), JSON.stringify(names));
+  const preloaded = tools.filter((t) => t._meta?.[ALWAYS_LOAD] === true).map((t) => t.name);
+  const others = names.filter((n) => ![SEARCH_TOOLS, CALL_TOOL, "read_result", ...preloaded].includes(n));
+  check("tools/list: besides those two, only tools marked always_load", preloaded.length > 0 && others.length === 0,
+    `always_load ${JSON.stringify(preloaded)}, others ${JSON.stringify(others)}`);
+  const hidden = UNLISTED.filter((n) => names.includes(n));
+  check("tools/list: not the whole catalogue", names.length < 20 && hidden.length === 0, `${names.length} tools, ${JSON.stringify(hidden)}`);
+
+  const schemaOf = (name) => tools.find((t) => t.name === name)?.inputSchema ?? {};
+  let props = schemaOf(SEARCH_TOOLS).properties ?? {};
+  check("search_tools: query (a required string), limit, group (an enum of the groups)",
+    props.query?.type === "string" && "limit" in props && isDeepStrictEqual(schemaOf(SEARCH_TOOLS).required, ["query"]) &&
+    Array.isArray(props.group?.enum) && props.group.enum.includes("refunds"), JSON.stringify(schemaOf(SEARCH_TOOLS)));
+  props = schemaOf(CALL_TOOL).properties ?? {};
+  check("call_tool: name (a string) and arguments (an object)",
+    props.name?.type === "string" && props.arguments?.type === "object", JSON.stringify(schemaOf(CALL_TOOL)));
+
+  for (const [query, want] of SEARCHES) {
+    const [res, found] = await search(client, query);
+    checkSearch(res, found, query, want);
+  }
+  let [res, found] = await search(client, "refund a charge", { group: "refunds", limit: 3 });
+  check("search_tools in group refunds, limit 3: refund tools only, at most 3",
+    found?.length > 0 && found.length <= 3 && found.every((n) => n.includes("refund")), JSON.stringify(found));
+  [res, found] = await search(client, "zqxv wvut");
+  check("search_tools with no match: no tools, not an error", !res.isError && isDeepStrictEqual(found, []),
+    `isError=${res.isError}, ${JSON.stringify(res.structuredContent)}`);
+}
+
+/** `create_refund` through `call_tool`, over 10,000 cents: the user is asked to confirm
+ * (declined: nothing is refunded; accepted: the refund). */
+async function checkRefund(client, asked) {
+  let res = await call(client, "create_charge", { amount: 25000, customer: "cus_8Kd2", source: "pm_4242", description: "interop refund" });
+  const charge = answer(res);
+  check("call_tool create_charge: a charge to refund", String(charge.id).startsWith("ch_"), JSON.stringify(texts(res)));
+  const args = { charge: charge.id, amount: 20000 };
+  res = await call(client, "create_refund", args);
+  check("call_tool create_refund 20000, the user declines: nothing refunded",
+    res.isError === true && firstText(res).startsWith("nothing was refunded"), JSON.stringify(texts(res)));
+  const form = asked[0];
+  check("create_refund: the elicitation names the charge, with a boolean confirm",
+    form?.message?.includes(charge.id) && form.requestedSchema?.properties?.confirm?.type === "boolean", JSON.stringify(form));
+  res = await call(client, "create_refund", args);
+  const refund = answer(res);
+  check("call_tool create_refund 20000, the user confirms: refunded",
+    String(refund.id).startsWith("re_") && refund.amount === 20000 && refund.charge === charge.id && refund.status === "succeeded",
+    `isError=${res.isError}, ${JSON.stringify(texts(res))}`);
+  check("create_refund asked twice (once a call)", asked.length === 2, `${asked.length} forms`);
+}
+
+/** `create_report_run`, a task tool, through `call_tool`: a client without the tasks extension
+ * gets the answer of a plain call. */
+async function checkReport(client) {
+  const res = await call(client, "create_report_run", { report_type: "balance.summary.1" });
+  const run = answer(res);
+  check("call_tool create_report_run: the report run, answered as a plain call",
+    String(run.id).startsWith("frr_") && run.report_type === "balance.summary.1" && run.status === "succeeded",
+    `isError=${res.isError}, ${JSON.stringify(texts(res))}`);
+}
+
+/** `list_balance_transactions` through `call_tool`: over its 4000 characters, the first page, a
+ * link and the line saying how to read on; the other pages through `call_tool` naming
+ * `read_result`, and as resources. */
+async function checkPaged(client) {
+  const res = await call(client, "list_balance_transactions", {});
+  const kinds = res.content.map((c) => c.type);
+  const paged = isDeepStrictEqual(kinds, ["text", "resource_link", "text"]);
+  check("call_tool list_balance_transactions: a page, a link, a line", paged && !res.isError, JSON.stringify(res.content).slice(0, 600));
+  if (!paged) return;
+  const [first, link, line] = res.content;
+  const id = link.uri?.match(/^mcp-result:\/\/(.+)\/1$/)?.[1];
+  const pages = Number(link.description?.match(/ in (\d+) pages/)?.[1] ?? 0);
+  check("list_balance_transactions: the link is to page 1 of several", id !== undefined && pages >= 2, JSON.stringify(link));
+  check("list_balance_transactions: the line says how to read on",
+    line.text.includes(`read_result\` and arguments {"id": "${id}", "page": 2}`) && line.text.includes(`mcp-result://${id}/2`),
+    JSON.stringify(line.text));
+  // Characters, as the hint counts them (a string's length counts UTF-16 units: never fewer).
+  check("list_balance_transactions: the first page and the line within 4000 characters",
+    [...first.text].length + [...line.text].length <= BALANCE_PAGE_CHARS, `${first.text.length} + ${line.text.length}`);
+  let throughTool = first.text;
+  let asResources = first.text;
+  for (let page = 2; page <= pages; page++) {
+    const read = await call(client, "read_result", { id, page });
+    throughTool += read.isError ? `<error ${JSON.stringify(texts(read))}>` : firstText(read);
+    const { contents } = await client.readResource({ uri: `mcp-result://${id}/${page}` });
+    asResources += contents[0].text;
+  }
+  check("call_tool read_result reads the pages that resources/read reads",
+    throughTool === asResources && throughTool.length > BALANCE_PAGE_CHARS, JSON.stringify(throughTool.slice(-300)));
+  const head = firstText(await call(client, "list_balance_transactions", { limit: 3 }));
+  check("the pages are the listing: it starts with the 3 newest lines",
+    head.split("\n").filter(Boolean).length === 3 && throughTool.startsWith(head), `${JSON.stringify(head)} vs ${JSON.stringify(throughTool.slice(0, 400))}`);
+}
+
+async function checkUnknown(client) {
+  const res = await call(client, "create_refnd", { charge: "ch_3Lx1" });
+  const text = firstText(res);
+  check("call_tool with an unknown name: a tool error that suggests names",
+    res.isError === true && text.startsWith("no tool `create_refnd` is offered; did you mean `create_refund`") &&
+    text.endsWith("Find tools with `search_tools`."), `isError=${res.isError}, ${JSON.stringify(texts(res))}`);
+}
+
+/** Over HTTP, with `ScopePolicy::Hide`: a token without `payouts:write` never finds
+ * `create_payout` (nor is it suggested, nor run); one with it does. */
+async function checkScopes(connect, readerToken, adminToken) {
+  let client = await connect(readerToken);
+  try {
+    let [res, found] = await search(client, PAYOUT_QUERY);
+    check(`reader: search_tools ${JSON.stringify(PAYOUT_QUERY)} never offers create_payout`,
+      !res.isError && Array.isArray(found) && !found.includes("create_payout"), JSON.stringify(found));
+    [res, found] = await search(client, "create_payout");
+    check("reader: nor when searched by its name", Array.isArray(found) && !found.includes("create_payout"), JSON.stringify(found));
+    res = await call(client, "create_payout", { amount: 100 });
+    const text = firstText(res);
+    check("reader: call_tool create_payout is refused as no tool offered, suggesting others",
+      res.isError === true && text.startsWith("no tool `create_payout` is offered") &&
+      !text.split("offered").slice(1).join("offered").includes("`create_payout`"), JSON.stringify(texts(res)));
+  } finally {
+    await client.close();
+  }
+  client = await connect(adminToken);
+  try {
+    const [, found] = await search(client, PAYOUT_QUERY);
+    check(`admin: search_tools ${JSON.stringify(PAYOUT_QUERY)} offers create_payout`, found?.includes("create_payout"), JSON.stringify(found));
+  } finally {
+    await client.close();
+  }
+}
+
+export function paymentsHandlers() {
+  const asked = [];
+  const answers = ["decline", "accept"]; // create_refund: declined first, then confirmed
+  return {
+    asked,
+    elicitation: async (request) => {
+      asked.push(request.params);
+      const action = answers.shift() ?? "cancel";
+      return action === "accept" ? { action, content: { confirm: true } } : { action };
+    },
+  };
+}
+
+/** `scopes`: over HTTP, `{ connect, readerToken, adminToken }`, where `connect(token)` gives a
+ * new connected client sending that bearer token; else undefined (over stdio there is no
+ * principal), and the scope checks are skipped. */
+export async function runPaymentsChecks(client, version, expectedVersion, handlers, scopes) {
+  check("protocol version", version === expectedVersion, `${version}, expected ${expectedVersion}`);
+  await checkDiscovery(client);
+  await checkRefund(client, handlers.asked);
+  await checkReport(client);
+  await checkPaged(client);
+  await checkUnknown(client);
+  if (scopes) {
+    await checkScopes(scopes.connect, scopes.readerToken, scopes.adminToken);
+  } else {
+    console.log("skip scopes: over stdio there is no principal (and over HTTP, pass --reader-token and --admin-token)");
   }
 }

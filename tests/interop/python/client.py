@@ -4,7 +4,8 @@
 Runs with mcp==1.30.0 (initialize handshake only) or mcp==2.3.0 (its high-level `Client`,
 mode "auto" probes server/discover and so speaks 2026-07-28 with us, "legacy" uses initialize).
 
-    client.py --server calculator|text_analyzer|notes (--stdio BINARY [--server-arg ARG]... | --http URL) [--mode legacy|auto|pin]
+    client.py --server calculator|text_analyzer|notes|payments (--stdio BINARY [--server-arg ARG]... | --http URL)
+              [--mode legacy|auto|pin] [--reader-token TOKEN --admin-token TOKEN]
 
 With `--server notes` it drives the tools that ask the client (elicitation, sampling, roots)
 through the SDK's callbacks: legacy servers send real requests, 2026-07-28 ones answer
@@ -12,6 +13,12 @@ through the SDK's callbacks: legacy servers send real requests, 2026-07-28 ones 
 server's prompts (`review_note`, `digest`), lists and reads its resources (`notes://all`,
 `notes://{id}`), and subscribes to `notes://all` while adding a note: `subscribe_resource` and
 the message handler in legacy sessions, `Client.listen(resource_subscriptions=...)` in 2026-07-28.
+
+With `--server payments` it drives tool search: `tools/list` names only the tools marked
+`always_load` with `search_tools` and `call_tool`; searches in a user's words find the tool meant;
+`call_tool` runs a refund the user confirms (the elicitation callback), a task tool, a paged
+listing (read on with `read_result`) and an unknown name. Over HTTP, with the server's demo tokens
+(`--reader-token`, `--admin-token`), a token without `payouts:write` never finds `create_payout`.
 
 Prints one line per check and ends with "N passed, M failed"; exits 1 if any check failed.
 """
@@ -88,30 +95,40 @@ def raised(e):
 
 
 @contextlib.asynccontextmanager
-async def connect(args, **callbacks):
+async def connect(args, token=None, **callbacks):
     """Yields (session-like object with list_tools/call_tool, negotiated protocol version).
 
+    `token`: over HTTP, a bearer token sent on every request (an HTTP client made with the
+    SDK's `create_mcp_http_client(headers=...)`, handed to its `streamable_http_client`).
     `callbacks`: sampling_callback, elicitation_callback, list_roots_callback (same names in
     both SDK lines; each declares its capability), message_handler (the notifications)."""
     from mcp import StdioServerParameters
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
 
     stdio = StdioServerParameters(command=args.stdio, args=args.server_arg) if args.stdio else None
-    if V2:
-        from mcp import Client
+    async with contextlib.AsyncExitStack() as stack:
+        http = None
+        if args.http and token:
+            headers = {"Authorization": f"Bearer {token}"}
+            http = await stack.enter_async_context(create_mcp_http_client(headers=headers))
+        if V2:
+            from mcp import Client
 
-        mode = MODERN if args.mode == "pin" else args.mode
-        async with Client(stdio or args.http, mode=mode, **callbacks) as client:
+            mode = MODERN if args.mode == "pin" else args.mode
+            server = stdio or (streamable_http_client(args.http, http_client=http) if http else args.http)
+            client = await stack.enter_async_context(Client(server, mode=mode, **callbacks))
             yield client, client.protocol_version
-    else:
-        from mcp import ClientSession
-        from mcp.client.stdio import stdio_client
-        from mcp.client.streamable_http import streamable_http_client
+        else:
+            from mcp import ClientSession
+            from mcp.client.stdio import stdio_client
 
-        transport = stdio_client(stdio) if stdio else streamable_http_client(args.http)
-        async with transport as streams:  # stdio: (read, write); 1.x HTTP: (read, write, get_session_id)
-            async with ClientSession(streams[0], streams[1], **callbacks) as session:
-                init = await session.initialize()
-                yield session, init.protocolVersion
+            transport = stdio_client(stdio) if stdio else streamable_http_client(args.http, http_client=http)
+            # stdio: (read, write); 1.x HTTP: (read, write, get_session_id)
+            streams = await stack.enter_async_context(transport)
+            session = await stack.enter_async_context(ClientSession(streams[0], streams[1], **callbacks))
+            init = await session.initialize()
+            yield session, init.protocolVersion
 
 
 def texts(result):
@@ -121,6 +138,8 @@ def texts(result):
 async def run(args):
     if args.server == "notes":
         return await run_notes(args)
+    if args.server == "payments":
+        return await run_payments(args)
     cases = CASES[args.server]
     async with connect(args) as (session, version):
         print(f"mcp {MCP_VERSION}, mode {args.mode}, negotiated protocol version {version}")
@@ -464,14 +483,237 @@ async def run_notes(args):
             await check_spilled(session, version)
 
 
+# The payments example: some 220 tools behind tool search. `tools/list` names the tools marked
+# `always_load` and two the framework adds, `search_tools` (a query in the user's words, the
+# best tools first, whole definitions) and `call_tool` (runs one of the tools found, as a
+# `tools/call` of it would: elicitation, tasks and paged results included).
+SEARCH_TOOLS, CALL_TOOL = "search_tools", "call_tool"
+ALWAYS_LOAD = "anthropic/alwaysLoad"  # the definition's `_meta` key of `#[tool(always_load)]`
+UNLISTED = ["create_refund", "cancel_subscription", "create_report_run", "list_balance_transactions", "create_payout"]
+# What a user says, and the tool search must offer for it.
+SEARCHES = [
+    ("give the customer her money back", "create_refund"),
+    ("stop charging them every month", "cancel_subscription"),
+    ("build the monthly report", "create_report_run"),
+    ("list every movement of money in the account", "list_balance_transactions"),
+]
+PAYOUT_QUERY = "pay out the balance to the bank"
+BALANCE_PAGE_CHARS = 4000  # list_balance_transactions' `max_result_chars`
+
+
+def is_error(res):
+    return field(res, "is_error", "isError")
+
+
+def structured(res):
+    return field(res, "structured_content", "structuredContent")
+
+
+async def search(session, query, **more):
+    """`search_tools` with this query: (the result, the names of the tools found)."""
+    res = await session.call_tool(SEARCH_TOOLS, {"query": query, **more})
+    found = (structured(res) or {}).get("tools")
+    return res, [t.get("name") for t in found] if isinstance(found, list) else None
+
+
+async def call(session, name, arguments):
+    """`call_tool` naming a tool of the catalogue."""
+    return await session.call_tool(CALL_TOOL, {"name": name, "arguments": arguments})
+
+
+def check_search(res, names, query, want):
+    """`search_tools`' answer: `want` among the tools, each a whole definition, and the text
+    that lists them, a line each, best first."""
+    found = (structured(res) or {}).get("tools") or []
+    check(f"search_tools {query!r} finds {want}", not is_error(res) and names is not None and want in names,
+          f"isError={is_error(res)}, tools {names}")
+    entry = next((t for t in found if t.get("name") == want), {})
+    schema = entry.get("inputSchema")
+    check(f"search_tools {query!r}: {want}'s definition, with its inputSchema",
+          bool(entry.get("description")) and isinstance(schema, dict) and schema.get("type") == "object",
+          json.dumps(entry)[:400])
+    lines = (texts(res) or [""])[0].splitlines()
+    listed = [m.group(1) for m in (re.match(r"- (\w+)\(.*\): .+", line) for line in lines) if m]
+    check(f"search_tools {query!r}: the text lists the tools found, best first",
+          lines[:1] and lines[0].startswith("Call one with `call_tool`") and listed == names,
+          f"{texts(res)!r}, expected a line for each of {names}")
+
+
+async def check_discovery(session):
+    """`tools/list` with tool search on, the two framework tools' schemas, and searches in the
+    user's words."""
+    tools = (await session.list_tools()).tools
+    names = [t.name for t in tools]
+    check("tools/list has search_tools and call_tool", SEARCH_TOOLS in names and CALL_TOOL in names, f"{names}")
+    preloaded = [t.name for t in tools if (t.meta or {}).get(ALWAYS_LOAD) is True]
+    others = [n for n in names if n not in (SEARCH_TOOLS, CALL_TOOL, "read_result") and n not in preloaded]
+    check("tools/list: besides those two, only tools marked always_load", preloaded and not others,
+          f"always_load {preloaded}, others {others}")
+    hidden = [n for n in UNLISTED if n in names]
+    check("tools/list: not the whole catalogue", len(names) < 20 and not hidden, f"{len(names)} tools, {hidden}")
+
+    definitions = {t.name: field(t, "input_schema", "inputSchema") or {} for t in tools}
+    props = definitions.get(SEARCH_TOOLS, {}).get("properties", {})
+    groups = props.get("group", {}).get("enum")
+    check("search_tools: query (a required string), limit, group (an enum of the groups)",
+          props.get("query", {}).get("type") == "string" and "limit" in props
+          and definitions[SEARCH_TOOLS].get("required") == ["query"]
+          and isinstance(groups, list) and "refunds" in groups, json.dumps(definitions.get(SEARCH_TOOLS)))
+    props = definitions.get(CALL_TOOL, {}).get("properties", {})
+    check("call_tool: name (a string) and arguments (an object)",
+          props.get("name", {}).get("type") == "string" and props.get("arguments", {}).get("type") == "object",
+          json.dumps(definitions.get(CALL_TOOL)))
+
+    for query, want in SEARCHES:
+        res, found = await search(session, query)
+        check_search(res, found, query, want)
+    res, found = await search(session, "refund a charge", group="refunds", limit=3)
+    check("search_tools in group refunds, limit 3: refund tools only, at most 3",
+          found and len(found) <= 3 and all("refund" in n for n in found), f"{found}")
+    res, found = await search(session, "zqxv wvut")
+    check("search_tools with no match: no tools, not an error", not is_error(res) and found == [],
+          f"isError={is_error(res)}, {structured(res)!r}")
+
+
+async def check_refund(session, asked):
+    """`create_refund` through `call_tool`, over 10,000 cents: the user is asked to confirm
+    (declined: nothing is refunded; accepted: the refund)."""
+    res = await call(session, "create_charge", {"amount": 25000, "customer": "cus_8Kd2", "source": "pm_4242",
+                                                "description": "interop refund"})
+    charge = json.loads(texts(res)[0]) if texts(res) and not is_error(res) else {}
+    check("call_tool create_charge: a charge to refund", str(charge.get("id", "")).startswith("ch_"), f"{texts(res)}")
+    arguments = {"charge": charge.get("id"), "amount": 20000}
+    res = await call(session, "create_refund", arguments)
+    check("call_tool create_refund 20000, the user declines: nothing refunded",
+          is_error(res) is True and texts(res)[:1] and texts(res)[0].startswith("nothing was refunded"), f"{texts(res)}")
+    form = asked[0] if asked else None
+    schema = form and field(form, "requested_schema", "requestedSchema")
+    schema = schema.model_dump() if hasattr(schema, "model_dump") else schema or {}
+    check("create_refund: the elicitation names the charge, with a boolean confirm",
+          form is not None and charge.get("id", "?") in form.message
+          and schema.get("properties", {}).get("confirm", {}).get("type") == "boolean", repr(form))
+    res = await call(session, "create_refund", arguments)
+    refund = json.loads(texts(res)[0]) if texts(res) and not is_error(res) else {}
+    check("call_tool create_refund 20000, the user confirms: refunded",
+          str(refund.get("id", "")).startswith("re_") and refund.get("amount") == 20000
+          and refund.get("charge") == charge.get("id") and refund.get("status") == "succeeded",
+          f"isError={is_error(res)}, {texts(res)}")
+    check("create_refund asked twice (once a call)", len(asked) == 2, f"{len(asked)} forms")
+
+
+async def check_report(session):
+    """`create_report_run`, a task tool, through `call_tool`: a client without the tasks
+    extension gets the answer of a plain call."""
+    res = await call(session, "create_report_run", {"report_type": "balance.summary.1"})
+    run = json.loads(texts(res)[0]) if texts(res) and not is_error(res) else {}
+    check("call_tool create_report_run: the report run, answered as a plain call",
+          str(run.get("id", "")).startswith("frr_") and run.get("report_type") == "balance.summary.1"
+          and run.get("status") == "succeeded", f"isError={is_error(res)}, {texts(res)}")
+
+
+async def check_paged(session):
+    """`list_balance_transactions` through `call_tool`: over its 4000 characters, the first
+    page, a link and the line saying how to read on; the other pages through `call_tool`
+    naming `read_result`, and as resources."""
+    res = await call(session, "list_balance_transactions", {})
+    kinds = [c.type for c in res.content]
+    check("call_tool list_balance_transactions: a page, a link, a line",
+          kinds == ["text", "resource_link", "text"] and not is_error(res), f"{res.content!r}"[:600])
+    if kinds != ["text", "resource_link", "text"]:
+        return
+    first, link, line = res.content
+    match = re.fullmatch(r"mcp-result://(.+)/1", str(link.uri))
+    result_id = match and match.group(1)
+    pages = re.search(r" in (\d+) pages", link.description or "")
+    pages = int(pages.group(1)) if pages else 0
+    check("list_balance_transactions: the link is to page 1 of several", result_id and pages >= 2, repr(link))
+    check("list_balance_transactions: the line says how to read on",
+          f'read_result` and arguments {{"id": "{result_id}", "page": 2}}' in line.text
+          and f"mcp-result://{result_id}/2" in line.text, repr(line.text))
+    check("list_balance_transactions: the first page and the line within 4000 characters",
+          len(first.text) + len(line.text) <= BALANCE_PAGE_CHARS, f"{len(first.text)} + {len(line.text)}")
+    through_tool = as_resources = first.text
+    for page in range(2, pages + 1):
+        read = await call(session, "read_result", {"id": result_id, "page": page})
+        through_tool += (texts(read) or [""])[0] if not is_error(read) else f"<error {texts(read)}>"
+        contents = (await session.read_resource(f"mcp-result://{result_id}/{page}")).contents
+        as_resources += contents[0].text
+    check("call_tool read_result reads the pages that resources/read reads",
+          through_tool == as_resources and len(through_tool) > BALANCE_PAGE_CHARS, repr(through_tool[-300:]))
+    short = await call(session, "list_balance_transactions", {"limit": 3})
+    head = (texts(short) or [""])[0]
+    check("the pages are the listing: it starts with the 3 newest lines", len(head.splitlines()) == 3
+          and through_tool.startswith(head), f"{head!r} vs {through_tool[:400]!r}")
+
+
+async def check_unknown(session):
+    res = await call(session, "create_refnd", {"charge": "ch_3Lx1"})
+    text = (texts(res) or [""])[0]
+    check("call_tool with an unknown name: a tool error that suggests names",
+          is_error(res) is True and text.startswith("no tool `create_refnd` is offered; did you mean `create_refund`")
+          and text.endswith("Find tools with `search_tools`."), f"isError={is_error(res)}, {texts(res)}")
+
+
+async def check_scopes(args):
+    """Over HTTP, with `ScopePolicy::Hide`: a token without `payouts:write` never finds
+    `create_payout` (nor is it suggested, nor run); one with it does."""
+    async with connect(args, token=args.reader_token) as (session, _):
+        res, found = await search(session, PAYOUT_QUERY)
+        check(f"reader: search_tools {PAYOUT_QUERY!r} never offers create_payout",
+              not is_error(res) and found is not None and "create_payout" not in found, f"{found}")
+        res, found = await search(session, "create_payout")
+        check("reader: nor when searched by its name", found is not None and "create_payout" not in found, f"{found}")
+        res = await call(session, "create_payout", {"amount": 100})
+        text = (texts(res) or [""])[0]
+        check("reader: call_tool create_payout is refused as no tool offered, suggesting others",
+              is_error(res) is True and text.startswith("no tool `create_payout` is offered")
+              and "`create_payout`" not in text.split("offered", 1)[-1], f"{texts(res)}")
+    async with connect(args, token=args.admin_token) as (session, _):
+        res, found = await search(session, PAYOUT_QUERY)
+        check(f"admin: search_tools {PAYOUT_QUERY!r} offers create_payout", found and "create_payout" in found,
+              f"{found}")
+
+
+async def run_payments(args):
+    """The payments example's tool search, with the elicitation answered by an SDK callback."""
+    from mcp import types
+
+    asked = []
+    answers = ["decline", "accept"]  # create_refund: declined first, then confirmed
+
+    async def elicitation(context, params):
+        asked.append(params)
+        action = answers.pop(0) if answers else "cancel"
+        return types.ElicitResult(action=action, content={"confirm": True} if action == "accept" else None)
+
+    # Over HTTP the server takes demo tokens (PAYMENTS_TOKENS): the session's own may pay out.
+    async with connect(args, token=args.admin_token, elicitation_callback=elicitation) as (session, version):
+        print(f"mcp {MCP_VERSION}, mode {args.mode}, negotiated protocol version {version}")
+        expected_version = LEGACY if args.mode == "legacy" else MODERN
+        check("protocol version", version == expected_version, f"{version!r}, expected {expected_version!r}")
+        await check_discovery(session)
+        await check_refund(session, asked)
+        await check_report(session)
+        await check_paged(session)
+        await check_unknown(session)
+    if args.http and args.reader_token and args.admin_token:
+        await check_scopes(args)
+    else:
+        print("skip scopes: over stdio there is no principal (and over HTTP, pass --reader-token and --admin-token)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--server", required=True, choices=sorted([*CASES, "notes"]))
+    parser.add_argument("--server", required=True, choices=sorted([*CASES, "notes", "payments"]))
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument("--stdio", metavar="BINARY", help="launch this server binary and talk over its stdio")
     target.add_argument("--http", metavar="URL", help="Streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp")
     parser.add_argument("--server-arg", metavar="ARG", action="append", default=[],
                         help="an argument for the --stdio server (repeatable), e.g. --server-arg=--wire-log=FILE")
+    parser.add_argument("--reader-token", metavar="TOKEN",
+                        help="payments over HTTP: a bearer token without the payouts:write scope")
+    parser.add_argument("--admin-token", metavar="TOKEN",
+                        help="payments over HTTP: a bearer token with payouts:write (the session's own)")
     parser.add_argument("--mode", choices=["legacy", "auto", "pin"], default="auto" if V2 else "legacy",
                         help="2.x: Client mode (pin = 2026-07-28); 1.x: legacy only")
     args = parser.parse_args()

@@ -8,10 +8,13 @@ Runs with PyPI `fastmcp` 4.1.4 and `fastmcp-tasks` 4.1.4 (requirements-fastmcp.t
 `call_tool_task` hands back a task handle (`status`, `wait`, `result`, `cancel`).
 
     fastmcp_tasks.py --url http://127.0.0.1:PORT/mcp [--notes-url http://127.0.0.1:PORT/mcp]
+                     [--payments-url http://127.0.0.1:PORT/mcp --payments-token TOKEN]
 
 `--url` is the conformance example over Streamable HTTP (`slow_compute`, `confirm_delete`,
 `multi_input`, `failing_job`, `protocol_error_job`, `greet`); `--notes-url` the notes example,
-whose `archive_notes` is a task a user would write. The client connects with `mode="auto"`, probes
+whose `archive_notes` is a task a user would write; `--payments-url` the payments example, whose
+`create_report_run` is a task tool found by tool search and run through the framework's
+`call_tool` (with `Authorization: Bearer TOKEN`, one of the server's demo tokens). The client connects with `mode="auto"`, probes
 `server/discover` and speaks 2026-07-28 (checked). Every HTTP request the client sends is
 recorded through the transport's `httpx_client_factory`, so the checks see which requests a
 transparent call made (`tasks/get` polls, `tasks/update`) and their `Mcp-Method`/`Mcp-Name`.
@@ -28,6 +31,7 @@ Prints one line per check and ends with "N passed, M failed"; exits 1 if any che
 import argparse
 import asyncio
 import importlib.metadata
+import json
 import pathlib
 import re
 import sys
@@ -114,8 +118,8 @@ class Asker:
         return ElicitResult(action="cancel")
 
 
-def client_for(url, wire, asker=None):
-    transport = StreamableHttpTransport(url, httpx_client_factory=wire.factory)
+def client_for(url, wire, asker=None, token=None):
+    transport = StreamableHttpTransport(url, auth=token, httpx_client_factory=wire.factory)
     return Client(transport, elicitation_handler=asker, mode="auto")
 
 
@@ -315,18 +319,62 @@ async def notes_checks(url):
         await step("notes archive", archive)
 
 
+async def payments_checks(url, token):
+    wire = Wire()
+    async with client_for(url, wire, token=token) as client:
+        report = {"name": "create_report_run", "arguments": {"report_type": "balance.summary.1"}}
+
+        def report_run(result):
+            try:
+                return json.loads(text_of(result))
+            except ValueError:
+                return {}
+
+        async def transparent():
+            mark = wire.mark()
+            result = await client.call_tool("call_tool", report)
+            run = report_run(result)
+            check("call_tool naming create_report_run: the report run, transparently",
+                  not result.is_error and str(run.get("id", "")).startswith("frr_") and run.get("status") == "succeeded",
+                  text_of(result))
+            sent = wire.since(mark)
+            call, polls = sent[:1], sent[1:]
+            ids = {name for _, name in polls}
+            check("call_tool naming a task tool ran as a task: tools/call call_tool, then tasks/get polls",
+                  call == [("tools/call", "call_tool")] and len(polls) >= 1
+                  and all(method == "tasks/get" for method, _ in polls) and len(ids) == 1 and None not in ids, sent)
+
+        async def handle():
+            task = await call_tool_task(client, "call_tool", report)
+            created = task.create_result
+            check("call_tool_task call_tool create_report_run: CreateTaskResult working",
+                  created.result_type == "task" and created.status in ("working", "completed"), created)
+            result = await task
+            run = report_run(result)
+            check("awaiting it gives the report run", str(run.get("id", "")).startswith("frr_"), text_of(result))
+            final = await task.status()
+            check("then tasks/get says completed", final.status == "completed", final)
+
+        await step("payments report, transparently", transparent)
+        await step("payments report, a task handle", handle)
+
+
 async def main(args):
     versions = {name: importlib.metadata.version(name) for name in ("fastmcp", "fastmcp-tasks", "mcp")}
     print("clients: " + ", ".join(f"{name} {version}" for name, version in versions.items()))
     await conformance_checks(args.url)
     if args.notes_url:
         await notes_checks(args.notes_url)
+    if args.payments_url:
+        await payments_checks(args.payments_url, args.payments_token)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", required=True, help="the conformance example's Streamable HTTP endpoint")
     parser.add_argument("--notes-url", help="the notes example's endpoint, for archive_notes")
+    parser.add_argument("--payments-url", help="the payments example's endpoint, for create_report_run")
+    parser.add_argument("--payments-token", help="a bearer token the payments server takes")
     asyncio.run(main(parser.parse_args()))
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
