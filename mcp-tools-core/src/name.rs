@@ -40,12 +40,7 @@ pub fn check(name: &str) -> Result<(), NameError> {
     if name.is_empty() {
         return Err(NameError::Empty);
     }
-    let mut characters: Vec<char> = Vec::new();
-    for c in name.chars() {
-        if !is_name_char(c) && !characters.contains(&c) {
-            characters.push(c);
-        }
-    }
+    let characters = outside(name, is_name_char);
     if !characters.is_empty() {
         return Err(NameError::Characters {
             name: name.to_owned(),
@@ -61,6 +56,27 @@ pub fn check(name: &str) -> Result<(), NameError> {
 
 fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
+}
+
+/// Each character of `text` that `allowed` refuses, once, in the order they first appear.
+fn outside(text: &str, allowed: fn(char) -> bool) -> Vec<char> {
+    let mut characters: Vec<char> = Vec::new();
+    for c in text.chars() {
+        if !allowed(c) && !characters.contains(&c) {
+            characters.push(c);
+        }
+    }
+    characters
+}
+
+/// `character` and `` `/` ``, or `characters` and `` `/`, `?` and ` ` (a space) ``.
+fn listed(characters: &[char]) -> (&'static str, String) {
+    let described: Vec<String> = characters.iter().map(|&c| describe(c)).collect();
+    match described.split_last() {
+        Some((last, [])) => ("character", last.clone()),
+        Some((last, init)) => ("characters", format!("{} and {last}", init.join(", "))),
+        None => ("characters", String::new()),
+    }
 }
 
 /// A character as an error names it: `` `/` ``, `` ` ` (a space) ``, `a tab`, its code point
@@ -83,12 +99,7 @@ impl fmt::Display for NameError {
                 "name is empty; a name has 1 to {MAX_LEN} characters from {ALLOWED}"
             ),
             NameError::Characters { name, characters } => {
-                let listed: Vec<String> = characters.iter().map(|&c| describe(c)).collect();
-                let (noun, list) = match listed.split_last() {
-                    Some((last, [])) => ("character", last.clone()),
-                    Some((last, init)) => ("characters", format!("{} and {last}", init.join(", "))),
-                    None => ("characters", String::new()),
-                };
+                let (noun, list) = listed(characters);
                 write!(
                     f,
                     "name `{name}` contains the {noun} {list}; a name may only contain {ALLOWED}"
@@ -147,12 +158,7 @@ pub fn check_group(group: &str) -> Result<(), GroupError> {
     if group.is_empty() {
         return Err(GroupError::Empty);
     }
-    let mut characters: Vec<char> = Vec::new();
-    for c in group.chars() {
-        if !is_group_char(c) && !characters.contains(&c) {
-            characters.push(c);
-        }
-    }
+    let characters = outside(group, is_group_char);
     if !characters.is_empty() {
         return Err(GroupError::Characters {
             group: group.to_owned(),
@@ -178,12 +184,7 @@ impl fmt::Display for GroupError {
                 "group is empty; a group is 1 to {MAX_GROUP_LEN} of {GROUP_ALLOWED}"
             ),
             GroupError::Characters { group, characters } => {
-                let listed: Vec<String> = characters.iter().map(|&c| describe(c)).collect();
-                let (noun, list) = match listed.split_last() {
-                    Some((last, [])) => ("character", last.clone()),
-                    Some((last, init)) => ("characters", format!("{} and {last}", init.join(", "))),
-                    None => ("characters", String::new()),
-                };
+                let (noun, list) = listed(characters);
                 write!(
                     f,
                     "group `{}` contains the {noun} {list}; a group is 1 to {MAX_GROUP_LEN} of {GROUP_ALLOWED}",
