@@ -292,7 +292,7 @@ async fn call_tool_of_no_tool_names_the_closest_and_a_misuse_says_how_it_is_call
         ),
         (
             json!({"name": "xyzzy"}),
-            "no tool `xyzzy` is offered Find tools with `search_tools`.",
+            "no tool `xyzzy` is offered. Find tools with `search_tools`.",
         ),
         (
             json!({"arguments": {}}),
@@ -660,5 +660,91 @@ fn the_payments_example_finds_and_calls_over_stdio_in_both_eras() {
     assert!(
         called["result"]["content"][0]["text"].as_str().is_some(),
         "{called}"
+    );
+}
+
+/// The payments example over HTTP with its demo tokens: a token without `payouts:write`
+/// never finds `create_payout` (`ScopePolicy::Hide`), and cannot call it; one with it does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_hidden_by_scopes_is_never_found() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    /// Stops the server however the test ends.
+    struct Stop(std::process::Child);
+    impl Drop for Stop {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _server = Stop(
+        std::process::Command::new(env!("CARGO_BIN_EXE_payments"))
+            .args(["--http", &format!("127.0.0.1:{port}")])
+            .env(
+                "PAYMENTS_TOKENS",
+                "reader=payments:read;admin=payments:read payouts:write",
+            )
+            .stdin(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let deadline = std::time::Instant::now() + crate::support::PATIENCE;
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(std::time::Instant::now() < deadline, "payments is not listening");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let http = reqwest::Client::new();
+    let call = |token: &'static str, name: &'static str, arguments: Value| {
+        let request = http
+            .post(&url)
+            .bearer_auth(token)
+            .header("Accept", "application/json, text/event-stream")
+            .header("MCP-Protocol-Version", "2026-07-28")
+            .header("Mcp-Method", "tools/call")
+            .header("Mcp-Name", name)
+            .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": name, "arguments": arguments, "_meta": modern_meta(json!({}))}}));
+        async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
+    };
+    let found = |answer: &Value| -> Vec<String> {
+        answer["result"]["structuredContent"]["tools"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{answer}"))
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    for query in [
+        "pay out the balance to the bank",
+        "create payout",
+        "create_payout",
+    ] {
+        let reader = call("reader", "search_tools", json!({"query": query})).await;
+        assert!(
+            !found(&reader).contains(&"create_payout".to_owned()),
+            "{query}: {reader}"
+        );
+        let admin = call("admin", "search_tools", json!({"query": query})).await;
+        assert!(
+            found(&admin).contains(&"create_payout".to_owned()),
+            "{query}: {admin}"
+        );
+    }
+    let refused = call(
+        "reader",
+        "call_tool",
+        json!({"name": "create_payout", "arguments": {"amount": 100}}),
+    )
+    .await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    let text = refused["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("no tool `create_payout` is offered")
+            && !text.contains("did you mean `create_payout`"),
+        "{text}"
     );
 }

@@ -46,9 +46,12 @@ pub(crate) struct Linked {
         CallToolParams<'a>,
     ) -> Result<CallToolParams<'a>, CallToolResult>,
     /// `search_tools` outside the protocol (`Server::execute`, the command line's `call`).
-    pub(crate) result:
-        fn(&Engine, &Searching, &RawArguments<'_>, ProtocolVersion, &dyn Fn(&Tool) -> bool) -> CallToolResult,
+    pub(crate) result: SearchResult,
 }
+
+/// What `search_tools` answers, finding only the tools the last argument allows.
+pub(crate) type SearchResult =
+    fn(&Engine, &Searching, &RawArguments<'_>, ProtocolVersion, &dyn Fn(&Tool) -> bool) -> CallToolResult;
 
 static LINKED: OnceLock<Linked> = OnceLock::new();
 
@@ -89,7 +92,8 @@ impl Engine {
         let Handle { conn, id, out, auth } = req;
         let prepared = searching.prepared(self.tools.snapshot());
         let request = self.list_request(id, era, cursor);
-        let framework = |tool: &Tool| matches!(tool.name(), SEARCH_TOOLS | CALL_TOOL) && !tool.always_load();
+        // No tool of the server's own has the framework's names (`Server::check`).
+        let framework = |tool: &Tool| matches!(tool.name(), SEARCH_TOOLS | CALL_TOOL);
         let visible = |tool: &Tool| framework(tool) || self.searchable(conn, tool, era, auth);
         let private = self.visibility.tools.is_some();
         out.respond(listing::list_page(
@@ -123,14 +127,13 @@ impl Engine {
         let Handle { conn, id, out, auth } = req;
         let findable = |tool: &Tool| self.searchable(conn, tool, era, auth);
         let result = self.search_result(searching, arguments, era.version(), &findable);
-        let answer = if result.is_error() {
-            Answer::ToolError
-        } else {
-            Answer::Complete
-        };
         out.respond_as(
             self.encode_call(id.raw, &result, era.version(), false, era.is_modern()),
-            answer,
+            if result.is_error() {
+                Answer::ToolError
+            } else {
+                Answer::Complete
+            },
         );
         Ok(())
     }
@@ -341,7 +344,9 @@ fn unknown_tool(name: &str, prepared: &Prepared, admit: &dyn Fn(usize) -> bool) 
         }
     }
     let mut message = format!("no tool `{}` is offered", clip(name, QUOTED_NAME_CHARS));
-    if !close.is_empty() {
+    if close.is_empty() {
+        message.push('.');
+    } else {
         let listed: Vec<String> = close.iter().map(|n| format!("`{n}`")).collect();
         let _ = write!(message, "; did you mean {}?", listed.join(", "));
     }
