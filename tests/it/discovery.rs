@@ -93,10 +93,14 @@ fn shop() -> Server {
 
 /// The names in a `search_tools` answer, best first.
 fn found(result: &mcp_toolkit::client::CallResponse) -> Vec<String> {
-    let tools = result.structured_content().expect("structured tools")["tools"]
+    names_of(&result.structured_content().expect("structured tools")["tools"])
+}
+
+/// The names of an array of tool definitions (a list's `tools`, a search's), in order.
+fn names_of(tools: &Value) -> Vec<String> {
+    let tools = tools
         .as_array()
-        .expect("an array of tools")
-        .clone();
+        .unwrap_or_else(|| panic!("not an array of tools: {tools}"));
     tools
         .iter()
         .map(|t| t["name"].as_str().unwrap().to_owned())
@@ -122,12 +126,7 @@ async fn clients() -> Vec<(String, TestClient)> {
 async fn the_list_holds_the_always_loaded_tools_and_the_two_of_search_in_every_revision() {
     for (revision, client) in clients().await {
         let response = client.request("tools/list", json!({})).await.unwrap();
-        let names: Vec<&str> = response["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["name"].as_str().unwrap())
-            .collect();
+        let names = names_of(&response["tools"]);
         assert_eq!(
             names,
             ["retrieve_balance", "search_tools", "call_tool"],
@@ -560,14 +559,7 @@ async fn the_toolsets_header_narrows_the_list_and_the_search_over_http() {
             }
             async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
         };
-        let names = |response: &Value| -> Vec<String> {
-            response["result"]["tools"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|t| t["name"].as_str().unwrap().to_owned())
-                .collect()
-        };
+        let names = |response: &Value| names_of(&response["result"]["tools"]);
         let all = names(&post("tools/list", json!({}), None).await);
         let issues = names(&post("tools/list", json!({}), Some("issues")).await);
         let both = names(&post("tools/list", json!({}), Some(" issues , billing")).await);
@@ -633,13 +625,11 @@ fn the_payments_example_finds_and_calls_over_stdio_in_both_eras() {
     let mut peer = Peer::spawn(env!("CARGO_BIN_EXE_payments"));
     initialize(&mut peer, "2025-11-25");
     let listed = peer.request(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
-    let names: Vec<&str> = listed["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
-    assert!(names.ends_with(&["search_tools", "call_tool"]), "{names:?}");
+    let names = names_of(&listed["result"]["tools"]);
+    assert!(
+        names.ends_with(&["search_tools".to_owned(), "call_tool".to_owned()]),
+        "{names:?}"
+    );
     assert!(names.len() <= 8, "{names:?}");
     Spec::of("2025-11-25").assert_valid("JSONRPCResultResponse", &listed);
     let found = peer.request(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
@@ -710,14 +700,7 @@ async fn a_tool_hidden_by_scopes_is_never_found() {
                 "params": {"name": name, "arguments": arguments, "_meta": modern_meta(json!({}))}}));
         async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
     };
-    let found = |answer: &Value| -> Vec<String> {
-        answer["result"]["structuredContent"]["tools"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{answer}"))
-            .iter()
-            .map(|t| t["name"].as_str().unwrap().to_owned())
-            .collect()
-    };
+    let found = |answer: &Value| names_of(&answer["result"]["structuredContent"]["tools"]);
     for query in [
         "pay out the balance to the bank",
         "create payout",
