@@ -44,6 +44,7 @@
 //! cargo run --bin notes -- read notes://all       # read one
 //! ```
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use mcp_toolkit::ask::RootError;
