@@ -7,6 +7,7 @@
 
 mod support;
 
+mod apps;
 mod architecture;
 mod asks;
 mod bad_input;

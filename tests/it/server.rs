@@ -6,51 +6,8 @@ use crate::support;
 use mcp_toolkit::server::Limits;
 use mcp_toolkit::{Error, Server, State, Tool, tool, tools};
 use serde_json::{Value, json};
+use support::Duplex as Client;
 use support::Spec;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines};
-
-/// A client end of an in-memory connection.
-struct Client {
-    write: tokio::io::WriteHalf<DuplexStream>,
-    lines: Lines<BufReader<tokio::io::ReadHalf<DuplexStream>>>,
-}
-
-impl Client {
-    fn serve(server: Server) -> (Client, tokio::task::JoinHandle<Result<(), Error>>) {
-        let (client, server_end) = tokio::io::duplex(64 * 1024);
-        let (read, write) = tokio::io::split(server_end);
-        let task = tokio::spawn(server.serve_io(read, write));
-        let (read, write) = tokio::io::split(client);
-        (
-            Client {
-                write,
-                lines: BufReader::new(read).lines(),
-            },
-            task,
-        )
-    }
-
-    async fn send(&mut self, message: Value) {
-        self.write
-            .write_all(format!("{message}\n").as_bytes())
-            .await
-            .unwrap();
-    }
-
-    async fn recv(&mut self) -> Value {
-        let line = tokio::time::timeout(support::PATIENCE, self.lines.next_line())
-            .await
-            .unwrap()
-            .unwrap()
-            .unwrap();
-        serde_json::from_str(&line).unwrap()
-    }
-
-    async fn request(&mut self, message: Value) -> Value {
-        self.send(message).await;
-        self.recv().await
-    }
-}
 
 /// One.
 #[tool]

@@ -475,3 +475,48 @@ impl Drop for HttpProcess {
         let _ = self.child.wait();
     }
 }
+
+/// A client end of an in-memory connection to a server (`Server::serve_io`), speaking
+/// JSON lines.
+pub struct Duplex {
+    write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    lines: tokio::io::Lines<tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+}
+
+impl Duplex {
+    pub fn serve(
+        server: mcp_toolkit::Server,
+    ) -> (Duplex, tokio::task::JoinHandle<Result<(), mcp_toolkit::Error>>) {
+        let (client, server_end) = tokio::io::duplex(64 * 1024);
+        let (read, write) = tokio::io::split(server_end);
+        let task = tokio::spawn(server.serve_io(read, write));
+        let (read, write) = tokio::io::split(client);
+        (
+            Duplex {
+                write,
+                lines: tokio::io::AsyncBufReadExt::lines(tokio::io::BufReader::new(read)),
+            },
+            task,
+        )
+    }
+
+    pub async fn send(&mut self, message: Value) {
+        tokio::io::AsyncWriteExt::write_all(&mut self.write, format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+
+    pub async fn recv(&mut self) -> Value {
+        let line = tokio::time::timeout(PATIENCE, self.lines.next_line())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        serde_json::from_str(&line).unwrap()
+    }
+
+    pub async fn request(&mut self, message: Value) -> Value {
+        self.send(message).await;
+        self.recv().await
+    }
+}
