@@ -27,6 +27,8 @@ pub mod guide {
     pub mod prompts {}
     #[doc = include_str!("docs/resources.md")]
     pub mod resources {}
+    #[doc = include_str!("docs/apps.md")]
+    pub mod apps {}
     #[doc = include_str!("docs/skills.md")]
     pub mod skills {}
     #[doc = include_str!("docs/completions.md")]
