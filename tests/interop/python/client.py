@@ -33,6 +33,7 @@ import pathlib
 import re
 import sys
 import tempfile
+import uuid
 
 MCP_VERSION = importlib.metadata.version("mcp")
 V2 = int(MCP_VERSION.split(".")[0]) >= 2
@@ -255,6 +256,64 @@ async def check_resources(session, version, note, notes):
               f"{type(e).__name__}: code={code}, message={message!r}")
 
 
+# MCP Apps (extension `io.modelcontextprotocol/ui`): the notes board, a `ui://` view that
+# `list_notes` and `board_add` link to.
+APPS = "io.modelcontextprotocol/ui"
+BOARD_URI = "ui://notes/board"
+BOARD_MIME = "text/html;profile=mcp-app"
+BOARD_UI = {"csp": {"connectDomains": ["https://api.example.com"]}, "prefersBorder": True}
+
+
+def server_capabilities(session):
+    """The capabilities the server declared, through the SDK's own API: 2.x `Client.server_capabilities`
+    (from `initialize` or `server/discover`), 1.x `ClientSession.get_server_capabilities()`.
+    `extensions` is a field of 2.x's model; 1.x's has none, but keeps unknown keys (extra="allow")."""
+    return session.server_capabilities if V2 else session.get_server_capabilities()
+
+
+async def check_apps(session, version):
+    """The MCP Apps extension as the SDK sees it: declared in the capabilities, linked from the
+    tools' `_meta`, the view listed and read with its MIME type and `_meta.ui`, and `board_add`
+    adding a note that `list_notes` then lists (`structuredContent.notes`). Tools, resources and
+    contents carry `_meta` as `.meta` in both SDK lines."""
+    extension = (getattr(server_capabilities(session), "extensions", None) or {}).get(APPS)
+    source = "server/discover" if version == MODERN else "initialize"
+    check(f"{source} capabilities.extensions[{APPS!r}] names {BOARD_MIME}",
+          isinstance(extension, dict) and BOARD_MIME in (extension.get("mimeTypes") or []), repr(extension))
+
+    tools = {t.name: t for t in (await session.list_tools()).tools}
+    for name, want in [("list_notes", {"resourceUri": BOARD_URI}),
+                       ("board_add", {"resourceUri": BOARD_URI, "visibility": ["app"]})]:
+        meta = getattr(tools.get(name), "meta", None) or {}
+        check(f"tools/list {name}: _meta.ui.resourceUri and _meta['ui/resourceUri'] are {BOARD_URI}",
+              (meta.get("ui") or {}).get("resourceUri") == BOARD_URI and meta.get("ui/resourceUri") == BOARD_URI,
+              f"{name} in tools: {name in tools}, _meta {meta!r}")
+        check(f"tools/list {name}: _meta.ui is {want}", meta.get("ui") == want, repr(meta.get("ui")))
+
+    listed = [r for r in (await session.list_resources()).resources if str(r.uri) == BOARD_URI]
+    got = [(field(r, "mime_type", "mimeType"), (r.meta or {}).get("ui")) for r in listed]
+    check(f"resources/list {BOARD_URI}: {BOARD_MIME} and _meta.ui", got == [(BOARD_MIME, BOARD_UI)],
+          f"{got}, expected {[(BOARD_MIME, BOARD_UI)]}")
+    contents = (await session.read_resource(BOARD_URI)).contents
+    got = [(str(c.uri), field(c, "mime_type", "mimeType"), (c.meta or {}).get("ui")) for c in contents]
+    want = [(BOARD_URI, BOARD_MIME, BOARD_UI)]
+    check(f"resources/read {BOARD_URI}: one content, {BOARD_MIME} and _meta.ui", got == want, f"{got}, expected {want}")
+    html = getattr(contents[0], "text", None) if contents else None
+    check(f"resources/read {BOARD_URI}: an HTML document", isinstance(html, str)
+          and html.lstrip().lower().startswith("<!doctype html>"), repr(html)[:200])
+
+    title = f"from the board {uuid.uuid4().hex[:8]}"  # runs over HTTP share a server
+    res = await session.call_tool("board_add", {"title": title})
+    notes = (field(res, "structured_content", "structuredContent") or {}).get("notes") or []
+    added = [n for n in notes if n.get("title") == title]
+    check("board_add: structuredContent.notes has the new note",
+          not field(res, "is_error", "isError") and len(added) == 1, f"{texts(res)}, structuredContent notes {notes}")
+    res = await session.call_tool("list_notes", {})
+    notes = (field(res, "structured_content", "structuredContent") or {}).get("notes") or []
+    check("list_notes then lists it", not field(res, "is_error", "isError") and added
+          and any(n == added[0] for n in notes), f"{texts(res)}, structuredContent notes {notes}")
+
+
 async def add_note_watched(session, version, updates, arguments):
     """Calls `add_note` while subscribed to `notes://all`, and checks that the server tells of
     the change: `resources/subscribe` and `notifications/resources/updated` through the message
@@ -425,6 +484,8 @@ async def run_notes(args):
             note = json.loads(texts(res)[0]) if texts(res) else {}
             check("add_note", not field(res, "is_error", "isError") and note.get("body") == body, f"{texts(res)}")
             note_id = note.get("id")
+
+            await check_apps(session, version)
 
             # The server's state is per process: over HTTP, earlier runs may have left notes.
             found = await session.call_tool("search_notes", {"query": "", "limit": 1000})
