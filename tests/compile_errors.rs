@@ -6,9 +6,10 @@
 //! with `TRYBUILD=overwrite cargo test --test compile_errors` and read the diff.
 
 /// The topics of `tests/ui`, each a folder of cases.
-const TOPICS: [&str; 12] = [
+const TOPICS: [&str; 13] = [
     "tool_attribute",
     "discovery",
+    "apps",
     "parameters",
     "returns",
     "prompt",

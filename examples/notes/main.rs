@@ -31,6 +31,12 @@
 //! - an extension of its own (SEP-3371): `com.example/notes-stats` with the custom method
 //!   `notes/stats` (how many notes there are, and how many are in the trash), declared in
 //!   `server/discover`;
+//! - an MCP Apps view (`io.modelcontextprotocol/ui`): the board `ui://notes/board`
+//!   (`examples/notes/board.html`, one self-contained HTML file) shows every note as a
+//!   card with a box to add one, in hosts that render apps. `list_notes` is linked to it;
+//!   `board_add` is what the board calls to add a note, kept from the model
+//!   (`visibility = "app"`). Both answer the notes as `structuredContent` for the board
+//!   and as a list in text for the model and for hosts without apps.
 //! - middleware: `Audit` logs one line per exchange with target `audit` (the method, what
 //!   it names, the caller, how it ended, how many messages the server sent, how long it
 //!   took): `RUST_LOG=audit=info cargo run --bin notes`.
@@ -51,7 +57,7 @@ use mcp_toolkit::ask::RootError;
 use mcp_toolkit::extension::Extension;
 use mcp_toolkit::middleware::{Exchange, Middleware, Outcome};
 use mcp_toolkit::{
-    Context, Json, Server, State, ToolError, method, methods, prompt, prompt::PromptError,
+    CallToolResult, Context, Json, Server, State, ToolError, method, methods, prompt, prompt::PromptError,
     prompt::PromptMessage, prompts, registry::ResourceRegistry, registry::ToolRegistry, resource,
     resource::ResourceError, resources, skills, tool, tools,
 };
@@ -176,6 +182,69 @@ fn add_note(
     };
     announce_changes(&resources, [note.id]);
     Ok(Json(note))
+}
+
+/// What the board renders: every note, oldest first.
+#[derive(serde::Serialize)]
+struct Board<'a> {
+    notes: Vec<&'a Note>,
+}
+
+/// Every note for the board (`structuredContent.notes`) and as a list in text, for the
+/// model and for hosts that show no apps.
+fn board_result(store: &Store, said: &str) -> Result<CallToolResult, ToolError> {
+    let mut text = match store.notes.len() {
+        1 => format!("{said}1 note"),
+        n => format!("{said}{n} notes"),
+    };
+    for note in store.notes.values() {
+        text.push_str(&format!("\n- #{} {}", note.id, note.title));
+    }
+    let board = Board {
+        notes: store.notes.values().collect(),
+    };
+    CallToolResult::structured_with_text(&board, text).map_err(|e| ToolError::internal(e.to_string()))
+}
+
+/// The notes board: every note as a card, and a box to add one.
+#[resource(uri = "ui://notes/board", app(csp(connect_domains = ["https://api.example.com"]), prefers_border))]
+fn board() -> &'static str {
+    include_str!("board.html")
+}
+
+/// List every note, oldest first; shown on the notes board in hosts that render apps.
+#[tool(app = board, annotations(read_only, open_world = false))]
+fn list_notes(notes: State<Notes>) -> Result<CallToolResult, ToolError> {
+    board_result(&notes.store(), "")
+}
+
+/// Add a note from the board, with a title only; not offered to the model, which has
+/// `add_note`.
+#[tool(app = board, visibility = "app", annotations(open_world = false))]
+fn board_add(
+    /// The new note's title
+    title: String,
+    notes: State<Notes>,
+    resources: ResourceRegistry,
+) -> Result<CallToolResult, ToolError> {
+    let title = title.trim();
+    if title.is_empty() {
+        return Err(ToolError::new("`title` must not be empty"));
+    }
+    let mut store = notes.store();
+    store.next_id += 1;
+    let id = store.next_id;
+    let note = Note {
+        id,
+        title: title.to_owned(),
+        body: String::new(),
+        tags: Vec::new(),
+    };
+    store.notes.insert(id, note);
+    let result = board_result(&store, &format!("added note #{id}; "));
+    drop(store);
+    announce_changes(&resources, [id]);
+    result
 }
 
 /// Find notes whose title or text contains some words, newest first.
@@ -558,10 +627,12 @@ async fn main() -> std::process::ExitCode {
             suggest_title,
             export_notes,
             archive_notes,
-            export_markdown
+            export_markdown,
+            list_notes,
+            board_add
         ])
         .prompts(prompts![review_note, digest])
-        .resources(resources![all_notes, note])
+        .resources(resources![all_notes, note, board])
         .skills(skills!("examples/skills"))
         .extension(Extension::new("com.example/notes-stats").methods(methods![stats]))
         .middleware(Audit)

@@ -1,5 +1,5 @@
 //! What the runtime crate `mcp-toolkit` and its macros `mcp-toolkit-macros` both need, written
-//! once: RFC 6570 URI templates, the MCP name rule (and a tool group's), the custom method
+//! once: RFC 6570 URI templates, the rules of MCP Apps (view URIs, CSP origins), the MCP name rule (and a tool group's), the custom method
 //! name rule, the `x-mcp-header` name rule, the limits of a tool's hints to hosts, RFC 3339
 //! date-times, the JSON-RPC error codes and the rules of skills (reading and checking a
 //! folder of them). The macros run these checks at compile time, the runtime on data it
@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 
+pub mod app;
 pub mod date_time;
 mod error_code;
 pub mod header;

@@ -17,6 +17,14 @@ const ANNOTATION_KEYS: &[&str] = &["read_only", "destructive", "idempotent", "op
 const RESOURCE_ANNOTATION_KEYS: &[&str] = &["audience", "priority", "last_modified"];
 const CACHE_KEYS: &[&str] = &["ttl_ms", "scope"];
 const ICON_KEYS: &[&str] = &["src", "mime_type", "sizes", "theme"];
+const APP_KEYS: &[&str] = &["csp", "permissions", "domain", "prefers_border"];
+/// The directives of `csp(...)`, each a list of origins.
+pub(crate) const CSP_KEYS: &[&str] = &[
+    "connect_domains",
+    "resource_domains",
+    "frame_domains",
+    "base_uri_domains",
+];
 
 const KEY_VALUE: &str = "`key = value`";
 const ANNOTATIONS: ListKind = ListKind {
@@ -42,6 +50,18 @@ const ICON: ListKind = ListKind {
 const META: ListKind = ListKind {
     scope: "meta(...)",
     entry: "`key = value` or `\"key\" = value`",
+};
+const APP: ListKind = ListKind {
+    scope: "app(...)",
+    entry: "a setting such as `csp(connect_domains = [\"https://api.example.com\"])`, `permissions(camera)`, `domain = \"...\"` or `prefers_border`",
+};
+const CSP: ListKind = ListKind {
+    scope: "csp(...)",
+    entry: "a directive such as `connect_domains = [\"https://api.example.com\"]`",
+};
+const PERMISSIONS: ListKind = ListKind {
+    scope: "permissions(...)",
+    entry: "a permission such as `camera` or `clipboard_write`",
 };
 const AN_ICON: &str = "an icon: a source string such as `\"https://example.com/icon.png\"` or `icon(src = \"...\", mime_type = \"...\", sizes = [\"48x48\"], theme = \"light\")`";
 
@@ -79,6 +99,29 @@ pub(crate) struct CapabilityAttr {
     /// A tool's `max_result_chars = 200_000`: the most characters of a result hosts should
     /// accept, a result budget too.
     pub(crate) max_result_chars: Field<LitInt>,
+    /// A tool's `app = "ui://..."` (or `app = board`, a view's fn): the view its results
+    /// are shown in.
+    pub(crate) app_link: Field<AppLink>,
+    /// A tool's `visibility = "app"` or `visibility = ["model", "app"]`: who may see it.
+    pub(crate) visibility: Field<Vec<LitStr>>,
+    /// A resource's `app` or `app(...)`: it is an MCP Apps view.
+    pub(crate) app_view: Field<AppView>,
+}
+
+/// A tool's `app = ..`: the view's URI, or the name of its fn.
+pub(crate) enum AppLink {
+    Uri(LitStr),
+    Fn(syn::Path),
+}
+
+/// A resource's `app` or `app(csp(..), permissions(..), domain = "..", prefers_border)`.
+pub(crate) struct AppView {
+    /// Each directive of `csp(...)` written, with its origins.
+    pub(crate) csp: Field<Vec<(Key, Vec<LitStr>)>>,
+    /// The permissions as written (identifiers); which they are is the check phase's.
+    pub(crate) permissions: Field<Vec<Key>>,
+    pub(crate) domain: Field<LitStr>,
+    pub(crate) prefers_border: Field<bool>,
 }
 
 /// A tool's `task` or `task = "required"`, as written; which support a string names is the
@@ -236,6 +279,22 @@ pub(crate) fn parse_attr(cx: &mut Ctxt, kind: Kind, args: TokenStream) -> Capabi
             Some("group") => attr.group.push(key, string(cx, &entry)),
             Some("search_hint") => attr.search_hint.push(key, string(cx, &entry)),
             Some("always_load") => attr.always_load.push(key, flag(cx, &entry)),
+            Some("app") if kind == Kind::Resource => {
+                let view = match &entry.value {
+                    Value::Flag => Some(AppView::new()),
+                    Value::List(group) => Some(parse_app(cx, group.stream())),
+                    Value::Eq(_) => {
+                        cx.error_spanned_by(
+                            entry.value_tokens(),
+                            "expected `app` or a list of the view's settings, such as `app(csp(connect_domains = [\"https://api.example.com\"]), prefers_border)`",
+                        );
+                        None
+                    }
+                };
+                attr.app_view.push(key, view);
+            }
+            Some("app") => attr.app_link.push(key, app_link(cx, &entry)),
+            Some("visibility") => attr.visibility.push(key, visibility(cx, &entry)),
             Some("max_result_chars") => attr.max_result_chars.push(
                 key,
                 integer(
@@ -343,6 +402,121 @@ fn parse_cache(cx: &mut Ctxt, written: &Key, tokens: TokenStream) -> Cache {
         }
     }
     cache
+}
+
+impl AppView {
+    fn new() -> AppView {
+        AppView {
+            csp: Field::default(),
+            permissions: Field::default(),
+            domain: Field::default(),
+            prefers_border: Field::default(),
+        }
+    }
+}
+
+/// `app(csp(connect_domains = [..], ..), permissions(camera, ..), domain = "..", prefers_border)`.
+fn parse_app(cx: &mut Ctxt, tokens: TokenStream) -> AppView {
+    let mut view = AppView::new();
+    for entry in parse_list(cx, tokens, &APP) {
+        let key = &entry.key;
+        match known(key, APP_KEYS) {
+            Some("csp") => {
+                let example = "csp(connect_domains = [\"https://api.example.com\"])";
+                let value = list(cx, &entry, example).map(|tokens| parse_csp(cx, tokens));
+                view.csp.push(key, value);
+            }
+            Some("permissions") => {
+                let value = list(cx, &entry, "permissions(camera, clipboard_write)")
+                    .map(|tokens| parse_permissions(cx, tokens));
+                view.permissions.push(key, value);
+            }
+            Some("domain") => view.domain.push(key, string(cx, &entry)),
+            Some("prefers_border") => view.prefers_border.push(key, flag(cx, &entry)),
+            _ => cx.error_spanned_by(key, unknown_key_message(key, &APP, APP_KEYS)),
+        }
+    }
+    view
+}
+
+/// `csp(connect_domains = ["https://.."], resource_domains = [..], ..)`: each directive with
+/// its origins, kept as written for the check phase.
+fn parse_csp(cx: &mut Ctxt, tokens: TokenStream) -> Vec<(Key, Vec<LitStr>)> {
+    let mut directives = Vec::new();
+    for entry in parse_list(cx, tokens, &CSP) {
+        let key = &entry.key;
+        if known(key, CSP_KEYS).is_none() {
+            cx.error_spanned_by(key, unknown_key_message(key, &CSP, CSP_KEYS));
+            continue;
+        }
+        if let Some(origins) = strings(cx, &entry, "an origin such as `\"https://api.example.com\"`") {
+            directives.push((key.clone(), origins));
+        }
+    }
+    directives
+}
+
+/// `permissions(camera, clipboard_write)`: the names as written.
+fn parse_permissions(cx: &mut Ctxt, tokens: TokenStream) -> Vec<Key> {
+    let mut permissions = Vec::new();
+    for entry in parse_list(cx, tokens, &PERMISSIONS) {
+        match (&entry.key, &entry.value) {
+            (Key::Ident(_), Value::Flag) => permissions.push(entry.key.clone()),
+            _ => cx.error_spanned_by(
+                entry.tokens(),
+                "expected a permission's name, such as `camera` or `clipboard_write`",
+            ),
+        }
+    }
+    permissions
+}
+
+/// A tool's `app = "ui://.."` or `app = view_fn`.
+fn app_link(cx: &mut Ctxt, entry: &Entry) -> Option<AppLink> {
+    if let Value::Eq(tokens) = &entry.value {
+        if let Ok(lit) = syn::parse2::<LitStr>(tokens.clone()) {
+            return Some(AppLink::Uri(lit));
+        }
+        if let Ok(path) = syn::parse2::<syn::Path>(tokens.clone()) {
+            return Some(AppLink::Fn(path));
+        }
+    }
+    cx.error_spanned_by(
+        entry.value_tokens(),
+        "expected the view's URI or the name of its fn for `app`, such as `app = \"ui://notes/board\"` or `app = board`",
+    );
+    None
+}
+
+/// A tool's `visibility = "app"` or `visibility = ["model", "app"]`: the words as written.
+fn visibility(cx: &mut Ctxt, entry: &Entry) -> Option<Vec<LitStr>> {
+    strings(cx, entry, "`\"model\"` or `\"app\"`")
+}
+
+/// `key = "x"` or `key = ["x", "y"]`: string literals, each a `what`. A bad element is
+/// reported on its own and the others are kept.
+fn strings(cx: &mut Ctxt, entry: &Entry, what: &str) -> Option<Vec<LitStr>> {
+    if let Value::Eq(tokens) = &entry.value {
+        if let Ok(lit) = syn::parse2::<LitStr>(tokens.clone()) {
+            return Some(vec![lit]);
+        }
+        if let Ok(array) = syn::parse2::<ExprArray>(tokens.clone()) {
+            let mut found = Vec::new();
+            for elem in array.elems {
+                match elem {
+                    Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) => found.push(s),
+                    other => cx.error_spanned_by(other, format!("expected {what}")),
+                }
+            }
+            return Some(found);
+        }
+    }
+    let key = entry.key.name();
+    cx.error_spanned_by(
+        entry.value_tokens(),
+        format!("expected a string or an array of strings for `{key}`, each {what}"),
+    );
+    None
 }
 
 /// `icons("https://…/a.png", icon(src = "…", mime_type = "image/svg+xml", sizes = ["any"], theme = "dark"))`
@@ -815,8 +989,8 @@ mod tests {
         assert_eq!(
             errors,
             [
-                "`uri` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`",
-                "`mime_type` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`",
+                "`uri` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`, `app`, `visibility`",
+                "`mime_type` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`, `app`, `visibility`",
             ]
         );
         assert!(attr.uri.occurrences.is_empty());
@@ -897,8 +1071,8 @@ mod tests {
         assert_eq!(
             errors,
             [
-                "`size` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`",
-                "`cache` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`",
+                "`size` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`, `app`, `visibility`",
+                "`cache` is a resource key; `#[tool(...)]` accepts `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`, `app`, `visibility`",
                 "`audience` is a resource annotation; a tool's `annotations(...)` accepts `read_only`, `destructive`, `idempotent`, `open_world`, `title`",
             ]
         );

@@ -4,7 +4,8 @@
 //! wrong with it.
 
 use crate::attr::{
-    Annotations, Cache, CapabilityAttr, Icon, MetaEntry, ResourceAnnotations, Task, TaskSupport,
+    Annotations, AppLink, AppView, Cache, CapabilityAttr, Icon, MetaEntry, ResourceAnnotations, Task,
+    TaskSupport,
 };
 use crate::ctxt::Ctxt;
 use crate::kind::Kind;
@@ -21,6 +22,7 @@ use syn::{FnArg, LitInt, ReceiverKind, ReturnType, Signature, Type};
 pub(crate) fn check(cx: &mut Ctxt, f: &CapabilityFn) {
     check_attr(cx, f.kind, &f.attr);
     check_uri(cx, f);
+    check_app(cx, f);
     check_name_of(cx, f);
     check_signature(cx, &f.item.sig, f.kind);
     check_description(cx, f);
@@ -823,6 +825,145 @@ fn check_doc_arguments(cx: &mut Ctxt, f: &CapabilityFn) {
                 "the doc comment describes an argument `{arg}`, but the fn has no such parameter; its parameters are {}",
                 if known.is_empty() { "none".to_owned() } else { known.join(", ") }
             ),
+        );
+    }
+}
+
+/// The rules of MCP Apps: a view (`#[resource(app(..))]`) has a fixed `ui://` URI, origins
+/// in its CSP, known permissions, no MIME type of its own and a fn that returns text; a
+/// tool's `app = ".."` is such a URI, and its `visibility` names `"model"` and `"app"`, each
+/// once; `meta(...)` does not say again what these send.
+fn check_app(cx: &mut Ctxt, f: &CapabilityFn) {
+    let attr = &f.attr;
+    let scope = f.kind.list().scope;
+    no_duplicates(cx, &attr.app_link, scope);
+    no_duplicates(cx, &attr.visibility, scope);
+    no_duplicates(cx, &attr.app_view, scope);
+    if let Some(AppLink::Uri(uri)) = attr.app_link.get()
+        && let Err(error) = mcp_toolkit_core::app::check_view_uri(&uri.value())
+    {
+        cx.error_spanned_by(uri, format!("`app = {:?}`: {error}", uri.value()));
+    }
+    for words in attr.visibility.values() {
+        check_visibility(cx, attr, words);
+    }
+    for view in attr.app_view.values() {
+        check_view(cx, f, view);
+    }
+    for entries in attr.meta.values() {
+        for entry in entries {
+            let name = entry.key.name();
+            let sent_by = match name.as_str() {
+                "ui" if !attr.app_view.occurrences.is_empty() => "app(...)",
+                "ui" if !attr.app_link.occurrences.is_empty() => "app = ..",
+                "ui" if !attr.visibility.occurrences.is_empty() => "visibility = ..",
+                "ui/resourceUri" if !attr.app_link.occurrences.is_empty() => "app = ..",
+                _ => continue,
+            };
+            cx.error_spanned_by(
+                &entry.key,
+                format!("`{name}` in `meta(...)` is what `{sent_by}` sends; give it once, with `{sent_by}`"),
+            );
+        }
+    }
+}
+
+/// `visibility = "app"` or `["model", "app"]`: known words, each once, at least one.
+fn check_visibility(cx: &mut Ctxt, attr: &CapabilityAttr, words: &[syn::LitStr]) {
+    use mcp_toolkit_core::app::AUDIENCES;
+    let accepted = "`visibility` takes `\"model\"` (the host lists the tool to its model), `\"app\"` (the server's views may call it) or both, as `[\"model\", \"app\"]`";
+    if words.is_empty()
+        && let Some(first) = attr.visibility.occurrences.first()
+    {
+        cx.error_spanned_by(
+            &first.key,
+            format!("`visibility = []` hides the tool from everyone; {accepted}"),
+        );
+    }
+    let mut seen: Vec<String> = Vec::new();
+    for word in words {
+        let value = word.value();
+        if !AUDIENCES.contains(&value.as_str()) {
+            cx.error_spanned_by(
+                word,
+                format!("unknown audience `{}`; {accepted}", value.escape_debug()),
+            );
+        } else if seen.contains(&value) {
+            cx.error_spanned_by(
+                word,
+                format!("`{value}` is listed twice; give each audience once"),
+            );
+        } else {
+            seen.push(value);
+        }
+    }
+}
+
+/// A view's settings, each mistake at its token: the URI, each origin, each permission,
+/// the domain, and a MIME type given beside it.
+fn check_view(cx: &mut Ctxt, f: &CapabilityFn, view: &AppView) {
+    let scope = "app(...)";
+    no_duplicates(cx, &view.csp, scope);
+    no_duplicates(cx, &view.permissions, scope);
+    no_duplicates(cx, &view.domain, scope);
+    no_duplicates(cx, &view.prefers_border, scope);
+    if let Some(uri) = f.attr.uri.get()
+        && let Err(error) = mcp_toolkit_core::app::check_view_uri(&uri.value())
+    {
+        cx.error_spanned_by(
+            uri,
+            format!("`{}` cannot be a view (`app`): {error}", uri.value()),
+        );
+    }
+    for mime in &f.attr.mime_type.occurrences {
+        cx.error_spanned_by(
+            &mime.key,
+            format!(
+                "a view is served as `{}`, which `app` sets; remove `mime_type`",
+                mcp_toolkit_core::app::MIME_TYPE
+            ),
+        );
+    }
+    for directives in view.csp.values() {
+        no_duplicate_keys(cx, directives.iter().map(|(key, _)| key), "csp(...)");
+        for origin in directives.iter().flat_map(|(_, origins)| origins) {
+            if let Err(error) = mcp_toolkit_core::app::check_origin(&origin.value()) {
+                cx.error_spanned_by(origin, error);
+            }
+        }
+    }
+    for permissions in view.permissions.values() {
+        no_duplicate_keys(cx, permissions, "permissions(...)");
+        for permission in permissions {
+            if mcp_toolkit_core::app::permission_key(&permission.name()).is_none() {
+                let accepted: Vec<String> = mcp_toolkit_core::app::PERMISSIONS
+                    .iter()
+                    .map(|(name, _)| format!("`{name}`"))
+                    .collect();
+                cx.error_spanned_by(
+                    permission,
+                    format!(
+                        "unknown permission `{}`; a view may ask for {}",
+                        permission.name(),
+                        accepted.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+    for domain in view.domain.values() {
+        let value = domain.value();
+        if value.trim().is_empty() || value.contains(char::is_whitespace) {
+            cx.error_spanned_by(
+                domain,
+                "`domain` is the dedicated origin a host gives the view, in the form it documents, such as `domain = \"a904794854a047f6.claudemcpcontent.com\"`; it cannot be empty or hold white space",
+            );
+        }
+    }
+    if let ReturnType::Default = f.item.sig.output {
+        cx.error_spanned_by(
+            &f.item.sig.ident,
+            "a view's fn returns its HTML as text: `String`, `&'static str`, or a `Result` of one",
         );
     }
 }

@@ -14,7 +14,7 @@
 //! All generated code names things through `::mcp_toolkit::__private`, never the user's
 //! imports.
 
-use crate::attr::{Task, TaskSupport};
+use crate::attr::{AppLink, Task, TaskSupport};
 use crate::kind::Kind;
 use crate::model::{CapabilityFn, Param};
 use proc_macro2::{Span, TokenStream};
@@ -133,12 +133,29 @@ pub(crate) fn expand(f: &CapabilityFn, valid: bool) -> TokenStream {
             ::mcp_toolkit::__private::unreachable_stub()
         })
     };
-    skeleton(Skeleton {
+    let mut expanded = skeleton(Skeleton {
         item: &f.item,
         kind: f.kind,
         consts,
         checks,
         body,
+    });
+    expanded.extend(view_fn(f));
+    expanded
+}
+
+/// A view's fn (`#[resource(uri = "ui://..", app)]`, not a method) is a `ViewFn`, so a tool
+/// can name it (`#[tool(app = board)]`) and be checked at compile time.
+fn view_fn(f: &CapabilityFn) -> Option<TokenStream> {
+    if f.kind != Kind::Resource || f.attr.app_view.occurrences.is_empty() || f.item.sig.receiver().is_some() {
+        return None;
+    }
+    let ident = &f.item.sig.ident;
+    let uri = f.attr.uri.get()?;
+    Some(quote! {
+        impl ::mcp_toolkit::app::ViewFn for #ident {
+            const URI: &'static str = #uri;
+        }
     })
 }
 
@@ -227,6 +244,7 @@ fn type_checks(f: &CapabilityFn) -> (TokenStream, Vec<Ident>) {
     checks.extend(completion_checks(f, &mut bound));
     checks.extend(header_checks(f));
     checks.extend(injected_checks(f));
+    checks.extend(view_text_check(f));
     if f.output_stands_alone() {
         let var = format_ident!("__mcp_ret");
         let ret = ret_expr(f);
@@ -234,6 +252,23 @@ fn type_checks(f: &CapabilityFn) -> (TokenStream, Vec<Ident>) {
         bound.push(var);
     }
     (checks, bound)
+}
+
+/// A view's fn returns text (its HTML): `ViewText`, spanned at the return type, says so
+/// there. A return type with `impl Trait` cannot be named, and is left to the runtime.
+fn view_text_check(f: &CapabilityFn) -> Option<TokenStream> {
+    if f.kind != Kind::Resource || f.attr.app_view.occurrences.is_empty() {
+        return None;
+    }
+    let syn::ReturnType::Type(_, ty) = &f.item.sig.output else {
+        return None;
+    };
+    if crate::model::contains_impl_trait(ty) {
+        return None;
+    }
+    Some(quote_spanned! {ty.span()=>
+        let () = <#ty as ::mcp_toolkit::app::ViewText>::IS;
+    })
 }
 
 /// The variable holding parameter `index`'s completion fn.
@@ -457,11 +492,13 @@ fn build(f: &CapabilityFn) -> TokenStream {
             let uri = f.attr.uri.get().map(LitStr::value).unwrap_or_default();
             let mime_type = f.attr.mime_type.get().into_iter();
             let hints = resource_hints(f);
+            let app = resource_app(f);
             (
                 quote! {
                     ::mcp_toolkit::__private::ResourceBuilder::new(#uri, #name, ::core::option::Option::Some(#description))
                         #( .mime_type(#mime_type) )*
                         #hints
+                        #app
                 },
                 TokenStream::new(),
             )
@@ -516,6 +553,7 @@ fn tool_only(tool: &CapabilityFn) -> TokenStream {
         .get()
         .map(|bytes| quote!(.result_budget(#bytes)));
     let hints = host_hints(tool);
+    let app = tool_app(tool);
     quote! {
         #annotations
         #( #forms )*
@@ -523,8 +561,61 @@ fn tool_only(tool: &CapabilityFn) -> TokenStream {
         #task
         #budget
         #hints
+        #app
         .output(__mcp_ret)
     }
+}
+
+/// A tool's link to a view and who may see it, checked already. A view named by its fn
+/// (`app = board`) is read from the fn's `ViewFn`, spanned at the name: naming anything but
+/// a view fails there.
+fn tool_app(tool: &CapabilityFn) -> TokenStream {
+    let link = tool.attr.app_link.get().map(|link| match link {
+        AppLink::Uri(uri) => quote!(.app(#uri)),
+        AppLink::Fn(path) => quote_spanned! {path.span()=>
+            .app(<#path as ::mcp_toolkit::app::ViewFn>::URI)
+        },
+    });
+    let visibility = tool.attr.visibility.get().map(|words| {
+        let audiences = words.iter().map(|word| match word.value().as_str() {
+            "model" => quote!(::mcp_toolkit::app::Audience::Model),
+            _ => quote!(::mcp_toolkit::app::Audience::App),
+        });
+        quote!(.app_visibility(&[#(#audiences),*]))
+    });
+    quote! { #link #visibility }
+}
+
+/// A resource's view settings as the `View` `ResourceBuilder::app` takes, checked already.
+fn resource_app(resource: &CapabilityFn) -> Option<TokenStream> {
+    let view = resource.attr.app_view.get()?;
+    let directives = view.csp.get().into_iter().flatten().map(|(key, origins)| {
+        let setter = format_ident!("{}", key.name());
+        quote!(.#setter([#(#origins),*]))
+    });
+    let permissions = view.permissions.get().into_iter().flatten().map(|permission| {
+        let variant = match permission.name().as_str() {
+            "camera" => quote!(Camera),
+            "microphone" => quote!(Microphone),
+            "geolocation" => quote!(Geolocation),
+            _ => quote!(ClipboardWrite),
+        };
+        quote!(.permission(::mcp_toolkit::app::Permission::#variant))
+    });
+    let domain = view.domain.get().map(|domain| quote!(.domain(#domain)));
+    let border = view
+        .prefers_border
+        .get()
+        .map(|border| quote!(.prefers_border(#border)));
+    Some(quote! {
+        .app(
+            ::mcp_toolkit::app::View::new()
+                #( #directives )*
+                #( #permissions )*
+                #domain
+                #border
+        )
+    })
 }
 
 /// The hints for hosts, checked already: a group by the rule, a hint not blank, a number

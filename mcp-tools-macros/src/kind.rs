@@ -36,6 +36,8 @@ pub(crate) const ALL_KEYS: &[&str] = &[
     "search_hint",
     "always_load",
     "max_result_chars",
+    "app",
+    "visibility",
 ];
 
 /// Every kind, in the order messages list them.
@@ -98,6 +100,8 @@ impl Kind {
                 "search_hint",
                 "always_load",
                 "max_result_chars",
+                "app",
+                "visibility",
             ],
             Kind::Prompt => &["name", "title", "description", "icons", "meta"],
             Kind::Resource => &[
@@ -111,6 +115,7 @@ impl Kind {
                 "icons",
                 "meta",
                 "cache",
+                "app",
             ],
             Kind::Method => &["name"],
         }

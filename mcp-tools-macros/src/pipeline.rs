@@ -237,7 +237,7 @@ mod tests {
             messages(&expansion),
             [
                 "expected a string literal for `name`, such as `name = \"...\"`",
-                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`",
+                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`, `app`, `visibility`",
             ]
         );
         assert_eq!(column(&expansion.errors[0]), args.find('1').unwrap());
@@ -569,7 +569,7 @@ mod tests {
             assert_eq!(
                 messages(&resource),
                 [format!(
-                    "`{name}` is a tool key; `#[resource(...)]` accepts `uri`, `name`, `title`, `description`, `mime_type`, `size`, `annotations`, `icons`, `meta`, `cache`"
+                    "`{name}` is a tool key; `#[resource(...)]` accepts `uri`, `name`, `title`, `description`, `mime_type`, `size`, `annotations`, `icons`, `meta`, `cache`, `app`"
                 )]
             );
         }
@@ -606,7 +606,7 @@ mod tests {
         assert_eq!(
             messages(&resource),
             [
-                "`task` is a tool key; `#[resource(...)]` accepts `uri`, `name`, `title`, `description`, `mime_type`, `size`, `annotations`, `icons`, `meta`, `cache`"
+                "`task` is a tool key; `#[resource(...)]` accepts `uri`, `name`, `title`, `description`, `mime_type`, `size`, `annotations`, `icons`, `meta`, `cache`, `app`"
             ]
         );
     }
@@ -797,7 +797,7 @@ mod tests {
         assert_eq!(
             messages(&expansion),
             [
-                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`",
+                "unknown key `colour`; expected one of `name`, `title`, `description`, `annotations`, `icons`, `meta`, `scopes`, `task`, `result_budget`, `group`, `search_hint`, `always_load`, `max_result_chars`, `app`, `visibility`",
                 "unknown task support `always`; expected `optional`, `required` or `forbidden`",
                 "duplicate key `title` in `annotations(...)`; give each key once",
                 "tool name `bad name!` contains the characters ` ` (a space) and `!`; a name may only contain `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`",

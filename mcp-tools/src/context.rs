@@ -342,6 +342,42 @@ impl Context {
         self.inner.info.client_capabilities.as_deref()
     }
 
+    /// Whether the client renders [MCP Apps](crate::app) views: it declares the extension
+    /// `io.modelcontextprotocol/ui` with the MIME type `text/html;profile=mcp-app`, in
+    /// `initialize` (2024-11-05 to 2025-11-25) or in this request's `_meta` (2026-07-28).
+    /// A tool linked to a view answers every client with text all the same; this tells it
+    /// whether a shorter text will do, because the view shows the rest.
+    ///
+    /// ```
+    /// use mcp_toolkit::{tool, tools, Context, Server};
+    /// use serde_json::json;
+    ///
+    /// /// Lists the notes; shown on a board in hosts that render apps.
+    /// #[tool]
+    /// fn list_notes(cx: Context) -> String {
+    ///     if cx.client_supports_apps() { "3 notes, on the board".into() } else { "- milk\n- eggs\n- bread".into() }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+    /// let client = Server::new("notes", "1.0.0").tools(tools![list_notes]).test_client()?;
+    /// assert_eq!(client.call("list_notes", json!({})).await?.text(), Some("- milk\n- eggs\n- bread"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn client_supports_apps(&self) -> bool {
+        self.client_capabilities()
+            .and_then(|capabilities| capabilities.get("extensions"))
+            .and_then(|extensions| extensions.get(mcp_toolkit_core::app::EXTENSION))
+            .and_then(|ui| ui.get("mimeTypes"))
+            .and_then(Value::as_array)
+            .is_some_and(|types| {
+                types
+                    .iter()
+                    .any(|t| t.as_str() == Some(mcp_toolkit_core::app::MIME_TYPE))
+            })
+    }
+
     /// Whether the client asked for progress on this request (sent a `progressToken`), for a
     /// tool that would otherwise do work only to report it.
     ///

@@ -613,6 +613,35 @@ pub enum DefinitionError {
         "the tool name `{0}` is the framework's on a server with tool search (`Server::tool_search`); rename the tool"
     )]
     ReservedBySearch(String),
+    /// A view ([`app`](crate::app)) or a tool's link to one breaks a rule: a URI that is
+    /// not `ui://`, a template, a CSP entry that is not an origin.
+    #[error("{owner}: {problem}")]
+    InvalidView {
+        /// The resource or tool, as `resource `ui://..`` or `tool `name``.
+        owner: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A tool is linked to a view the server does not serve.
+    #[error(
+        "tool `{tool}` is linked to the view `{uri}`, which the server does not serve; add a resource `#[resource(uri = \"{uri}\", app)]` to `Server::resources`, or link the tool to a view it serves"
+    )]
+    UnservedView {
+        /// The tool.
+        tool: String,
+        /// The URI it names.
+        uri: String,
+    },
+    /// A tool is linked to a resource that is not a view (it has no `app`).
+    #[error(
+        "tool `{tool}` is linked to `{uri}`, which is a resource but not a view; mark it `#[resource(uri = \"{uri}\", app)]` (or `Resource::with_app`) so it is served as `text/html;profile=mcp-app`"
+    )]
+    NotAView {
+        /// The tool.
+        tool: String,
+        /// The URI it names.
+        uri: String,
+    },
     /// Two prompts have one name.
     #[error("duplicate prompt name `{0}`: every prompt of a server needs its own name")]
     DuplicatePromptName(String),

@@ -83,6 +83,9 @@ pub struct Extension {
     depends_on: Vec<String>,
     methods: Vec<Method>,
     gate: Gate,
+    /// Declared in `initialize` too (revisions before 2026-07-28 have no `extensions`
+    /// capability of their own, but clients of an extension that says so read it there).
+    in_initialize: bool,
 }
 
 /// When the framework declares one of its own extensions.
@@ -105,6 +108,7 @@ impl Extension {
             depends_on: Vec::new(),
             methods: Vec::new(),
             gate: Gate::Always,
+            in_initialize: false,
         }
     }
 
@@ -151,6 +155,13 @@ impl Extension {
 
     pub(crate) fn gate(&self) -> Gate {
         self.gate
+    }
+
+    /// One of the framework's own extensions whose clients read it in `initialize` too (MCP
+    /// Apps, whose hosts negotiate any revision).
+    pub(crate) fn in_initialize(mut self) -> Extension {
+        self.in_initialize = true;
+        self
     }
 
     /// What is wrong with the extension's id and settings, if anything.
@@ -219,6 +230,16 @@ impl Extensions {
         self.declared
             .iter()
             .filter(|e| e.gate == Gate::Always || task_tools)
+            .map(|e| (e.id.clone(), e.settings.clone()))
+            .collect()
+    }
+
+    /// `capabilities.extensions` of an `initialize` answer: only the extensions whose
+    /// clients read them there.
+    pub(crate) fn declared_in_initialize(&self) -> Map<String, Value> {
+        self.declared
+            .iter()
+            .filter(|e| e.in_initialize)
             .map(|e| (e.id.clone(), e.settings.clone()))
             .collect()
     }

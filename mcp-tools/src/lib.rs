@@ -60,6 +60,7 @@ pub mod guide {
 // The modules. Their layers, bottom up, are the `LAYERS` list of
 // `tests/it/architecture.rs` (a module names only its own layer or lower ones); ARCHITECTURE.md
 // draws them.
+pub mod app;
 pub mod ask;
 pub mod completion;
 pub mod content;

@@ -115,13 +115,24 @@ impl CallToolResult {
         })
     }
 
-    /// A successful result with structured output and a text of its own for clients that
-    /// read only text (the framework's `search_tools`).
-    pub(crate) fn structured_with_text(value: &Value, text: String) -> CallToolResult {
-        CallToolResult {
-            structured: serde_json::value::to_raw_value(value).ok(),
+    /// A successful result with structured output (`structuredContent`) and a text of its
+    /// own: the text for the model and for clients that read only text, the structured
+    /// output for a program or an [MCP Apps](crate::app) view, which renders it.
+    ///
+    /// ```
+    /// use mcp_toolkit::CallToolResult;
+    /// let r = CallToolResult::structured_with_text(&serde_json::json!({"notes": ["milk"]}), "1 note: milk").unwrap();
+    /// assert_eq!(r.structured_content().unwrap().get(), r#"{"notes":["milk"]}"#);
+    /// assert_eq!(r.content()[0].as_text(), Some("1 note: milk"));
+    /// ```
+    pub fn structured_with_text<T: Serialize + ?Sized>(
+        value: &T,
+        text: impl Into<String>,
+    ) -> Result<CallToolResult, serde_json::Error> {
+        Ok(CallToolResult {
+            structured: Some(serde_json::value::to_raw_value(value)?),
             ..CallToolResult::text(text)
-        }
+        })
     }
 
     /// The result the client sees when a tool fails in a way that is not its message to give

@@ -13,6 +13,7 @@ const LAYERS: &[&str] = &[
     "result",
     "context",
     "form",
+    "app",
     "tool",
     "completion",
     "prompt",

@@ -36,6 +36,7 @@ pub struct ResourceBuilder {
     cache: Option<(u64, CacheScope)>,
     icons: Vec<Icon>,
     meta: Option<Map<String, Value>>,
+    app: Option<crate::app::View>,
     completions: CompletionsBuilder,
     required_state: Vec<StateKey>,
     may_ask: bool,
@@ -55,6 +56,7 @@ impl ResourceBuilder {
             cache: None,
             icons: Vec::new(),
             meta: None,
+            app: None,
             completions: CompletionsBuilder::default(),
             required_state: Vec::new(),
             may_ask: false,
@@ -65,6 +67,14 @@ impl ResourceBuilder {
     /// parameter taken from the context does.
     pub(crate) fn with_context(mut self) -> ResourceBuilder {
         self.may_ask = true;
+        self
+    }
+
+    /// Makes it an MCP Apps view (`app(..)`): served as `text/html;profile=mcp-app`, with
+    /// `view` as `_meta.ui`. The macro has checked the URI and every origin.
+    pub fn app(mut self, view: crate::app::View) -> ResourceBuilder {
+        self.mime_type = Some(crate::app::MIME_TYPE);
+        self.app = Some(view);
         self
     }
 
@@ -248,6 +258,7 @@ impl ResourceBuilder {
                 cache: self.cache,
                 icons: self.icons,
                 meta: self.meta,
+                app: self.app,
                 completions: self.completions.build(),
                 required_state: self.required_state,
                 may_ask: self.may_ask,

@@ -72,6 +72,8 @@ pub struct ToolBuilder {
     search_hint: Option<&'static str>,
     always_load: bool,
     max_result_chars: Option<usize>,
+    app: Option<&'static str>,
+    app_visibility: Option<Vec<crate::app::Audience>>,
     input: schemars::SchemaGenerator,
     output_schema: Option<Value>,
 }
@@ -97,6 +99,8 @@ impl ToolBuilder {
             search_hint: None,
             always_load: false,
             max_result_chars: None,
+            app: None,
+            app_visibility: None,
             input: schema::input_generator(),
             output_schema: None,
         }
@@ -154,6 +158,21 @@ impl ToolBuilder {
     /// which the macro has checked are not blank.
     pub fn search_hint(mut self, hint: &'static str) -> ToolBuilder {
         self.search_hint = Some(hint);
+        self
+    }
+
+    /// Links the tool to the view at `uri` (`#[tool(app = "ui://..")]`, or `app = board`,
+    /// the view's fn, whose URI is `<board as ViewFn>::URI`), which the macro has checked is
+    /// a fixed `ui://` URI; the server checks at start that it serves that view.
+    pub fn app(mut self, uri: &'static str) -> ToolBuilder {
+        self.app = Some(uri);
+        self
+    }
+
+    /// Says who may see and call the tool (`#[tool(visibility = "app")]`, or
+    /// `["model", "app"]`), each once, as the macro has checked.
+    pub fn app_visibility(mut self, audiences: &[crate::app::Audience]) -> ToolBuilder {
+        self.app_visibility = Some(audiences.to_vec());
         self
     }
 
@@ -270,6 +289,8 @@ impl ToolBuilder {
                 search_hint: self.search_hint.map(str::to_owned),
                 always_load: self.always_load,
                 max_result_chars: self.max_result_chars,
+                app: self.app.map(str::to_owned),
+                app_visibility: self.app_visibility,
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),

@@ -65,6 +65,7 @@ pub(crate) enum Reader {
     Held(Arc<dyn Fn() -> ReadOutput + Send + Sync>),
 }
 
+#[derive(Clone)]
 pub(crate) struct Definition {
     pub(crate) uri: String,
     /// The parsed template, for a URI with `{...}`.
@@ -80,6 +81,9 @@ pub(crate) struct Definition {
     pub(crate) cache: Option<(u64, CacheScope)>,
     pub(crate) icons: Vec<Icon>,
     pub(crate) meta: Option<Map<String, Value>>,
+    /// What the resource declares as an MCP Apps view (`#[resource(app(..))]`), sent as
+    /// `_meta.ui` on its listing and its reads.
+    pub(crate) app: Option<crate::app::View>,
     /// How each variable of a template completes: its choices (an enum's values), or a fn.
     pub(crate) completions: Completions,
     pub(crate) required_state: Vec<StateKey>,
@@ -236,10 +240,18 @@ impl Resource {
         if version >= ProtocolVersion::V2025_11_25 && !def.icons.is_empty() {
             out["icons"] = json!(def.icons);
         }
-        if version >= ProtocolVersion::V2025_06_18
-            && let Some(meta) = &def.meta
-        {
-            out["_meta"] = json!(meta);
+        // The user's `_meta` from 2025-06-18 on; a view's `ui` in every revision, as hosts
+        // that render views read it whatever they negotiated.
+        let mut meta = def
+            .meta
+            .clone()
+            .filter(|_| version >= ProtocolVersion::V2025_06_18);
+        if let Some(view) = &def.app {
+            meta.get_or_insert_with(Map::new)
+                .insert("ui".to_owned(), view.meta());
+        }
+        if let Some(meta) = meta {
+            out["_meta"] = Value::Object(meta);
         }
         out
     }
@@ -329,12 +341,79 @@ impl Resource {
                 cache: None,
                 icons: Vec::new(),
                 meta: None,
+                app: None,
                 completions: CompletionsBuilder::default().build(),
                 required_state: Vec::new(),
                 may_ask: false,
             }),
             handler: Reader::Held(Arc::new(read)),
         }
+    }
+
+    /// What the resource declares as an [MCP Apps](crate::app) view, if it is one
+    /// (`#[resource(uri = "ui://..", app(..))]`).
+    ///
+    /// ```
+    /// use mcp_toolkit::{resource, resources};
+    ///
+    /// /// The board.
+    /// #[resource(uri = "ui://notes/board", app(prefers_border))]
+    /// fn board() -> &'static str { "<!DOCTYPE html><title>Board</title>" }
+    ///
+    /// let board = &resources![board][0];
+    /// assert_eq!(board.app().unwrap().meta()["prefersBorder"], true);
+    /// assert_eq!(board.mime_type(), Some("text/html;profile=mcp-app"));
+    /// ```
+    pub fn app(&self) -> Option<&crate::app::View> {
+        self.def.app.as_ref()
+    }
+
+    /// Makes the resource an [MCP Apps](crate::app) view with these settings, replacing
+    /// any it had: it is then served as `text/html;profile=mcp-app`, with the settings as
+    /// `_meta.ui` on its listing and its reads. A URI that is not a fixed `ui://` one, or a
+    /// CSP entry that is not an origin, is refused.
+    ///
+    /// ```
+    /// use mcp_toolkit::app::View;
+    /// use mcp_toolkit::{resource, resources};
+    ///
+    /// /// The chart.
+    /// #[resource(uri = "ui://sales/chart")]
+    /// fn chart() -> &'static str { "<!DOCTYPE html><title>Sales</title>" }
+    ///
+    /// let chart = resources![chart].remove(0);
+    /// let view = chart.clone().with_app(View::new().connect_domains(["https://api.example.com"])).unwrap();
+    /// assert_eq!(view.mime_type(), Some("text/html;profile=mcp-app"));
+    /// assert_eq!(
+    ///     chart.with_app(View::new().connect_domains(["https://api.example.com/v1"])).unwrap_err().to_string(),
+    ///     "resource `ui://sales/chart`: `connect_domains`: `https://api.example.com/v1` has a path (`/v1`); a CSP entry is an origin: `https://host` or `https://host:port` (also `http`, `wss`, `ws`), no path, no wildcard but a leading `*.` (`https://*.example.com`)"
+    /// );
+    /// ```
+    pub fn with_app(mut self, view: crate::app::View) -> Result<Resource, crate::error::DefinitionError> {
+        let owner = || format!("resource `{}`", self.def.uri);
+        crate::app::check_uri(&self.def.uri, owner)?;
+        if let Some(problem) = view.problem() {
+            return Err(crate::error::DefinitionError::InvalidView {
+                owner: owner(),
+                problem,
+            });
+        }
+        let def = Arc::make_mut(&mut self.def);
+        def.mime_type = Some(crate::app::MIME_TYPE.to_owned());
+        def.app = Some(view);
+        Ok(self)
+    }
+
+    /// What a read gave, as the `contents` of `resources/read`'s answer for `uri`: a view's
+    /// each carry its `_meta.ui`.
+    pub(crate) fn contents_json(&self, uri: &str, output: ReadOutput) -> Value {
+        let mut contents = json!(self.contents(uri, output));
+        if let (Some(view), Some(items)) = (&self.def.app, contents.as_array_mut()) {
+            for item in items {
+                item["_meta"] = json!({ "ui": view.meta() });
+            }
+        }
+        contents
     }
 
     /// What a read gave, as the contents `resources/read` answers with for `uri`.

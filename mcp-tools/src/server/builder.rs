@@ -951,6 +951,33 @@ impl Server {
         self.registry.clone()
     }
 
+    /// Whether the server serves an MCP Apps view (a resource with `app`), and so declares
+    /// the extension.
+    fn serves_views(&self) -> bool {
+        self.resources
+            .iter()
+            .flat_map(|registry| registry.resources())
+            .any(|resource| resource.app().is_some())
+    }
+
+    /// A problem for each tool linked to a view the server does not serve, or to a resource
+    /// that is not a view.
+    fn view_link_problems(&self, tools: &[Tool]) -> Vec<DefinitionError> {
+        let resources: Vec<Resource> = self.resources.iter().flat_map(|r| r.resources()).collect();
+        tools
+            .iter()
+            .filter_map(|tool| {
+                let uri = tool.app()?;
+                let (tool, uri) = (tool.name().to_owned(), uri.to_owned());
+                match resources.iter().find(|r| !r.is_template() && r.uri() == uri) {
+                    Some(resource) if resource.app().is_some() => None,
+                    Some(_) => Some(DefinitionError::NotAView { tool, uri }),
+                    None => Some(DefinitionError::UnservedView { tool, uri }),
+                }
+            })
+            .collect()
+    }
+
     /// Checks the configuration: every definition problem, then the state each tool needs.
     fn check(&self) -> Result<(), Error> {
         let mut problems = self.problems.clone();
@@ -977,7 +1004,9 @@ impl Server {
                 .iter()
                 .any(|t| t.task_support() != crate::tool::TaskSupport::Forbidden),
             self.skills.is_some(),
+            self.serves_views(),
         ));
+        problems.extend(self.view_link_problems(&tools));
         for tool in tools {
             problems.extend(tool.header_error());
             problems.extend(tool.form_errors().into_iter().map(|(type_name, error)| {
@@ -1026,6 +1055,7 @@ impl Server {
         {
             self.options.tasks.instance = self.http.settings.instance.clone();
         }
+        let views = self.serves_views();
         if let Some(engine) = self.executor.into_inner() {
             return Ok(engine);
         }
@@ -1033,7 +1063,7 @@ impl Server {
             tools: self.registry,
             prompts: self.prompts,
             resources: self.resources,
-            extensions: crate::engine::with_builtin(self.extensions, self.skills.is_some()),
+            extensions: crate::engine::with_builtin(self.extensions, self.skills.is_some(), views),
             skills: self.skills,
             middleware: self.middleware,
         };
@@ -1057,7 +1087,11 @@ impl Server {
             prompts: self.prompts.clone(),
             resources: self.resources.clone(),
             skills: self.skills.clone(),
-            extensions: crate::engine::with_builtin(self.extensions.clone(), self.skills.is_some()),
+            extensions: crate::engine::with_builtin(
+                self.extensions.clone(),
+                self.skills.is_some(),
+                self.serves_views(),
+            ),
             middleware: self.middleware.clone(),
         };
         let engine = Arc::new(Engine::new(

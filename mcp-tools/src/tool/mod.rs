@@ -2,6 +2,7 @@
 //! and a handler that turns a call's arguments into a [`CallToolResult`].
 
 mod api;
+mod app;
 pub(crate) mod args;
 pub(crate) mod headers;
 mod hints;
@@ -116,6 +117,10 @@ pub(crate) struct Definition {
     /// The most characters of a result hosts should accept (`#[tool(max_result_chars)]`),
     /// 1 to `MAX_RESULT_CHARS`; also a result budget.
     pub(crate) max_result_chars: Option<usize>,
+    /// The view the tool's results are shown in (`#[tool(app = "ui://..")]`).
+    pub(crate) app: Option<String>,
+    /// Who may see and call it, when said (`#[tool(visibility = "app")]`).
+    pub(crate) app_visibility: Option<Vec<crate::app::Audience>>,
     /// The output schema, compiled on first use.
     #[cfg(feature = "validate-output")]
     pub(crate) output_validator: validate::OutputValidator,
@@ -216,6 +221,8 @@ impl Tool {
                 search_hint: None,
                 always_load: false,
                 max_result_chars: None,
+                app: None,
+                app_visibility: None,
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),
@@ -600,6 +607,7 @@ impl Tool {
             d.search_hint.as_deref(),
             d.max_result_chars,
         );
+        crate::app::insert_tool_meta(&mut meta, d.app.as_deref(), d.app_visibility.as_deref());
         meta
     }
 

@@ -107,10 +107,11 @@ impl Engine {
     }
 
     /// Whether a caller may find `tool`: it may see it, it is in the groups its connection
-    /// asked for, and its era can call it (a tool that runs only as a task needs
-    /// 2026-07-28).
+    /// asked for, its era can call it (a tool that runs only as a task needs 2026-07-28),
+    /// and it is the model's (not a tool only an MCP Apps view calls).
     fn searchable(&self, conn: &Connection, tool: &Tool, era: &Era, auth: Auth<'_>) -> bool {
-        (era.is_modern() || tool.task_support() != TaskSupport::Required)
+        tool.visible_to_model()
+            && (era.is_modern() || tool.task_support() != TaskSupport::Required)
             && Engine::in_groups(conn, tool)
             && self.tool_visible(tool, auth)
     }
@@ -184,8 +185,11 @@ impl Engine {
             )));
         }
         let Handle { conn, out, auth, .. } = req;
+        // `call_tool` is the model's way in, so a tool only views call is not found by it.
         let callable = self.tools.snapshot().get(&name).is_some_and(|tool| {
-            self.tool_visible(tool, auth) && (era.is_modern() || tool.task_support() != TaskSupport::Required)
+            tool.visible_to_model()
+                && self.tool_visible(tool, auth)
+                && (era.is_modern() || tool.task_support() != TaskSupport::Required)
         });
         if !callable {
             let prepared = searching.prepared(self.tools.snapshot());
@@ -381,7 +385,9 @@ fn found_result(query: &str, found: &[&Tool], version: ProtocolVersion) -> CallT
             let _ = write!(text, ": {summary}");
         }
     }
+    // A `Value` always serializes.
     CallToolResult::structured_with_text(&json!({ "tools": definitions }), text)
+        .unwrap_or_else(|_| CallToolResult::internal_error())
 }
 
 /// `charge, amount?`: a tool's parameters, the optional ones marked.

@@ -24,14 +24,21 @@ use serde_json::{Value, json};
 use std::borrow::Cow;
 use std::sync::Arc;
 
-/// The framework's own extensions: tasks (declared while a tool may run as a task) and
-/// skills (on a server with skills).
-fn builtin(skills: bool) -> Vec<Extension> {
+/// The framework's own extensions: tasks (declared while a tool may run as a task), skills
+/// (on a server with skills) and MCP Apps (on a server with a view, in `initialize` too).
+fn builtin(skills: bool, views: bool) -> Vec<Extension> {
     let mut builtin = vec![Extension::new(crate::engine::tasks::EXTENSION).gated(Gate::TaskTools)];
     if skills {
         builtin.push(
             Extension::new(crate::engine::methods::skills::EXTENSION)
                 .settings(json!({ "directoryRead": true })),
+        );
+    }
+    if views {
+        builtin.push(
+            Extension::new(crate::app::EXTENSION)
+                .settings(json!({ "mimeTypes": [crate::app::MIME_TYPE] }))
+                .in_initialize(),
         );
     }
     builtin
@@ -44,8 +51,9 @@ pub(crate) fn extension_problems(
     given: &[Extension],
     task_tools: bool,
     skills: bool,
+    views: bool,
 ) -> Vec<DefinitionError> {
-    let builtin = builtin(skills);
+    let builtin = builtin(skills, views);
     let declared: Vec<&Extension> = given
         .iter()
         .chain(builtin.iter().filter(|e| e.gate() == Gate::Always || task_tools))
@@ -81,9 +89,10 @@ pub(crate) fn extension_problems(
     problems
 }
 
-/// The extensions `given`, then the framework's own: what a server declares.
-pub(crate) fn with_builtin(mut given: Vec<Extension>, skills: bool) -> Extensions {
-    given.extend(builtin(skills));
+/// The extensions `given`, then the framework's own: what a server declares (`views`: it
+/// serves an MCP Apps view).
+pub(crate) fn with_builtin(mut given: Vec<Extension>, skills: bool, views: bool) -> Extensions {
+    given.extend(builtin(skills, views));
     Extensions::new(given)
 }
 
@@ -250,7 +259,7 @@ mod tests {
     use super::*;
 
     fn messages(given: &[Extension], task_tools: bool, skills: bool) -> Vec<String> {
-        extension_problems(given, task_tools, skills)
+        extension_problems(given, task_tools, skills, false)
             .iter()
             .map(ToString::to_string)
             .collect()
@@ -282,11 +291,18 @@ mod tests {
             Extension::new("com.example/b").depends_on("io.modelcontextprotocol/skills"),
         ];
         assert!(messages(&given, false, true).is_empty());
+        // A server with a view declares MCP Apps itself.
+        let given = [Extension::new(crate::app::EXTENSION)];
+        assert!(extension_problems(&given, false, false, false).is_empty());
+        assert_eq!(
+            extension_problems(&given, false, false, true)[0].to_string(),
+            "duplicate extension `io.modelcontextprotocol/ui`: every extension of a server needs its own id"
+        );
     }
 
     #[test]
     fn the_declared_list_follows_the_gate() {
-        let extensions = with_builtin(vec![Extension::new("com.example/a")], true);
+        let extensions = with_builtin(vec![Extension::new("com.example/a")], true, true);
         let ids = |task_tools| {
             extensions
                 .declared(task_tools)
@@ -294,14 +310,27 @@ mod tests {
                 .cloned()
                 .collect::<Vec<_>>()
         };
-        assert_eq!(ids(false), ["com.example/a", "io.modelcontextprotocol/skills"]);
+        assert_eq!(
+            ids(false),
+            [
+                "com.example/a",
+                "io.modelcontextprotocol/skills",
+                "io.modelcontextprotocol/ui"
+            ]
+        );
         assert_eq!(
             ids(true),
             [
                 "com.example/a",
                 "io.modelcontextprotocol/tasks",
-                "io.modelcontextprotocol/skills"
+                "io.modelcontextprotocol/skills",
+                "io.modelcontextprotocol/ui"
             ]
+        );
+        // `initialize` declares only MCP Apps, whose hosts read it in every revision.
+        assert_eq!(
+            Value::Object(extensions.declared_in_initialize()),
+            json!({"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}})
         );
         assert!(extensions.method("com.example/a").is_none());
     }

@@ -47,7 +47,7 @@ impl Engine {
             id.raw,
             &self.info,
             version,
-            self.capabilities(),
+            self.initialize_capabilities(),
         ));
         let stall = self.options.limits.stream_stall_timeout;
         tokio::spawn(subscriptions::notify_legacy(
@@ -93,6 +93,18 @@ impl Engine {
         // Prompt arguments and template variables complete.
         if self.prompts.is_some() || self.resources.is_some() {
             capabilities["completions"] = serde_json::json!({});
+        }
+        capabilities
+    }
+
+    /// What `initialize` declares: what the server offers, and the extensions whose clients
+    /// read them there (MCP Apps, when the server has a view). `extensions` is not in those
+    /// revisions' schemas, which let capabilities carry more than they name.
+    fn initialize_capabilities(&self) -> serde_json::Value {
+        let mut capabilities = self.capabilities();
+        let extensions = self.extensions.declared_in_initialize();
+        if !extensions.is_empty() {
+            capabilities["extensions"] = serde_json::Value::Object(extensions);
         }
         capabilities
     }

@@ -411,8 +411,8 @@ impl Engine {
             .as_ref()
             .and_then(|registry| registry.get(&answering.name));
         let contents = match &resource {
-            Some(resource) => resource.contents(&answering.target, output),
-            None => Vec::new(),
+            Some(resource) => resource.contents_json(&answering.target, output),
+            None => json!([]),
         };
         let mut result = json!({ "contents": contents });
         if answering.modern() {
