@@ -181,7 +181,8 @@ async function checkPrompts(client, note, notes) {
   check("prompts/get review_note, focus tone", isDeepStrictEqual(messages(res), want), `${JSON.stringify(messages(res))}, expected ${JSON.stringify(want)}`);
 
   const latest = [...notes].sort((a, b) => a.id - b.id).slice(-10); // `limit` defaults to 10
-  const listed = latest.map(noteLine).join("\n") || "(there are no notes yet)";
+  // The listing's end is trimmed: a note without a body (as `board_add` makes) ends in ": ".
+  const listed = latest.map(noteLine).join("\n").trimEnd() || "(there are no notes yet)";
   res = await client.getPrompt({ name: "digest", arguments: {} });
   want = [["user", "text", `${DIGEST_ASK}\n\n${listed}`], ["assistant", "text", "Here is your digest:"]];
   check("prompts/get digest (the latest notes, then the assistant's start)", isDeepStrictEqual(messages(res), want),
@@ -203,6 +204,7 @@ async function checkResources(client, version, note, notes) {
   let got = resources.map((r) => [r.uri, r.name, r.mimeType]);
   let want = [
     ["notes://all", "all_notes", "text/markdown"],
+    ["ui://notes/board", "board", "text/html;profile=mcp-app"],
     ["skill://notes-workflow/SKILL.md", "notes-workflow", "text/markdown"],
     ["skill://notes-workflow/references/tagging.md", "tagging.md", "text/markdown"],
   ];
@@ -251,8 +253,8 @@ const BOARD_MIME = "text/html;profile=mcp-app";
 const BOARD_UI = { csp: { connectDomains: ["https://api.example.com"] }, prefersBorder: true };
 
 /** The MCP Apps extension as the SDK sees it: declared in the capabilities (the SDK's
- * `getServerCapabilities()`, from `initialize` or `server/discover`; both lines' schemas have
- * `extensions`), linked from the tools' `_meta`, the view listed and read with its MIME type and
+ * `getServerCapabilities()`, from `initialize` or `server/discover`, which 2.x sends pinned too;
+ * both lines' schemas have `extensions`), linked from the tools' `_meta`, the view listed and read with its MIME type and
  * `_meta.ui`, and `board_add` adding a note that `list_notes` then lists (`structuredContent.notes`).
  * Tools, resources and contents keep `_meta` as sent. */
 async function checkApps(client, version) {

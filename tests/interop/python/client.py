@@ -219,6 +219,7 @@ async def check_resources(session, version, note, notes):
     got = [(str(r.uri), r.name, field(r, "mime_type", "mimeType")) for r in resources]
     want = [
         ("notes://all", "all_notes", "text/markdown"),
+        ("ui://notes/board", "board", "text/html;profile=mcp-app"),
         ("skill://notes-workflow/SKILL.md", "notes-workflow", "text/markdown"),
         ("skill://notes-workflow/references/tagging.md", "tagging.md", "text/markdown"),
     ]
@@ -264,19 +265,28 @@ BOARD_MIME = "text/html;profile=mcp-app"
 BOARD_UI = {"csp": {"connectDomains": ["https://api.example.com"]}, "prefersBorder": True}
 
 
-def server_capabilities(session):
+async def server_capabilities(session, mode):
     """The capabilities the server declared, through the SDK's own API: 2.x `Client.server_capabilities`
     (from `initialize` or `server/discover`), 1.x `ClientSession.get_server_capabilities()`.
-    `extensions` is a field of 2.x's model; 1.x's has none, but keeps unknown keys (extra="allow")."""
-    return session.server_capabilities if V2 else session.get_server_capabilities()
+    `extensions` is a field of 2.x's model; 1.x's has none, but keeps unknown keys (extra="allow").
+    Pinned to 2026-07-28, 2.x never asks: it adopts a discover result it makes up, with empty
+    capabilities. Then the check asks `server/discover` itself, with the session's `send_discover`
+    (the probe `auto` sends), and reads the answer with the SDK's `DiscoverResult`."""
+    if not V2:
+        return session.get_server_capabilities()
+    if mode == "pin":
+        from mcp import types
+
+        return types.DiscoverResult.model_validate(await session.session.send_discover(MODERN)).capabilities
+    return session.server_capabilities
 
 
-async def check_apps(session, version):
+async def check_apps(session, version, mode):
     """The MCP Apps extension as the SDK sees it: declared in the capabilities, linked from the
     tools' `_meta`, the view listed and read with its MIME type and `_meta.ui`, and `board_add`
     adding a note that `list_notes` then lists (`structuredContent.notes`). Tools, resources and
     contents carry `_meta` as `.meta` in both SDK lines."""
-    extension = (getattr(server_capabilities(session), "extensions", None) or {}).get(APPS)
+    extension = (getattr(await server_capabilities(session, mode), "extensions", None) or {}).get(APPS)
     source = "server/discover" if version == MODERN else "initialize"
     check(f"{source} capabilities.extensions[{APPS!r}] names {BOARD_MIME}",
           isinstance(extension, dict) and BOARD_MIME in (extension.get("mimeTypes") or []), repr(extension))
@@ -354,7 +364,8 @@ async def check_prompts(session, version, note, notes):
     check("prompts/get review_note, focus tone", messages(res) == want, f"{messages(res)}, expected {want}")
 
     latest = sorted(notes, key=lambda n: n["id"])[-10:]  # `limit` defaults to 10
-    listed = "\n".join(note_line(n) for n in latest) or "(there are no notes yet)"
+    # The listing's end is trimmed: a note without a body (as `board_add` makes) ends in ": ".
+    listed = "\n".join(note_line(n) for n in latest).rstrip() or "(there are no notes yet)"
     res = await session.get_prompt("digest", {})
     want = [("user", "text", f"{DIGEST_ASK}\n\n{listed}"), ("assistant", "text", "Here is your digest:")]
     check("prompts/get digest (the latest notes, then the assistant's start)", messages(res) == want,
@@ -485,7 +496,7 @@ async def run_notes(args):
             check("add_note", not field(res, "is_error", "isError") and note.get("body") == body, f"{texts(res)}")
             note_id = note.get("id")
 
-            await check_apps(session, version)
+            await check_apps(session, version, args.mode)
 
             # The server's state is per process: over HTTP, earlier runs may have left notes.
             found = await session.call_tool("search_notes", {"query": "", "limit": 1000})
