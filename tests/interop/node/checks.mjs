@@ -151,7 +151,8 @@ export async function main(body) {
 // SDK retries with the answers. `notesHandlers()` makes the handlers (and records what they
 // were asked, and the resource updates heard); `runNotesChecks` drives the tools once they are
 // registered, gets the server's prompts (`review_note`, `digest`), reads its resources
-// (`notes://all`, `notes://{id}`) and subscribes to `notes://all` while adding a note.
+// (`notes://all`, `notes://{id}`), subscribes to `notes://all` while adding a note, and checks the
+// MCP Apps board (`checkApps`).
 const NOTES_TOOLS = ["clear_notes", "suggest_title", "export_notes"];
 const TITLE = "Ownership in Rust"; // what the sampling handler's "model" answers (with spaces to trim)
 const SYSTEM_PROMPT = "You name notes. Answer with the title only.";

@@ -13,6 +13,9 @@ through the SDK's callbacks: legacy servers send real requests, 2026-07-28 ones 
 server's prompts (`review_note`, `digest`), lists and reads its resources (`notes://all`,
 `notes://{id}`), and subscribes to `notes://all` while adding a note: `subscribe_resource` and
 the message handler in legacy sessions, `Client.listen(resource_subscriptions=...)` in 2026-07-28.
+It checks the MCP Apps board as well: the `io.modelcontextprotocol/ui` extension in the server's
+capabilities, `list_notes` and `board_add` linked to `ui://notes/board` in their `_meta`, the view
+listed and read as `text/html;profile=mcp-app` with its `_meta.ui`, and `board_add` adding a note.
 
 With `--server payments` it drives tool search: `tools/list` names only the tools marked
 `always_load` with `search_tools` and `call_tool`; searches in a user's words find the tool meant;
