@@ -1,5 +1,6 @@
 // The checks shared by client-v1.mjs and client-v2.mjs: the same cases and output as
 // ../python/client.py. Each client connects with its SDK and hands the connected client here.
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -150,7 +151,8 @@ export async function main(body) {
 // SDK retries with the answers. `notesHandlers()` makes the handlers (and records what they
 // were asked, and the resource updates heard); `runNotesChecks` drives the tools once they are
 // registered, gets the server's prompts (`review_note`, `digest`), reads its resources
-// (`notes://all`, `notes://{id}`) and subscribes to `notes://all` while adding a note.
+// (`notes://all`, `notes://{id}`), subscribes to `notes://all` while adding a note, and checks the
+// MCP Apps board (`checkApps`).
 const NOTES_TOOLS = ["clear_notes", "suggest_title", "export_notes"];
 const TITLE = "Ownership in Rust"; // what the sampling handler's "model" answers (with spaces to trim)
 const SYSTEM_PROMPT = "You name notes. Answer with the title only.";
@@ -180,7 +182,8 @@ async function checkPrompts(client, note, notes) {
   check("prompts/get review_note, focus tone", isDeepStrictEqual(messages(res), want), `${JSON.stringify(messages(res))}, expected ${JSON.stringify(want)}`);
 
   const latest = [...notes].sort((a, b) => a.id - b.id).slice(-10); // `limit` defaults to 10
-  const listed = latest.map(noteLine).join("\n") || "(there are no notes yet)";
+  // The listing's end is trimmed: a note without a body (as `board_add` makes) ends in ": ".
+  const listed = latest.map(noteLine).join("\n").trimEnd() || "(there are no notes yet)";
   res = await client.getPrompt({ name: "digest", arguments: {} });
   want = [["user", "text", `${DIGEST_ASK}\n\n${listed}`], ["assistant", "text", "Here is your digest:"]];
   check("prompts/get digest (the latest notes, then the assistant's start)", isDeepStrictEqual(messages(res), want),
@@ -202,6 +205,7 @@ async function checkResources(client, version, note, notes) {
   let got = resources.map((r) => [r.uri, r.name, r.mimeType]);
   let want = [
     ["notes://all", "all_notes", "text/markdown"],
+    ["ui://notes/board", "board", "text/html;profile=mcp-app"],
     ["skill://notes-workflow/SKILL.md", "notes-workflow", "text/markdown"],
     ["skill://notes-workflow/references/tagging.md", "tagging.md", "text/markdown"],
   ];
@@ -240,6 +244,55 @@ async function checkResources(client, version, note, notes) {
       code && e.data?.uri === "notes://999999" && errorMessage(e) === "there is no note 999999",
       `${e.name}: code=${e.code}, message=${JSON.stringify(e.message)}, data=${JSON.stringify(e.data)}`);
   }
+}
+
+// MCP Apps (extension `io.modelcontextprotocol/ui`): the notes board, a `ui://` view that
+// `list_notes` and `board_add` link to.
+const APPS = "io.modelcontextprotocol/ui";
+const BOARD_URI = "ui://notes/board";
+const BOARD_MIME = "text/html;profile=mcp-app";
+const BOARD_UI = { csp: { connectDomains: ["https://api.example.com"] }, prefersBorder: true };
+
+/** The MCP Apps extension as the SDK sees it: declared in the capabilities (the SDK's
+ * `getServerCapabilities()`, from `initialize` or `server/discover`, which 2.x sends pinned too;
+ * both lines' schemas have `extensions`), linked from the tools' `_meta`, the view listed and read with its MIME type and
+ * `_meta.ui`, and `board_add` adding a note that `list_notes` then lists (`structuredContent.notes`).
+ * Tools, resources and contents keep `_meta` as sent. */
+async function checkApps(client, version) {
+  const extension = client.getServerCapabilities()?.extensions?.[APPS];
+  const source = version === MODERN ? "server/discover" : "initialize";
+  check(`${source} capabilities.extensions["${APPS}"] names ${BOARD_MIME}`,
+    Array.isArray(extension?.mimeTypes) && extension.mimeTypes.includes(BOARD_MIME), JSON.stringify(extension));
+
+  const { tools } = await client.listTools();
+  for (const [name, want] of [["list_notes", { resourceUri: BOARD_URI }], ["board_add", { resourceUri: BOARD_URI, visibility: ["app"] }]]) {
+    const tool = tools.find((t) => t.name === name);
+    const meta = tool?._meta ?? {};
+    check(`tools/list ${name}: _meta.ui.resourceUri and _meta["ui/resourceUri"] are ${BOARD_URI}`,
+      meta.ui?.resourceUri === BOARD_URI && meta["ui/resourceUri"] === BOARD_URI, `${name} listed: ${Boolean(tool)}, _meta ${JSON.stringify(meta)}`);
+    check(`tools/list ${name}: _meta.ui is ${JSON.stringify(want)}`, isDeepStrictEqual(meta.ui, want), JSON.stringify(meta.ui));
+  }
+
+  const { resources } = await client.listResources();
+  let got = resources.filter((r) => r.uri === BOARD_URI).map((r) => [r.mimeType, r._meta?.ui]);
+  let want = [[BOARD_MIME, BOARD_UI]];
+  check(`resources/list ${BOARD_URI}: ${BOARD_MIME} and _meta.ui`, isDeepStrictEqual(got, want), `${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+  const { contents } = await client.readResource({ uri: BOARD_URI });
+  got = contents.map((c) => [c.uri, c.mimeType, c._meta?.ui]);
+  want = [[BOARD_URI, BOARD_MIME, BOARD_UI]];
+  check(`resources/read ${BOARD_URI}: one content, ${BOARD_MIME} and _meta.ui`, isDeepStrictEqual(got, want), `${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+  const html = contents[0]?.text;
+  check(`resources/read ${BOARD_URI}: an HTML document`, typeof html === "string" && html.trimStart().toLowerCase().startsWith("<!doctype html>"),
+    JSON.stringify(html)?.slice(0, 200));
+
+  const title = `from the board ${randomUUID().slice(0, 8)}`; // runs over HTTP share a server
+  let res = await client.callTool({ name: "board_add", arguments: { title } });
+  const added = (res.structuredContent?.notes ?? []).filter((n) => n.title === title);
+  check("board_add: structuredContent.notes has the new note", !res.isError && added.length === 1,
+    `${JSON.stringify(texts(res))}, structuredContent ${JSON.stringify(res.structuredContent)}`);
+  res = await client.callTool({ name: "list_notes", arguments: {} });
+  check("list_notes then lists it", !res.isError && added.length > 0 && (res.structuredContent?.notes ?? []).some((n) => isDeepStrictEqual(n, added[0])),
+    `${JSON.stringify(texts(res))}, structuredContent ${JSON.stringify(res.structuredContent)}`);
 }
 
 /** Calls `add_note` while subscribed to `notes://all`, and checks that the server tells of the
@@ -377,6 +430,8 @@ export async function runNotesChecks(client, version, expectedVersion, handlers)
     let res = await addNoteWatched(client, version, handlers, { title: "draft", body, tags: ["rust"] });
     const note = JSON.parse(texts(res)[0] ?? "{}");
     check("add_note", !res.isError && note.body === body, JSON.stringify(texts(res)));
+
+    await checkApps(client, version);
 
     // The server's state is per process: over HTTP, earlier runs may have left notes.
     const found = await client.callTool({ name: "search_notes", arguments: { query: "", limit: 1000 } });

@@ -13,6 +13,9 @@ through the SDK's callbacks: legacy servers send real requests, 2026-07-28 ones 
 server's prompts (`review_note`, `digest`), lists and reads its resources (`notes://all`,
 `notes://{id}`), and subscribes to `notes://all` while adding a note: `subscribe_resource` and
 the message handler in legacy sessions, `Client.listen(resource_subscriptions=...)` in 2026-07-28.
+It checks the MCP Apps board as well: the `io.modelcontextprotocol/ui` extension in the server's
+capabilities, `list_notes` and `board_add` linked to `ui://notes/board` in their `_meta`, the view
+listed and read as `text/html;profile=mcp-app` with its `_meta.ui`, and `board_add` adding a note.
 
 With `--server payments` it drives tool search: `tools/list` names only the tools marked
 `always_load` with `search_tools` and `call_tool`; searches in a user's words find the tool meant;
@@ -33,6 +36,7 @@ import pathlib
 import re
 import sys
 import tempfile
+import uuid
 
 MCP_VERSION = importlib.metadata.version("mcp")
 V2 = int(MCP_VERSION.split(".")[0]) >= 2
@@ -218,6 +222,7 @@ async def check_resources(session, version, note, notes):
     got = [(str(r.uri), r.name, field(r, "mime_type", "mimeType")) for r in resources]
     want = [
         ("notes://all", "all_notes", "text/markdown"),
+        ("ui://notes/board", "board", "text/html;profile=mcp-app"),
         ("skill://notes-workflow/SKILL.md", "notes-workflow", "text/markdown"),
         ("skill://notes-workflow/references/tagging.md", "tagging.md", "text/markdown"),
     ]
@@ -253,6 +258,73 @@ async def check_resources(session, version, note, notes):
         want = -32602 if version == MODERN else -32002
         check("resources/read notes://999999 raises", code == want and message == "there is no note 999999",
               f"{type(e).__name__}: code={code}, message={message!r}")
+
+
+# MCP Apps (extension `io.modelcontextprotocol/ui`): the notes board, a `ui://` view that
+# `list_notes` and `board_add` link to.
+APPS = "io.modelcontextprotocol/ui"
+BOARD_URI = "ui://notes/board"
+BOARD_MIME = "text/html;profile=mcp-app"
+BOARD_UI = {"csp": {"connectDomains": ["https://api.example.com"]}, "prefersBorder": True}
+
+
+async def server_capabilities(session, mode):
+    """The capabilities the server declared, through the SDK's own API: 2.x `Client.server_capabilities`
+    (from `initialize` or `server/discover`), 1.x `ClientSession.get_server_capabilities()`.
+    `extensions` is a field of 2.x's model; 1.x's has none, but keeps unknown keys (extra="allow").
+    Pinned to 2026-07-28, 2.x never asks: it adopts a discover result it makes up, with empty
+    capabilities. Then the check asks `server/discover` itself, with the session's `send_discover`
+    (the probe `auto` sends), and reads the answer with the SDK's `DiscoverResult`."""
+    if not V2:
+        return session.get_server_capabilities()
+    if mode == "pin":
+        from mcp import types
+
+        return types.DiscoverResult.model_validate(await session.session.send_discover(MODERN)).capabilities
+    return session.server_capabilities
+
+
+async def check_apps(session, version, mode):
+    """The MCP Apps extension as the SDK sees it: declared in the capabilities, linked from the
+    tools' `_meta`, the view listed and read with its MIME type and `_meta.ui`, and `board_add`
+    adding a note that `list_notes` then lists (`structuredContent.notes`). Tools, resources and
+    contents carry `_meta` as `.meta` in both SDK lines."""
+    extension = (getattr(await server_capabilities(session, mode), "extensions", None) or {}).get(APPS)
+    source = "server/discover" if version == MODERN else "initialize"
+    check(f"{source} capabilities.extensions[{APPS!r}] names {BOARD_MIME}",
+          isinstance(extension, dict) and BOARD_MIME in (extension.get("mimeTypes") or []), repr(extension))
+
+    tools = {t.name: t for t in (await session.list_tools()).tools}
+    for name, want in [("list_notes", {"resourceUri": BOARD_URI}),
+                       ("board_add", {"resourceUri": BOARD_URI, "visibility": ["app"]})]:
+        meta = getattr(tools.get(name), "meta", None) or {}
+        check(f"tools/list {name}: _meta.ui.resourceUri and _meta['ui/resourceUri'] are {BOARD_URI}",
+              (meta.get("ui") or {}).get("resourceUri") == BOARD_URI and meta.get("ui/resourceUri") == BOARD_URI,
+              f"{name} in tools: {name in tools}, _meta {meta!r}")
+        check(f"tools/list {name}: _meta.ui is {want}", meta.get("ui") == want, repr(meta.get("ui")))
+
+    listed = [r for r in (await session.list_resources()).resources if str(r.uri) == BOARD_URI]
+    got = [(field(r, "mime_type", "mimeType"), (r.meta or {}).get("ui")) for r in listed]
+    check(f"resources/list {BOARD_URI}: {BOARD_MIME} and _meta.ui", got == [(BOARD_MIME, BOARD_UI)],
+          f"{got}, expected {[(BOARD_MIME, BOARD_UI)]}")
+    contents = (await session.read_resource(BOARD_URI)).contents
+    got = [(str(c.uri), field(c, "mime_type", "mimeType"), (c.meta or {}).get("ui")) for c in contents]
+    want = [(BOARD_URI, BOARD_MIME, BOARD_UI)]
+    check(f"resources/read {BOARD_URI}: one content, {BOARD_MIME} and _meta.ui", got == want, f"{got}, expected {want}")
+    html = getattr(contents[0], "text", None) if contents else None
+    check(f"resources/read {BOARD_URI}: an HTML document", isinstance(html, str)
+          and html.lstrip().lower().startswith("<!doctype html>"), repr(html)[:200])
+
+    title = f"from the board {uuid.uuid4().hex[:8]}"  # runs over HTTP share a server
+    res = await session.call_tool("board_add", {"title": title})
+    notes = (field(res, "structured_content", "structuredContent") or {}).get("notes") or []
+    added = [n for n in notes if n.get("title") == title]
+    check("board_add: structuredContent.notes has the new note",
+          not field(res, "is_error", "isError") and len(added) == 1, f"{texts(res)}, structuredContent notes {notes}")
+    res = await session.call_tool("list_notes", {})
+    notes = (field(res, "structured_content", "structuredContent") or {}).get("notes") or []
+    check("list_notes then lists it", not field(res, "is_error", "isError") and added
+          and any(n == added[0] for n in notes), f"{texts(res)}, structuredContent notes {notes}")
 
 
 async def add_note_watched(session, version, updates, arguments):
@@ -295,7 +367,8 @@ async def check_prompts(session, version, note, notes):
     check("prompts/get review_note, focus tone", messages(res) == want, f"{messages(res)}, expected {want}")
 
     latest = sorted(notes, key=lambda n: n["id"])[-10:]  # `limit` defaults to 10
-    listed = "\n".join(note_line(n) for n in latest) or "(there are no notes yet)"
+    # The listing's end is trimmed: a note without a body (as `board_add` makes) ends in ": ".
+    listed = "\n".join(note_line(n) for n in latest).rstrip() or "(there are no notes yet)"
     res = await session.get_prompt("digest", {})
     want = [("user", "text", f"{DIGEST_ASK}\n\n{listed}"), ("assistant", "text", "Here is your digest:")]
     check("prompts/get digest (the latest notes, then the assistant's start)", messages(res) == want,
@@ -425,6 +498,8 @@ async def run_notes(args):
             note = json.loads(texts(res)[0]) if texts(res) else {}
             check("add_note", not field(res, "is_error", "isError") and note.get("body") == body, f"{texts(res)}")
             note_id = note.get("id")
+
+            await check_apps(session, version, args.mode)
 
             # The server's state is per process: over HTTP, earlier runs may have left notes.
             found = await session.call_tool("search_notes", {"query": "", "limit": 1000})

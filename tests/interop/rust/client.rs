@@ -285,6 +285,97 @@ async fn everything(client: &Client, checks: &mut Checks) {
     }
 }
 
+/// The notes board, an MCP Apps view (extension `io.modelcontextprotocol/ui`): declared in
+/// the capabilities, linked from `list_notes` and `board_add`, listed and read with its MIME
+/// type and `_meta.ui`; `board_add` adds a note that `list_notes` then lists.
+async fn apps(client: &Client, checks: &mut Checks) {
+    const BOARD: &str = "ui://notes/board";
+    const MIME: &str = "text/html;profile=mcp-app";
+    let board_ui = json!({"csp": {"connectDomains": ["https://api.example.com"]}, "prefersBorder": true});
+    // The `initialize` or `server/discover` result, as the client keeps it.
+    let extension = &client.server_info()["capabilities"]["extensions"]["io.modelcontextprotocol/ui"];
+    checks.check(
+        "capabilities declare io.modelcontextprotocol/ui",
+        match extension["mimeTypes"].as_array() {
+            Some(types) if types.iter().any(|t| t == MIME) => Ok(()),
+            _ => Err(format!("extension {extension}")),
+        },
+    );
+    let tools = client.list_tools().await;
+    for (name, ui) in [
+        ("list_notes", json!({"resourceUri": BOARD})),
+        ("board_add", json!({"resourceUri": BOARD, "visibility": ["app"]})),
+    ] {
+        let meta = tools.as_ref().map_err(|e| e.to_string()).and_then(|tools| {
+            let tool = tools.iter().find(|t| t.name() == name);
+            tool.map(|t| t.meta().cloned().unwrap_or_default())
+                .ok_or(format!("no {name} listed"))
+        });
+        checks.check(
+            &format!("{name} linked to the board"),
+            meta.and_then(|meta| {
+                if meta.get("ui") == Some(&ui) && meta.get("ui/resourceUri") == Some(&json!(BOARD)) {
+                    Ok(())
+                } else {
+                    Err(format!("_meta {meta:?}, expected ui {ui}"))
+                }
+            }),
+        );
+    }
+    let listed = client.list_resources().await;
+    checks.check(
+        "board listed with its MIME type and _meta.ui",
+        listed.map_err(|e| e.to_string()).and_then(|resources| {
+            let board = resources
+                .iter()
+                .find(|r| r.uri() == BOARD)
+                .ok_or("no board listed")?;
+            let ui = board.meta().and_then(|meta| meta.get("ui"));
+            if board.mime_type() == Some(MIME) && ui == Some(&board_ui) {
+                Ok(())
+            } else {
+                Err(format!("{}", board.json()))
+            }
+        }),
+    );
+    let read = client.read_resource(BOARD).await;
+    checks.check(
+        "board read with its MIME type and _meta.ui",
+        read.map_err(|e| e.to_string()).and_then(|read| {
+            // `ResourceContents` has no `_meta`: the raw result does.
+            let contents = &read.response()["result"]["contents"];
+            let html = contents[0]["text"].as_str().unwrap_or_default();
+            if contents.as_array().map(Vec::len) == Some(1)
+                && contents[0]["mimeType"] == MIME
+                && contents[0]["_meta"]["ui"] == board_ui
+                && html.trim_start().to_lowercase().starts_with("<!doctype html>")
+            {
+                Ok(())
+            } else {
+                Err(format!("{:.300}", contents.to_string()))
+            }
+        }),
+    );
+    let title = format!("from the board {}", std::process::id());
+    let has_title = |response: &CallResponse| {
+        let notes = &response.structured_content().cloned().unwrap_or_default()["notes"];
+        match notes.as_array() {
+            Some(notes) if notes.iter().any(|n| n["title"] == title.as_str()) => Ok(()),
+            _ => Err(format!("no note {title:?} in {notes}")),
+        }
+    };
+    let added = client.call("board_add", json!({"title": title})).await;
+    checks.check(
+        "board_add answers the notes, the new one with them",
+        added.map_err(|e| e.to_string()).and_then(|r| has_title(&r)),
+    );
+    let listed = client.call("list_notes", json!({})).await;
+    checks.check(
+        "list_notes then lists it",
+        listed.map_err(|e| e.to_string()).and_then(|r| has_title(&r)),
+    );
+}
+
 async fn notes(client: &Client, checks: &mut Checks, modern: bool) {
     let call = client
         .call("add_note", json!({"title": "milk", "body": "2 litres"}))
@@ -301,6 +392,7 @@ async fn notes(client: &Client, checks: &mut Checks, modern: bool) {
             .and_then(|r| text_of(&r))
             .map(drop),
     );
+    apps(client, checks).await;
     let call = client.call("suggest_title", json!({"id": id})).await;
     checks.check(
         "answered sampling",
