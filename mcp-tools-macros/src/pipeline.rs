@@ -1531,4 +1531,68 @@ mod tests {
         assert!(tokens.starts_with(":: core :: compile_error !"), "{tokens}");
         assert!(tokens.contains("fn add (a : i64) -> i64 { a }"), "{tokens}");
     }
+
+    const BOARD: &str = r#"
+        /// The board.
+        fn board() -> &'static str {
+            "<!DOCTYPE html>"
+        }
+    "#;
+
+    #[test]
+    fn a_view_reaches_the_builder_and_is_a_view_fn() {
+        let args = r#"uri = "ui://notes/board", app(csp(connect_domains = ["https://a.example.com"], frame_domains = ["https://v.example.com"]), permissions(camera, clipboard_write), domain = "d.example.com", prefers_border)"#;
+        let expansion = run_resource(args, BOARD);
+        assert!(expansion.errors.is_empty(), "{:?}", messages(&expansion));
+        let code = expansion.code.to_string();
+        for part in [
+            r#". connect_domains (["https://a.example.com"])"#,
+            r#". frame_domains (["https://v.example.com"])"#,
+            ". permission (:: mcp_toolkit :: app :: Permission :: Camera)",
+            ". permission (:: mcp_toolkit :: app :: Permission :: ClipboardWrite)",
+            r#". domain ("d.example.com")"#,
+            ". prefers_border (true)",
+            r#"impl :: mcp_toolkit :: app :: ViewFn for board { const URI : & 'static str = "ui://notes/board" ; }"#,
+            "< & 'static str as :: mcp_toolkit :: app :: ViewText > :: IS",
+        ] {
+            assert!(code.contains(part), "missing `{part}` in\n{code}");
+        }
+        // Without `app`, neither the settings nor the view fn.
+        let plain = run_resource(r#"uri = "ui://notes/board""#, BOARD)
+            .code
+            .to_string();
+        assert!(!plain.contains("ViewFn") && !plain.contains(". app ("), "{plain}");
+    }
+
+    #[test]
+    fn a_tools_link_reaches_the_builder_by_uri_or_by_the_views_fn() {
+        let by_uri = run(r#"app = "ui://notes/board", visibility = ["model", "app"]"#, ADD);
+        assert!(by_uri.errors.is_empty(), "{:?}", messages(&by_uri));
+        let code = by_uri.code.to_string();
+        let link = r#". app ("ui://notes/board") . app_visibility (& [:: mcp_toolkit :: app :: Audience :: Model , :: mcp_toolkit :: app :: Audience :: App])"#;
+        assert!(code.contains(link), "missing `{link}` in\n{code}");
+        let by_fn = run("app = views::board", ADD).code.to_string();
+        let link = ". app (< views :: board as :: mcp_toolkit :: app :: ViewFn > :: URI)";
+        assert!(by_fn.contains(link), "missing `{link}` in\n{by_fn}");
+    }
+
+    #[test]
+    fn every_app_mistake_is_reported_at_once() {
+        let args = r#"uri = "notes://board", mime_type = "text/html", app(csp(connect_domains = ["https://a/b"]), permissions(camera, camera, webcam), domain = " ")"#;
+        let expansion = run_resource(args, BOARD);
+        assert_eq!(messages(&expansion).len(), 6, "{:?}", messages(&expansion));
+        assert!(expansion.code.to_string().contains("unreachable_stub"));
+        let tool = run(
+            r#"app = "ui://x/{id}", visibility = ["anyone"], visibility = "app""#,
+            ADD,
+        );
+        assert_eq!(
+            messages(&tool),
+            [
+                "duplicate key `visibility` in `#[tool(...)]`; give each key once",
+                "`app = \"ui://x/{id}\"`: a view's URI is fixed, not a template: hosts read it before any call, so it has no `{..}` variables",
+                "unknown audience `anyone`; `visibility` takes `\"model\"` (the host lists the tool to its model), `\"app\"` (the server's views may call it) or both, as `[\"model\", \"app\"]`",
+            ]
+        );
+    }
 }

@@ -203,16 +203,6 @@ impl View {
         self
     }
 
-    /// The origins of the CSP's `connect-src`.
-    pub fn connect(&self) -> &[String] {
-        &self.connect_domains
-    }
-
-    /// The permissions asked for.
-    pub fn permissions(&self) -> &[Permission] {
-        &self.permissions
-    }
-
     /// `_meta.ui` as the view's listing and its reads send it: only what was declared.
     pub fn meta(&self) -> Value {
         let mut ui = Map::new();

@@ -61,7 +61,9 @@ fn tools_prints_the_definitions_as_json() {
             "suggest_title",
             "export_notes",
             "archive_notes",
-            "export_markdown"
+            "export_markdown",
+            "list_notes",
+            "board_add"
         ]
     );
 }

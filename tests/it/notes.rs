@@ -35,7 +35,7 @@ const REVISION: &str = "2025-11-25";
 pub(super) const MODERN: &str = "2026-07-28";
 
 /// The tools the server starts with.
-const TOOLS: [&str; 9] = [
+const TOOLS: [&str; 11] = [
     "add_note",
     "search_notes",
     "delete_note",
@@ -45,6 +45,8 @@ const TOOLS: [&str; 9] = [
     "export_notes",
     "archive_notes",
     "export_markdown",
+    "list_notes",
+    "board_add",
 ];
 
 fn call(peer: &mut Peer, id: u64, name: &str, arguments: Value) -> Value {
@@ -1511,6 +1513,14 @@ fn resources_read_every_note_as_markdown_and_one_note_as_json() {
         "description": "Every note as a Markdown list, oldest first, one line per note: what `export_notes` writes to `notes.md`.",
         "mimeType": "text/markdown",
         "annotations": { "audience": ["user"] }
+    }, {
+        // The board of MCP Apps (tests/it/apps.rs checks it).
+        "uri": "ui://notes/board",
+        "name": "board",
+        "title": "Board",
+        "description": "The notes board: every note as a card, and a box to add one.",
+        "mimeType": "text/html;profile=mcp-app",
+        "_meta": { "ui": { "csp": { "connectDomains": ["https://api.example.com"] }, "prefersBorder": true } }
     }]);
     let templates = json!([{
         "uriTemplate": "notes://{id}",

@@ -291,10 +291,12 @@ fn the_notes_resources_are_annotated_and_read_again_over_stdio() {
     }));
     let spec = Spec::of("2026-07-28");
     spec.assert_valid("ListResourcesResult", &list["result"]);
-    // The notes skill's files follow (tests/it/skills.rs checks them).
+    // The board (tests/it/apps.rs checks it), then the notes skill's files
+    // (tests/it/skills.rs checks them).
     assert_eq!(list["result"]["resources"][0], definition);
+    assert_eq!(list["result"]["resources"][1]["uri"], "ui://notes/board");
     assert_eq!(
-        list["result"]["resources"][1]["uri"],
+        list["result"]["resources"][2]["uri"],
         "skill://notes-workflow/SKILL.md"
     );
     let read = modern.request(json!({
@@ -327,8 +329,9 @@ fn the_notes_resources_are_annotated_and_read_again_over_stdio() {
     let mut old = definition.clone();
     old.as_object_mut().unwrap().remove("title");
     assert_eq!(list["result"]["resources"][0], old);
+    assert_eq!(list["result"]["resources"][1]["uri"], "ui://notes/board");
     assert_eq!(
-        list["result"]["resources"][1]["uri"],
+        list["result"]["resources"][2]["uri"],
         "skill://notes-workflow/SKILL.md"
     );
     let read = legacy.request(json!({

@@ -132,7 +132,13 @@ fn skills_are_served_without_the_extension_declared_in_2025_11_25() {
     let mut peer = Peer::spawn(NOTES);
     let initialized = initialize(&mut peer, "2025-11-25");
     let capabilities = &initialized["result"]["capabilities"];
-    assert!(capabilities.get("extensions").is_none(), "{capabilities}");
+    // Only MCP Apps, whose hosts read it in every revision, is declared in `initialize`.
+    let extensions = capabilities["extensions"].as_object().unwrap();
+    assert_eq!(
+        extensions.keys().collect::<Vec<_>>(),
+        ["io.modelcontextprotocol/ui"],
+        "{capabilities}"
+    );
     assert!(capabilities["resources"].is_object());
     let listed = peer.request(json!({ "jsonrpc": "2.0", "id": 1, "method": "skills/list" }));
     assert_eq!(
