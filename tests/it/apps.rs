@@ -397,3 +397,30 @@ async fn search_leaves_the_tools_only_views_call_to_the_views() {
         Some(&[Audience::App][..])
     );
 }
+
+/// Builds the report; a task.
+#[tool(task)]
+async fn report(cx: Context) -> String {
+    // Long enough not to finish in place, so the call becomes a task.
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    format!("apps: {}", cx.client_supports_apps())
+}
+
+/// A client that renders views declares it beside the tasks extension, in every request of
+/// 2026-07-28: a task's tool reads both.
+#[tokio::test]
+async fn a_client_declares_apps_beside_tasks() {
+    let client = Server::new("reports", "1.0.0")
+        .tools(tools![renders, report])
+        .test_client()
+        .unwrap()
+        .with_apps()
+        .with_tasks();
+    assert_eq!(
+        client.call("renders", json!({})).await.unwrap().text(),
+        Some("true")
+    );
+    let task = client.call("report", json!({})).await.unwrap();
+    assert!(task.task_id().is_some(), "{:?}", task.response());
+    assert_eq!(task.text(), Some("apps: true"));
+}

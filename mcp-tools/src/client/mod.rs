@@ -421,6 +421,12 @@ impl Connector {
         self
     }
 
+    /// Declares that the client renders MCP Apps views, as [`Client::with_apps`] does.
+    pub fn with_apps(mut self) -> Connector {
+        self.answers.apps = true;
+        self
+    }
+
     /// Declares the tasks extension and follows tasks, as [`Client::with_tasks`] does.
     pub fn with_tasks(mut self) -> Connector {
         self.tasks = true;
@@ -599,6 +605,8 @@ struct Answers {
     elicit: Option<AskHandler>,
     sample: Option<AskHandler>,
     roots: Option<Vec<Value>>,
+    /// Whether the client declares that it renders MCP Apps views.
+    apps: bool,
 }
 
 impl Answers {
@@ -624,6 +632,12 @@ impl Answers {
         }
         if self.roots.is_some() {
             capabilities.insert("roots".into(), json!({ "listChanged": true }));
+        }
+        if self.apps {
+            capabilities.insert(
+                "extensions".into(),
+                json!({ crate::app::EXTENSION: { "mimeTypes": [crate::app::MIME_TYPE] } }),
+            );
         }
         Value::Object(capabilities)
     }
@@ -882,6 +896,40 @@ impl Client {
         roots: impl IntoIterator<Item = (U, N)>,
     ) -> Client {
         self.answers.roots = Some(roots_json(roots));
+        self.capabilities_changed()
+    }
+
+    /// Declares that the client renders [MCP Apps](crate::app) views: the extension
+    /// `io.modelcontextprotocol/ui` with the MIME type `text/html;profile=mcp-app`, in its
+    /// capabilities (in `initialize`, or in every request's `_meta` in 2026-07-28), which a
+    /// tool reads with [`Context::client_supports_apps`](crate::Context::client_supports_apps).
+    /// In the legacy revisions, the connection is initialized again before the next
+    /// request.
+    ///
+    /// ```
+    /// use mcp_toolkit::{tool, tools, Context, Server, protocol::ProtocolVersion};
+    /// use serde_json::json;
+    ///
+    /// /// Lists the notes; shown on a board in hosts that render apps.
+    /// #[tool]
+    /// fn list_notes(cx: Context) -> &'static str {
+    ///     if cx.client_supports_apps() { "2 notes, on the board" } else { "- milk\n- eggs" }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcp_toolkit::testing::ClientError> {
+    /// let server = || Server::new("notes", "1.0.0").tools(tools![list_notes]);
+    /// let host = server().test_client()?.with_apps();
+    /// assert_eq!(host.call("list_notes", json!({})).await?.text(), Some("2 notes, on the board"));
+    /// let legacy = server().test_client_legacy(ProtocolVersion::V2025_11_25).await?.with_apps();
+    /// assert_eq!(legacy.call("list_notes", json!({})).await?.text(), Some("2 notes, on the board"));
+    /// let plain = server().test_client()?;
+    /// assert_eq!(plain.call("list_notes", json!({})).await?.text(), Some("- milk\n- eggs"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn with_apps(mut self) -> Client {
+        self.answers.apps = true;
         self.capabilities_changed()
     }
 
@@ -1827,7 +1875,7 @@ impl Client {
             meta.insert(META_CLIENT_INFO.into(), client_info());
             let mut capabilities = self.answers.capabilities();
             if self.tasks {
-                capabilities["extensions"] = json!({ TASKS_EXTENSION: {} });
+                capabilities["extensions"][TASKS_EXTENSION] = json!({});
             }
             meta.insert(META_CLIENT_CAPABILITIES.into(), capabilities);
             if let Some(level) = *lock(&self.log_level) {
