@@ -266,16 +266,10 @@ pub(crate) fn check_uri(uri: &str, owner: impl FnOnce() -> String) -> Result<(),
     })
 }
 
-/// `_meta.ui` of a tool linked to a view, and the flat key older hosts read, added to
-/// `meta` (created when absent); they replace entries of the same keys.
-pub(crate) fn insert_tool_meta(
-    meta: &mut Option<Map<String, Value>>,
-    uri: Option<&str>,
-    visibility: Option<&[Audience]>,
-) {
-    if uri.is_none() && visibility.is_none() {
-        return;
-    }
+/// The `_meta` entries of a tool linked to a view: `ui` (`resourceUri`, `visibility`) and
+/// the flat key older hosts read. Made once, when the link is set, so a server without views
+/// links none of it.
+pub(crate) fn tool_meta(uri: Option<&str>, visibility: Option<&[Audience]>) -> Map<String, Value> {
     let mut ui = Map::new();
     if let Some(uri) = uri {
         ui.insert("resourceUri".to_owned(), json!(uri));
@@ -284,11 +278,12 @@ pub(crate) fn insert_tool_meta(
         let words: Vec<&str> = visibility.iter().map(|a| a.as_str()).collect();
         ui.insert("visibility".to_owned(), json!(words));
     }
-    let meta = meta.get_or_insert_with(Map::new);
+    let mut meta = Map::new();
     meta.insert("ui".to_owned(), Value::Object(ui));
     if let Some(uri) = uri {
         meta.insert(FLAT_RESOURCE_URI.to_owned(), json!(uri));
     }
+    meta
 }
 
 /// What `#[resource(uri = "ui://..", app(..))]` makes of its fn's name, for
@@ -344,18 +339,16 @@ mod tests {
 
     #[test]
     fn a_tools_meta_has_the_nested_and_the_flat_key() {
-        let mut meta = Some(Map::from_iter([("team".to_owned(), json!("a"))]));
-        insert_tool_meta(
-            &mut meta,
-            Some("ui://a/b"),
-            Some(&[Audience::Model, Audience::App]),
+        assert_eq!(
+            Value::Object(tool_meta(
+                Some("ui://a/b"),
+                Some(&[Audience::Model, Audience::App])
+            )),
+            json!({"ui": {"resourceUri": "ui://a/b", "visibility": ["model", "app"]}, "ui/resourceUri": "ui://a/b"})
         );
         assert_eq!(
-            Value::Object(meta.unwrap()),
-            json!({"team": "a", "ui": {"resourceUri": "ui://a/b", "visibility": ["model", "app"]}, "ui/resourceUri": "ui://a/b"})
+            Value::Object(tool_meta(None, Some(&[Audience::App]))),
+            json!({"ui": {"visibility": ["app"]}})
         );
-        let mut none = None;
-        insert_tool_meta(&mut none, None, None);
-        assert!(none.is_none());
     }
 }

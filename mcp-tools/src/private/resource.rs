@@ -37,6 +37,7 @@ pub struct ResourceBuilder {
     icons: Vec<Icon>,
     meta: Option<Map<String, Value>>,
     app: Option<crate::app::View>,
+    app_meta: Option<Value>,
     completions: CompletionsBuilder,
     required_state: Vec<StateKey>,
     may_ask: bool,
@@ -57,6 +58,7 @@ impl ResourceBuilder {
             icons: Vec::new(),
             meta: None,
             app: None,
+            app_meta: None,
             completions: CompletionsBuilder::default(),
             required_state: Vec::new(),
             may_ask: false,
@@ -74,6 +76,7 @@ impl ResourceBuilder {
     /// `view` as `_meta.ui`. The macro has checked the URI and every origin.
     pub fn app(mut self, view: crate::app::View) -> ResourceBuilder {
         self.mime_type = Some(crate::app::MIME_TYPE);
+        self.app_meta = Some(view.meta());
         self.app = Some(view);
         self
     }
@@ -259,6 +262,7 @@ impl ResourceBuilder {
                 icons: self.icons,
                 meta: self.meta,
                 app: self.app,
+                app_meta: self.app_meta,
                 completions: self.completions.build(),
                 required_state: self.required_state,
                 may_ask: self.may_ask,

@@ -52,6 +52,9 @@ impl<R> Clone for Ret<R> {
 
 impl<R> Copy for Ret<R> {}
 
+/// How the `_meta` of a tool's link to a view is made (`app::tool_meta`).
+type AppMetaFn = fn(Option<&str>, Option<&[crate::app::Audience]>) -> Map<String, Value>;
+
 /// Assembles a tool from what the macro read. Not public API.
 #[allow(missing_debug_implementations)] // support for generated code, not public API
 pub struct ToolBuilder {
@@ -74,6 +77,9 @@ pub struct ToolBuilder {
     max_result_chars: Option<usize>,
     app: Option<&'static str>,
     app_visibility: Option<Vec<crate::app::Audience>>,
+    /// Makes the `_meta` of a link to a view: set only by `app` and `app_visibility`, so a
+    /// server without views does not link it.
+    app_meta: Option<AppMetaFn>,
     input: schemars::SchemaGenerator,
     output_schema: Option<Value>,
 }
@@ -101,6 +107,7 @@ impl ToolBuilder {
             max_result_chars: None,
             app: None,
             app_visibility: None,
+            app_meta: None,
             input: schema::input_generator(),
             output_schema: None,
         }
@@ -166,6 +173,7 @@ impl ToolBuilder {
     /// a fixed `ui://` URI; the server checks at start that it serves that view.
     pub fn app(mut self, uri: &'static str) -> ToolBuilder {
         self.app = Some(uri);
+        self.app_meta = Some(crate::app::tool_meta);
         self
     }
 
@@ -173,6 +181,7 @@ impl ToolBuilder {
     /// `["model", "app"]`), each once, as the macro has checked.
     pub fn app_visibility(mut self, audiences: &[crate::app::Audience]) -> ToolBuilder {
         self.app_visibility = Some(audiences.to_vec());
+        self.app_meta = Some(crate::app::tool_meta);
         self
     }
 
@@ -289,6 +298,9 @@ impl ToolBuilder {
                 search_hint: self.search_hint.map(str::to_owned),
                 always_load: self.always_load,
                 max_result_chars: self.max_result_chars,
+                app_meta: self
+                    .app_meta
+                    .map(|meta| meta(self.app, self.app_visibility.as_deref())),
                 app: self.app.map(str::to_owned),
                 app_visibility: self.app_visibility,
                 #[cfg(feature = "validate-output")]

@@ -84,6 +84,8 @@ pub(crate) struct Definition {
     /// What the resource declares as an MCP Apps view (`#[resource(app(..))]`), sent as
     /// `_meta.ui` on its listing and its reads.
     pub(crate) app: Option<crate::app::View>,
+    /// `_meta.ui` of the view, made once when it is set.
+    pub(crate) app_meta: Option<Value>,
     /// How each variable of a template completes: its choices (an enum's values), or a fn.
     pub(crate) completions: Completions,
     pub(crate) required_state: Vec<StateKey>,
@@ -342,6 +344,7 @@ impl Resource {
                 icons: Vec::new(),
                 meta: None,
                 app: None,
+                app_meta: None,
                 completions: CompletionsBuilder::default().build(),
                 required_state: Vec::new(),
                 may_ask: false,
@@ -400,6 +403,7 @@ impl Resource {
         }
         let def = Arc::make_mut(&mut self.def);
         def.mime_type = Some(crate::app::MIME_TYPE.to_owned());
+        def.app_meta = Some(view.meta());
         def.app = Some(view);
         Ok(self)
     }
@@ -408,9 +412,9 @@ impl Resource {
     /// each carry its `_meta.ui`.
     pub(crate) fn contents_json(&self, uri: &str, output: ReadOutput) -> Value {
         let mut contents = json!(self.contents(uri, output));
-        if let (Some(view), Some(items)) = (&self.def.app, contents.as_array_mut()) {
+        if let (Some(ui), Some(items)) = (&self.def.app_meta, contents.as_array_mut()) {
             for item in items {
-                item["_meta"] = json!({ "ui": view.meta() });
+                item["_meta"] = json!({ "ui": ui });
             }
         }
         contents

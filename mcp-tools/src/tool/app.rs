@@ -55,7 +55,12 @@ impl Tool {
     pub fn with_app(mut self, uri: impl Into<String>) -> Result<Tool, DefinitionError> {
         let uri = uri.into();
         crate::app::check_uri(&uri, || format!("tool `{}`", self.def.name))?;
-        self.def_mut().app = Some(uri);
+        let def = self.def_mut();
+        def.app = Some(uri);
+        def.app_meta = Some(crate::app::tool_meta(
+            def.app.as_deref(),
+            def.app_visibility.as_deref(),
+        ));
         Ok(self)
     }
 
@@ -81,7 +86,12 @@ impl Tool {
                 said.push(audience);
             }
         }
-        self.def_mut().app_visibility = Some(said);
+        let def = self.def_mut();
+        def.app_visibility = Some(said);
+        def.app_meta = Some(crate::app::tool_meta(
+            def.app.as_deref(),
+            def.app_visibility.as_deref(),
+        ));
         self
     }
 }

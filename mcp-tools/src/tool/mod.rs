@@ -121,6 +121,8 @@ pub(crate) struct Definition {
     pub(crate) app: Option<String>,
     /// Who may see and call it, when said (`#[tool(visibility = "app")]`).
     pub(crate) app_visibility: Option<Vec<crate::app::Audience>>,
+    /// The `_meta` entries the two make (`ui`, `ui/resourceUri`), made when they are set.
+    pub(crate) app_meta: Option<Map<String, Value>>,
     /// The output schema, compiled on first use.
     #[cfg(feature = "validate-output")]
     pub(crate) output_validator: validate::OutputValidator,
@@ -223,6 +225,7 @@ impl Tool {
                 max_result_chars: None,
                 app: None,
                 app_visibility: None,
+                app_meta: None,
                 #[cfg(feature = "validate-output")]
                 output_validator: Default::default(),
             }),
@@ -607,7 +610,10 @@ impl Tool {
             d.search_hint.as_deref(),
             d.max_result_chars,
         );
-        crate::app::insert_tool_meta(&mut meta, d.app.as_deref(), d.app_visibility.as_deref());
+        if let Some(app) = &d.app_meta {
+            // A link to a view replaces `meta(...)` entries of its keys, as the hints do.
+            meta.get_or_insert_with(Map::new).extend(app.clone());
+        }
         meta
     }
 
