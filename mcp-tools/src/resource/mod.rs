@@ -242,18 +242,15 @@ impl Resource {
         if version >= ProtocolVersion::V2025_11_25 && !def.icons.is_empty() {
             out["icons"] = json!(def.icons);
         }
-        // The user's `_meta` from 2025-06-18 on; a view's `ui` in every revision, as hosts
-        // that render views read it whatever they negotiated.
-        let mut meta = def
-            .meta
-            .clone()
-            .filter(|_| version >= ProtocolVersion::V2025_06_18);
-        if let Some(view) = &def.app {
-            meta.get_or_insert_with(Map::new)
-                .insert("ui".to_owned(), view.meta());
+        if version >= ProtocolVersion::V2025_06_18
+            && let Some(meta) = &def.meta
+        {
+            out["_meta"] = json!(meta);
         }
-        if let Some(meta) = meta {
-            out["_meta"] = Value::Object(meta);
+        // A view's `ui` in every revision, as hosts that render views read it whatever they
+        // negotiated.
+        if let Some(ui) = &def.app_meta {
+            out["_meta"]["ui"] = ui.clone();
         }
         out
     }
