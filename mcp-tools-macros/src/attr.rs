@@ -496,6 +496,14 @@ fn visibility(cx: &mut Ctxt, entry: &Entry) -> Option<Vec<LitStr>> {
 /// `key = "x"` or `key = ["x", "y"]`: string literals, each a `what`. A bad element is
 /// reported on its own and the others are kept.
 fn strings(cx: &mut Ctxt, entry: &Entry, what: &str) -> Option<Vec<LitStr>> {
+    let key = entry.key.name();
+    let whole = format!("expected a string or an array of strings for `{key}`, each {what}");
+    string_or_array(cx, entry, &format!("expected {what}"), &whole)
+}
+
+/// `key = "x"` or `key = ["x", "y"]`; `element` is said of an element that is no string,
+/// `whole` of a value that is neither.
+fn string_or_array(cx: &mut Ctxt, entry: &Entry, element: &str, whole: &str) -> Option<Vec<LitStr>> {
     if let Value::Eq(tokens) = &entry.value {
         if let Ok(lit) = syn::parse2::<LitStr>(tokens.clone()) {
             return Some(vec![lit]);
@@ -505,17 +513,13 @@ fn strings(cx: &mut Ctxt, entry: &Entry, what: &str) -> Option<Vec<LitStr>> {
             for elem in array.elems {
                 match elem {
                     Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) => found.push(s),
-                    other => cx.error_spanned_by(other, format!("expected {what}")),
+                    other => cx.error_spanned_by(other, element),
                 }
             }
             return Some(found);
         }
     }
-    let key = entry.key.name();
-    cx.error_spanned_by(
-        entry.value_tokens(),
-        format!("expected a string or an array of strings for `{key}`, each {what}"),
-    );
+    cx.error_spanned_by(entry.value_tokens(), whole);
     None
 }
 
@@ -780,28 +784,12 @@ fn list(cx: &mut Ctxt, entry: &Entry, example: &str) -> Option<TokenStream> {
 /// `sizes = "48x48"` or `sizes = ["48x48", "any"]`. A bad element is reported on its own
 /// and the others are kept.
 fn sizes(cx: &mut Ctxt, entry: &Entry) -> Option<Vec<LitStr>> {
-    if let Value::Eq(tokens) = &entry.value {
-        if let Ok(lit) = syn::parse2::<LitStr>(tokens.clone()) {
-            return Some(vec![lit]);
-        }
-        if let Ok(array) = syn::parse2::<ExprArray>(tokens.clone()) {
-            let mut sizes = Vec::new();
-            for elem in array.elems {
-                match elem {
-                    Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) => sizes.push(s),
-                    other => {
-                        cx.error_spanned_by(other, "expected a size string such as `\"48x48\"` or `\"any\"`")
-                    }
-                }
-            }
-            return Some(sizes);
-        }
-    }
-    cx.error_spanned_by(
-        entry.value_tokens(),
+    string_or_array(
+        cx,
+        entry,
+        "expected a size string such as `\"48x48\"` or `\"any\"`",
         "expected a size string or an array of them for `sizes`, such as `sizes = [\"48x48\", \"any\"]`",
-    );
-    None
+    )
 }
 
 /// A key of other kinds (a tool's `annotations`, a resource's `uri`), in a `kind`'s attribute.

@@ -5,7 +5,7 @@
 //! real pipes and a real socket; the official clients and a real browser are the interop
 //! and apps lanes' (tests/interop, tests/apps).
 
-use crate::support::{Duplex, HttpProcess, Peer, Spec, initialize, modern_meta};
+use crate::support::{self, Duplex, HttpProcess, Peer, Spec, initialize, modern_meta};
 use mcp_toolkit::app::{Audience, Permission, View};
 use mcp_toolkit::client::Client;
 use mcp_toolkit::discovery::ToolSearch;
@@ -372,13 +372,7 @@ async fn search_leaves_the_tools_only_views_call_to_the_views() {
         )
         .await
         .unwrap();
-    let names: Vec<&str> = found.structured_content().unwrap()["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|t| t["name"].as_str())
-        .collect();
-    assert_eq!(names, ["show_cart"]);
+    assert_eq!(support::found(&found), ["show_cart"]);
     let through_search = client
         .call(
             "call_tool",

@@ -4,7 +4,7 @@
 //! budgets, visibility. Against servers built here, over the in-process client, real HTTP
 //! (the toolsets header) and, with the `payments` example, real pipes.
 
-use crate::support::{Peer, Spec, initialize, modern_meta};
+use crate::support::{Peer, Spec, found, initialize, modern_meta, names_of};
 use mcp_toolkit::ask::Elicitation;
 use mcp_toolkit::discovery::{Bm25, Hit, Query, Ranker, ToolIndex, ToolSearch};
 use mcp_toolkit::middleware::{Exchange, Middleware, Outcome};
@@ -89,22 +89,6 @@ fn shop() -> Server {
             create_issue
         ])
         .tool_search(ToolSearch::bm25().max_results(3))
-}
-
-/// The names in a `search_tools` answer, best first.
-fn found(result: &mcp_toolkit::client::CallResponse) -> Vec<String> {
-    names_of(&result.structured_content().expect("structured tools")["tools"])
-}
-
-/// The names of an array of tool definitions (a list's `tools`, a search's), in order.
-fn names_of(tools: &Value) -> Vec<String> {
-    let tools = tools
-        .as_array()
-        .unwrap_or_else(|| panic!("not an array of tools: {tools}"));
-    tools
-        .iter()
-        .map(|t| t["name"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 async fn clients() -> Vec<(String, TestClient)> {

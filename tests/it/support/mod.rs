@@ -378,6 +378,22 @@ pub async fn tool_names(client: &mcp_toolkit::client::Client) -> Vec<String> {
     tools.iter().map(|tool| tool.name().to_owned()).collect()
 }
 
+/// The names in a `search_tools` answer, best first.
+pub fn found(result: &mcp_toolkit::client::CallResponse) -> Vec<String> {
+    names_of(&result.structured_content().expect("structured tools")["tools"])
+}
+
+/// The names of an array of tool definitions (a list's `tools`, a search's), in order.
+pub fn names_of(tools: &Value) -> Vec<String> {
+    let tools = tools
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array of tools: {tools}"));
+    tools
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 /// `params._meta` of a 2026-07-28 request, with `extra` keys added.
 pub fn modern_meta(extra: Value) -> Value {
     let mut meta = json!({
